@@ -1,0 +1,81 @@
+//! Reading and writing maps, scenarios and projects. Every error names the file and, for text
+//! formats, the line; nothing here panics on bad input.
+
+mod movingai;
+mod png;
+mod project;
+mod scen;
+
+pub use movingai::{parse_map, read_map, write_map, write_map_file};
+pub use png::{read_png, PNG_DARK_THRESHOLD};
+pub use project::{read_project, write_project, AlgoSettings, Project, PROJECT_VERSION};
+pub use scen::{parse_scen, read_scen, write_scen, write_scen_file, Problem};
+
+use std::path::{Path, PathBuf};
+
+/// A failure to read or write a file.
+#[derive(Debug, thiserror::Error)]
+pub enum IoError {
+    /// The file could not be opened, read or written.
+    #[error("{file}: {source}")]
+    Os {
+        file: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The contents are wrong at a given line (1-based).
+    #[error("{file}:{line}: {msg}")]
+    Parse { file: PathBuf, line: usize, msg: String },
+    /// The contents are wrong in a way that has no line (binary formats).
+    #[error("{file}: {msg}")]
+    Format { file: PathBuf, msg: String },
+}
+
+impl IoError {
+    pub(crate) fn parse(file: &Path, line: usize, msg: impl Into<String>) -> IoError {
+        IoError::Parse {
+            file: file.to_path_buf(),
+            line,
+            msg: msg.into(),
+        }
+    }
+}
+
+/// Reads a whole file as text, naming the file on failure.
+pub(crate) fn read_text(path: &Path) -> Result<String, IoError> {
+    let bytes = std::fs::read(path).map_err(|source| IoError::Os {
+        file: path.to_path_buf(),
+        source,
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
+        let upto = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = upto.iter().filter(|&&b| b == b'\n').count() + 1;
+        IoError::parse(path, line, "the file is not UTF-8 text")
+    })
+}
+
+/// Writes a file atomically: a temporary file beside it, then a rename, so a crash never leaves
+/// a half-written file in place of the user's.
+pub fn write_atomic(path: &Path, data: &[u8]) -> Result<(), IoError> {
+    let os = |source| IoError::Os {
+        file: path.to_path_buf(),
+        source,
+    };
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::write(&tmp, data).map_err(os)?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        os(e)
+    })
+}
+
+/// Splits text into lines with their 1-based numbers, dropping `\r` of CRLF files.
+pub(crate) fn numbered_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    // A final newline ends the last line; it does not start an empty one.
+    let text = text.strip_suffix('\n').unwrap_or(text);
+    text.split('\n')
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.strip_suffix('\r').unwrap_or(l)))
+}

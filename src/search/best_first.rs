@@ -1,0 +1,258 @@
+//! The best-first engine behind Dijkstra, A*, weighted A* and greedy best-first: they differ only
+//! in the priority they give a node.
+
+use super::heap::OpenHeap;
+use super::nodes::{Mark, NodeTable};
+use super::{Query, Search, Stats, Status};
+use crate::space::{Heuristic, NodeId, Space};
+use crate::trace::{Event, EventKind, Tracer, NONE};
+
+/// How a node's priority is computed from g and h.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Priority {
+    /// f = g + w·h (w = 1: A*; h = zero: Dijkstra).
+    Weighted(f64),
+    /// f = h (greedy best-first).
+    HeuristicOnly,
+}
+
+/// Best-first search with a binary heap, lazy deletion and reopening of closed nodes whose g
+/// improves (never needed with a consistent heuristic; needed for weighted A*'s bound with an
+/// inconsistent one).
+#[derive(Clone, Debug)]
+pub struct BestFirst {
+    priority: Priority,
+    heuristic: Heuristic,
+    reopen: bool,
+    nodes: NodeTable,
+    heap: OpenHeap,
+    query: Query,
+    status: Status,
+    stats: Stats,
+    open_count: u64,
+    path: Vec<NodeId>,
+}
+
+impl BestFirst {
+    /// An engine for `query` on `space`.
+    pub fn new<S: Space>(space: &S, query: Query, priority: Priority, heuristic: Heuristic, reopen: bool) -> BestFirst {
+        let mut s = BestFirst {
+            priority,
+            heuristic,
+            reopen,
+            nodes: NodeTable::default(),
+            heap: OpenHeap::default(),
+            query,
+            status: Status::Running,
+            stats: Stats::default(),
+            open_count: 0,
+            path: vec![],
+        };
+        s.reset(space, query);
+        s
+    }
+
+    #[inline(always)]
+    fn f(&self, g: f64, h: f64) -> f64 {
+        match self.priority {
+            Priority::Weighted(w) => g + w * h,
+            Priority::HeuristicOnly => h,
+        }
+    }
+
+    /// The open list, for inspection (stale entries included).
+    pub fn heap(&self) -> &OpenHeap {
+        &self.heap
+    }
+
+    /// Mark of node `n`.
+    pub fn mark(&self, n: NodeId) -> Mark {
+        self.nodes.mark(n)
+    }
+
+    /// The query being solved.
+    pub fn query(&self) -> Query {
+        self.query
+    }
+
+    fn finish<T: Tracer>(&mut self, tracer: &mut T) {
+        let goal = self.query.goal;
+        self.path.clear();
+        let mut n = goal;
+        while n != NONE {
+            self.path.push(n);
+            n = self.nodes.parent(n);
+        }
+        self.path.reverse();
+        if T::ENABLED {
+            for &p in &self.path {
+                tracer.event(Event::new(EventKind::PathNode, p, self.nodes.parent(p), self.nodes.g(p), 0.0));
+            }
+            tracer.event(Event::new(EventKind::Found, goal, NONE, self.nodes.g(goal), 0.0));
+        }
+        self.status = Status::Found;
+    }
+}
+
+impl<S: Space> Search<S> for BestFirst {
+    fn reset(&mut self, space: &S, query: Query) {
+        self.query = query;
+        self.nodes.reset(space.num_nodes());
+        self.heap.clear();
+        self.stats = Stats::default();
+        self.path.clear();
+        self.status = Status::Running;
+        let h = space.heuristic(self.heuristic, query.start, query.goal);
+        self.nodes.open(query.start, 0.0, h, NONE);
+        self.heap.push(self.f(0.0, h), 0.0, query.start);
+        self.open_count = 1;
+        self.stats.generated = 1;
+        self.stats.max_open = 1;
+        if !space.is_passable(query.start) || !space.is_passable(query.goal) {
+            self.heap.clear();
+            self.open_count = 0;
+        }
+    }
+
+    #[inline]
+    fn step<T: Tracer>(&mut self, space: &S, tracer: &mut T) -> Status {
+        if self.status != Status::Running {
+            return self.status;
+        }
+        if T::ENABLED && self.stats.expanded == 0 {
+            let s = self.query.start;
+            tracer.event(Event::new(EventKind::Source, s, NONE, 0.0, self.f(0.0, self.nodes.h(s))));
+            tracer.event(Event::new(EventKind::Destination, self.query.goal, NONE, f64::NAN, f64::NAN));
+        }
+        let (n, g) = loop {
+            let Some(e) = self.heap.pop() else {
+                self.status = Status::NoPath;
+                if T::ENABLED {
+                    tracer.event(Event::new(EventKind::NoPath, self.query.goal, NONE, f64::NAN, f64::NAN));
+                }
+                return self.status;
+            };
+            // Lazy deletion: an entry is stale if its node was expanded since, or improved.
+            if self.nodes.mark(e.node) == Mark::Open && e.g == self.nodes.g(e.node) {
+                break (e.node, e.g);
+            }
+        };
+        self.nodes.close(n);
+        self.open_count -= 1;
+        self.stats.expanded += 1;
+        if T::ENABLED {
+            let f = self.f(g, self.nodes.h(n));
+            tracer.event(Event::new(EventKind::Expand, n, self.nodes.parent(n), g, f));
+        }
+        if n == self.query.goal {
+            self.finish(tracer);
+            return self.status;
+        }
+        let goal = self.query.goal;
+        let heuristic = self.heuristic;
+        let priority = self.priority;
+        let reopen = self.reopen;
+        let nodes = &mut self.nodes;
+        let heap = &mut self.heap;
+        let stats = &mut self.stats;
+        let open_count = &mut self.open_count;
+        let fcalc = |g: f64, h: f64| match priority {
+            Priority::Weighted(w) => g + w * h,
+            Priority::HeuristicOnly => h,
+        };
+        space.for_each_neighbour(n, |m, cost| {
+            let ng = g + cost;
+            let kind = match nodes.mark(m) {
+                Mark::New => {
+                    let h = space.heuristic(heuristic, m, goal);
+                    nodes.open(m, ng, h, n);
+                    *open_count += 1;
+                    EventKind::Generate
+                }
+                Mark::Open if ng < nodes.g(m) => {
+                    nodes.improve(m, ng, n);
+                    stats.updated += 1;
+                    EventKind::Update
+                }
+                Mark::Closed if reopen && ng < nodes.g(m) => {
+                    nodes.improve(m, ng, n);
+                    stats.reopened += 1;
+                    *open_count += 1;
+                    EventKind::Reopen
+                }
+                _ => return,
+            };
+            let f = fcalc(ng, nodes.h(m));
+            heap.push(f, ng, m);
+            stats.generated += 1;
+            if T::ENABLED {
+                tracer.event(Event::new(kind, m, n, ng, f));
+            }
+        });
+        self.stats.max_open = self.stats.max_open.max(self.open_count);
+        Status::Running
+    }
+
+    fn status(&self) -> Status {
+        self.status
+    }
+
+    fn path(&self) -> Option<&[NodeId]> {
+        (self.status == Status::Found).then_some(&self.path[..])
+    }
+
+    fn cost(&self) -> Option<f64> {
+        (self.status == Status::Found).then(|| self.nodes.g(self.query.goal))
+    }
+
+    fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    fn open_len(&self) -> usize {
+        self.open_count as usize
+    }
+
+    fn g(&self, n: NodeId) -> Option<f64> {
+        self.nodes.g_if_reached(n)
+    }
+}
+
+/// Declares an algorithm that is the best-first engine with its own constructor: the struct, and
+/// `Search` by delegation, so each algorithm file holds only what makes it different.
+macro_rules! best_first_algorithm {
+    ($(#[$m:meta])* $name:ident) => {
+        $(#[$m])*
+        #[derive(Clone, Debug)]
+        pub struct $name(pub $crate::search::BestFirst);
+
+        impl<S: $crate::space::Space> $crate::search::Search<S> for $name {
+            fn reset(&mut self, space: &S, query: $crate::search::Query) {
+                self.0.reset(space, query)
+            }
+            #[inline]
+            fn step<T: $crate::trace::Tracer>(&mut self, space: &S, tracer: &mut T) -> $crate::search::Status {
+                self.0.step(space, tracer)
+            }
+            fn status(&self) -> $crate::search::Status {
+                $crate::search::Search::<S>::status(&self.0)
+            }
+            fn path(&self) -> Option<&[$crate::space::NodeId]> {
+                $crate::search::Search::<S>::path(&self.0)
+            }
+            fn cost(&self) -> Option<f64> {
+                $crate::search::Search::<S>::cost(&self.0)
+            }
+            fn stats(&self) -> $crate::search::Stats {
+                $crate::search::Search::<S>::stats(&self.0)
+            }
+            fn open_len(&self) -> usize {
+                $crate::search::Search::<S>::open_len(&self.0)
+            }
+            fn g(&self, n: $crate::space::NodeId) -> Option<f64> {
+                $crate::search::Search::<S>::g(&self.0, n)
+            }
+        }
+    };
+}
+pub(crate) use best_first_algorithm;

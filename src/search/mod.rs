@@ -1,0 +1,114 @@
+//! The search spine: every algorithm is a resumable state machine behind [`Search`], advanced one
+//! expansion at a time, emitting events into a [`Tracer`] type parameter.
+
+mod astar;
+mod best_first;
+mod bfs;
+mod dijkstra;
+mod dyn_search;
+mod greedy;
+mod heap;
+mod nodes;
+pub mod params;
+pub mod registry;
+mod weighted_astar;
+
+pub use astar::AStar;
+pub use best_first::{BestFirst, Priority};
+pub use bfs::Bfs;
+pub use dijkstra::Dijkstra;
+pub use dyn_search::DynSearch;
+pub use greedy::Greedy;
+pub use heap::{Entry, OpenHeap};
+pub use nodes::{Mark, NodeTable};
+pub use weighted_astar::WeightedAStar;
+
+use crate::space::{NodeId, Space};
+use crate::trace::Tracer;
+
+/// Where a search stands after a step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// More steps to do.
+    Running,
+    /// A path was found; see [`Search::path`].
+    Found,
+    /// The goal cannot be reached.
+    NoPath,
+    /// The world changed in a way this algorithm cannot repair; start again.
+    NeedsReplan,
+}
+
+/// One start and one goal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Query {
+    pub start: NodeId,
+    pub goal: NodeId,
+}
+
+/// Counters every algorithm keeps (names as in the GUI, CLI and CSV headers).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Nodes taken off the open list and expanded.
+    pub expanded: u64,
+    /// Nodes put on the open list: first visits, improvements and reopenings (heap pushes).
+    pub generated: u64,
+    /// Closed nodes put back on the open list with a better g.
+    pub reopened: u64,
+    /// Open nodes whose g improved.
+    pub updated: u64,
+    /// Largest number of nodes on the open list at once.
+    pub max_open: u64,
+}
+
+/// A search for one query, advanced by `step`.
+pub trait Search<S: Space> {
+    /// Starts over on a new query (keeps allocated memory).
+    fn reset(&mut self, space: &S, query: Query);
+
+    /// Does one unit of work (one expansion for best-first searches).
+    fn step<T: Tracer>(&mut self, space: &S, tracer: &mut T) -> Status;
+
+    /// Steps until the search is no longer running.
+    fn run<T: Tracer>(&mut self, space: &S, tracer: &mut T) -> Status {
+        loop {
+            let s = self.step(space, tracer);
+            if s != Status::Running {
+                return s;
+            }
+        }
+    }
+
+    /// The current status.
+    fn status(&self) -> Status;
+
+    /// The path from start to goal once found.
+    fn path(&self) -> Option<&[NodeId]>;
+
+    /// The path's cost once found.
+    fn cost(&self) -> Option<f64>;
+
+    /// Counters so far.
+    fn stats(&self) -> Stats;
+
+    /// Nodes currently on the open list.
+    fn open_len(&self) -> usize;
+
+    /// g of node `n` if this search reached it.
+    fn g(&self, n: NodeId) -> Option<f64>;
+}
+
+/// Length of a path by the space's edge costs; `None` if two consecutive nodes are not adjacent.
+pub fn path_cost<S: Space>(space: &S, path: &[NodeId]) -> Option<f64> {
+    let mut total = 0.0;
+    for w in path.windows(2) {
+        let mut c = None;
+        space.for_each_neighbour(w[0], |m, cost| {
+            if m == w[1] {
+                c = Some(c.map_or(cost, |x: f64| x.min(cost)));
+            }
+        });
+        total += c?;
+    }
+    Some(total)
+}

@@ -1,0 +1,131 @@
+//! Algorithm parameters: what the registry declares, and values checked against it.
+
+use crate::space::Heuristic;
+use std::collections::BTreeMap;
+
+/// The type of a parameter.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ParamKind {
+    /// A real number.
+    Float,
+    /// A whole number.
+    Int,
+    /// One of named choices; the value is the index.
+    Choice(&'static [&'static str]),
+}
+
+/// One parameter of an algorithm: name, help, default and range.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ParamSpec {
+    pub name: &'static str,
+    pub help: &'static str,
+    pub kind: ParamKind,
+    pub default: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+/// The heuristic parameter most algorithms share.
+pub const HEURISTIC: ParamSpec = ParamSpec {
+    name: "heuristic",
+    help: "distance estimate: octile, manhattan, euclidean or zero",
+    kind: ParamKind::Choice(&["octile", "manhattan", "euclidean", "zero"]),
+    default: 0.0,
+    min: 0.0,
+    max: 3.0,
+};
+
+/// Parameter values, complete (defaults filled in) and within range.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Params {
+    values: BTreeMap<String, f64>,
+}
+
+impl Params {
+    /// Checks `given` against `specs` and fills in defaults.
+    pub fn resolve(specs: &[ParamSpec], given: &BTreeMap<String, f64>) -> Result<Params, String> {
+        for k in given.keys() {
+            if !specs.iter().any(|s| s.name == k) {
+                let names: Vec<_> = specs.iter().map(|s| s.name).collect();
+                return Err(if names.is_empty() {
+                    format!("unknown parameter `{k}`: this algorithm takes none")
+                } else {
+                    format!("unknown parameter `{k}` (expected one of: {})", names.join(", "))
+                });
+            }
+        }
+        let mut values = BTreeMap::new();
+        for s in specs {
+            let v = given.get(s.name).copied().unwrap_or(s.default);
+            if !(v >= s.min && v <= s.max) || (s.kind != ParamKind::Float && v.fract() != 0.0) {
+                return Err(format!("parameter `{}` = {v} is outside {}..={}", s.name, s.min, s.max));
+            }
+            values.insert(s.name.to_string(), v);
+        }
+        Ok(Params { values })
+    }
+
+    /// Parses `key=value,key=value` text (choices by name) against `specs`.
+    pub fn parse(specs: &[ParamSpec], text: &str) -> Result<Params, String> {
+        let mut given = BTreeMap::new();
+        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (k, v) = part.split_once('=').ok_or_else(|| format!("`{part}` should be name=value"))?;
+            let spec = specs
+                .iter()
+                .find(|s| s.name == k)
+                .ok_or_else(|| format!("unknown parameter `{k}`"))?;
+            let value = match spec.kind {
+                ParamKind::Choice(names) => names
+                    .iter()
+                    .position(|n| *n == v)
+                    .map(|i| i as f64)
+                    .ok_or_else(|| format!("`{k}` must be one of: {}", names.join(", ")))?,
+                _ => v.parse::<f64>().map_err(|_| format!("`{k}` = `{v}` is not a number"))?,
+            };
+            given.insert(k.to_string(), value);
+        }
+        Params::resolve(specs, &given)
+    }
+
+    /// Value of a declared parameter.
+    pub fn get(&self, name: &str) -> f64 {
+        self.values.get(name).copied().unwrap_or(0.0)
+    }
+
+    /// The `heuristic` parameter (octile if absent).
+    pub fn heuristic(&self) -> Heuristic {
+        Heuristic::ALL[(self.get("heuristic") as usize).min(3)]
+    }
+
+    /// All values.
+    pub fn values(&self) -> &BTreeMap<String, f64> {
+        &self.values
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_fills_defaults_and_checks_ranges() {
+        let w = ParamSpec {
+            name: "weight",
+            help: "",
+            kind: ParamKind::Float,
+            default: 1.5,
+            min: 1.0,
+            max: 10.0,
+        };
+        let specs = [w, HEURISTIC];
+        let p = Params::parse(&specs, "").unwrap();
+        assert_eq!((p.get("weight"), p.heuristic()), (1.5, Heuristic::Octile));
+        let p = Params::parse(&specs, "weight=3,heuristic=manhattan").unwrap();
+        assert_eq!((p.get("weight"), p.heuristic()), (3.0, Heuristic::Manhattan));
+        assert!(Params::parse(&specs, "weight=0.5").is_err());
+        assert!(Params::parse(&specs, "weight=NaN").is_err());
+        assert!(Params::parse(&specs, "heuristic=chebyshev").is_err());
+        assert!(Params::parse(&specs, "speed=2").is_err());
+        assert!(Params::parse(&specs, "weight").is_err());
+    }
+}

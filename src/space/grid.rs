@@ -1,0 +1,307 @@
+//! Square grids as search graphs: 4- or 8-connected, octile costs, no corner cutting.
+
+use super::{Heuristic, NodeId, Space, SpaceKind};
+use crate::map::{Grid, Rect, Terrain};
+use serde::{Deserialize, Serialize};
+
+/// Which moves a grid allows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Connectivity {
+    /// North, east, south, west; cost 1 each.
+    Four,
+    /// Also diagonals, cost √2, allowed only when both orthogonal neighbours are passable.
+    #[default]
+    Eight,
+}
+
+/// Which terrain may be crossed, and from where (ANCHORS §1.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TerrainRule {
+    /// The benchmark author's rule (HOG2 `Map::CanStep`): a move needs both cells in the same
+    /// terrain class — ground (`.`, `G`, `S`) or water (`W`); `T`, `@`, `O` are never entered.
+    #[default]
+    Class,
+    /// Only `.` and `G` are passable (PathFinding.js's reading of the format).
+    GroundOnly,
+}
+
+impl TerrainRule {
+    /// The class of a map character: cells of equal class connect; 0 means impassable.
+    #[inline]
+    pub fn class(self, tile: u8) -> u8 {
+        match (self, Terrain::of(tile)) {
+            (_, Terrain::OutOfBounds | Terrain::Trees) => 0,
+            (TerrainRule::Class, Terrain::Water) => 2,
+            (TerrainRule::Class, _) => 1,
+            (TerrainRule::GroundOnly, Terrain::Ground | Terrain::Grass) => 1,
+            (TerrainRule::GroundOnly, _) => 0,
+        }
+    }
+}
+
+/// Moves by direction: N, E, S, W, then NE, SE, SW, NW.
+const DIRS: [(i32, i32); 8] = [(0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1)];
+const LENGTH: [f64; 8] = [
+    1.0,
+    1.0,
+    1.0,
+    1.0,
+    std::f64::consts::SQRT_2,
+    std::f64::consts::SQRT_2,
+    std::f64::consts::SQRT_2,
+    std::f64::consts::SQRT_2,
+];
+
+/// A square grid as a graph. Node id = y · width + x.
+///
+/// Each cell keeps a byte with one bit per allowed move, computed from its 3×3 neighbourhood
+/// when the space is built or edited; expanding a node is then a loop over set bits with no
+/// bounds or terrain checks (this is where most of A*'s time goes).
+#[derive(Clone, Debug)]
+pub struct GridSpace {
+    width: u32,
+    height: u32,
+    moves: Vec<u8>,
+    classes: Vec<u8>,
+    costs: Vec<f32>,
+    uniform_cost: bool,
+    min_cost: f64,
+    offsets: [isize; 8],
+    connectivity: Connectivity,
+    rule: TerrainRule,
+}
+
+impl GridSpace {
+    /// The graph of `grid` under the given rules.
+    pub fn new(grid: &Grid, connectivity: Connectivity, rule: TerrainRule) -> GridSpace {
+        let w = grid.width() as isize;
+        let mut offsets = [0isize; 8];
+        for (o, (dx, dy)) in offsets.iter_mut().zip(DIRS) {
+            *o = dy as isize * w + dx as isize;
+        }
+        let mut s = GridSpace {
+            width: grid.width(),
+            height: grid.height(),
+            moves: vec![0; grid.tiles().len()],
+            classes: grid.tiles().iter().map(|&t| rule.class(t)).collect(),
+            costs: grid.costs().to_vec(),
+            uniform_cost: true,
+            min_cost: 1.0,
+            offsets,
+            connectivity,
+            rule,
+        };
+        s.refresh_costs();
+        for y in 0..s.height {
+            for x in 0..s.width {
+                s.compute_moves(x, y);
+            }
+        }
+        s
+    }
+
+    /// The default graph: 8-connected, class rule.
+    pub fn octile(grid: &Grid) -> GridSpace {
+        GridSpace::new(grid, Connectivity::Eight, TerrainRule::Class)
+    }
+
+    fn refresh_costs(&mut self) {
+        self.uniform_cost = self.costs.iter().all(|&c| c == 1.0);
+        // Every edge costs at least its length times the cheapest cell, so scaling the heuristic
+        // by that keeps it admissible.
+        let min = self.costs.iter().copied().fold(f32::INFINITY, f32::min);
+        self.min_cost = if min.is_finite() { min as f64 } else { 1.0 };
+    }
+
+    #[inline]
+    fn class_at(&self, x: i64, y: i64) -> u8 {
+        if x >= 0 && y >= 0 && x < self.width as i64 && y < self.height as i64 {
+            self.classes[y as usize * self.width as usize + x as usize]
+        } else {
+            0
+        }
+    }
+
+    fn compute_moves(&mut self, x: u32, y: u32) {
+        let (xi, yi) = (x as i64, y as i64);
+        let c = self.class_at(xi, yi);
+        let mut m = 0u8;
+        if c != 0 {
+            let ndirs = if self.connectivity == Connectivity::Eight { 8 } else { 4 };
+            for (d, (dx, dy)) in DIRS.iter().enumerate().take(ndirs) {
+                let (dx, dy) = (*dx as i64, *dy as i64);
+                let ok = self.class_at(xi + dx, yi + dy) == c
+                    && (d < 4 || (self.class_at(xi + dx, yi) == c && self.class_at(xi, yi + dy) == c));
+                if ok {
+                    m |= 1 << d;
+                }
+            }
+        }
+        let i = y as usize * self.width as usize + x as usize;
+        self.moves[i] = m;
+    }
+
+    /// Brings the graph up to date after `grid` changed inside `rect` (`None`: anywhere, or the
+    /// size changed). Moves depend on the 3×3 neighbourhood, so a one-cell margin is refreshed.
+    pub fn update(&mut self, grid: &Grid, rect: Option<Rect>) {
+        let Some(r) = rect.filter(|_| grid.width() == self.width && grid.height() == self.height) else {
+            *self = GridSpace::new(grid, self.connectivity, self.rule);
+            return;
+        };
+        for y in r.y..(r.y + r.h).min(self.height) {
+            for x in r.x..(r.x + r.w).min(self.width) {
+                let i = grid.index(x, y);
+                self.classes[i] = self.rule.class(grid.tiles()[i]);
+                self.costs[i] = grid.costs()[i];
+            }
+        }
+        self.refresh_costs();
+        let x0 = r.x.saturating_sub(1);
+        let y0 = r.y.saturating_sub(1);
+        let x1 = (r.x + r.w + 1).min(self.width);
+        let y1 = (r.y + r.h + 1).min(self.height);
+        for y in y0..y1 {
+            for x in x0..x1 {
+                self.compute_moves(x, y);
+            }
+        }
+    }
+
+    /// Width in cells.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Height in cells.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// The rules this graph was built with.
+    pub fn rules(&self) -> (Connectivity, TerrainRule) {
+        (self.connectivity, self.rule)
+    }
+
+    /// The node at (x, y), if inside the grid.
+    #[inline]
+    pub fn node(&self, x: u32, y: u32) -> Option<NodeId> {
+        (x < self.width && y < self.height).then(|| y * self.width + x)
+    }
+
+    /// (x, y) of a node.
+    #[inline(always)]
+    pub fn xy(&self, n: NodeId) -> (u32, u32) {
+        (n % self.width, n / self.width)
+    }
+
+    /// The move bits of node `n` (bit d: direction d of N, E, S, W, NE, SE, SW, NW is allowed).
+    pub fn moves(&self, n: NodeId) -> u8 {
+        self.moves[n as usize]
+    }
+}
+
+impl Space for GridSpace {
+    fn kind(&self) -> SpaceKind {
+        SpaceKind::Grid
+    }
+
+    fn num_nodes(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn is_passable(&self, n: NodeId) -> bool {
+        self.classes.get(n as usize).is_some_and(|&c| c != 0)
+    }
+
+    #[inline(always)]
+    fn for_each_neighbour(&self, n: NodeId, mut f: impl FnMut(NodeId, f64)) {
+        let mut m = self.moves[n as usize];
+        if self.uniform_cost {
+            while m != 0 {
+                let d = m.trailing_zeros() as usize;
+                m &= m - 1;
+                f((n as isize + self.offsets[d]) as NodeId, LENGTH[d]);
+            }
+        } else {
+            let cn = self.costs[n as usize] as f64;
+            while m != 0 {
+                let d = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let t = (n as isize + self.offsets[d]) as NodeId;
+                // Half of each cell's cost: symmetric, so the graph stays undirected.
+                f(t, LENGTH[d] * 0.5 * (cn + self.costs[t as usize] as f64));
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn heuristic(&self, h: Heuristic, a: NodeId, b: NodeId) -> f64 {
+        let (ax, ay) = self.xy(a);
+        let (bx, by) = self.xy(b);
+        let dx = (ax as f64 - bx as f64).abs();
+        let dy = (ay as f64 - by as f64).abs();
+        self.min_cost * h.of_deltas_2d(dx, dy)
+    }
+
+    fn position(&self, n: NodeId) -> [f32; 3] {
+        let (x, y) = self.xy(n);
+        [x as f32 + 0.5, y as f32 + 0.5, 0.0]
+    }
+
+    fn max_degree(&self) -> usize {
+        match self.connectivity {
+            Connectivity::Four => 4,
+            Connectivity::Eight => 8,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn neighbours(s: &GridSpace, x: u32, y: u32) -> Vec<((u32, u32), f64)> {
+        let mut v = vec![];
+        s.for_each_neighbour(s.node(x, y).unwrap(), |m, c| v.push((s.xy(m), c)));
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v
+    }
+
+    #[test]
+    fn no_corner_cutting_and_class_rule() {
+        let g = Grid::from_rows(&["...", ".@.", "..W", "SWW"]);
+        let s = GridSpace::octile(&g);
+        let n: Vec<_> = neighbours(&s, 0, 0).into_iter().map(|x| x.0).collect();
+        assert_eq!(n, [(0, 1), (1, 0)], "the diagonal past the wall is cut");
+        let n: Vec<_> = neighbours(&s, 0, 2).into_iter().map(|x| x.0).collect();
+        assert_eq!(n, [(0, 1), (0, 3), (1, 2)], "swamp connects to ground; water does not");
+        let n: Vec<_> = neighbours(&s, 2, 3).into_iter().map(|x| x.0).collect();
+        assert_eq!(n, [(1, 3), (2, 2)], "water connects only to water");
+        let d = neighbours(&s, 1, 2);
+        assert!(!d.iter().any(|&(p, _)| p == (0, 3)), "no diagonal past a water corner");
+        let open = GridSpace::octile(&Grid::from_rows(&["..", ".."]));
+        let d = neighbours(&open, 0, 0);
+        assert!(d.iter().any(|&(p, c)| p == (1, 1) && (c - 2f64.sqrt()).abs() < 1e-12));
+        let s = GridSpace::new(&g, Connectivity::Eight, TerrainRule::GroundOnly);
+        assert!(!s.is_passable(s.node(0, 3).unwrap()));
+        let s = GridSpace::new(&g, Connectivity::Four, TerrainRule::Class);
+        assert_eq!(neighbours(&s, 1, 2).len(), 1);
+    }
+
+    #[test]
+    fn update_matches_rebuild() {
+        use crate::map::{Cell, Edit};
+        let mut g = Grid::from_rows(&["....", "....", "...."]);
+        let mut s = GridSpace::octile(&g);
+        for (x, y) in [(1, 1), (3, 0), (0, 2)] {
+            let a = Edit::SetCell { x, y, cell: Cell::WALL }.apply(&mut g).unwrap();
+            s.update(&g, a.changed);
+            let fresh = GridSpace::octile(&g);
+            assert_eq!(s.moves, fresh.moves);
+        }
+        let a = Edit::SetCell { x: 2, y: 2, cell: Cell { tile: b'.', cost: 4.0 } }.apply(&mut g).unwrap();
+        s.update(&g, a.changed);
+        let c: Vec<_> = neighbours(&s, 2, 1).into_iter().filter(|x| x.0 == (2, 2)).collect();
+        assert!((c[0].1 - 2.5).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,86 @@
+//! Distance estimates shared by every space that has coordinates.
+
+use serde::{Deserialize, Serialize};
+
+/// Which distance estimate to use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Heuristic {
+    /// Octile distance: exact on an empty 8-connected grid; admissible for 4-connected too.
+    #[default]
+    Octile,
+    /// Manhattan distance: exact on an empty 4-connected grid; overestimates diagonal moves.
+    Manhattan,
+    /// Straight-line distance: admissible everywhere, weaker than octile on grids.
+    Euclidean,
+    /// Zero: turns A* into Dijkstra.
+    Zero,
+}
+
+impl Heuristic {
+    /// All heuristics, in registry order.
+    pub const ALL: [Heuristic; 4] = [Heuristic::Octile, Heuristic::Manhattan, Heuristic::Euclidean, Heuristic::Zero];
+
+    /// Name used on the command line and in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Heuristic::Octile => "octile",
+            Heuristic::Manhattan => "manhattan",
+            Heuristic::Euclidean => "euclidean",
+            Heuristic::Zero => "zero",
+        }
+    }
+
+    /// The heuristic with this name.
+    pub fn from_name(s: &str) -> Option<Heuristic> {
+        Self::ALL.into_iter().find(|h| h.name() == s)
+    }
+
+    /// The estimate for coordinate differences (absolute values) along up to three axes.
+    #[inline(always)]
+    pub fn of_deltas(self, d: [f64; 3]) -> f64 {
+        match self {
+            Heuristic::Octile => {
+                let mut s = d;
+                s.sort_by(|a, b| a.total_cmp(b));
+                // 3D octile: √3 along the shortest axis, √2 for the middle, 1 for the rest.
+                let (lo, mid, hi) = (s[0], s[1], s[2]);
+                (3f64.sqrt() - 2f64.sqrt()) * lo + (2f64.sqrt() - 1.0) * mid + hi
+            }
+            Heuristic::Manhattan => d[0] + d[1] + d[2],
+            Heuristic::Euclidean => (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt(),
+            Heuristic::Zero => 0.0,
+        }
+    }
+
+    /// The estimate for 2D differences (absolute values); the hot path of grid searches.
+    #[inline(always)]
+    pub fn of_deltas_2d(self, dx: f64, dy: f64) -> f64 {
+        match self {
+            Heuristic::Octile => {
+                let (lo, hi) = if dx < dy { (dx, dy) } else { (dy, dx) };
+                hi + (std::f64::consts::SQRT_2 - 1.0) * lo
+            }
+            Heuristic::Manhattan => dx + dy,
+            Heuristic::Euclidean => (dx * dx + dy * dy).sqrt(),
+            Heuristic::Zero => 0.0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn octile_3d_matches_2d_and_known_values() {
+        for (dx, dy) in [(0.0, 0.0), (3.0, 1.0), (1.0, 3.0), (5.0, 5.0)] {
+            let a = Heuristic::Octile.of_deltas([dx, dy, 0.0]);
+            let b = Heuristic::Octile.of_deltas_2d(dx, dy);
+            assert!((a - b).abs() < 1e-12);
+        }
+        assert!((Heuristic::Octile.of_deltas_2d(3.0, 1.0) - (2.0 + 2f64.sqrt())).abs() < 1e-12);
+        let v = Heuristic::Octile.of_deltas([1.0, 2.0, 3.0]);
+        assert!((v - (3f64.sqrt() + 2f64.sqrt() + 1.0)).abs() < 1e-12);
+        assert_eq!(Heuristic::from_name("manhattan"), Some(Heuristic::Manhattan));
+    }
+}

@@ -1,0 +1,64 @@
+//! How a world becomes a search graph. Algorithms see only this trait, so grids, hexes, voxels,
+//! meshes and hierarchy levels all drop in behind it; connectivity rules live here only.
+
+mod grid;
+mod heuristic;
+
+pub use grid::{Connectivity, GridSpace, TerrainRule};
+pub use heuristic::Heuristic;
+
+use serde::{Deserialize, Serialize};
+
+/// A node of a space: a dense index, so per-node search state lives in flat vectors.
+pub type NodeId = u32;
+
+/// The families of spaces; the registry says which ones each algorithm accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SpaceKind {
+    /// Square grid, 4- or 8-connected.
+    Grid,
+    /// Hexagonal grid.
+    Hex,
+    /// Voxel grid, 6/18/26-connected.
+    Voxel,
+    /// Convex-cell navigation mesh.
+    Mesh,
+    /// A level of an HNA*/HPA* hierarchy.
+    Hierarchy,
+}
+
+/// A graph to search.
+pub trait Space {
+    /// The family this space belongs to.
+    fn kind(&self) -> SpaceKind;
+
+    /// Number of node ids (some may be impassable); ids run from 0 to this minus one.
+    fn num_nodes(&self) -> usize;
+
+    /// True if a search may start, pass or end at `n`.
+    fn is_passable(&self, n: NodeId) -> bool;
+
+    /// Calls `f(m, cost)` for every edge n → m, in a fixed order (this order, and the open list's
+    /// tie-breaking, make every search deterministic).
+    fn for_each_neighbour(&self, n: NodeId, f: impl FnMut(NodeId, f64));
+
+    /// Calls `f(m, cost)` for every edge m → n. Undirected spaces need not override this.
+    fn for_each_predecessor(&self, n: NodeId, f: impl FnMut(NodeId, f64)) {
+        self.for_each_neighbour(n, f)
+    }
+
+    /// Estimate of the cost from `a` to `b`.
+    fn heuristic(&self, h: Heuristic, a: NodeId, b: NodeId) -> f64;
+
+    /// Where `n` is drawn: cell centre in cell units (z = 0 on flat maps).
+    fn position(&self, n: NodeId) -> [f32; 3];
+
+    /// Whether a straight segment from `a` to `b` is free, for any-angle algorithms; `None` when
+    /// the space has no geometry for it.
+    fn line_of_sight(&self, _a: NodeId, _b: NodeId) -> Option<bool> {
+        None
+    }
+
+    /// Most neighbours a node can have (sizes buffers).
+    fn max_degree(&self) -> usize;
+}

@@ -1,0 +1,371 @@
+//! The trace store: an append-only event log with lazily built checkpoints, so any point of a
+//! run can be shown by one checkpoint copy plus fewer than `interval` event replays.
+
+use super::event::{Event, EventKind, PackedEvent, NONE};
+use super::states::{NodeState, NodeStates};
+use super::Tracer;
+
+/// Records every event of a run and seeks to any event index.
+#[derive(Clone, Debug)]
+pub struct Recorder {
+    events: Vec<PackedEvent>,
+    num_nodes: usize,
+    dropped: u64,
+    interval: usize,
+    /// `checkpoints[i]` is the state after the first `i * interval` events.
+    checkpoints: Vec<NodeStates>,
+    cursor: usize,
+    current: NodeStates,
+    /// Event index of every `Expand`, extended as events arrive.
+    expands: Vec<u32>,
+    expands_scanned: usize,
+    /// Per-node event lists (CSR), built on demand for the inspector.
+    node_index: Option<NodeIndex>,
+}
+
+#[derive(Clone, Debug)]
+struct NodeIndex {
+    built_for: usize,
+    offsets: Vec<u32>,
+    events: Vec<u32>,
+}
+
+/// What is known about one node at some point of a run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NodeInfo {
+    pub state: NodeState,
+    /// g of the latest event on this node (NaN if none).
+    pub g: f32,
+    /// f of the latest event on this node (NaN if none).
+    pub f: f32,
+    /// Parent given by the latest generate/update/reopen/expand event, or NONE.
+    pub parent: u32,
+    /// Step (0-based expansion number) at which the node was first expanded.
+    pub expanded_at: Option<usize>,
+}
+
+impl Recorder {
+    /// A recorder for a space of `num_nodes` nodes.
+    pub fn new(num_nodes: usize) -> Recorder {
+        // Checkpoints cost num_nodes/4 bytes each; one per max(num_nodes, 64K) events keeps them
+        // under 0.25 bytes per event, and replaying that many 2-bit updates takes about 1 ms.
+        let interval = num_nodes.max(1 << 16);
+        Recorder {
+            events: Vec::new(),
+            num_nodes,
+            dropped: 0,
+            interval,
+            checkpoints: vec![NodeStates::new(num_nodes)],
+            cursor: 0,
+            current: NodeStates::new(num_nodes),
+            expands: Vec::new(),
+            expands_scanned: 0,
+            node_index: None,
+        }
+    }
+
+    /// Same, with a chosen checkpoint interval (events between checkpoints).
+    pub fn with_interval(num_nodes: usize, interval: usize) -> Recorder {
+        let mut r = Recorder::new(num_nodes);
+        r.interval = interval.max(1);
+        r
+    }
+
+    /// Number of recorded events.
+    pub fn len(&self) -> usize {
+        self.events.len()
+    }
+
+    /// True when nothing was recorded.
+    pub fn is_empty(&self) -> bool {
+        self.events.is_empty()
+    }
+
+    /// Number of nodes of the space this trace is about.
+    pub fn num_nodes(&self) -> usize {
+        self.num_nodes
+    }
+
+    /// Events that could not be stored because their node id exceeds the packed range.
+    pub fn dropped(&self) -> u64 {
+        self.dropped
+    }
+
+    /// Event `i`.
+    pub fn get(&self, i: usize) -> Option<Event> {
+        self.events.get(i).map(|p| p.unpack())
+    }
+
+    /// All events, unpacked, in order.
+    pub fn iter(&self) -> impl Iterator<Item = Event> + '_ {
+        self.events.iter().map(|p| p.unpack())
+    }
+
+    /// Bytes held: the event log plus the checkpoints built so far.
+    pub fn bytes(&self) -> usize {
+        self.events.len() * std::mem::size_of::<PackedEvent>()
+            + self.checkpoints.iter().map(|c| c.bytes()).sum::<usize>()
+    }
+
+    /// Forgets every event from index `len` on (e.g. when a run restarts from that point).
+    pub fn truncate(&mut self, len: usize) {
+        if len >= self.events.len() {
+            return;
+        }
+        self.events.truncate(len);
+        self.checkpoints.truncate(len / self.interval + 1);
+        let keep = self.expands.partition_point(|&e| (e as usize) < len);
+        self.expands.truncate(keep);
+        self.expands_scanned = self.expands_scanned.min(len);
+        if self.cursor > len {
+            self.restore(len / self.interval);
+        }
+        self.node_index = None;
+    }
+
+    #[inline(always)]
+    fn apply(states: &mut NodeStates, e: &PackedEvent) {
+        let s = match e.kind() {
+            EventKind::Source | EventKind::Generate | EventKind::Update | EventKind::Reopen => NodeState::Open,
+            EventKind::Expand => NodeState::Closed,
+            EventKind::Inconsistent => NodeState::Inconsistent,
+            _ => return,
+        };
+        states.set(e.node() as usize, s);
+    }
+
+    fn restore(&mut self, checkpoint: usize) {
+        self.current.copy_from(&self.checkpoints[checkpoint]);
+        self.cursor = checkpoint * self.interval;
+    }
+
+    fn ensure_checkpoint(&mut self, c: usize) {
+        while self.checkpoints.len() <= c {
+            let last = self.checkpoints.len() - 1;
+            let mut s = self.checkpoints[last].clone();
+            let from = last * self.interval;
+            for e in &self.events[from..from + self.interval] {
+                Self::apply(&mut s, e);
+            }
+            self.checkpoints.push(s);
+        }
+    }
+
+    /// Node states after the first `k` events (clamped to the trace length).
+    pub fn seek(&mut self, k: usize) -> &NodeStates {
+        let k = k.min(self.events.len());
+        let near = self.cursor <= k && k - self.cursor <= self.interval;
+        if !near {
+            let c = k / self.interval;
+            self.ensure_checkpoint(c);
+            self.restore(c);
+        }
+        for e in &self.events[self.cursor..k] {
+            Self::apply(&mut self.current, e);
+        }
+        self.cursor = k;
+        &self.current
+    }
+
+    /// Index of the event the last `seek` went to.
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+
+    /// Builds every checkpoint now, so that later seeks never replay more than one interval.
+    pub fn build_checkpoints(&mut self) {
+        let c = self.events.len() / self.interval;
+        self.ensure_checkpoint(c);
+    }
+
+    fn scan_expands(&mut self) {
+        for (i, e) in self.events.iter().enumerate().skip(self.expands_scanned) {
+            if e.kind() == EventKind::Expand {
+                self.expands.push(i as u32);
+            }
+        }
+        self.expands_scanned = self.events.len();
+    }
+
+    /// Number of steps (expansions) recorded.
+    pub fn steps(&mut self) -> usize {
+        self.scan_expands();
+        self.expands.len()
+    }
+
+    /// Event index at which step `s` (0-based) begins; steps past the end map to the trace length.
+    /// Seeking to `step_start(s + 1)` shows the world once step `s` has fully run.
+    pub fn step_start(&mut self, s: usize) -> usize {
+        self.scan_expands();
+        self.expands.get(s).map_or(self.events.len(), |&e| e as usize)
+    }
+
+    /// The step that event `i` belongs to (events before the first expansion belong to none).
+    pub fn step_of_event(&mut self, i: usize) -> Option<usize> {
+        self.scan_expands();
+        let p = self.expands.partition_point(|&e| (e as usize) <= i);
+        p.checked_sub(1)
+    }
+
+    fn ensure_node_index(&mut self) {
+        if self.node_index.as_ref().is_some_and(|x| x.built_for == self.events.len()) {
+            return;
+        }
+        let mut offsets = vec![0u32; self.num_nodes + 1];
+        for e in &self.events {
+            let n = e.node() as usize;
+            if n < self.num_nodes {
+                offsets[n + 1] += 1;
+            }
+        }
+        for i in 0..self.num_nodes {
+            offsets[i + 1] += offsets[i];
+        }
+        let mut fill = offsets.clone();
+        let mut events = vec![0u32; offsets[self.num_nodes] as usize];
+        for (i, e) in self.events.iter().enumerate() {
+            let n = e.node() as usize;
+            if n < self.num_nodes {
+                events[fill[n] as usize] = i as u32;
+                fill[n] += 1;
+            }
+        }
+        self.node_index = Some(NodeIndex {
+            built_for: self.events.len(),
+            offsets,
+            events,
+        });
+    }
+
+    /// Indices of every event about node `n`, in order.
+    pub fn node_events(&mut self, n: u32) -> &[u32] {
+        self.ensure_node_index();
+        let idx = self.node_index.as_ref().expect("built above");
+        let n = n as usize;
+        if n >= self.num_nodes {
+            return &[];
+        }
+        &idx.events[idx.offsets[n] as usize..idx.offsets[n + 1] as usize]
+    }
+
+    /// What node `n` looks like after the first `k` events.
+    pub fn node_info(&mut self, n: u32, k: usize) -> NodeInfo {
+        let ids: Vec<u32> = self.node_events(n).iter().copied().take_while(|&i| (i as usize) < k).collect();
+        let mut info = NodeInfo {
+            state: NodeState::Unseen,
+            g: f32::NAN,
+            f: f32::NAN,
+            parent: NONE,
+            expanded_at: None,
+        };
+        for &i in &ids {
+            let e = self.events[i as usize];
+            let ev = e.unpack();
+            match ev.kind {
+                EventKind::Source | EventKind::Generate | EventKind::Update | EventKind::Reopen | EventKind::Expand => {
+                    info.g = ev.a;
+                    info.f = ev.b;
+                    if ev.other != NONE || ev.kind == EventKind::Source {
+                        info.parent = ev.other;
+                    }
+                    if ev.kind == EventKind::Expand && info.expanded_at.is_none() {
+                        info.expanded_at = self.step_of_event(i as usize);
+                    }
+                }
+                EventKind::Inconsistent => {
+                    info.g = ev.a;
+                }
+                _ => {}
+            }
+            let mut one = NodeStates::new(1);
+            Self::apply(&mut one, &PackedEvent::pack(&Event { node: 0, ..ev }).expect("node 0 packs"));
+            if one.get(0) != NodeState::Unseen {
+                info.state = one.get(0);
+            }
+        }
+        info
+    }
+}
+
+impl Tracer for Recorder {
+    const ENABLED: bool = true;
+    #[inline(always)]
+    fn event(&mut self, e: Event) {
+        match PackedEvent::pack(&e) {
+            Some(p) => self.events.push(p),
+            None => self.dropped += 1,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    fn random_trace(rng: &mut ChaCha8Rng, nodes: u32, len: usize, interval: usize) -> Recorder {
+        let mut r = Recorder::with_interval(nodes as usize, interval);
+        for _ in 0..len {
+            let kind = EventKind::ALL[rng.random_range(0..EventKind::ALL.len())];
+            let n = rng.random_range(0..nodes);
+            r.event(Event::new(kind, n, NONE, 1.0, 2.0));
+        }
+        r
+    }
+
+    fn replay(r: &Recorder, k: usize) -> NodeStates {
+        let mut s = NodeStates::new(r.num_nodes());
+        for e in &r.events[..k] {
+            Recorder::apply(&mut s, e);
+        }
+        s
+    }
+
+    #[test]
+    fn seek_equals_replay_from_start() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for interval in [1, 3, 64, 1000] {
+            let mut r = random_trace(&mut rng, 50, 2000, interval);
+            for _ in 0..200 {
+                let k = rng.random_range(0..=r.len());
+                let expect = replay(&r, k);
+                assert_eq!(*r.seek(k), expect, "interval {interval} k {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn truncate_then_append_keeps_seek_exact() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut r = random_trace(&mut rng, 30, 500, 16);
+        r.build_checkpoints();
+        r.seek(450);
+        r.truncate(100);
+        for _ in 0..300 {
+            r.event(Event::new(EventKind::Expand, rng.random_range(0..30), NONE, 0.0, 0.0));
+        }
+        for k in [0, 50, 99, 100, 101, 250, 400] {
+            let expect = replay(&r, k);
+            assert_eq!(*r.seek(k), expect);
+        }
+    }
+
+    #[test]
+    fn steps_and_node_info() {
+        let mut r = Recorder::new(10);
+        r.event(Event::new(EventKind::Source, 1, NONE, 0.0, 5.0));
+        r.event(Event::new(EventKind::Expand, 1, NONE, 0.0, 5.0));
+        r.event(Event::new(EventKind::Generate, 2, 1, 1.0, 5.5));
+        r.event(Event::new(EventKind::Expand, 2, 1, 1.0, 5.5));
+        assert_eq!(r.steps(), 2);
+        assert_eq!(r.step_start(0), 1);
+        assert_eq!(r.step_start(1), 3);
+        assert_eq!(r.step_start(2), 4);
+        let i = r.node_info(2, 3);
+        assert_eq!((i.state, i.g, i.parent, i.expanded_at), (NodeState::Open, 1.0, 1, None));
+        let i = r.node_info(2, 4);
+        assert_eq!((i.state, i.expanded_at), (NodeState::Closed, Some(1)));
+        assert_eq!(r.node_info(7, 4).state, NodeState::Unseen);
+    }
+}
