@@ -1,6 +1,8 @@
 //! pathlab's core: worlds, search spaces, steppable searches with recorded traces, and file
 //! formats. Nothing here needs a display or a GPU; the app and the CLI sit on top.
 
+pub mod builtin;
+pub mod experiment;
 pub mod map;
 pub mod search;
 pub mod space;

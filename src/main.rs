@@ -1,1 +1,46 @@
-fn main() {}
+//! `pathlab` with no arguments opens the app; with a subcommand it runs the CLI.
+
+#[cfg(feature = "gui")]
+mod app;
+mod cli;
+
+use clap::Parser;
+
+fn main() {
+    // Bad input must end in one clear line, never a backtrace; a panic here is a bug, and it
+    // still gets one line.
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("pathlab: internal error: {info}");
+    }));
+    let args = cli::Args::parse();
+    let code = match args.command {
+        None => run_app(),
+        Some(cmd) => match cli::run(cmd) {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("pathlab: {e:#}");
+                2
+            }
+        },
+    };
+    std::process::exit(code);
+}
+
+#[cfg(feature = "gui")]
+fn run_app() -> i32 {
+    match app::run() {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("pathlab: cannot open the window: {e}");
+            2
+        }
+    }
+}
+
+#[cfg(not(feature = "gui"))]
+fn run_app() -> i32 {
+    eprintln!(
+        "pathlab: this build has no GUI (built without the `gui` feature); see `pathlab --help`"
+    );
+    2
+}

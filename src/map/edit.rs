@@ -112,7 +112,12 @@ impl Edit {
                 g.set(*x, *y, *cell);
                 Ok(Applied {
                     inverse: Edit::Cells(vec![(*x, *y, old)]),
-                    changed: Some(Rect { x: *x, y: *y, w: 1, h: 1 }),
+                    changed: Some(Rect {
+                        x: *x,
+                        y: *y,
+                        w: 1,
+                        h: 1,
+                    }),
                 })
             }
             Edit::SetRect { rect, cell } => {
@@ -144,19 +149,34 @@ impl Edit {
                 if seed == *cell {
                     return Ok(Applied {
                         inverse: Edit::Cells(vec![]),
-                        changed: Some(Rect { x: *x, y: *y, w: 1, h: 1 }),
+                        changed: Some(Rect {
+                            x: *x,
+                            y: *y,
+                            w: 1,
+                            h: 1,
+                        }),
                     });
                 }
                 let mut old = Vec::new();
                 let mut stack = vec![(*x, *y)];
-                let mut area = Rect { x: *x, y: *y, w: 1, h: 1 };
+                let mut area = Rect {
+                    x: *x,
+                    y: *y,
+                    w: 1,
+                    h: 1,
+                };
                 while let Some((cx, cy)) = stack.pop() {
                     if g.get(cx, cy) != Some(seed) {
                         continue;
                     }
                     old.push((cx, cy, seed));
                     g.set(cx, cy, *cell);
-                    area = area.union(Rect { x: cx, y: cy, w: 1, h: 1 });
+                    area = area.union(Rect {
+                        x: cx,
+                        y: cy,
+                        w: 1,
+                        h: 1,
+                    });
                     if cx > 0 {
                         stack.push((cx - 1, cy));
                     }
@@ -171,7 +191,11 @@ impl Edit {
                     changed: Some(area),
                 })
             }
-            Edit::Resize { width, height, fill } => {
+            Edit::Resize {
+                width,
+                height,
+                fill,
+            } => {
                 check_cell(fill)?;
                 if *width == 0 || *height == 0 || *width > MAX_SIDE || *height > MAX_SIDE {
                     return Err(EditError::BadSize(*width, *height));
@@ -199,7 +223,12 @@ impl Edit {
                 for (x, y, c) in list.iter() {
                     old.push((*x, *y, g.get(*x, *y).expect("checked")));
                     g.set(*x, *y, *c);
-                    let r = Rect { x: *x, y: *y, w: 1, h: 1 };
+                    let r = Rect {
+                        x: *x,
+                        y: *y,
+                        w: 1,
+                        h: 1,
+                    };
                     area = Some(area.map_or(r, |a| a.union(r)));
                 }
                 old.reverse();
@@ -235,7 +264,13 @@ mod tests {
         match rng.random_range(0..4) {
             0 => Edit::SetCell { x, y, cell },
             1 => Edit::SetRect {
-                rect: Rect::from_corners((x, y), (rng.random_range(0..g.width()), rng.random_range(0..g.height()))),
+                rect: Rect::from_corners(
+                    (x, y),
+                    (
+                        rng.random_range(0..g.width()),
+                        rng.random_range(0..g.height()),
+                    ),
+                ),
                 cell,
             },
             2 => Edit::Fill { x, y, cell },
@@ -268,17 +303,54 @@ mod tests {
     fn bad_edits_leave_the_grid_untouched() {
         let mut g = Grid::new(4, 4, Cell::FREE);
         let before = g.clone();
-        assert!(Edit::SetCell { x: 4, y: 0, cell: Cell::WALL }.apply(&mut g).is_err());
-        assert!(Edit::SetCell { x: 0, y: 0, cell: Cell { tile: b'.', cost: f32::NAN } }.apply(&mut g).is_err());
-        assert!(Edit::SetRect { rect: Rect { x: 2, y: 2, w: 3, h: 1 }, cell: Cell::WALL }.apply(&mut g).is_err());
-        assert!(Edit::Resize { width: 0, height: 3, fill: Cell::FREE }.apply(&mut g).is_err());
+        assert!(Edit::SetCell {
+            x: 4,
+            y: 0,
+            cell: Cell::WALL
+        }
+        .apply(&mut g)
+        .is_err());
+        assert!(Edit::SetCell {
+            x: 0,
+            y: 0,
+            cell: Cell {
+                tile: b'.',
+                cost: f32::NAN
+            }
+        }
+        .apply(&mut g)
+        .is_err());
+        assert!(Edit::SetRect {
+            rect: Rect {
+                x: 2,
+                y: 2,
+                w: 3,
+                h: 1
+            },
+            cell: Cell::WALL
+        }
+        .apply(&mut g)
+        .is_err());
+        assert!(Edit::Resize {
+            width: 0,
+            height: 3,
+            fill: Cell::FREE
+        }
+        .apply(&mut g)
+        .is_err());
         assert_eq!(g, before);
     }
 
     #[test]
     fn fill_stops_at_different_cells() {
         let mut g = Grid::from_rows(&["..@..", "..@..", "..@.."]);
-        Edit::Fill { x: 0, y: 0, cell: Cell::tile(b'S') }.apply(&mut g).unwrap();
+        Edit::Fill {
+            x: 0,
+            y: 0,
+            cell: Cell::tile(b'S'),
+        }
+        .apply(&mut g)
+        .unwrap();
         assert_eq!(g.rows().collect::<Vec<_>>(), ["SS@..", "SS@..", "SS@.."]);
     }
 }

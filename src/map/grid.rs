@@ -54,9 +54,15 @@ pub struct Cell {
 
 impl Cell {
     /// Free ground, cost 1.
-    pub const FREE: Cell = Cell { tile: b'.', cost: 1.0 };
+    pub const FREE: Cell = Cell {
+        tile: b'.',
+        cost: 1.0,
+    };
     /// A wall (`@`), cost 1.
-    pub const WALL: Cell = Cell { tile: b'@', cost: 1.0 };
+    pub const WALL: Cell = Cell {
+        tile: b'@',
+        cost: 1.0,
+    };
 
     /// A cell of the given character with cost 1.
     pub fn tile(tile: u8) -> Cell {
@@ -132,7 +138,10 @@ impl Grid {
     /// (x, y) of a row-major index.
     #[inline(always)]
     pub fn coords(&self, i: usize) -> (u32, u32) {
-        ((i % self.width as usize) as u32, (i / self.width as usize) as u32)
+        (
+            (i % self.width as usize) as u32,
+            (i / self.width as usize) as u32,
+        )
     }
 
     /// The cell at (x, y), if inside.
@@ -170,7 +179,11 @@ impl Grid {
     /// Replaces every cost multiplier; `costs.len()` must equal the cell count.
     pub fn set_costs(&mut self, costs: Vec<f32>) -> Result<(), String> {
         if costs.len() != self.tiles.len() {
-            return Err(format!("{} costs for {} cells", costs.len(), self.tiles.len()));
+            return Err(format!(
+                "{} costs for {} cells",
+                costs.len(),
+                self.tiles.len()
+            ));
         }
         if let Some(c) = costs.iter().find(|c| !(c.is_finite() && **c > 0.0)) {
             return Err(format!("cost {c} is not a positive finite number"));

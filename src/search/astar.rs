@@ -17,7 +17,13 @@ impl AStar {
 
     /// A* for `query` with heuristic `h`.
     pub fn new<S: Space>(space: &S, query: Query, h: Heuristic) -> AStar {
-        AStar(BestFirst::new(space, query, Priority::Weighted(1.0), h, true))
+        AStar(BestFirst::new(
+            space,
+            query,
+            Priority::Weighted(1.0),
+            h,
+            true,
+        ))
     }
 
     /// A* from registry parameters.

@@ -1,9 +1,9 @@
 //! The best-first engine behind Dijkstra, A*, weighted A* and greedy best-first: they differ only
 //! in the priority they give a node.
 
-use super::heap::OpenHeap;
+use super::heap::{key, OpenHeap};
 use super::nodes::{Mark, NodeTable};
-use super::{Query, Search, Stats, Status};
+use super::{Query, Search, SearchState, Stats, Status};
 use crate::space::{Heuristic, NodeId, Space};
 use crate::trace::{Event, EventKind, Tracer, NONE};
 
@@ -35,7 +35,13 @@ pub struct BestFirst {
 
 impl BestFirst {
     /// An engine for `query` on `space`.
-    pub fn new<S: Space>(space: &S, query: Query, priority: Priority, heuristic: Heuristic, reopen: bool) -> BestFirst {
+    pub fn new<S: Space>(
+        space: &S,
+        query: Query,
+        priority: Priority,
+        heuristic: Heuristic,
+        reopen: bool,
+    ) -> BestFirst {
         let mut s = BestFirst {
             priority,
             heuristic,
@@ -86,9 +92,21 @@ impl BestFirst {
         self.path.reverse();
         if T::ENABLED {
             for &p in &self.path {
-                tracer.event(Event::new(EventKind::PathNode, p, self.nodes.parent(p), self.nodes.g(p), 0.0));
+                tracer.event(Event::new(
+                    EventKind::PathNode,
+                    p,
+                    self.nodes.parent(p),
+                    self.nodes.g(p),
+                    0.0,
+                ));
             }
-            tracer.event(Event::new(EventKind::Found, goal, NONE, self.nodes.g(goal), 0.0));
+            tracer.event(Event::new(
+                EventKind::Found,
+                goal,
+                NONE,
+                self.nodes.g(goal),
+                0.0,
+            ));
         }
         self.status = Status::Found;
     }
@@ -103,7 +121,7 @@ impl<S: Space> Search<S> for BestFirst {
         self.path.clear();
         self.status = Status::Running;
         let h = space.heuristic(self.heuristic, query.start, query.goal);
-        self.nodes.open(query.start, 0.0, h, NONE);
+        self.nodes.open(query.start, 0.0, NONE);
         self.heap.push(self.f(0.0, h), 0.0, query.start);
         self.open_count = 1;
         self.stats.generated = 1;
@@ -121,27 +139,40 @@ impl<S: Space> Search<S> for BestFirst {
         }
         if T::ENABLED && self.stats.expanded == 0 {
             let s = self.query.start;
-            tracer.event(Event::new(EventKind::Source, s, NONE, 0.0, self.f(0.0, self.nodes.h(s))));
-            tracer.event(Event::new(EventKind::Destination, self.query.goal, NONE, f64::NAN, f64::NAN));
+            let h = space.heuristic(self.heuristic, s, self.query.goal);
+            tracer.event(Event::new(EventKind::Source, s, NONE, 0.0, self.f(0.0, h)));
+            tracer.event(Event::new(
+                EventKind::Destination,
+                self.query.goal,
+                NONE,
+                f64::NAN,
+                f64::NAN,
+            ));
         }
         let (n, g) = loop {
             let Some(e) = self.heap.pop() else {
                 self.status = Status::NoPath;
                 if T::ENABLED {
-                    tracer.event(Event::new(EventKind::NoPath, self.query.goal, NONE, f64::NAN, f64::NAN));
+                    tracer.event(Event::new(
+                        EventKind::NoPath,
+                        self.query.goal,
+                        NONE,
+                        f64::NAN,
+                        f64::NAN,
+                    ));
                 }
                 return self.status;
             };
             // Lazy deletion: an entry is stale if its node was expanded since, or improved.
-            if self.nodes.mark(e.node) == Mark::Open && e.g == self.nodes.g(e.node) {
-                break (e.node, e.g);
+            if self.nodes.mark(e.node) == Mark::Open && e.g_key() == key(self.nodes.g(e.node)) {
+                break (e.node, self.nodes.g(e.node));
             }
         };
         self.nodes.close(n);
         self.open_count -= 1;
         self.stats.expanded += 1;
         if T::ENABLED {
-            let f = self.f(g, self.nodes.h(n));
+            let f = self.f(g, space.heuristic(self.heuristic, n, self.query.goal));
             tracer.event(Event::new(EventKind::Expand, n, self.nodes.parent(n), g, f));
         }
         if n == self.query.goal {
@@ -162,19 +193,22 @@ impl<S: Space> Search<S> for BestFirst {
         };
         space.for_each_neighbour(n, |m, cost| {
             let ng = g + cost;
+            // Improvements are judged on heap keys: sums of the same costs in another order differ
+            // in the last bits, and treating that noise as a better path reopens closed nodes in
+            // cascades (it tripled expansions on some Dragon Age queries).
+            let better = || key(ng) < key(nodes.g(m));
             let kind = match nodes.mark(m) {
                 Mark::New => {
-                    let h = space.heuristic(heuristic, m, goal);
-                    nodes.open(m, ng, h, n);
+                    nodes.open(m, ng, n);
                     *open_count += 1;
                     EventKind::Generate
                 }
-                Mark::Open if ng < nodes.g(m) => {
+                Mark::Open if better() => {
                     nodes.improve(m, ng, n);
                     stats.updated += 1;
                     EventKind::Update
                 }
-                Mark::Closed if reopen && ng < nodes.g(m) => {
+                Mark::Closed if reopen && better() => {
                     nodes.improve(m, ng, n);
                     stats.reopened += 1;
                     *open_count += 1;
@@ -182,7 +216,7 @@ impl<S: Space> Search<S> for BestFirst {
                 }
                 _ => return,
             };
-            let f = fcalc(ng, nodes.h(m));
+            let f = fcalc(ng, space.heuristic(heuristic, m, goal));
             heap.push(f, ng, m);
             stats.generated += 1;
             if T::ENABLED {
@@ -192,7 +226,9 @@ impl<S: Space> Search<S> for BestFirst {
         self.stats.max_open = self.stats.max_open.max(self.open_count);
         Status::Running
     }
+}
 
+impl SearchState for BestFirst {
     fn status(&self) -> Status {
         self.status
     }
@@ -234,23 +270,26 @@ macro_rules! best_first_algorithm {
             fn step<T: $crate::trace::Tracer>(&mut self, space: &S, tracer: &mut T) -> $crate::search::Status {
                 self.0.step(space, tracer)
             }
+        }
+
+        impl $crate::search::SearchState for $name {
             fn status(&self) -> $crate::search::Status {
-                $crate::search::Search::<S>::status(&self.0)
+                self.0.status()
             }
             fn path(&self) -> Option<&[$crate::space::NodeId]> {
-                $crate::search::Search::<S>::path(&self.0)
+                self.0.path()
             }
             fn cost(&self) -> Option<f64> {
-                $crate::search::Search::<S>::cost(&self.0)
+                self.0.cost()
             }
             fn stats(&self) -> $crate::search::Stats {
-                $crate::search::Search::<S>::stats(&self.0)
+                self.0.stats()
             }
             fn open_len(&self) -> usize {
-                $crate::search::Search::<S>::open_len(&self.0)
+                self.0.open_len()
             }
             fn g(&self, n: $crate::space::NodeId) -> Option<f64> {
-                $crate::search::Search::<S>::g(&self.0, n)
+                self.0.g(n)
             }
         }
     };

@@ -3,7 +3,7 @@
 
 use super::nodes::{Mark, NodeTable};
 use super::params::{ParamSpec, Params};
-use super::{Query, Search, Stats, Status};
+use super::{Query, Search, SearchState, Stats, Status};
 use crate::space::{NodeId, Space};
 use crate::trace::{Event, EventKind, Tracer, NONE};
 use std::collections::VecDeque;
@@ -53,9 +53,21 @@ impl Bfs {
         let goal = self.query.goal;
         if T::ENABLED {
             for &p in &self.path {
-                tracer.event(Event::new(EventKind::PathNode, p, self.nodes.parent(p), self.nodes.g(p), 0.0));
+                tracer.event(Event::new(
+                    EventKind::PathNode,
+                    p,
+                    self.nodes.parent(p),
+                    self.nodes.g(p),
+                    0.0,
+                ));
             }
-            tracer.event(Event::new(EventKind::Found, goal, NONE, self.nodes.g(goal), 0.0));
+            tracer.event(Event::new(
+                EventKind::Found,
+                goal,
+                NONE,
+                self.nodes.g(goal),
+                0.0,
+            ));
         }
         self.status = Status::Found;
     }
@@ -73,7 +85,7 @@ impl<S: Space> Search<S> for Bfs {
         };
         self.path.clear();
         self.status = Status::Running;
-        self.nodes.open(query.start, 0.0, 0.0, NONE);
+        self.nodes.open(query.start, 0.0, NONE);
         if space.is_passable(query.start) && space.is_passable(query.goal) {
             self.queue.push_back(query.start);
         }
@@ -84,26 +96,44 @@ impl<S: Space> Search<S> for Bfs {
             return self.status;
         }
         if T::ENABLED && self.stats.expanded == 0 {
-            tracer.event(Event::new(EventKind::Source, self.query.start, NONE, 0.0, 0.0));
-            tracer.event(Event::new(EventKind::Destination, self.query.goal, NONE, f64::NAN, f64::NAN));
+            tracer.event(Event::new(
+                EventKind::Source,
+                self.query.start,
+                NONE,
+                0.0,
+                0.0,
+            ));
+            tracer.event(Event::new(
+                EventKind::Destination,
+                self.query.goal,
+                NONE,
+                f64::NAN,
+                f64::NAN,
+            ));
         }
-        if self.query.start == self.query.goal && self.queue.len() == 1 && self.stats.expanded == 0 {
+        if self.query.start == self.query.goal && self.queue.len() == 1 && self.stats.expanded == 0
+        {
             self.finish(tracer);
             return self.status;
         }
         let Some(n) = self.queue.pop_front() else {
             self.status = Status::NoPath;
             if T::ENABLED {
-                tracer.event(Event::new(EventKind::NoPath, self.query.goal, NONE, f64::NAN, f64::NAN));
+                tracer.event(Event::new(
+                    EventKind::NoPath,
+                    self.query.goal,
+                    NONE,
+                    f64::NAN,
+                    f64::NAN,
+                ));
             }
             return self.status;
         };
         self.nodes.close(n);
         self.stats.expanded += 1;
         let g = self.nodes.g(n);
-        let depth = self.nodes.h(n); // BFS keeps the move count where the others keep h.
         if T::ENABLED {
-            tracer.event(Event::new(EventKind::Expand, n, self.nodes.parent(n), g, depth));
+            tracer.event(Event::new(EventKind::Expand, n, self.nodes.parent(n), g, g));
         }
         let goal = self.query.goal;
         let mut found = false;
@@ -112,11 +142,11 @@ impl<S: Space> Search<S> for Bfs {
             if found || nodes.mark(m) != Mark::New {
                 return;
             }
-            nodes.open(m, g + cost, depth + 1.0, n);
+            nodes.open(m, g + cost, n);
             queue.push_back(m);
             stats.generated += 1;
             if T::ENABLED {
-                tracer.event(Event::new(EventKind::Generate, m, n, g + cost, depth + 1.0));
+                tracer.event(Event::new(EventKind::Generate, m, n, g + cost, g + cost));
             }
             found = m == goal;
         });
@@ -126,7 +156,9 @@ impl<S: Space> Search<S> for Bfs {
         }
         self.status
     }
+}
 
+impl SearchState for Bfs {
     fn status(&self) -> Status {
         self.status
     }

@@ -16,7 +16,13 @@ impl Dijkstra {
 
     /// Dijkstra for `query`.
     pub fn new<S: Space>(space: &S, query: Query) -> Dijkstra {
-        Dijkstra(BestFirst::new(space, query, Priority::Weighted(1.0), Heuristic::Zero, true))
+        Dijkstra(BestFirst::new(
+            space,
+            query,
+            Priority::Weighted(1.0),
+            Heuristic::Zero,
+            true,
+        ))
     }
 
     /// Dijkstra from registry parameters.

@@ -2,12 +2,12 @@
 //! box. Whole runs are monomorphised inside (`run_*`), so only a call per run, or per step when
 //! stepping, goes through the vtable.
 
-use super::{Query, Search, Stats, Status};
-use crate::space::{NodeId, Space};
+use super::{Query, Search, SearchState, Status};
+use crate::space::Space;
 use crate::trace::{NullTracer, Recorder};
 
 /// Any search on a space `S`, behind a box.
-pub trait DynSearch<S: Space> {
+pub trait DynSearch<S: Space>: SearchState {
     /// Starts over on a new query.
     fn reset(&mut self, space: &S, query: Query);
     /// One step, recording nothing.
@@ -18,18 +18,6 @@ pub trait DynSearch<S: Space> {
     fn run_null(&mut self, space: &S) -> Status;
     /// Runs to the end, recording every event.
     fn run_record(&mut self, space: &S, rec: &mut Recorder) -> Status;
-    /// The current status.
-    fn status(&self) -> Status;
-    /// The path once found.
-    fn path(&self) -> Option<&[NodeId]>;
-    /// The path's cost once found.
-    fn cost(&self) -> Option<f64>;
-    /// Counters so far.
-    fn stats(&self) -> Stats;
-    /// Nodes on the open list.
-    fn open_len(&self) -> usize;
-    /// g of a node this search reached.
-    fn g(&self, n: NodeId) -> Option<f64>;
 }
 
 impl<S: Space, A: Search<S>> DynSearch<S> for A {
@@ -47,23 +35,5 @@ impl<S: Space, A: Search<S>> DynSearch<S> for A {
     }
     fn run_record(&mut self, space: &S, rec: &mut Recorder) -> Status {
         Search::run(self, space, rec)
-    }
-    fn status(&self) -> Status {
-        Search::status(self)
-    }
-    fn path(&self) -> Option<&[NodeId]> {
-        Search::path(self)
-    }
-    fn cost(&self) -> Option<f64> {
-        Search::cost(self)
-    }
-    fn stats(&self) -> Stats {
-        Search::stats(self)
-    }
-    fn open_len(&self) -> usize {
-        Search::open_len(self)
-    }
-    fn g(&self, n: NodeId) -> Option<f64> {
-        Search::g(self, n)
     }
 }

@@ -16,7 +16,13 @@ impl Greedy {
 
     /// Greedy best-first with heuristic `h`.
     pub fn new<S: Space>(space: &S, query: Query, h: Heuristic) -> Greedy {
-        Greedy(BestFirst::new(space, query, Priority::HeuristicOnly, h, false))
+        Greedy(BestFirst::new(
+            space,
+            query,
+            Priority::HeuristicOnly,
+            h,
+            false,
+        ))
     }
 
     /// Greedy best-first from registry parameters.

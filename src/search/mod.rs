@@ -61,24 +61,8 @@ pub struct Stats {
     pub max_open: u64,
 }
 
-/// A search for one query, advanced by `step`.
-pub trait Search<S: Space> {
-    /// Starts over on a new query (keeps allocated memory).
-    fn reset(&mut self, space: &S, query: Query);
-
-    /// Does one unit of work (one expansion for best-first searches).
-    fn step<T: Tracer>(&mut self, space: &S, tracer: &mut T) -> Status;
-
-    /// Steps until the search is no longer running.
-    fn run<T: Tracer>(&mut self, space: &S, tracer: &mut T) -> Status {
-        loop {
-            let s = self.step(space, tracer);
-            if s != Status::Running {
-                return s;
-            }
-        }
-    }
-
+/// What can be asked of a search at any time, whatever its space.
+pub trait SearchState {
     /// The current status.
     fn status(&self) -> Status;
 
@@ -96,6 +80,25 @@ pub trait Search<S: Space> {
 
     /// g of node `n` if this search reached it.
     fn g(&self, n: NodeId) -> Option<f64>;
+}
+
+/// A search for one query on a space `S`, advanced by `step`.
+pub trait Search<S: Space>: SearchState {
+    /// Starts over on a new query (keeps allocated memory).
+    fn reset(&mut self, space: &S, query: Query);
+
+    /// Does one unit of work (one expansion for best-first searches).
+    fn step<T: Tracer>(&mut self, space: &S, tracer: &mut T) -> Status;
+
+    /// Steps until the search is no longer running.
+    fn run<T: Tracer>(&mut self, space: &S, tracer: &mut T) -> Status {
+        loop {
+            let s = self.step(space, tracer);
+            if s != Status::Running {
+                return s;
+            }
+        }
+    }
 }
 
 /// Length of a path by the space's edge costs; `None` if two consecutive nodes are not adjacent.

@@ -12,16 +12,16 @@ pub enum Mark {
     Closed,
 }
 
+/// 16 bytes, so a cache line holds four nodes; h is recomputed rather than stored.
 #[derive(Clone, Copy, Debug, Default)]
 struct Rec {
     g: f64,
-    h: f64,
     parent: u32,
     /// epoch << 2 | 1 (open) or 2 (closed).
     stamp: u32,
 }
 
-/// Search state of every node: g, cached h, parent and open/closed mark.
+/// Search state of every node: g, parent and open/closed mark.
 #[derive(Clone, Debug, Default)]
 pub struct NodeTable {
     recs: Vec<Rec>,
@@ -60,12 +60,6 @@ impl NodeTable {
         self.recs[n as usize].g
     }
 
-    /// Cached heuristic of `n`.
-    #[inline(always)]
-    pub fn h(&self, n: u32) -> f64 {
-        self.recs[n as usize].h
-    }
-
     /// Parent of `n`.
     #[inline(always)]
     pub fn parent(&self, n: u32) -> u32 {
@@ -79,11 +73,10 @@ impl NodeTable {
 
     /// Records `n` as open with the given values.
     #[inline(always)]
-    pub fn open(&mut self, n: u32, g: f64, h: f64, parent: u32) {
+    pub fn open(&mut self, n: u32, g: f64, parent: u32) {
         let e = self.epoch;
         self.recs[n as usize] = Rec {
             g,
-            h,
             parent,
             stamp: e << 2 | 1,
         };

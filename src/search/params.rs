@@ -50,7 +50,10 @@ impl Params {
                 return Err(if names.is_empty() {
                     format!("unknown parameter `{k}`: this algorithm takes none")
                 } else {
-                    format!("unknown parameter `{k}` (expected one of: {})", names.join(", "))
+                    format!(
+                        "unknown parameter `{k}` (expected one of: {})",
+                        names.join(", ")
+                    )
                 });
             }
         }
@@ -58,7 +61,10 @@ impl Params {
         for s in specs {
             let v = given.get(s.name).copied().unwrap_or(s.default);
             if !(v >= s.min && v <= s.max) || (s.kind != ParamKind::Float && v.fract() != 0.0) {
-                return Err(format!("parameter `{}` = {v} is outside {}..={}", s.name, s.min, s.max));
+                return Err(format!(
+                    "parameter `{}` = {v} is outside {}..={}",
+                    s.name, s.min, s.max
+                ));
             }
             values.insert(s.name.to_string(), v);
         }
@@ -69,7 +75,9 @@ impl Params {
     pub fn parse(specs: &[ParamSpec], text: &str) -> Result<Params, String> {
         let mut given = BTreeMap::new();
         for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let (k, v) = part.split_once('=').ok_or_else(|| format!("`{part}` should be name=value"))?;
+            let (k, v) = part
+                .split_once('=')
+                .ok_or_else(|| format!("`{part}` should be name=value"))?;
             let spec = specs
                 .iter()
                 .find(|s| s.name == k)
@@ -80,7 +88,9 @@ impl Params {
                     .position(|n| *n == v)
                     .map(|i| i as f64)
                     .ok_or_else(|| format!("`{k}` must be one of: {}", names.join(", ")))?,
-                _ => v.parse::<f64>().map_err(|_| format!("`{k}` = `{v}` is not a number"))?,
+                _ => v
+                    .parse::<f64>()
+                    .map_err(|_| format!("`{k}` = `{v}` is not a number"))?,
             };
             given.insert(k.to_string(), value);
         }
@@ -121,7 +131,10 @@ mod tests {
         let p = Params::parse(&specs, "").unwrap();
         assert_eq!((p.get("weight"), p.heuristic()), (1.5, Heuristic::Octile));
         let p = Params::parse(&specs, "weight=3,heuristic=manhattan").unwrap();
-        assert_eq!((p.get("weight"), p.heuristic()), (3.0, Heuristic::Manhattan));
+        assert_eq!(
+            (p.get("weight"), p.heuristic()),
+            (3.0, Heuristic::Manhattan)
+        );
         assert!(Params::parse(&specs, "weight=0.5").is_err());
         assert!(Params::parse(&specs, "weight=NaN").is_err());
         assert!(Params::parse(&specs, "heuristic=chebyshev").is_err());

@@ -49,7 +49,9 @@ impl AlgoInfo {
 
 impl std::fmt::Debug for AlgoInfo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("AlgoInfo").field("name", &self.name).finish()
+        f.debug_struct("AlgoInfo")
+            .field("name", &self.name)
+            .finish()
     }
 }
 
@@ -125,8 +127,14 @@ pub fn parse_spec(spec: &str) -> Result<(&'static AlgoInfo, Params), String> {
 }
 
 /// Builds an algorithm on a grid from a spec like `weighted-astar:weight=2`.
-pub fn build_grid(spec: &str, space: &GridSpace, query: Query) -> Result<Box<dyn DynSearch<GridSpace>>, String> {
+pub fn build_grid(
+    spec: &str,
+    space: &GridSpace,
+    query: Query,
+) -> Result<Box<dyn DynSearch<GridSpace>>, String> {
     let (info, params) = parse_spec(spec)?;
-    let make = info.grid.ok_or_else(|| format!("{} does not run on square grids", info.name))?;
+    let make = info
+        .grid
+        .ok_or_else(|| format!("{} does not run on square grids", info.name))?;
     Ok(make(space, query, &params))
 }

@@ -40,7 +40,16 @@ impl TerrainRule {
 }
 
 /// Moves by direction: N, E, S, W, then NE, SE, SW, NW.
-const DIRS: [(i32, i32); 8] = [(0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1)];
+const DIRS: [(i32, i32); 8] = [
+    (0, -1),
+    (1, 0),
+    (0, 1),
+    (-1, 0),
+    (1, -1),
+    (1, 1),
+    (-1, 1),
+    (-1, -1),
+];
 const LENGTH: [f64; 8] = [
     1.0,
     1.0,
@@ -67,6 +76,9 @@ pub struct GridSpace {
     uniform_cost: bool,
     min_cost: f64,
     offsets: [isize; 8],
+    /// ⌊2⁶⁴ / width⌋ + 1: y = (n · this) >> 64 exactly for every node id, without a division
+    /// (the heuristic needs x and y of each generated node).
+    div_width: u128,
     connectivity: Connectivity,
     rule: TerrainRule,
 }
@@ -88,6 +100,7 @@ impl GridSpace {
             uniform_cost: true,
             min_cost: 1.0,
             offsets,
+            div_width: (1u128 << 64) / grid.width().max(1) as u128 + 1,
             connectivity,
             rule,
         };
@@ -127,11 +140,16 @@ impl GridSpace {
         let c = self.class_at(xi, yi);
         let mut m = 0u8;
         if c != 0 {
-            let ndirs = if self.connectivity == Connectivity::Eight { 8 } else { 4 };
+            let ndirs = if self.connectivity == Connectivity::Eight {
+                8
+            } else {
+                4
+            };
             for (d, (dx, dy)) in DIRS.iter().enumerate().take(ndirs) {
                 let (dx, dy) = (*dx as i64, *dy as i64);
                 let ok = self.class_at(xi + dx, yi + dy) == c
-                    && (d < 4 || (self.class_at(xi + dx, yi) == c && self.class_at(xi, yi + dy) == c));
+                    && (d < 4
+                        || (self.class_at(xi + dx, yi) == c && self.class_at(xi, yi + dy) == c));
                 if ok {
                     m |= 1 << d;
                 }
@@ -144,7 +162,8 @@ impl GridSpace {
     /// Brings the graph up to date after `grid` changed inside `rect` (`None`: anywhere, or the
     /// size changed). Moves depend on the 3×3 neighbourhood, so a one-cell margin is refreshed.
     pub fn update(&mut self, grid: &Grid, rect: Option<Rect>) {
-        let Some(r) = rect.filter(|_| grid.width() == self.width && grid.height() == self.height) else {
+        let Some(r) = rect.filter(|_| grid.width() == self.width && grid.height() == self.height)
+        else {
             *self = GridSpace::new(grid, self.connectivity, self.rule);
             return;
         };
@@ -191,7 +210,8 @@ impl GridSpace {
     /// (x, y) of a node.
     #[inline(always)]
     pub fn xy(&self, n: NodeId) -> (u32, u32) {
-        (n % self.width, n / self.width)
+        let y = ((n as u128 * self.div_width) >> 64) as u32;
+        (n - y * self.width, y)
     }
 
     /// The move bits of node `n` (bit d: direction d of N, E, S, W, NE, SE, SW, NW is allowed).
@@ -263,7 +283,7 @@ mod tests {
     fn neighbours(s: &GridSpace, x: u32, y: u32) -> Vec<((u32, u32), f64)> {
         let mut v = vec![];
         s.for_each_neighbour(s.node(x, y).unwrap(), |m, c| v.push((s.xy(m), c)));
-        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v.sort_by_key(|a| a.0);
         v
     }
 
@@ -274,18 +294,40 @@ mod tests {
         let n: Vec<_> = neighbours(&s, 0, 0).into_iter().map(|x| x.0).collect();
         assert_eq!(n, [(0, 1), (1, 0)], "the diagonal past the wall is cut");
         let n: Vec<_> = neighbours(&s, 0, 2).into_iter().map(|x| x.0).collect();
-        assert_eq!(n, [(0, 1), (0, 3), (1, 2)], "swamp connects to ground; water does not");
+        assert_eq!(
+            n,
+            [(0, 1), (0, 3), (1, 2)],
+            "swamp connects to ground; water does not"
+        );
         let n: Vec<_> = neighbours(&s, 2, 3).into_iter().map(|x| x.0).collect();
         assert_eq!(n, [(1, 3), (2, 2)], "water connects only to water");
         let d = neighbours(&s, 1, 2);
-        assert!(!d.iter().any(|&(p, _)| p == (0, 3)), "no diagonal past a water corner");
+        assert!(
+            !d.iter().any(|&(p, _)| p == (0, 3)),
+            "no diagonal past a water corner"
+        );
         let open = GridSpace::octile(&Grid::from_rows(&["..", ".."]));
         let d = neighbours(&open, 0, 0);
-        assert!(d.iter().any(|&(p, c)| p == (1, 1) && (c - 2f64.sqrt()).abs() < 1e-12));
+        assert!(d
+            .iter()
+            .any(|&(p, c)| p == (1, 1) && (c - 2f64.sqrt()).abs() < 1e-12));
         let s = GridSpace::new(&g, Connectivity::Eight, TerrainRule::GroundOnly);
         assert!(!s.is_passable(s.node(0, 3).unwrap()));
         let s = GridSpace::new(&g, Connectivity::Four, TerrainRule::Class);
         assert_eq!(neighbours(&s, 1, 2).len(), 1);
+    }
+
+    #[test]
+    fn xy_without_division_is_exact() {
+        for w in [1u32, 2, 3, 7, 64, 255, 1000, 1024, 4093, 32768] {
+            let s = GridSpace::octile(&Grid::new(w, 3, crate::map::Cell::FREE));
+            let h = (u32::MAX / w).min(1 << 20);
+            for y in (0..h).step_by(97).chain([h - 1]) {
+                for x in [0, w / 2, w - 1] {
+                    assert_eq!(s.xy(y * w + x), (x, y), "w {w}");
+                }
+            }
+        }
     }
 
     #[test]
@@ -294,14 +336,32 @@ mod tests {
         let mut g = Grid::from_rows(&["....", "....", "...."]);
         let mut s = GridSpace::octile(&g);
         for (x, y) in [(1, 1), (3, 0), (0, 2)] {
-            let a = Edit::SetCell { x, y, cell: Cell::WALL }.apply(&mut g).unwrap();
+            let a = Edit::SetCell {
+                x,
+                y,
+                cell: Cell::WALL,
+            }
+            .apply(&mut g)
+            .unwrap();
             s.update(&g, a.changed);
             let fresh = GridSpace::octile(&g);
             assert_eq!(s.moves, fresh.moves);
         }
-        let a = Edit::SetCell { x: 2, y: 2, cell: Cell { tile: b'.', cost: 4.0 } }.apply(&mut g).unwrap();
+        let a = Edit::SetCell {
+            x: 2,
+            y: 2,
+            cell: Cell {
+                tile: b'.',
+                cost: 4.0,
+            },
+        }
+        .apply(&mut g)
+        .unwrap();
         s.update(&g, a.changed);
-        let c: Vec<_> = neighbours(&s, 2, 1).into_iter().filter(|x| x.0 == (2, 2)).collect();
+        let c: Vec<_> = neighbours(&s, 2, 1)
+            .into_iter()
+            .filter(|x| x.0 == (2, 2))
+            .collect();
         assert!((c[0].1 - 2.5).abs() < 1e-12);
     }
 }

@@ -18,7 +18,12 @@ pub enum Heuristic {
 
 impl Heuristic {
     /// All heuristics, in registry order.
-    pub const ALL: [Heuristic; 4] = [Heuristic::Octile, Heuristic::Manhattan, Heuristic::Euclidean, Heuristic::Zero];
+    pub const ALL: [Heuristic; 4] = [
+        Heuristic::Octile,
+        Heuristic::Manhattan,
+        Heuristic::Euclidean,
+        Heuristic::Zero,
+    ];
 
     /// Name used on the command line and in files.
     pub fn name(self) -> &'static str {
@@ -81,6 +86,9 @@ mod tests {
         assert!((Heuristic::Octile.of_deltas_2d(3.0, 1.0) - (2.0 + 2f64.sqrt())).abs() < 1e-12);
         let v = Heuristic::Octile.of_deltas([1.0, 2.0, 3.0]);
         assert!((v - (3f64.sqrt() + 2f64.sqrt() + 1.0)).abs() < 1e-12);
-        assert_eq!(Heuristic::from_name("manhattan"), Some(Heuristic::Manhattan));
+        assert_eq!(
+            Heuristic::from_name("manhattan"),
+            Some(Heuristic::Manhattan)
+        );
     }
 }

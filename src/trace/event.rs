@@ -187,6 +187,13 @@ mod tests {
                 assert_eq!(PackedEvent::pack(&e).unwrap().unpack(), e);
             }
         }
-        assert!(PackedEvent::pack(&Event::new(EventKind::Expand, PACKED_NODE_LIMIT, NONE, 0.0, 0.0)).is_none());
+        assert!(PackedEvent::pack(&Event::new(
+            EventKind::Expand,
+            PACKED_NODE_LIMIT,
+            NONE,
+            0.0,
+            0.0
+        ))
+        .is_none());
     }
 }

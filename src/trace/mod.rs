@@ -3,6 +3,7 @@
 mod event;
 pub mod posthoc;
 mod recorder;
+pub mod run_file;
 mod states;
 
 pub use event::{Event, EventKind, PackedEvent, NONE, PACKED_NODE_LIMIT};

@@ -126,7 +126,9 @@ impl Recorder {
     #[inline(always)]
     fn apply(states: &mut NodeStates, e: &PackedEvent) {
         let s = match e.kind() {
-            EventKind::Source | EventKind::Generate | EventKind::Update | EventKind::Reopen => NodeState::Open,
+            EventKind::Source | EventKind::Generate | EventKind::Update | EventKind::Reopen => {
+                NodeState::Open
+            }
             EventKind::Expand => NodeState::Closed,
             EventKind::Inconsistent => NodeState::Inconsistent,
             _ => return,
@@ -197,7 +199,9 @@ impl Recorder {
     /// Seeking to `step_start(s + 1)` shows the world once step `s` has fully run.
     pub fn step_start(&mut self, s: usize) -> usize {
         self.scan_expands();
-        self.expands.get(s).map_or(self.events.len(), |&e| e as usize)
+        self.expands
+            .get(s)
+            .map_or(self.events.len(), |&e| e as usize)
     }
 
     /// The step that event `i` belongs to (events before the first expansion belong to none).
@@ -208,7 +212,11 @@ impl Recorder {
     }
 
     fn ensure_node_index(&mut self) {
-        if self.node_index.as_ref().is_some_and(|x| x.built_for == self.events.len()) {
+        if self
+            .node_index
+            .as_ref()
+            .is_some_and(|x| x.built_for == self.events.len())
+        {
             return;
         }
         let mut offsets = vec![0u32; self.num_nodes + 1];
@@ -250,7 +258,12 @@ impl Recorder {
 
     /// What node `n` looks like after the first `k` events.
     pub fn node_info(&mut self, n: u32, k: usize) -> NodeInfo {
-        let ids: Vec<u32> = self.node_events(n).iter().copied().take_while(|&i| (i as usize) < k).collect();
+        let ids: Vec<u32> = self
+            .node_events(n)
+            .iter()
+            .copied()
+            .take_while(|&i| (i as usize) < k)
+            .collect();
         let mut info = NodeInfo {
             state: NodeState::Unseen,
             g: f32::NAN,
@@ -262,7 +275,11 @@ impl Recorder {
             let e = self.events[i as usize];
             let ev = e.unpack();
             match ev.kind {
-                EventKind::Source | EventKind::Generate | EventKind::Update | EventKind::Reopen | EventKind::Expand => {
+                EventKind::Source
+                | EventKind::Generate
+                | EventKind::Update
+                | EventKind::Reopen
+                | EventKind::Expand => {
                     info.g = ev.a;
                     info.f = ev.b;
                     if ev.other != NONE || ev.kind == EventKind::Source {
@@ -278,7 +295,10 @@ impl Recorder {
                 _ => {}
             }
             let mut one = NodeStates::new(1);
-            Self::apply(&mut one, &PackedEvent::pack(&Event { node: 0, ..ev }).expect("node 0 packs"));
+            Self::apply(
+                &mut one,
+                &PackedEvent::pack(&Event { node: 0, ..ev }).expect("node 0 packs"),
+            );
             if one.get(0) != NodeState::Unseen {
                 info.state = one.get(0);
             }
@@ -343,7 +363,13 @@ mod tests {
         r.seek(450);
         r.truncate(100);
         for _ in 0..300 {
-            r.event(Event::new(EventKind::Expand, rng.random_range(0..30), NONE, 0.0, 0.0));
+            r.event(Event::new(
+                EventKind::Expand,
+                rng.random_range(0..30),
+                NONE,
+                0.0,
+                0.0,
+            ));
         }
         for k in [0, 50, 99, 100, 101, 250, 400] {
             let expect = replay(&r, k);
@@ -363,7 +389,10 @@ mod tests {
         assert_eq!(r.step_start(1), 3);
         assert_eq!(r.step_start(2), 4);
         let i = r.node_info(2, 3);
-        assert_eq!((i.state, i.g, i.parent, i.expanded_at), (NodeState::Open, 1.0, 1, None));
+        assert_eq!(
+            (i.state, i.g, i.parent, i.expanded_at),
+            (NodeState::Open, 1.0, 1, None)
+        );
         let i = r.node_info(2, 4);
         assert_eq!((i.state, i.expanded_at), (NodeState::Closed, Some(1)));
         assert_eq!(r.node_info(7, 4).state, NodeState::Unseen);

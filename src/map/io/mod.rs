@@ -25,7 +25,11 @@ pub enum IoError {
     },
     /// The contents are wrong at a given line (1-based).
     #[error("{file}:{line}: {msg}")]
-    Parse { file: PathBuf, line: usize, msg: String },
+    Parse {
+        file: PathBuf,
+        line: usize,
+        msg: String,
+    },
     /// The contents are wrong in a way that has no line (binary formats).
     #[error("{file}: {msg}")]
     Format { file: PathBuf, msg: String },
@@ -42,6 +46,10 @@ impl IoError {
 }
 
 /// Reads a whole file as text, naming the file on failure.
+pub fn read_text_file(path: &Path) -> Result<String, IoError> {
+    read_text(path)
+}
+
 pub(crate) fn read_text(path: &Path) -> Result<String, IoError> {
     let bytes = std::fs::read(path).map_err(|source| IoError::Os {
         file: path.to_path_buf(),
@@ -61,8 +69,14 @@ pub fn write_atomic(path: &Path, data: &[u8]) -> Result<(), IoError> {
         file: path.to_path_buf(),
         source,
     };
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     std::fs::write(&tmp, data).map_err(os)?;
     std::fs::rename(&tmp, path).map_err(|e| {

@@ -21,7 +21,10 @@ pub fn parse_map(text: &str, path: &Path) -> Result<Grid, IoError> {
     // Header: HOG2 wants type/height/width/map in that order; any order is accepted here.
     loop {
         let Some((n, line)) = lines.next() else {
-            return Err(err(last.max(1), "the header ends before the `map` line".into()));
+            return Err(err(
+                last.max(1),
+                "the header ends before the `map` line".into(),
+            ));
         };
         last = n;
         let mut words = line.split_whitespace();
@@ -30,7 +33,10 @@ pub fn parse_map(text: &str, path: &Path) -> Result<Grid, IoError> {
         match key {
             "type" => {
                 if value.is_none() {
-                    return Err(err(n, "`type` has no value (expected `type octile`)".into()));
+                    return Err(err(
+                        n,
+                        "`type` has no value (expected `type octile`)".into(),
+                    ));
                 }
                 seen_type = true;
             }
@@ -38,7 +44,12 @@ pub fn parse_map(text: &str, path: &Path) -> Result<Grid, IoError> {
                 let v: u32 = value
                     .and_then(|v| v.parse().ok())
                     .filter(|v| (1..=MAX_SIDE).contains(v))
-                    .ok_or_else(|| err(n, format!("`{key}` needs a whole number from 1 to {MAX_SIDE}")))?;
+                    .ok_or_else(|| {
+                        err(
+                            n,
+                            format!("`{key}` needs a whole number from 1 to {MAX_SIDE}"),
+                        )
+                    })?;
                 if key == "height" {
                     height = Some(v);
                 } else {
@@ -47,45 +58,79 @@ pub fn parse_map(text: &str, path: &Path) -> Result<Grid, IoError> {
             }
             "map" => break,
             other => {
-                let hint = if seen_type { "" } else { " (is this a MovingAI .map file?)" };
+                let hint = if seen_type {
+                    ""
+                } else {
+                    " (is this a MovingAI .map file?)"
+                };
                 return Err(err(n, format!("unexpected `{other}` in the header{hint}")));
             }
         }
     }
     let (Some(w), Some(h)) = (width, height) else {
-        return Err(err(last, "the header needs both `height` and `width` before `map`".into()));
+        return Err(err(
+            last,
+            "the header needs both `height` and `width` before `map`".into(),
+        ));
     };
     let mut tiles = Vec::with_capacity(w as usize * h as usize);
     let mut rows = 0;
     for (n, line) in lines.by_ref() {
         if rows == h {
             if !line.trim().is_empty() {
-                return Err(err(n, format!("more than the {h} rows the header declares")));
+                return Err(err(
+                    n,
+                    format!("more than the {h} rows the header declares"),
+                ));
             }
             continue;
         }
         if line.len() != w as usize {
             if line.is_empty() {
-                return Err(err(n, format!("row {} is empty; expected {w} characters", rows + 1)));
+                return Err(err(
+                    n,
+                    format!("row {} is empty; expected {w} characters", rows + 1),
+                ));
             }
-            return Err(err(n, format!("row {} has {} characters; the header says width {w}", rows + 1, line.len())));
+            return Err(err(
+                n,
+                format!(
+                    "row {} has {} characters; the header says width {w}",
+                    rows + 1,
+                    line.len()
+                ),
+            ));
         }
         if let Some(pos) = line.bytes().position(|b| !b.is_ascii_graphic()) {
-            return Err(err(n, format!("column {}: character {:?} is not a map tile", pos + 1, line[pos..].chars().next().unwrap_or(' '))));
+            return Err(err(
+                n,
+                format!(
+                    "column {}: character {:?} is not a map tile",
+                    pos + 1,
+                    line[pos..].chars().next().unwrap_or(' ')
+                ),
+            ));
         }
         tiles.extend_from_slice(line.as_bytes());
         rows += 1;
         last = n;
     }
     if rows < h {
-        return Err(err(last + 1, format!("the file ends after {rows} rows; the header says height {h}")));
+        return Err(err(
+            last + 1,
+            format!("the file ends after {rows} rows; the header says height {h}"),
+        ));
     }
     Ok(Grid::from_tiles(w, h, tiles))
 }
 
 /// The `.map` text of a grid.
 pub fn write_map(g: &Grid) -> String {
-    let mut s = format!("type octile\nheight {}\nwidth {}\nmap\n", g.height(), g.width());
+    let mut s = format!(
+        "type octile\nheight {}\nwidth {}\nmap\n",
+        g.height(),
+        g.width()
+    );
     for row in g.rows() {
         s.push_str(row);
         s.push('\n');
@@ -116,9 +161,16 @@ mod tests {
 
     #[test]
     fn errors_name_the_line() {
-        let e = p("type octile\nheight 3\nwidth 4\nmap\n....\n.@\n").unwrap_err().to_string();
-        assert_eq!(e, "t.map:6: row 2 has 2 characters; the header says width 4");
-        let e = p("type octile\nheight 3\nwidth 4\nmap\n....\n").unwrap_err().to_string();
+        let e = p("type octile\nheight 3\nwidth 4\nmap\n....\n.@\n")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "t.map:6: row 2 has 2 characters; the header says width 4"
+        );
+        let e = p("type octile\nheight 3\nwidth 4\nmap\n....\n")
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("t.map:6: the file ends after 1 rows"), "{e}");
         let e = p("type octile\nheight x\n").unwrap_err().to_string();
         assert!(e.starts_with("t.map:2: `height` needs"), "{e}");

@@ -22,7 +22,9 @@ pub fn read_png(path: &Path) -> Result<Grid, IoError> {
         .to_luma_alpha8();
     let (w, h) = img.dimensions();
     if w == 0 || h == 0 || w > 1 << 15 || h > 1 << 15 {
-        return Err(fmt(format!("a {w}×{h} image cannot be a map (1 to 32768 pixels a side)")));
+        return Err(fmt(format!(
+            "a {w}×{h} image cannot be a map (1 to 32768 pixels a side)"
+        )));
     }
     let mut g = Grid::new(w, h, Cell::FREE);
     for (x, y, p) in img.enumerate_pixels() {

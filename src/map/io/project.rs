@@ -53,7 +53,11 @@ pub struct Project {
 impl Project {
     /// A project holding `grid` with default settings.
     pub fn new(grid: &Grid) -> Project {
-        let costs = grid.costs().iter().any(|&c| c != 1.0).then(|| grid.costs().to_vec());
+        let costs = grid
+            .costs()
+            .iter()
+            .any(|&c| c != 1.0)
+            .then(|| grid.costs().to_vec());
         Project {
             version: PROJECT_VERSION,
             rows: grid.rows().map(str::to_string).collect(),
@@ -74,10 +78,21 @@ impl Project {
             return Err("the map has no cells".into());
         }
         if let Some((i, r)) = self.rows.iter().enumerate().find(|(_, r)| r.len() != w) {
-            return Err(format!("map row {} has {} characters, row 1 has {w}", i + 1, r.len()));
+            return Err(format!(
+                "map row {} has {} characters, row 1 has {w}",
+                i + 1,
+                r.len()
+            ));
         }
-        if let Some(r) = self.rows.iter().position(|r| r.bytes().any(|b| !b.is_ascii_graphic())) {
-            return Err(format!("map row {} holds a character that is not a map tile", r + 1));
+        if let Some(r) = self
+            .rows
+            .iter()
+            .position(|r| r.bytes().any(|b| !b.is_ascii_graphic()))
+        {
+            return Err(format!(
+                "map row {} holds a character that is not a map tile",
+                r + 1
+            ));
         }
         let tiles: Vec<u8> = self.rows.iter().flat_map(|r| r.bytes()).collect();
         let mut g = Grid::from_tiles(w as u32, self.rows.len() as u32, tiles);
@@ -87,7 +102,11 @@ impl Project {
         for (what, p) in [("start", self.start), ("goal", self.goal)] {
             if let Some((x, y)) = p {
                 if x >= g.width() || y >= g.height() {
-                    return Err(format!("{what} ({x}, {y}) is outside the {}×{} map", g.width(), g.height()));
+                    return Err(format!(
+                        "{what} ({x}, {y}) is outside the {}×{} map",
+                        g.width(),
+                        g.height()
+                    ));
                 }
             }
         }
@@ -98,12 +117,16 @@ impl Project {
 /// Reads a project file; the map inside is checked too.
 pub fn read_project(path: &Path) -> Result<(Project, Grid), IoError> {
     let text = read_text(path)?;
-    let project: Project = ron::from_str(&text).map_err(|e| IoError::parse(path, e.span.start.line, e.code.to_string()))?;
+    let project: Project = ron::from_str(&text)
+        .map_err(|e| IoError::parse(path, e.span.start.line, e.code.to_string()))?;
     if project.version > PROJECT_VERSION {
         return Err(IoError::parse(
             path,
             1,
-            format!("project version {} is newer than this pathlab reads ({PROJECT_VERSION})", project.version),
+            format!(
+                "project version {} is newer than this pathlab reads ({PROJECT_VERSION})",
+                project.version
+            ),
         ));
     }
     let grid = project.grid().map_err(|msg| IoError::Format {
@@ -115,10 +138,13 @@ pub fn read_project(path: &Path) -> Result<(Project, Grid), IoError> {
 
 /// Writes a project file atomically.
 pub fn write_project(project: &Project, path: &Path) -> Result<(), IoError> {
-    let text = ron::ser::to_string_pretty(project, ron::ser::PrettyConfig::default()).map_err(|e| IoError::Format {
-        file: path.to_path_buf(),
-        msg: e.to_string(),
-    })?;
+    let text =
+        ron::ser::to_string_pretty(project, ron::ser::PrettyConfig::default()).map_err(|e| {
+            IoError::Format {
+                file: path.to_path_buf(),
+                msg: e.to_string(),
+            }
+        })?;
     write_atomic(path, text.as_bytes())
 }
 
@@ -133,7 +159,14 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("p.ron");
         let mut g = Grid::from_rows(&["..@", "S.."]);
-        g.set(0, 0, Cell { tile: b'.', cost: 3.0 });
+        g.set(
+            0,
+            0,
+            Cell {
+                tile: b'.',
+                cost: 3.0,
+            },
+        );
         let mut p = Project::new(&g);
         p.start = Some((0, 0));
         p.goal = Some((2, 1));
@@ -149,7 +182,10 @@ mod tests {
         let e = read_project(&file).unwrap_err().to_string();
         assert!(e.starts_with(&format!("{}:", file.display())), "{e}");
         std::fs::write(&file, "(version: 9, rows: [\"..\"])").unwrap();
-        assert!(read_project(&file).unwrap_err().to_string().contains("newer"));
+        assert!(read_project(&file)
+            .unwrap_err()
+            .to_string()
+            .contains("newer"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

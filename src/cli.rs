@@ -1,0 +1,332 @@
+//! The command line. The output forms of `solve`, `bench` and `trace` are a contract other tools
+//! rely on: change them only with care.
+
+use anyhow::{bail, Result};
+use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use pathlab::experiment::{query_at, Selection, Solver, Suite};
+use pathlab::map::io::{read_map, read_png, read_project, write_map_file, write_project, Project};
+use pathlab::search::{registry, Status};
+use pathlab::space::{GridSpace, Space};
+use pathlab::trace::run_file::{RunFile, RUN_VERSION};
+use pathlab::trace::{posthoc, Recorder};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// pathlab: a desktop lab for pathfinding. With no command it opens the app.
+#[derive(Parser, Debug)]
+#[command(version, about)]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Solve a MovingAI scenario file; prints CSV, exits 0 only if every length is optimal.
+    Solve {
+        #[command(flatten)]
+        suite: SuiteArgs,
+    },
+    /// Time an algorithm on a scenario file: median and mean µs per query, expansions per second.
+    Bench {
+        #[command(flatten)]
+        suite: SuiteArgs,
+        /// Runs over the selected problems (the first one warms up and is not counted if > 1).
+        #[arg(long, default_value_t = 1)]
+        repeat: usize,
+    },
+    /// Record one search and save it as a run file (RON) and optionally a Posthoc trace.
+    Trace {
+        #[arg(long)]
+        map: PathBuf,
+        /// Start cell as X,Y.
+        #[arg(long, value_parser = parse_xy)]
+        start: (u32, u32),
+        /// Goal cell as X,Y.
+        #[arg(long, value_parser = parse_xy)]
+        goal: (u32, u32),
+        /// Algorithm, optionally with parameters: `weighted-astar:weight=2,heuristic=octile`.
+        #[arg(long, default_value = "astar")]
+        algo: String,
+        /// Run file to write (RON).
+        #[arg(long)]
+        out: PathBuf,
+        /// Also write a Posthoc trace (`.trace.yaml`).
+        #[arg(long)]
+        posthoc: Option<PathBuf>,
+    },
+    /// Convert a map between formats by extension: .map, .png (read only), .ron (project).
+    Convert { input: PathBuf, output: PathBuf },
+    /// List the registered algorithms and their parameters.
+    Algos,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct SuiteArgs {
+    /// MovingAI map file.
+    #[arg(long)]
+    map: PathBuf,
+    /// MovingAI scenario file.
+    #[arg(long)]
+    scen: PathBuf,
+    /// Algorithm, optionally with parameters: `weighted-astar:weight=2`.
+    #[arg(long, default_value = "astar")]
+    algo: String,
+    /// Take at most N problems.
+    #[arg(long)]
+    limit: Option<usize>,
+    /// Take every K-th problem.
+    #[arg(long, default_value_t = 1)]
+    every: usize,
+}
+
+fn parse_xy(s: &str) -> Result<(u32, u32), String> {
+    let (x, y) = s
+        .split_once(',')
+        .ok_or_else(|| format!("`{s}` should be X,Y"))?;
+    let n = |v: &str| {
+        v.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("`{v}` is not a cell coordinate"))
+    };
+    Ok((n(x)?, n(y)?))
+}
+
+/// Runs a command; returns the exit code.
+pub fn run(cmd: Command) -> Result<i32> {
+    match cmd {
+        Command::Solve { suite } => solve(&suite),
+        Command::Bench { suite, repeat } => bench(&suite, repeat),
+        Command::Trace {
+            map,
+            start,
+            goal,
+            algo,
+            out,
+            posthoc,
+        } => trace(&map, start, goal, &algo, &out, posthoc.as_deref()),
+        Command::Convert { input, output } => convert(&input, &output),
+        Command::Algos => {
+            for a in registry::all() {
+                println!("{:<16} {}  [{}]", a.name, a.summary, a.title);
+                for p in a.params {
+                    println!(
+                        "    {}={} ({}..={})  {}",
+                        p.name, p.default, p.min, p.max, p.help
+                    );
+                }
+            }
+            Ok(0)
+        }
+    }
+}
+
+fn load(args: &SuiteArgs) -> Result<(Suite, Solver)> {
+    // Check the algorithm before reading big files.
+    registry::parse_spec(&args.algo).map_err(anyhow::Error::msg)?;
+    let sel = Selection {
+        every: args.every.max(1),
+        limit: args.limit,
+    };
+    let suite = Suite::load(&args.map, &args.scen, sel)?;
+    let solver = Solver::new(&suite, &args.algo)?;
+    Ok((suite, solver))
+}
+
+/// A progress bar on stderr that appears only once the work has taken a second.
+struct LateProgress {
+    bar: ProgressBar,
+    started: Instant,
+    shown: bool,
+}
+
+impl LateProgress {
+    fn new(len: usize) -> LateProgress {
+        let bar = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::hidden());
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} problems, {eta} left")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        LateProgress {
+            bar,
+            started: Instant::now(),
+            shown: false,
+        }
+    }
+
+    fn inc(&mut self) {
+        self.bar.inc(1);
+        if !self.shown && self.started.elapsed() > Duration::from_secs(1) {
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+            self.shown = true;
+        }
+    }
+}
+
+impl Drop for LateProgress {
+    fn drop(&mut self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+fn solve(args: &SuiteArgs) -> Result<i32> {
+    let (suite, mut solver) = load(args)?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    writeln!(
+        out,
+        "id,sx,sy,gx,gy,optimal,length,expanded,generated,micros,ok"
+    )?;
+    let mut all_ok = true;
+    let mut progress = LateProgress::new(suite.problems.len());
+    for i in 0..suite.problems.len() {
+        let r = solver.solve(&suite, i);
+        let p = &suite.problems[i];
+        let length = r.length.map_or("inf".to_string(), |l| format!("{l:.8}"));
+        writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{},{:.2},{}",
+            i,
+            p.start.0,
+            p.start.1,
+            p.goal.0,
+            p.goal.1,
+            p.optimal,
+            length,
+            r.expanded,
+            r.generated,
+            r.micros,
+            r.ok
+        )?;
+        all_ok &= r.ok;
+        progress.inc();
+    }
+    out.flush()?;
+    Ok(if all_ok { 0 } else { 1 })
+}
+
+fn bench(args: &SuiteArgs, repeat: usize) -> Result<i32> {
+    let (suite, mut solver) = load(args)?;
+    if suite.problems.is_empty() {
+        bail!("{}: no problems selected", args.scen.display());
+    }
+    let rounds = repeat.max(1);
+    let mut times = Vec::new();
+    let (mut expanded, mut total_s) = (0u64, 0f64);
+    let mut progress = LateProgress::new(suite.problems.len() * rounds);
+    for round in 0..rounds {
+        for i in 0..suite.problems.len() {
+            let r = solver.solve(&suite, i);
+            progress.inc();
+            if rounds > 1 && round == 0 {
+                continue; // warm-up round
+            }
+            times.push(r.micros);
+            expanded += r.expanded;
+            total_s += r.micros / 1e6;
+        }
+    }
+    drop(progress);
+    times.sort_by(|a, b| a.total_cmp(b));
+    let median = times[times.len() / 2];
+    let mean = times.iter().sum::<f64>() / times.len() as f64;
+    println!("map: {}", args.map.display());
+    println!("algorithm: {}", args.algo);
+    println!("queries: {}", times.len());
+    println!("median_us: {median:.2}");
+    println!("mean_us: {mean:.2}");
+    println!(
+        "expansions_per_s: {:.0}",
+        expanded as f64 / total_s.max(1e-12)
+    );
+    println!(
+        "us_per_expansion: {:.4}",
+        total_s * 1e6 / (expanded.max(1) as f64)
+    );
+    Ok(0)
+}
+
+fn trace(
+    map: &Path,
+    start: (u32, u32),
+    goal: (u32, u32),
+    algo: &str,
+    out: &Path,
+    ph: Option<&Path>,
+) -> Result<i32> {
+    registry::parse_spec(algo).map_err(anyhow::Error::msg)?;
+    let grid = read_map(map)?;
+    let space = GridSpace::octile(&grid);
+    let q = query_at(&space, start, goal).map_err(|e| anyhow::anyhow!("{}: {e}", map.display()))?;
+    let mut search = registry::build_grid(algo, &space, q).map_err(anyhow::Error::msg)?;
+    let mut rec = Recorder::new(space.num_nodes());
+    let status = search.run_record(&space, &mut rec);
+    let run = RunFile {
+        version: RUN_VERSION,
+        map: map.display().to_string(),
+        algorithm: algo.to_string(),
+        start,
+        goal,
+        status: match status {
+            Status::Found => "found",
+            Status::NoPath => "no-path",
+            _ => "running",
+        }
+        .into(),
+        cost: search.cost(),
+        path: search
+            .path()
+            .unwrap_or(&[])
+            .iter()
+            .map(|&n| space.xy(n))
+            .collect(),
+        stats: search.stats().into(),
+        events: RunFile::events_of(&rec),
+    };
+    run.write(out)?;
+    if let Some(ph) = ph {
+        let yaml = posthoc::to_yaml(&rec, |n| {
+            let (x, y) = space.xy(n);
+            (x as f32, y as f32)
+        });
+        pathlab::map::io::write_atomic(ph, yaml.as_bytes())?;
+    }
+    eprintln!(
+        "{}: {} events, {} expanded, cost {}",
+        out.display(),
+        rec.len(),
+        run.stats.expanded,
+        run.cost
+            .map_or("none (no path)".into(), |c| format!("{c:.6}"))
+    );
+    Ok(if status == Status::Found { 0 } else { 1 })
+}
+
+fn ext(p: &Path) -> String {
+    p.extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
+fn convert(input: &Path, output: &Path) -> Result<i32> {
+    let grid = match ext(input).as_str() {
+        "map" => read_map(input)?,
+        "png" => read_png(input)?,
+        "ron" => read_project(input)?.1,
+        e => bail!(
+            "{}: cannot read .{e} files (use .map, .png or .ron)",
+            input.display()
+        ),
+    };
+    match ext(output).as_str() {
+        "map" => write_map_file(&grid, output)?,
+        "ron" => write_project(&Project::new(&grid), output)?,
+        e => bail!(
+            "{}: cannot write .{e} files (use .map or .ron)",
+            output.display()
+        ),
+    }
+    Ok(0)
+}

@@ -1,0 +1,181 @@
+//! Scenario suites: a map with its problems, solved by any registered algorithm. The CLI's
+//! `solve` and `bench`, the benchmark tests and the criterion benches all go through here.
+
+use crate::map::io::{read_map, read_scen, Problem};
+use crate::map::Grid;
+use crate::search::{registry, DynSearch, Query, Status};
+use crate::space::{Connectivity, GridSpace, Space, TerrainRule};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// A failure to set up a suite; messages name the file and line.
+#[derive(Debug, thiserror::Error)]
+pub enum SuiteError {
+    #[error(transparent)]
+    Io(#[from] crate::map::io::IoError),
+    #[error("{file}:{line}: {msg}")]
+    Problem {
+        file: PathBuf,
+        line: usize,
+        msg: String,
+    },
+    #[error("{0}")]
+    Algorithm(String),
+}
+
+/// A map, its search graph and the problems to solve on it.
+pub struct Suite {
+    pub grid: Grid,
+    pub space: GridSpace,
+    pub problems: Vec<Problem>,
+    /// One query per problem, same order.
+    pub queries: Vec<Query>,
+}
+
+/// Which problems of a file to take.
+#[derive(Clone, Copy, Debug)]
+pub struct Selection {
+    /// Take every k-th problem (1 = all).
+    pub every: usize,
+    /// Stop after this many (after `every`).
+    pub limit: Option<usize>,
+}
+
+impl Default for Selection {
+    fn default() -> Self {
+        Selection {
+            every: 1,
+            limit: None,
+        }
+    }
+}
+
+impl Suite {
+    /// Loads `map` and `scen` (default rules: 8-connected, class rule) and checks every selected
+    /// problem: map size, and start and goal on passable cells.
+    pub fn load(map: &Path, scen: &Path, sel: Selection) -> Result<Suite, SuiteError> {
+        Suite::load_with(map, scen, sel, Connectivity::Eight, TerrainRule::Class)
+    }
+
+    /// Same, with chosen rules.
+    pub fn load_with(
+        map: &Path,
+        scen: &Path,
+        sel: Selection,
+        c: Connectivity,
+        r: TerrainRule,
+    ) -> Result<Suite, SuiteError> {
+        let grid = read_map(map)?;
+        let all = read_scen(scen)?;
+        let space = GridSpace::new(&grid, c, r);
+        let mut problems = Vec::new();
+        let mut queries = Vec::new();
+        let every = sel.every.max(1);
+        for p in all
+            .into_iter()
+            .step_by(every)
+            .take(sel.limit.unwrap_or(usize::MAX))
+        {
+            let bad = |msg: String| SuiteError::Problem {
+                file: scen.to_path_buf(),
+                line: p.line,
+                msg,
+            };
+            if (p.map_width, p.map_height) != (grid.width(), grid.height()) {
+                return Err(bad(format!(
+                    "the problem is for a {}×{} map but {} is {}×{}",
+                    p.map_width,
+                    p.map_height,
+                    map.display(),
+                    grid.width(),
+                    grid.height()
+                )));
+            }
+            let q = query_at(&space, p.start, p.goal).map_err(bad)?;
+            queries.push(q);
+            problems.push(p);
+        }
+        Ok(Suite {
+            grid,
+            space,
+            problems,
+            queries,
+        })
+    }
+}
+
+/// The query from cell `start` to cell `goal`, or why there is none.
+pub fn query_at(space: &GridSpace, start: (u32, u32), goal: (u32, u32)) -> Result<Query, String> {
+    let node = |what: &str, (x, y): (u32, u32)| {
+        let n = space.node(x, y).ok_or_else(|| {
+            format!(
+                "{what} ({x}, {y}) is outside the {}×{} map",
+                space.width(),
+                space.height()
+            )
+        })?;
+        if space.is_passable(n) {
+            Ok(n)
+        } else {
+            Err(format!("{what} ({x}, {y}) is on a blocked cell"))
+        }
+    };
+    Ok(Query {
+        start: node("start", start)?,
+        goal: node("goal", goal)?,
+    })
+}
+
+/// The result of one problem.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// Index of the problem in the suite.
+    pub id: usize,
+    /// Path cost, `None` if no path was found.
+    pub length: Option<f64>,
+    pub expanded: u64,
+    pub generated: u64,
+    /// Search time alone (reset and run), microseconds.
+    pub micros: f64,
+    /// Whether the length matches the problem's optimal length.
+    pub ok: bool,
+}
+
+/// Solves problems one by one with a single search object (reset between queries).
+pub struct Solver {
+    search: Box<dyn DynSearch<GridSpace>>,
+}
+
+impl Solver {
+    /// A solver for `spec` (`name` or `name:key=value,...`) on the suite's space.
+    pub fn new(suite: &Suite, spec: &str) -> Result<Solver, SuiteError> {
+        let q = suite
+            .queries
+            .first()
+            .copied()
+            .unwrap_or(Query { start: 0, goal: 0 });
+        let search = registry::build_grid(spec, &suite.space, q).map_err(SuiteError::Algorithm)?;
+        Ok(Solver { search })
+    }
+
+    /// Solves problem `i` of the suite.
+    pub fn solve(&mut self, suite: &Suite, i: usize) -> Row {
+        let q = suite.queries[i];
+        let t = Instant::now();
+        self.search.reset(&suite.space, q);
+        let status = self.search.run_null(&suite.space);
+        let micros = t.elapsed().as_secs_f64() * 1e6;
+        let length = (status == Status::Found)
+            .then(|| self.search.cost())
+            .flatten();
+        let stats = self.search.stats();
+        Row {
+            id: i,
+            length,
+            expanded: stats.expanded,
+            generated: stats.generated,
+            micros,
+            ok: length.is_some_and(|l| suite.problems[i].is_optimal(l)),
+        }
+    }
+}

@@ -1,0 +1,88 @@
+//! A recorded run saved as RON: what was searched, how, the outcome, and every event.
+
+use super::{Event, Recorder};
+use crate::map::io::{write_atomic, IoError};
+use crate::search::Stats;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The run file format this build writes.
+pub const RUN_VERSION: u32 = 1;
+
+/// Counters of a run, as saved.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedStats {
+    pub expanded: u64,
+    pub generated: u64,
+    pub reopened: u64,
+    pub updated: u64,
+    pub max_open: u64,
+}
+
+impl From<Stats> for SavedStats {
+    fn from(s: Stats) -> Self {
+        SavedStats {
+            expanded: s.expanded,
+            generated: s.generated,
+            reopened: s.reopened,
+            updated: s.updated,
+            max_open: s.max_open,
+        }
+    }
+}
+
+/// One saved run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunFile {
+    pub version: u32,
+    /// The map file searched, as given.
+    pub map: String,
+    /// Algorithm spec (`name:key=value,...`).
+    pub algorithm: String,
+    pub start: (u32, u32),
+    pub goal: (u32, u32),
+    /// `found`, `no-path` or `running`.
+    pub status: String,
+    pub cost: Option<f64>,
+    /// Path as cells, start to goal.
+    pub path: Vec<(u32, u32)>,
+    pub stats: SavedStats,
+    pub events: Vec<Event>,
+}
+
+impl RunFile {
+    /// Collects the events of a recorder.
+    pub fn events_of(rec: &Recorder) -> Vec<Event> {
+        rec.iter().collect()
+    }
+
+    /// Writes the run atomically.
+    pub fn write(&self, path: &Path) -> Result<(), IoError> {
+        let text = ron::ser::to_string(self).map_err(|e| IoError::Format {
+            file: path.to_path_buf(),
+            msg: e.to_string(),
+        })?;
+        write_atomic(path, text.as_bytes())
+    }
+
+    /// Reads a run file.
+    pub fn read(path: &Path) -> Result<RunFile, IoError> {
+        let text = crate::map::io::read_text_file(path)?;
+        let run: RunFile = ron::from_str(&text).map_err(|e| IoError::Parse {
+            file: path.to_path_buf(),
+            line: e.span.start.line,
+            msg: e.code.to_string(),
+        })?;
+        if run.version > RUN_VERSION {
+            return Err(IoError::Parse {
+                file: path.to_path_buf(),
+                line: 1,
+                msg: format!(
+                    "run file version {} is newer than this pathlab reads ({RUN_VERSION})",
+                    run.version
+                ),
+            });
+        }
+        Ok(run)
+    }
+}

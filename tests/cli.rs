@@ -1,0 +1,156 @@
+//! The command-line contract: output forms, exit codes, and one-line errors (never a panic).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn pathlab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pathlab"))
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("pathlab-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+fn write(name: &str, text: &str) -> String {
+    let p = tmp(name);
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+fn one_clean_line(out: &Output) -> String {
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!out.status.success(), "should fail: {err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("internal error"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    err
+}
+
+const MAP: &str = "type octile\nheight 3\nwidth 4\nmap\n....\n.@@.\n....\n";
+
+#[test]
+fn solve_prints_the_agreed_csv_and_exits_0_when_all_optimal() {
+    let m = write("s.map", MAP);
+    let s = write(
+        "s.scen",
+        "version 1\n0\ts.map\t4\t3\t0\t0\t3\t2\t5\n0\ts.map\t4\t3\t0\t0\t3\t1\t4\n",
+    );
+    let out = pathlab(&["solve", "--map", &m, "--scen", &s]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "id,sx,sy,gx,gy,optimal,length,expanded,generated,micros,ok"
+    );
+    assert_eq!(lines.len(), 3);
+    let row: Vec<&str> = lines[1].split(',').collect();
+    assert_eq!(&row[..7], ["0", "0", "0", "3", "2", "5", "5.00000000"]);
+    assert_eq!(row[10], "true");
+    assert!(out.status.success());
+    // --every 2 takes problems 0, 2, ...; a wrong optimum makes the exit code 1.
+    let s2 = write(
+        "s2.scen",
+        "version 1\n0\ts.map\t4\t3\t0\t0\t3\t2\t4.9\n0\ts.map\t4\t3\t0\t1\t3\t1\t5\n",
+    );
+    let out = pathlab(&["solve", "--map", &m, "--scen", &s2, "--every", "2"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 2);
+}
+
+#[test]
+fn bad_input_gets_one_line_naming_the_file_and_line() {
+    let m = write("b.map", MAP);
+    let truncated = write("t.map", "type octile\nheight 3\nwidth 4\nmap\n....\n.@\n");
+    let s = write("b.scen", "version 1\n0\tb.map\t4\t3\t0\t0\t1\t1\t1\n");
+    let err = one_clean_line(&pathlab(&["solve", "--map", &truncated, "--scen", &s]));
+    assert!(err.contains("t.map:6:"), "{err}");
+    let blocked = write("blocked.scen", "version 1\n0\tb.map\t4\t3\t0\t0\t1\t1\t1\n");
+    let err = one_clean_line(&pathlab(&["solve", "--map", &m, "--scen", &blocked]));
+    assert!(
+        err.contains("blocked.scen:2:") && err.contains("blocked"),
+        "{err}"
+    );
+    let err = one_clean_line(&pathlab(&[
+        "solve", "--map", &m, "--scen", &s, "--algo", "nope",
+    ]));
+    assert!(err.contains("unknown algorithm `nope`"), "{err}");
+    let err = one_clean_line(&pathlab(&["solve", "--map", "/no/such.map", "--scen", &s]));
+    assert!(err.contains("/no/such.map"), "{err}");
+    let err = one_clean_line(&pathlab(&[
+        "trace", "--map", &m, "--start", "1,1", "--goal", "0,0", "--out", "x.ron",
+    ]));
+    assert!(err.contains("start (1, 1) is on a blocked cell"), "{err}");
+    let garbage = write("g.scen", "version 1\n0\tb.map\t4\t3\t0\t0\t3\tx\t1\n");
+    let err = one_clean_line(&pathlab(&["solve", "--map", &m, "--scen", &garbage]));
+    assert!(err.contains("g.scen:2:"), "{err}");
+}
+
+#[test]
+fn trace_writes_a_run_and_a_posthoc_trace() {
+    let m = write("tr.map", MAP);
+    let run = tmp("run.ron");
+    let ph = tmp("run.trace.yaml");
+    let out = pathlab(&[
+        "trace",
+        "--map",
+        &m,
+        "--start",
+        "0,1",
+        "--goal",
+        "3,1",
+        "--algo",
+        "astar",
+        "--out",
+        run.to_str().unwrap(),
+        "--posthoc",
+        ph.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r = pathlab::trace::run_file::RunFile::read(&run).unwrap();
+    assert_eq!(
+        (r.status.as_str(), r.start, r.goal),
+        ("found", (0, 1), (3, 1))
+    );
+    assert!(
+        (r.cost.unwrap() - 5.0).abs() < 1e-9,
+        "walls force five straight moves"
+    );
+    assert_eq!(r.path.first(), Some(&(0, 1)));
+    assert_eq!(
+        r.stats.expanded as usize,
+        r.events
+            .iter()
+            .filter(|e| e.kind == pathlab::trace::EventKind::Expand)
+            .count()
+    );
+    let yaml = std::fs::read_to_string(&ph).unwrap();
+    assert!(yaml.starts_with("version: 1.4.0\n"));
+    assert!(yaml.contains("type: expanding") && yaml.contains("pId:"));
+}
+
+#[test]
+fn convert_round_trips_map_and_project() {
+    let m = write("c.map", MAP);
+    let ron = tmp("c.ron");
+    let back = tmp("c2.map");
+    assert!(pathlab(&["convert", &m, ron.to_str().unwrap()])
+        .status
+        .success());
+    assert!(
+        pathlab(&["convert", ron.to_str().unwrap(), back.to_str().unwrap()])
+            .status
+            .success()
+    );
+    assert_eq!(std::fs::read_to_string(back).unwrap(), MAP);
+}

@@ -1,0 +1,76 @@
+//! A* on all 29 MovingAI maps of `../shared/benchmarks/movingai-grid`: every sampled problem must
+//! match its published optimal length. Sample: every 10th problem of each file (about 7,500
+//! problems; the full 74,845 take several minutes on 2 cores). Skips when the folder is absent.
+
+use pathlab::experiment::{Selection, Solver, Suite};
+use rayon::prelude::*;
+use std::path::PathBuf;
+
+const EVERY: usize = 10;
+
+fn benchmark_maps() -> Option<Vec<PathBuf>> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/movingai-grid");
+    if !dir.is_dir() {
+        eprintln!("skipping: {} is absent", dir.display());
+        return None;
+    }
+    let mut maps = vec![];
+    for family in std::fs::read_dir(&dir).ok()? {
+        for f in std::fs::read_dir(family.ok()?.path()).ok()? {
+            let p = f.ok()?.path();
+            if p.extension().is_some_and(|e| e == "map") {
+                maps.push(p);
+            }
+        }
+    }
+    maps.sort();
+    Some(maps)
+}
+
+#[test]
+fn astar_matches_every_sampled_optimal_length_on_all_29_maps() {
+    let Some(maps) = benchmark_maps() else { return };
+    assert_eq!(maps.len(), 29, "expected the 29 MovingAI maps");
+    let results: Vec<(String, usize, Vec<String>)> = maps
+        .par_iter()
+        .map(|map| {
+            let scen = PathBuf::from(format!("{}.scen", map.display()));
+            let suite = Suite::load(
+                map,
+                &scen,
+                Selection {
+                    every: EVERY,
+                    limit: None,
+                },
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+            let mut solver = Solver::new(&suite, "astar").unwrap();
+            let mut wrong = vec![];
+            for i in 0..suite.problems.len() {
+                let r = solver.solve(&suite, i);
+                if !r.ok {
+                    let p = &suite.problems[i];
+                    wrong.push(format!(
+                        "line {}: {:?}->{:?} optimal {} got {:?}",
+                        p.line, p.start, p.goal, p.optimal, r.length
+                    ));
+                }
+            }
+            let name = map.file_name().unwrap().to_string_lossy().into_owned();
+            (name, suite.problems.len(), wrong)
+        })
+        .collect();
+    let total: usize = results.iter().map(|r| r.1).sum();
+    let wrong: Vec<String> = results
+        .iter()
+        .flat_map(|(m, _, w)| w.iter().map(move |x| format!("{m} {x}")))
+        .collect();
+    eprintln!("checked {total} problems on {} maps", results.len());
+    assert!(
+        wrong.is_empty(),
+        "{} of {total} not optimal:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+    assert!(total > 7000, "only {total} problems checked");
+}

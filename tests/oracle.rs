@@ -1,0 +1,202 @@
+//! Every registered algorithm against a plain Dijkstra written here from scratch, on 1,000 seeded
+//! random worlds: optimal algorithms must match its cost, weighted A* must stay within its bound,
+//! BFS must find a fewest-moves path, greedy a valid one, and all must agree when there is no path.
+
+use pathlab::map::{Cell, Grid};
+use pathlab::search::registry::{self, Guarantee};
+use pathlab::search::{path_cost, Query, Status};
+use pathlab::space::{Connectivity, GridSpace, NodeId, Space, TerrainRule};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, VecDeque};
+
+#[derive(PartialEq)]
+struct Item(f64, NodeId);
+impl Eq for Item {}
+impl PartialOrd for Item {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Item {
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.0.total_cmp(&self.0)
+    }
+}
+
+/// Textbook Dijkstra over the space's edges: the oracle.
+fn oracle_cost(space: &GridSpace, s: NodeId, t: NodeId) -> Option<f64> {
+    let mut dist = vec![f64::INFINITY; space.num_nodes()];
+    let mut heap = BinaryHeap::new();
+    dist[s as usize] = 0.0;
+    heap.push(Item(0.0, s));
+    while let Some(Item(d, n)) = heap.pop() {
+        if n == t {
+            return Some(d);
+        }
+        if d > dist[n as usize] {
+            continue;
+        }
+        space.for_each_neighbour(n, |m, c| {
+            if d + c < dist[m as usize] {
+                dist[m as usize] = d + c;
+                heap.push(Item(d + c, m));
+            }
+        });
+    }
+    None
+}
+
+/// Fewest moves from s to t (plain BFS).
+fn oracle_moves(space: &GridSpace, s: NodeId, t: NodeId) -> Option<usize> {
+    let mut depth = vec![usize::MAX; space.num_nodes()];
+    let mut q = VecDeque::from([s]);
+    depth[s as usize] = 0;
+    while let Some(n) = q.pop_front() {
+        if n == t {
+            return Some(depth[n as usize]);
+        }
+        space.for_each_neighbour(n, |m, _| {
+            if depth[m as usize] == usize::MAX {
+                depth[m as usize] = depth[n as usize] + 1;
+                q.push_back(m);
+            }
+        });
+    }
+    None
+}
+
+fn random_world(rng: &mut ChaCha8Rng) -> Grid {
+    let (w, h) = (rng.random_range(2..28), rng.random_range(2..28));
+    let density = rng.random_range(0.0..0.45);
+    let terrain = rng.random_bool(0.3);
+    let costs = rng.random_bool(0.3);
+    let mut g = Grid::new(w, h, Cell::FREE);
+    for y in 0..h {
+        for x in 0..w {
+            let tile = if rng.random_bool(density) {
+                if terrain && rng.random_bool(0.3) {
+                    b'T'
+                } else {
+                    b'@'
+                }
+            } else if terrain && rng.random_bool(0.15) {
+                [b'S', b'W', b'G'][rng.random_range(0..3)]
+            } else {
+                b'.'
+            };
+            let cost = if costs {
+                rng.random_range(1..5) as f32 * 0.5 + 0.5
+            } else {
+                1.0
+            };
+            g.set(x, y, Cell { tile, cost });
+        }
+    }
+    g
+}
+
+fn random_passable(rng: &mut ChaCha8Rng, s: &GridSpace) -> Option<NodeId> {
+    let free: Vec<NodeId> = (0..s.num_nodes() as NodeId)
+        .filter(|&n| s.is_passable(n))
+        .collect();
+    (!free.is_empty()).then(|| free[rng.random_range(0..free.len())])
+}
+
+#[test]
+fn every_algorithm_agrees_with_the_oracle_on_1000_random_worlds() {
+    let mut rng = ChaCha8Rng::seed_from_u64(2024);
+    let mut checked = 0;
+    let mut no_path = 0;
+    for world in 0..1000 {
+        let grid = random_world(&mut rng);
+        let conn = if rng.random_bool(0.25) {
+            Connectivity::Four
+        } else {
+            Connectivity::Eight
+        };
+        let rule = if rng.random_bool(0.2) {
+            TerrainRule::GroundOnly
+        } else {
+            TerrainRule::Class
+        };
+        let space = GridSpace::new(&grid, conn, rule);
+        let (Some(s), Some(t)) = (
+            random_passable(&mut rng, &space),
+            random_passable(&mut rng, &space),
+        ) else {
+            continue;
+        };
+        let q = Query { start: s, goal: t };
+        let best = oracle_cost(&space, s, t);
+        let moves = oracle_moves(&space, s, t);
+        no_path += best.is_none() as usize;
+        for info in registry::all() {
+            let weight = 1.0 + rng.random_range(0..5) as f64 * 0.5;
+            let spec = match info.guarantee {
+                Guarantee::BoundedBy(p) => format!("{}:{p}={weight}", info.name),
+                _ => info.name.to_string(),
+            };
+            let mut search = registry::build_grid(&spec, &space, q).unwrap();
+            let status = search.run_null(&space);
+            let ctx = format!(
+                "world {world}, {spec}, {conn:?} {rule:?}, {:?} -> {:?}",
+                space.xy(s),
+                space.xy(t)
+            );
+            let Some(opt) = best else {
+                assert_eq!(status, Status::NoPath, "{ctx}: the oracle finds no path");
+                continue;
+            };
+            assert_eq!(
+                status,
+                Status::Found,
+                "{ctx}: the oracle finds a path of cost {opt}"
+            );
+            let path = search.path().unwrap();
+            assert_eq!((path[0], *path.last().unwrap()), (s, t), "{ctx}: path ends");
+            let walked =
+                path_cost(&space, path).unwrap_or_else(|| panic!("{ctx}: path has a non-edge"));
+            let cost = search.cost().unwrap();
+            assert!(
+                (walked - cost).abs() < 1e-9,
+                "{ctx}: reported {cost}, walked {walked}"
+            );
+            match info.guarantee {
+                Guarantee::Optimal => assert!(
+                    (cost - opt).abs() < 1e-6,
+                    "{ctx}: cost {cost}, optimal {opt}"
+                ),
+                Guarantee::BoundedBy(_) => assert!(
+                    cost <= weight * opt + 1e-6,
+                    "{ctx}: cost {cost} > {weight} × {opt}"
+                ),
+                Guarantee::FewestMoves => {
+                    assert_eq!(Some(path.len() - 1), moves, "{ctx}: not fewest moves")
+                }
+                Guarantee::Valid => assert!(cost >= opt - 1e-6, "{ctx}: cheaper than optimal?"),
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 3000, "only {checked} runs checked");
+    assert!(
+        no_path > 10,
+        "the worlds should include unreachable goals too ({no_path})"
+    );
+}
+
+#[test]
+fn a_wall_across_the_map_means_no_path() {
+    let grid = Grid::from_rows(&["..@..", "..@..", "..@.."]);
+    let space = GridSpace::octile(&grid);
+    let q = Query {
+        start: space.node(0, 1).unwrap(),
+        goal: space.node(4, 1).unwrap(),
+    };
+    for info in registry::all() {
+        let mut s = registry::build_grid(info.name, &space, q).unwrap();
+        assert_eq!(s.run_null(&space), Status::NoPath, "{}", info.name);
+    }
+}
