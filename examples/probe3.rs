@@ -19,12 +19,17 @@ fn main() {
     let space = &suite.space;
     let mut astar = AStar::new(space, suite.queries[0], Heuristic::Octile);
     let mut e1 = 0;
+    let mut up = 0;
+    let mut gen = 0;
     let t = Instant::now();
     for &q in &suite.queries {
         astar.reset(space, q);
         astar.run(space, &mut NullTracer);
         e1 += astar.stats().expanded;
+        up += astar.stats().updated;
+        gen += astar.stats().generated;
     }
+    println!("updated {up} generated {gen}");
     let t1 = t.elapsed();
     println!(
         "ours: {:?} {} exp ({:.4} us/exp)",

@@ -163,9 +163,12 @@ impl<S: Space> Search<S> for BestFirst {
                 }
                 return self.status;
             };
-            // Lazy deletion: an entry is stale if its node was expanded since, or improved.
-            if self.nodes.mark(e.node) == Mark::Open && e.g_key() == key(self.nodes.g(e.node)) {
-                break (e.node, self.nodes.g(e.node));
+            // Lazy deletion. A node's newest entry has its lowest g, so its lowest f, and comes
+            // out first; every older entry finds the node closed and is skipped. (Greedy pushes
+            // equal f, and then the table's g, the best, is the one used.)
+            let n = e.node();
+            if self.nodes.mark(n) == Mark::Open {
+                break (n, self.nodes.g(n));
             }
         };
         self.nodes.close(n);
@@ -196,7 +199,7 @@ impl<S: Space> Search<S> for BestFirst {
             // Improvements are judged on heap keys: sums of the same costs in another order differ
             // in the last bits, and treating that noise as a better path reopens closed nodes in
             // cascades (it tripled expansions on some Dragon Age queries).
-            let better = || key(ng) < key(nodes.g(m));
+            let better = || ng < nodes.g(m) && key(ng) < key(nodes.g(m));
             let kind = match nodes.mark(m) {
                 Mark::New => {
                     nodes.open(m, ng, n);
