@@ -21,7 +21,7 @@ impl Dijkstra {
             query,
             Priority::Weighted(1.0),
             Heuristic::Zero,
-            true,
+            false,
         ))
     }
 

@@ -12,31 +12,28 @@ pub enum Mark {
     Closed,
 }
 
-/// 16 bytes, so a cache line holds four nodes; h is recomputed rather than stored.
-#[derive(Clone, Copy, Debug, Default)]
-struct Rec {
-    g: f64,
-    parent: u32,
-    /// epoch << 2 | 1 (open) or 2 (closed).
-    stamp: u32,
-}
-
-/// Search state of every node: g, parent and open/closed mark.
+/// Search state of every node: g, parent and open/closed mark, in separate arrays so that the
+/// most frequent question — is this neighbour closed? — reads 4 bytes, sixteen nodes a cache line.
 #[derive(Clone, Debug, Default)]
 pub struct NodeTable {
-    recs: Vec<Rec>,
+    /// epoch << 2 | 1 (open) or 2 (closed).
+    stamps: Vec<u32>,
+    g: Vec<f64>,
+    parent: Vec<u32>,
     epoch: u32,
 }
 
 impl NodeTable {
     /// Forgets every node's state; grows to `n` nodes if needed.
     pub fn reset(&mut self, n: usize) {
-        if self.recs.len() < n {
-            self.recs.resize(n, Rec::default());
+        if self.stamps.len() < n {
+            self.stamps.resize(n, 0);
+            self.g.resize(n, 0.0);
+            self.parent.resize(n, 0);
         }
         self.epoch += 1;
         if self.epoch >= 1 << 30 {
-            self.recs.iter_mut().for_each(|r| r.stamp = 0);
+            self.stamps.iter_mut().for_each(|s| *s = 0);
             self.epoch = 1;
         }
     }
@@ -44,7 +41,7 @@ impl NodeTable {
     /// The mark of `n`.
     #[inline(always)]
     pub fn mark(&self, n: u32) -> Mark {
-        let s = self.recs[n as usize].stamp;
+        let s = self.stamps[n as usize];
         if s >> 2 != self.epoch {
             Mark::New
         } else if s & 3 == 1 {
@@ -57,45 +54,38 @@ impl NodeTable {
     /// g of `n` (meaningful once reached).
     #[inline(always)]
     pub fn g(&self, n: u32) -> f64 {
-        self.recs[n as usize].g
+        self.g[n as usize]
     }
 
     /// Parent of `n`.
     #[inline(always)]
     pub fn parent(&self, n: u32) -> u32 {
-        self.recs[n as usize].parent
+        self.parent[n as usize]
     }
 
     /// g of `n` if this query reached it.
     pub fn g_if_reached(&self, n: u32) -> Option<f64> {
-        ((n as usize) < self.recs.len() && self.mark(n) != Mark::New).then(|| self.g(n))
+        ((n as usize) < self.stamps.len() && self.mark(n) != Mark::New).then(|| self.g(n))
     }
 
     /// Records `n` as open with the given values.
     #[inline(always)]
     pub fn open(&mut self, n: u32, g: f64, parent: u32) {
-        let e = self.epoch;
-        self.recs[n as usize] = Rec {
-            g,
-            parent,
-            stamp: e << 2 | 1,
-        };
+        self.improve(n, g, parent);
     }
 
     /// Changes g and parent, and marks `n` open.
     #[inline(always)]
     pub fn improve(&mut self, n: u32, g: f64, parent: u32) {
-        let e = self.epoch;
-        let r = &mut self.recs[n as usize];
-        r.g = g;
-        r.parent = parent;
-        r.stamp = e << 2 | 1;
+        let i = n as usize;
+        self.g[i] = g;
+        self.parent[i] = parent;
+        self.stamps[i] = self.epoch << 2 | 1;
     }
 
     /// Marks `n` closed.
     #[inline(always)]
     pub fn close(&mut self, n: u32) {
-        let e = self.epoch;
-        self.recs[n as usize].stamp = e << 2 | 2;
+        self.stamps[n as usize] = self.epoch << 2 | 2;
     }
 }
