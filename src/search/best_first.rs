@@ -190,6 +190,7 @@ impl<S: Space> Search<S> for BestFirst {
         let heap = &mut self.heap;
         let stats = &mut self.stats;
         let open_count = &mut self.open_count;
+        let h_of = space.heuristic_to(heuristic, goal);
         let fcalc = |g: f64, h: f64| match priority {
             Priority::Weighted(w) => g + w * h,
             Priority::HeuristicOnly => h,
@@ -219,7 +220,7 @@ impl<S: Space> Search<S> for BestFirst {
                 }
                 _ => return,
             };
-            let f = fcalc(ng, space.heuristic(heuristic, m, goal));
+            let f = fcalc(ng, h_of(m));
             heap.push(f, ng, m);
             stats.generated += 1;
             if T::ENABLED {

@@ -11,11 +11,15 @@
 const SCALE: f64 = (1u64 << 20) as f64;
 const MAX48: u64 = (1 << 48) - 1;
 
-/// A cost as a 48-bit key (saturating at 2²⁸ cost units; negative costs never occur).
+/// A cost as a 48-bit key: x · 2²⁰ rounded to the nearest integer (saturating at 2²⁸ cost
+/// units; negative costs never occur).
 #[inline(always)]
 pub fn key(x: f64) -> u64 {
-    // Through i64: one conversion instruction, where f64 → u64 needs a branchy sequence.
-    ((x * SCALE + 0.5) as i64).clamp(0, MAX48 as i64) as u64
+    // Adding 2³² leaves exactly 20 fraction bits in the mantissa, so the float unit rounds x to
+    // a multiple of 2⁻²⁰ and the bits are the key: no float-to-integer conversion, which was a
+    // tenth of A*'s time.
+    const BIAS: f64 = 4_294_967_296.0;
+    ((x + BIAS).to_bits() - BIAS.to_bits()).min(MAX48)
 }
 
 /// One open-list entry.
@@ -266,6 +270,28 @@ mod tests {
                 live.swap_remove(k);
             }
             assert!(live.is_empty());
+        }
+    }
+
+    #[test]
+    fn key_is_rounded_fixed_point() {
+        for x in [
+            0.0,
+            1.0,
+            1.5,
+            2f64.sqrt(),
+            123.456,
+            1e6 / 3.0,
+            268_435_455.0,
+        ] {
+            assert_eq!(key(x), (x * SCALE).round() as u64, "{x}");
+        }
+        assert_eq!(key(1e12), MAX48);
+        let mut last = 0;
+        for i in 0..10_000 {
+            let k = key(i as f64 * 0.0137);
+            assert!(k >= last);
+            last = k;
         }
     }
 

@@ -263,6 +263,15 @@ impl Space for GridSpace {
         self.min_cost * h.of_deltas_2d(dx, dy)
     }
 
+    fn heuristic_to(&self, h: Heuristic, goal: NodeId) -> impl Fn(NodeId) -> f64 + '_ {
+        let (gx, gy) = self.xy(goal);
+        let (gx, gy, scale) = (gx as f64, gy as f64, self.min_cost);
+        move |n| {
+            let (x, y) = self.xy(n);
+            scale * h.of_deltas_2d((x as f64 - gx).abs(), (y as f64 - gy).abs())
+        }
+    }
+
     fn position(&self, n: NodeId) -> [f32; 3] {
         let (x, y) = self.xy(n);
         [x as f32 + 0.5, y as f32 + 0.5, 0.0]

@@ -50,6 +50,12 @@ pub trait Space {
     /// Estimate of the cost from `a` to `b`.
     fn heuristic(&self, h: Heuristic, a: NodeId, b: NodeId) -> f64;
 
+    /// The estimate towards one goal, as a function of the node: search loops call this so that a
+    /// space can work out what depends on the goal alone once.
+    fn heuristic_to(&self, h: Heuristic, goal: NodeId) -> impl Fn(NodeId) -> f64 + '_ {
+        move |n| self.heuristic(h, n, goal)
+    }
+
     /// Where `n` is drawn: cell centre in cell units (z = 0 on flat maps).
     fn position(&self, n: NodeId) -> [f32; 3];
 
