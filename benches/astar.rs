@@ -1,16 +1,61 @@
-//! A* against the `pathfinding` crate's generic `astar` on the same MovingAI queries.
+//! A* against the `pathfinding` crate's generic `astar` on the same MovingAI queries, fed two
+//! ways: with a grid successor function as the crate's documentation writes them ((x, y) nodes,
+//! bounds and terrain checked per neighbour), and with pathlab's own precomputed neighbour
+//! masks, which leaves only the search engines to compare.
 
 mod common;
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use pathlab::map::Grid;
 use pathlab::search::{AStar, Query, Search, SearchState};
-use pathlab::space::{GridSpace, Heuristic, Space};
+use pathlab::space::{GridSpace, Heuristic, Space, TerrainRule};
 use pathlab::trace::NullTracer;
 use std::hint::black_box;
+use std::time::Instant;
 
 /// Fixed-point scale for the crate's integer costs (it needs `Ord` costs).
 const SCALE: f64 = 10_000.0;
 
+/// The crate as its documentation uses it: nodes are (x, y), each neighbour checked in place
+/// (same class rule and no corner cutting as pathlab's GridSpace).
+fn pathfinding_astar_plain(grid: &Grid, start: (i32, i32), goal: (i32, i32)) -> Option<u64> {
+    let class = |x: i32, y: i32| -> u8 {
+        if grid.contains(x as i64, y as i64) {
+            TerrainRule::Class.class(grid.tiles()[grid.index(x as u32, y as u32)])
+        } else {
+            0
+        }
+    };
+    let succ = |&(x, y): &(i32, i32)| {
+        let c = class(x, y);
+        let mut v = Vec::with_capacity(8);
+        for (dx, dy) in [
+            (0, -1),
+            (1, 0),
+            (0, 1),
+            (-1, 0),
+            (1, -1),
+            (1, 1),
+            (-1, 1),
+            (-1, -1),
+        ] {
+            let diagonal = dx != 0 && dy != 0;
+            if class(x + dx, y + dy) == c
+                && (!diagonal || (class(x + dx, y) == c && class(x, y + dy) == c))
+            {
+                v.push(((x + dx, y + dy), if diagonal { 14_142 } else { 10_000 }));
+            }
+        }
+        v
+    };
+    let h = |&(x, y): &(i32, i32)| {
+        let (dx, dy) = (x.abs_diff(goal.0) as u64, y.abs_diff(goal.1) as u64);
+        10_000 * dx.max(dy) + 4_142 * dx.min(dy)
+    };
+    pathfinding::prelude::astar(&start, succ, h, |p| *p == goal).map(|(_, c)| c)
+}
+
+/// The crate driven by pathlab's neighbour masks.
 fn pathfinding_astar(space: &GridSpace, q: Query) -> Option<u64> {
     let (gx, gy) = space.xy(q.goal);
     // Octile distance in the same integer units as the edge costs (1 → 10000, √2 → 14142), so
@@ -26,6 +71,49 @@ fn pathfinding_astar(space: &GridSpace, q: Query) -> Option<u64> {
         v
     };
     pathfinding::prelude::astar(&q.start, succ, h, |n| *n == q.goal).map(|(_, c)| c)
+}
+
+/// Per-query times (best of 5, interleaved), and the ratio of the median query times.
+fn print_median_ratios(label: &str, suite: &pathlab::experiment::Suite, astar: &mut AStar) {
+    let space = &suite.space;
+    let (mut ours, mut plain, mut engine) = (vec![], vec![], vec![]);
+    for &q in &suite.queries {
+        let (s, t) = (space.xy(q.start), space.xy(q.goal));
+        let mut best = [f64::MAX; 3];
+        for _ in 0..5 {
+            let t0 = Instant::now();
+            astar.reset(space, q);
+            black_box(astar.run(space, &mut NullTracer));
+            best[0] = best[0].min(t0.elapsed().as_secs_f64());
+            let t0 = Instant::now();
+            black_box(pathfinding_astar_plain(
+                &suite.grid,
+                (s.0 as i32, s.1 as i32),
+                (t.0 as i32, t.1 as i32),
+            ));
+            best[1] = best[1].min(t0.elapsed().as_secs_f64());
+            let t0 = Instant::now();
+            black_box(pathfinding_astar(space, q));
+            best[2] = best[2].min(t0.elapsed().as_secs_f64());
+        }
+        ours.push(best[0]);
+        plain.push(best[1]);
+        engine.push(best[2]);
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(|a, b| a.total_cmp(b));
+        v[v.len() / 2]
+    };
+    let (o, p, e) = (median(&mut ours), median(&mut plain), median(&mut engine));
+    eprintln!(
+        "{label}: {} queries, median µs: pathlab {:.1}, crate {:.1} ({:.2}×), crate with pathlab neighbours {:.1} ({:.2}×)",
+        suite.queries.len(),
+        o * 1e6,
+        p * 1e6,
+        p / o,
+        e * 1e6,
+        e / o
+    );
 }
 
 fn bench(c: &mut Criterion) {
@@ -53,6 +141,7 @@ fn bench(c: &mut Criterion) {
                 "{label}: {ours} vs {theirs}"
             );
         }
+        print_median_ratios(label, &suite, &mut astar);
         let mut g = c.benchmark_group(format!("astar/{label}"));
         g.sample_size(20);
         g.bench_function("pathlab", |b| {
@@ -64,6 +153,18 @@ fn bench(c: &mut Criterion) {
             })
         });
         g.bench_function("pathfinding-crate", |b| {
+            b.iter(|| {
+                for &q in &suite.queries {
+                    let (s, t) = (space.xy(q.start), space.xy(q.goal));
+                    black_box(pathfinding_astar_plain(
+                        &suite.grid,
+                        (s.0 as i32, s.1 as i32),
+                        (t.0 as i32, t.1 as i32),
+                    ));
+                }
+            })
+        });
+        g.bench_function("pathfinding-crate-with-pathlab-neighbours", |b| {
             b.iter(|| {
                 for &q in &suite.queries {
                     black_box(pathfinding_astar(space, q));
