@@ -1,6 +1,6 @@
 //! A* on all 29 MovingAI maps of `../shared/benchmarks/movingai-grid`: every sampled problem must
-//! match its published optimal length. Sample: every 10th problem of each file (about 7,500
-//! problems; the full 74,845 take several minutes on 2 cores). Skips when the folder is absent.
+//! match its published optimal length. Sample: every 10th problem of each file (7,482
+//! problems; the full 74,816 take several minutes on 2 cores). Skips when the folder is absent.
 
 use pathlab::experiment::{Selection, Solver, Suite};
 use rayon::prelude::*;
