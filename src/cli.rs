@@ -7,7 +7,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use pathlab::experiment::{query_at, Selection, Solver, Suite};
 use pathlab::map::io::{read_map, read_png, read_project, write_map_file, write_project, Project};
 use pathlab::search::{registry, Status};
-use pathlab::space::{GridSpace, Space};
+use pathlab::space::{Connectivity, GridSpace, Space, TerrainRule};
 use pathlab::trace::run_file::{RunFile, RUN_VERSION};
 use pathlab::trace::{posthoc, Recorder};
 use std::io::Write;
@@ -56,6 +56,8 @@ pub enum Command {
         /// Also write a Posthoc trace (`.trace.yaml`).
         #[arg(long)]
         posthoc: Option<PathBuf>,
+        #[command(flatten)]
+        rules: RuleArgs,
     },
     /// Convert a map between formats by extension: .map, .png (read only), .ron (project).
     Convert { input: PathBuf, output: PathBuf },
@@ -80,6 +82,48 @@ pub struct SuiteArgs {
     /// Take every K-th problem.
     #[arg(long, default_value_t = 1)]
     every: usize,
+    #[command(flatten)]
+    rules: RuleArgs,
+}
+
+/// How the map becomes a graph.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct RuleArgs {
+    /// Moves: 8 (with √2 diagonals, no corner cutting) or 4.
+    #[arg(long, value_enum, default_value = "8")]
+    connectivity: Moves,
+    /// Terrain rule: `class` (the benchmark author's: . G S connect, W only to W) or `ground`
+    /// (only . and G are passable).
+    #[arg(long, value_enum, default_value = "class")]
+    terrain: TerrainArg,
+}
+
+#[derive(clap::ValueEnum, Debug, Clone, Copy)]
+enum Moves {
+    #[value(name = "8")]
+    Eight,
+    #[value(name = "4")]
+    Four,
+}
+
+#[derive(clap::ValueEnum, Debug, Clone, Copy)]
+enum TerrainArg {
+    Class,
+    Ground,
+}
+
+impl RuleArgs {
+    fn rules(&self) -> (Connectivity, TerrainRule) {
+        let c = match self.connectivity {
+            Moves::Eight => Connectivity::Eight,
+            Moves::Four => Connectivity::Four,
+        };
+        let r = match self.terrain {
+            TerrainArg::Class => TerrainRule::Class,
+            TerrainArg::Ground => TerrainRule::GroundOnly,
+        };
+        (c, r)
+    }
 }
 
 fn parse_xy(s: &str) -> Result<(u32, u32), String> {
@@ -106,7 +150,8 @@ pub fn run(cmd: Command) -> Result<i32> {
             algo,
             out,
             posthoc,
-        } => trace(&map, start, goal, &algo, &out, posthoc.as_deref()),
+            rules,
+        } => trace(&map, start, goal, &algo, &out, posthoc.as_deref(), rules),
         Command::Convert { input, output } => convert(&input, &output),
         Command::Algos => {
             for a in registry::all() {
@@ -130,7 +175,8 @@ fn load(args: &SuiteArgs) -> Result<(Suite, Solver)> {
         every: args.every.max(1),
         limit: args.limit,
     };
-    let suite = Suite::load(&args.map, &args.scen, sel)?;
+    let (c, r) = args.rules.rules();
+    let suite = Suite::load_with(&args.map, &args.scen, sel, c, r)?;
     let solver = Solver::new(&suite, &args.algo)?;
     Ok((suite, solver))
 }
@@ -255,10 +301,12 @@ fn trace(
     algo: &str,
     out: &Path,
     ph: Option<&Path>,
+    rules: RuleArgs,
 ) -> Result<i32> {
     registry::parse_spec(algo).map_err(anyhow::Error::msg)?;
     let grid = read_map(map)?;
-    let space = GridSpace::octile(&grid);
+    let (c, r) = rules.rules();
+    let space = GridSpace::new(&grid, c, r);
     let q = query_at(&space, start, goal).map_err(|e| anyhow::anyhow!("{}: {e}", map.display()))?;
     let mut search = registry::build_grid(algo, &space, q).map_err(anyhow::Error::msg)?;
     let mut rec = Recorder::new(space.num_nodes());

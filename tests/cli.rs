@@ -154,3 +154,31 @@ fn convert_round_trips_map_and_project() {
     );
     assert_eq!(std::fs::read_to_string(back).unwrap(), MAP);
 }
+
+#[test]
+fn connectivity_and_terrain_rule_flags_change_the_graph() {
+    // Four moves: the 3-step diagonal route becomes 6 straight moves.
+    let m = write(
+        "r.map",
+        "type octile\nheight 4\nwidth 4\nmap\n....\n....\n....\n....\n",
+    );
+    let s = write("r.scen", "version 1\n0\tr.map\t4\t4\t0\t0\t3\t3\t6\n");
+    assert_eq!(
+        pathlab(&["solve", "--map", &m, "--scen", &s]).status.code(),
+        Some(1)
+    );
+    assert!(
+        pathlab(&["solve", "--map", &m, "--scen", &s, "--connectivity", "4"])
+            .status
+            .success()
+    );
+    // Swamp is passable under the class rule, a wall under `ground`.
+    let sw = write("sw.map", "type octile\nheight 1\nwidth 3\nmap\n.S.\n");
+    let ss = write("sw.scen", "version 1\n0\tsw.map\t3\t1\t0\t0\t2\t0\t2\n");
+    assert!(pathlab(&["solve", "--map", &sw, "--scen", &ss])
+        .status
+        .success());
+    let out = pathlab(&["solve", "--map", &sw, "--scen", &ss, "--terrain", "ground"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains(",inf,"));
+}
