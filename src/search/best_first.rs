@@ -82,32 +82,8 @@ impl BestFirst {
     }
 
     fn finish<T: Tracer>(&mut self, tracer: &mut T) {
-        let goal = self.query.goal;
-        self.path.clear();
-        let mut n = goal;
-        while n != NONE {
-            self.path.push(n);
-            n = self.nodes.parent(n);
-        }
-        self.path.reverse();
-        if T::ENABLED {
-            for &p in &self.path {
-                tracer.event(Event::new(
-                    EventKind::PathNode,
-                    p,
-                    self.nodes.parent(p),
-                    self.nodes.g(p),
-                    0.0,
-                ));
-            }
-            tracer.event(Event::new(
-                EventKind::Found,
-                goal,
-                NONE,
-                self.nodes.g(goal),
-                0.0,
-            ));
-        }
+        self.nodes
+            .trace_path(self.query.goal, &mut self.path, tracer);
         self.status = Status::Found;
     }
 }
@@ -141,25 +117,13 @@ impl<S: Space> Search<S> for BestFirst {
             let s = self.query.start;
             let h = space.heuristic(self.heuristic, s, self.query.goal);
             tracer.event(Event::new(EventKind::Source, s, NONE, 0.0, self.f(0.0, h)));
-            tracer.event(Event::new(
-                EventKind::Destination,
-                self.query.goal,
-                NONE,
-                f64::NAN,
-                f64::NAN,
-            ));
+            tracer.event(Event::marker(EventKind::Destination, self.query.goal));
         }
         let (n, g) = loop {
             let Some(e) = self.heap.pop() else {
                 self.status = Status::NoPath;
                 if T::ENABLED {
-                    tracer.event(Event::new(
-                        EventKind::NoPath,
-                        self.query.goal,
-                        NONE,
-                        f64::NAN,
-                        f64::NAN,
-                    ));
+                    tracer.event(Event::marker(EventKind::NoPath, self.query.goal));
                 }
                 return self.status;
             };

@@ -43,32 +43,8 @@ impl Bfs {
     }
 
     fn finish<T: Tracer>(&mut self, tracer: &mut T) {
-        self.path.clear();
-        let mut n = self.query.goal;
-        while n != NONE {
-            self.path.push(n);
-            n = self.nodes.parent(n);
-        }
-        self.path.reverse();
-        let goal = self.query.goal;
-        if T::ENABLED {
-            for &p in &self.path {
-                tracer.event(Event::new(
-                    EventKind::PathNode,
-                    p,
-                    self.nodes.parent(p),
-                    self.nodes.g(p),
-                    0.0,
-                ));
-            }
-            tracer.event(Event::new(
-                EventKind::Found,
-                goal,
-                NONE,
-                self.nodes.g(goal),
-                0.0,
-            ));
-        }
+        self.nodes
+            .trace_path(self.query.goal, &mut self.path, tracer);
         self.status = Status::Found;
     }
 }
@@ -103,13 +79,7 @@ impl<S: Space> Search<S> for Bfs {
                 0.0,
                 0.0,
             ));
-            tracer.event(Event::new(
-                EventKind::Destination,
-                self.query.goal,
-                NONE,
-                f64::NAN,
-                f64::NAN,
-            ));
+            tracer.event(Event::marker(EventKind::Destination, self.query.goal));
         }
         if self.query.start == self.query.goal && self.queue.len() == 1 && self.stats.expanded == 0
         {
@@ -119,13 +89,7 @@ impl<S: Space> Search<S> for Bfs {
         let Some(n) = self.queue.pop_front() else {
             self.status = Status::NoPath;
             if T::ENABLED {
-                tracer.event(Event::new(
-                    EventKind::NoPath,
-                    self.query.goal,
-                    NONE,
-                    f64::NAN,
-                    f64::NAN,
-                ));
+                tracer.event(Event::marker(EventKind::NoPath, self.query.goal));
             }
             return self.status;
         };

@@ -1,6 +1,8 @@
 //! Per-node search state in one flat vector. An epoch stamp marks which records belong to the
 //! current query, so starting a new query costs nothing however big the space is.
 
+use crate::trace::{Event, EventKind, Tracer, NONE};
+
 /// Where a node stands in the current query.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mark {
@@ -87,5 +89,29 @@ impl NodeTable {
     #[inline(always)]
     pub fn close(&mut self, n: u32) {
         self.stamps[n as usize] = self.epoch << 2 | 2;
+    }
+
+    /// Writes the path from the start to `goal` (following parents) into `path`, and emits it as
+    /// path events followed by the end event.
+    pub fn trace_path<T: Tracer>(&self, goal: u32, path: &mut Vec<u32>, tracer: &mut T) {
+        path.clear();
+        let mut n = goal;
+        while n != NONE {
+            path.push(n);
+            n = self.parent(n);
+        }
+        path.reverse();
+        if T::ENABLED {
+            for &p in path.iter() {
+                tracer.event(Event::new(
+                    EventKind::PathNode,
+                    p,
+                    self.parent(p),
+                    self.g(p),
+                    0.0,
+                ));
+            }
+            tracer.event(Event::new(EventKind::Found, goal, NONE, self.g(goal), 0.0));
+        }
     }
 }

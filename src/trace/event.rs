@@ -102,6 +102,12 @@ pub struct Event {
 }
 
 impl Event {
+    /// An event about a node alone (no other node, no values): destination, no-path, phase.
+    #[inline(always)]
+    pub fn marker(kind: EventKind, node: u32) -> Event {
+        Event::new(kind, node, NONE, f64::NAN, f64::NAN)
+    }
+
     /// An event with every field given.
     #[inline(always)]
     pub fn new(kind: EventKind, node: u32, other: u32, a: f64, b: f64) -> Event {
