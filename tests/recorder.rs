@@ -5,22 +5,18 @@ use pathlab::builtin::default_world;
 use pathlab::map::{io::parse_map, Grid};
 use pathlab::search::{AStar, Dijkstra, Query, Search, SearchState};
 use pathlab::space::{GridSpace, Heuristic, Space};
-use pathlab::trace::{CountingTracer, EventKind, NodeState, NodeStates, NullTracer, Recorder};
+use pathlab::trace::{
+    state_after, CountingTracer, EventKind, NodeState, NodeStates, NullTracer, Recorder,
+};
 use rand::{Rng, SeedableRng};
 use std::path::Path;
 
 fn replay(rec: &Recorder, k: usize) -> NodeStates {
     let mut s = NodeStates::new(rec.num_nodes());
     for e in rec.iter().take(k) {
-        let st = match e.kind {
-            EventKind::Source | EventKind::Generate | EventKind::Update | EventKind::Reopen => {
-                NodeState::Open
-            }
-            EventKind::Expand => NodeState::Closed,
-            EventKind::Inconsistent => NodeState::Inconsistent,
-            _ => continue,
-        };
-        s.set(e.node as usize, st);
+        if let Some(st) = state_after(e.kind) {
+            s.set(e.node as usize, st);
+        }
     }
     s
 }

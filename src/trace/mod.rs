@@ -7,7 +7,7 @@ pub mod run_file;
 mod states;
 
 pub use event::{Event, EventKind, PackedEvent, NONE, PACKED_NODE_LIMIT};
-pub use recorder::{NodeInfo, Recorder};
+pub use recorder::{state_after, NodeInfo, Recorder};
 pub use states::{NodeState, NodeStates};
 
 /// Receives the events of a search. Algorithms are generic over it, so a tracer that is off

@@ -5,6 +5,18 @@ use super::event::{Event, EventKind, PackedEvent, NONE};
 use super::states::{NodeState, NodeStates};
 use super::Tracer;
 
+/// The display state an event leaves its node in; `None` for events that leave it as it was.
+pub fn state_after(kind: EventKind) -> Option<NodeState> {
+    match kind {
+        EventKind::Source | EventKind::Generate | EventKind::Update | EventKind::Reopen => {
+            Some(NodeState::Open)
+        }
+        EventKind::Expand => Some(NodeState::Closed),
+        EventKind::Inconsistent => Some(NodeState::Inconsistent),
+        _ => None,
+    }
+}
+
 /// Records every event of a run and seeks to any event index.
 #[derive(Clone, Debug)]
 pub struct Recorder {
@@ -125,15 +137,9 @@ impl Recorder {
 
     #[inline(always)]
     fn apply(states: &mut NodeStates, e: &PackedEvent) {
-        let s = match e.kind() {
-            EventKind::Source | EventKind::Generate | EventKind::Update | EventKind::Reopen => {
-                NodeState::Open
-            }
-            EventKind::Expand => NodeState::Closed,
-            EventKind::Inconsistent => NodeState::Inconsistent,
-            _ => return,
-        };
-        states.set(e.node() as usize, s);
+        if let Some(s) = state_after(e.kind()) {
+            states.set(e.node() as usize, s);
+        }
     }
 
     fn restore(&mut self, checkpoint: usize) {
@@ -294,13 +300,8 @@ impl Recorder {
                 }
                 _ => {}
             }
-            let mut one = NodeStates::new(1);
-            Self::apply(
-                &mut one,
-                &PackedEvent::pack(&Event { node: 0, ..ev }).expect("node 0 packs"),
-            );
-            if one.get(0) != NodeState::Unseen {
-                info.state = one.get(0);
+            if let Some(st) = state_after(ev.kind) {
+                info.state = st;
             }
         }
         info
