@@ -159,7 +159,7 @@ impl<S: Space> Search<S> for BestFirst {
             Priority::Weighted(w) => g + w * h,
             Priority::HeuristicOnly => h,
         };
-        space.for_each_neighbour(n, |m, cost| {
+        for (m, cost) in space.neighbours(n) {
             let ng = g + cost;
             // Improvements are judged on heap keys: sums of the same costs in another order differ
             // in the last bits, and treating that noise as a better path reopens closed nodes in
@@ -182,7 +182,7 @@ impl<S: Space> Search<S> for BestFirst {
                     *open_count += 1;
                     EventKind::Reopen
                 }
-                _ => return,
+                _ => continue,
             };
             let f = fcalc(ng, h_of(m));
             heap.push(f, ng, m);
@@ -190,7 +190,7 @@ impl<S: Space> Search<S> for BestFirst {
             if T::ENABLED {
                 tracer.event(Event::new(kind, m, n, ng, f));
             }
-        });
+        }
         self.stats.max_open = self.stats.max_open.max(self.open_count);
         Status::Running
     }

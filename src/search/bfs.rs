@@ -101,19 +101,21 @@ impl<S: Space> Search<S> for Bfs {
         }
         let goal = self.query.goal;
         let mut found = false;
-        let (nodes, queue, stats) = (&mut self.nodes, &mut self.queue, &mut self.stats);
-        space.for_each_neighbour(n, |m, cost| {
-            if found || nodes.mark(m) != Mark::New {
-                return;
+        for (m, cost) in space.neighbours(n) {
+            if self.nodes.mark(m) != Mark::New {
+                continue;
             }
-            nodes.open(m, g + cost, n);
-            queue.push_back(m);
-            stats.generated += 1;
+            self.nodes.open(m, g + cost, n);
+            self.queue.push_back(m);
+            self.stats.generated += 1;
             if T::ENABLED {
                 tracer.event(Event::new(EventKind::Generate, m, n, g + cost, g + cost));
             }
-            found = m == goal;
-        });
+            if m == goal {
+                found = true;
+                break;
+            }
+        }
         self.stats.max_open = self.stats.max_open.max(self.queue.len() as u64);
         if found {
             self.finish(tracer);

@@ -234,23 +234,13 @@ impl Space for GridSpace {
     }
 
     #[inline(always)]
-    fn for_each_neighbour(&self, n: NodeId, mut f: impl FnMut(NodeId, f64)) {
-        let mut m = self.moves[n as usize];
-        if self.uniform_cost {
-            while m != 0 {
-                let d = m.trailing_zeros() as usize;
-                m &= m - 1;
-                f((n as isize + self.offsets[d]) as NodeId, LENGTH[d]);
-            }
-        } else {
-            let cn = self.costs[n as usize] as f64;
-            while m != 0 {
-                let d = m.trailing_zeros() as usize;
-                m &= m - 1;
-                let t = (n as isize + self.offsets[d]) as NodeId;
-                // Half of each cell's cost: symmetric, so the graph stays undirected.
-                f(t, LENGTH[d] * 0.5 * (cn + self.costs[t as usize] as f64));
-            }
+    fn neighbours(&self, n: NodeId) -> impl Iterator<Item = (NodeId, f64)> + '_ {
+        Neighbours {
+            space: self,
+            n,
+            moves: self.moves[n as usize],
+            // Half of each cell's cost: symmetric, so the graph stays undirected.
+            half_cost: (!self.uniform_cost).then(|| 0.5 * self.costs[n as usize] as f64),
         }
     }
 
@@ -372,5 +362,33 @@ mod tests {
             .filter(|x| x.0 == (2, 2))
             .collect();
         assert!((c[0].1 - 2.5).abs() < 1e-12);
+    }
+}
+
+/// The edges out of one cell: its move bitmask, lowest direction first.
+struct Neighbours<'a> {
+    space: &'a GridSpace,
+    n: NodeId,
+    moves: u8,
+    /// Half the cell's own cost, or `None` on a uniform-cost grid.
+    half_cost: Option<f64>,
+}
+
+impl Iterator for Neighbours<'_> {
+    type Item = (NodeId, f64);
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<(NodeId, f64)> {
+        if self.moves == 0 {
+            return None;
+        }
+        let d = self.moves.trailing_zeros() as usize;
+        self.moves &= self.moves - 1;
+        let t = (self.n as isize + self.space.offsets[d]) as NodeId;
+        let cost = match self.half_cost {
+            None => LENGTH[d],
+            Some(h) => LENGTH[d] * (h + 0.5 * self.space.costs[t as usize] as f64),
+        };
+        Some((t, cost))
     }
 }

@@ -38,9 +38,18 @@ pub trait Space {
     /// True if a search may start, pass or end at `n`.
     fn is_passable(&self, n: NodeId) -> bool;
 
-    /// Calls `f(m, cost)` for every edge n → m, in a fixed order (this order, and the open list's
-    /// tie-breaking, make every search deterministic).
-    fn for_each_neighbour(&self, n: NodeId, f: impl FnMut(NodeId, f64));
+    /// Every edge n → m as `(m, cost)`, in a fixed order (this order, and the open list's
+    /// tie-breaking, make every search deterministic). Search loops iterate this rather than
+    /// passing a closure: a loop body stays inlined, where a large closure was compiled as a
+    /// function called per edge (a third of A*'s time went to that call and its spilled captures).
+    fn neighbours(&self, n: NodeId) -> impl Iterator<Item = (NodeId, f64)> + '_;
+
+    /// Calls `f(m, cost)` for every edge n → m, in the order of [`Space::neighbours`].
+    fn for_each_neighbour(&self, n: NodeId, mut f: impl FnMut(NodeId, f64)) {
+        for (m, c) in self.neighbours(n) {
+            f(m, c)
+        }
+    }
 
     /// Calls `f(m, cost)` for every edge m → n. Undirected spaces need not override this.
     fn for_each_predecessor(&self, n: NodeId, f: impl FnMut(NodeId, f64)) {
