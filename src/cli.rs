@@ -16,10 +16,31 @@ use std::time::{Duration, Instant};
 
 /// pathlab: a desktop lab for pathfinding. With no command it opens the app.
 #[derive(Parser, Debug)]
-#[command(version, about)]
+#[command(version, about, args_conflicts_with_subcommands = true)]
 pub struct Args {
     #[command(subcommand)]
     pub command: Option<Command>,
+    #[command(flatten)]
+    pub app: AppArgs,
+}
+
+/// Options of the app (no command).
+#[derive(clap::Args, Debug)]
+pub struct AppArgs {
+    /// Map (.map), scenario (.scen), project (.ron) or image (.png) to open.
+    pub file: Option<PathBuf>,
+    /// Render the app, write a PNG of the window to this file, and exit.
+    #[arg(long, value_name = "OUT.png")]
+    pub screenshot: Option<PathBuf>,
+    /// Frames to render before the screenshot (or the scrub test) ends.
+    #[arg(long, default_value_t = 30)]
+    pub frames: u32,
+    /// Print frame times (update and frame interval, ms) to stderr every 60 frames.
+    #[arg(long)]
+    pub frame_log: bool,
+    /// Scripted timeline scrubbing and painting on the opened map, for frame-time checks.
+    #[arg(long, hide = true)]
+    pub scrub_test: bool,
 }
 
 #[derive(Subcommand, Debug)]

@@ -1,6 +1,9 @@
 //! pathlab's core: worlds, search spaces, steppable searches with recorded traces, and file
-//! formats. Nothing here needs a display or a GPU; the app and the CLI sit on top.
+//! formats. Nothing here needs a display or a GPU; the app (`app`, behind the `gui` feature)
+//! and the CLI sit on top.
 
+#[cfg(feature = "gui")]
+pub mod app;
 pub mod builtin;
 pub mod experiment;
 pub mod map;

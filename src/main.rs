@@ -1,7 +1,5 @@
 //! `pathlab` with no arguments opens the app; with a subcommand it runs the CLI.
 
-#[cfg(feature = "gui")]
-mod app;
 mod cli;
 
 use clap::Parser;
@@ -14,7 +12,7 @@ fn main() {
     }));
     let args = cli::Args::parse();
     let code = match args.command {
-        None => run_app(),
+        None => run_app(args.app),
         Some(cmd) => match cli::run(cmd) {
             Ok(code) => code,
             Err(e) => {
@@ -27,18 +25,25 @@ fn main() {
 }
 
 #[cfg(feature = "gui")]
-fn run_app() -> i32 {
-    match app::run() {
+fn run_app(a: cli::AppArgs) -> i32 {
+    let opts = pathlab::app::Options {
+        file: a.file,
+        screenshot: a.screenshot,
+        frames: a.frames,
+        frame_log: a.frame_log,
+        scrub_test: a.scrub_test,
+    };
+    match pathlab::app::run(opts) {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("pathlab: cannot open the window: {e}");
+            eprintln!("pathlab: {e}");
             2
         }
     }
 }
 
 #[cfg(not(feature = "gui"))]
-fn run_app() -> i32 {
+fn run_app(_: cli::AppArgs) -> i32 {
     eprintln!(
         "pathlab: this build has no GUI (built without the `gui` feature); see `pathlab --help`"
     );

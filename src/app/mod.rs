@@ -1,137 +1,1189 @@
-//! The desktop app. For now one window that shows the built-in map solved by A*, drawn in
-//! pathlab's colours from a recorded run (the full editor and stepper build on this).
+//! The desktop app: a map editor with stepping search views side by side.
+//!
+//! Layout (docs UI.md): menus on top; tools, generators and the algorithm on the left; one to
+//! four views in the centre; inspector, statistics and plots on the right; the timeline at the
+//! bottom. State lives in [`PathlabApp`]; `show` draws it into any `Ui`, so the window, the
+//! headless screenshot and the egui_kittest tests run the same code.
 
+mod canvas;
+mod document;
+mod files;
+mod palette;
+mod panels;
+mod run;
+mod texture;
+
+pub use document::{Document, Touched};
+pub use run::{AlgoChoice, Breakpoints, Run};
+
+use crate::map::{Cell, Edit};
+use crate::search::Query;
+use crate::space::GridSpace;
+use canvas::{Camera, Gesture};
 use eframe::egui;
-use pathlab::builtin::default_world;
-use pathlab::map::{Grid, Terrain};
-use pathlab::search::{AStar, Query, Search, SearchState};
-use pathlab::space::{GridSpace, Heuristic, Space};
-use pathlab::trace::{NodeState, NodeStates, Recorder};
+use files::{DialogPurpose, PendingDialog};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use texture::MapTexture;
+
+/// How the app was started.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// File to open instead of the built-in map.
+    pub file: Option<PathBuf>,
+    /// Write a PNG of the window after `frames` frames, then exit.
+    pub screenshot: Option<PathBuf>,
+    pub frames: u32,
+    /// Print frame times to stderr.
+    pub frame_log: bool,
+    /// Scripted scrubbing and painting, for frame-time measurements.
+    pub scrub_test: bool,
+}
 
 /// Opens the window and blocks until it is closed.
-pub fn run() -> Result<(), eframe::Error> {
-    let options = eframe::NativeOptions {
+pub fn run(opts: Options) -> Result<(), String> {
+    let native = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("pathlab")
-            .with_inner_size([1100.0, 760.0]),
+            .with_inner_size([1280.0, 800.0])
+            .with_min_inner_size([640.0, 420.0])
+            .with_drag_and_drop(true),
+        // A headless screenshot must not reuse a window size saved by an earlier session.
+        persist_window: opts.screenshot.is_none(),
         ..Default::default()
     };
+    let failed: Arc<Mutex<Option<String>>> = Arc::default();
+    let fail = failed.clone();
     eframe::run_native(
         "pathlab",
-        options,
-        Box::new(|_cc| Ok(Box::new(Viewer::new()))),
+        native,
+        Box::new(move |cc| {
+            let mut app = PathlabApp::new(opts);
+            app.failure = fail;
+            if let Some(storage) = cc.storage {
+                if let Some(recent) = eframe::get_value::<Vec<PathBuf>>(storage, "recent") {
+                    app.recent = recent;
+                }
+            }
+            Ok(Box::new(app))
+        }),
     )
+    .map_err(|e| format!("cannot open the window: {e}"))?;
+    let failure = failed.lock().map(|f| f.clone()).unwrap_or(None);
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }
 
-struct Viewer {
-    grid: Grid,
-    space: GridSpace,
-    start: (u32, u32),
-    goal: (u32, u32),
-    states: NodeStates,
-    path: Vec<(u32, u32)>,
-    summary: String,
+/// Editing tools.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tool {
+    /// Inspect cells; drag start and goal.
+    Select,
+    /// Paint the chosen material.
+    Brush,
+    /// Paint free ground.
+    Erase,
+    /// Fill a rectangle with the material.
+    Rect,
+    /// Flood-fill a region with the material.
+    Fill,
 }
 
-impl Viewer {
-    fn new() -> Viewer {
-        let (grid, start, goal) = default_world();
-        let space = GridSpace::octile(&grid);
-        let q = Query {
-            start: space.node(start.0, start.1).unwrap_or(0),
-            goal: space.node(goal.0, goal.1).unwrap_or(0),
-        };
-        let mut astar = AStar::new(&space, q, Heuristic::Octile);
-        let mut rec = Recorder::new(space.num_nodes());
-        astar.run(&space, &mut rec);
-        let states = rec.seek(rec.len()).clone();
-        let path = astar
-            .path()
-            .unwrap_or(&[])
-            .iter()
-            .map(|&n| space.xy(n))
-            .collect();
-        let st = astar.stats();
-        let summary = format!(
-            "A* (octile) on the built-in map: {} expanded, {} generated, path cost {}, {} events recorded",
-            st.expanded,
-            st.generated,
-            astar.cost().map_or("none".into(), |c| format!("{c:.3}")),
-            rec.len()
-        );
-        Viewer {
-            grid,
+/// How views in a compare set move through their runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sync {
+    /// One step cursor for all.
+    Shared,
+    /// Each at the end of its run.
+    Completed,
+}
+
+/// One view: a run of an algorithm on the document, and its texture.
+pub struct View {
+    pub run: Run,
+    tex: MapTexture,
+    /// Changes whenever the run is rebuilt.
+    serial: u64,
+}
+
+/// A modal question on screen.
+#[derive(Clone, Debug, PartialEq)]
+enum Prompt {
+    /// Unsaved changes would be lost by this action.
+    Discard(PendingAction),
+    /// A recovery file from an earlier session exists.
+    Recover,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum PendingAction {
+    Open(Option<PathBuf>),
+    New,
+    Quit,
+}
+
+/// Frame-time statistics for `--frame-log`.
+#[derive(Default)]
+struct FrameLog {
+    last: Option<Instant>,
+    ui_ms: Vec<f32>,
+    gap_ms: Vec<f32>,
+}
+
+/// The whole app state.
+pub struct PathlabApp {
+    pub doc: Document,
+    pub space: GridSpace,
+    pub views: Vec<View>,
+    pub cam: Camera,
+    pub tool: Tool,
+    pub material: u8,
+    /// Steps shown (shared cursor).
+    pub cursor: usize,
+    pub playing: bool,
+    /// Expansions per second while playing.
+    pub speed: f32,
+    pub max_speed: bool,
+    pub sync: Sync,
+    pub diff: bool,
+    pub breakpoints: Breakpoints,
+    pub status: String,
+    pub selected: Option<(u32, u32)>,
+    hover: Option<(u32, u32)>,
+    /// Cells painted by the current drag, and what they were.
+    stroke: Option<(Vec<(u32, u32, Cell)>, Vec<(u32, u32, Cell)>)>,
+    rect_from: Option<(u32, u32)>,
+    dragging_endpoint: Option<bool>,
+    play_acc: f64,
+    next_serial: u64,
+    pub show_help: bool,
+    pub show_legend: bool,
+    pub gen_seed: u64,
+    pub gen_size: (u32, u32),
+    pub gen_density: f64,
+    pub gen_room: u32,
+    pub gen_corridor: u32,
+    pub recent: Vec<PathBuf>,
+    dialog: Option<PendingDialog>,
+    prompt: Option<Prompt>,
+    recovery_written: u64,
+    recovery_at: Instant,
+    opts: Options,
+    frame: u32,
+    shot: Arc<Mutex<Option<Arc<egui::ColorImage>>>>,
+    shot_target: Option<(PathBuf, Option<egui::Rect>)>,
+    shot_requested: bool,
+    pub canvas_rect: Option<egui::Rect>,
+    failure: Arc<Mutex<Option<String>>>,
+    frame_log: FrameLog,
+    space_panned: bool,
+    best_open_cache: Option<((u64, usize), Vec<(u32, f32, f32)>)>,
+    quit_now: bool,
+}
+
+const SPEED_DEFAULT: f32 = 20.0;
+
+impl PathlabApp {
+    /// The app on the built-in map (or `opts.file`), with A* ready to step.
+    pub fn new(opts: Options) -> PathlabApp {
+        let (grid, start, goal) = crate::builtin::default_world();
+        let doc = Document::new(grid, start, goal, None);
+        let space = GridSpace::octile(&doc.grid);
+        let mut app = PathlabApp {
+            doc,
             space,
-            start,
-            goal,
-            states,
-            path,
-            summary,
+            views: vec![],
+            cam: Camera::default(),
+            tool: Tool::Select,
+            material: b'@',
+            cursor: 0,
+            playing: false,
+            speed: SPEED_DEFAULT,
+            max_speed: false,
+            sync: Sync::Shared,
+            diff: false,
+            breakpoints: Breakpoints::default(),
+            status: "Ready: Space plays A*, Right steps, Left steps back, F1 lists shortcuts"
+                .into(),
+            selected: None,
+            hover: None,
+            stroke: None,
+            rect_from: None,
+            dragging_endpoint: None,
+            play_acc: 0.0,
+            next_serial: 1,
+            show_help: false,
+            show_legend: true,
+            gen_seed: 1,
+            gen_size: (64, 48),
+            gen_density: 0.3,
+            gen_room: 8,
+            gen_corridor: 2,
+            recent: vec![],
+            dialog: None,
+            prompt: None,
+            recovery_written: 0,
+            recovery_at: Instant::now(),
+            opts: opts.clone(),
+            frame: 0,
+            shot: Arc::default(),
+            shot_target: None,
+            shot_requested: false,
+            canvas_rect: None,
+            failure: Arc::default(),
+            frame_log: FrameLog::default(),
+            space_panned: false,
+            best_open_cache: None,
+            quit_now: false,
+        };
+        app.add_view(AlgoChoice::named("astar"));
+        if let Some(f) = &opts.file {
+            if let Err(e) = app.open_now(f) {
+                app.status = e.clone();
+                if opts.screenshot.is_some() || opts.scrub_test {
+                    *app.failure.lock().expect("not poisoned") = Some(e);
+                }
+            }
+        }
+        if opts.screenshot.is_none() && !opts.scrub_test && files::recovery_path().is_file() {
+            app.prompt = Some(Prompt::Recover);
+        }
+        app
+    }
+
+    fn query(&self) -> Query {
+        let node = |p: (u32, u32)| self.space.node(p.0, p.1).unwrap_or(0);
+        Query {
+            start: node(self.doc.start),
+            goal: node(self.doc.goal),
+        }
+    }
+
+    /// Adds a view running `choice` (at most four).
+    pub fn add_view(&mut self, choice: AlgoChoice) {
+        if self.views.len() >= 4 {
+            return;
+        }
+        match Run::new(choice, &self.space, self.query()) {
+            Ok(run) => {
+                let serial = self.bump();
+                self.views.push(View {
+                    run,
+                    tex: MapTexture::default(),
+                    serial,
+                });
+            }
+            Err(e) => self.status = e,
+        }
+    }
+
+    fn bump(&mut self) -> u64 {
+        self.next_serial += 1;
+        self.next_serial
+    }
+
+    /// Sets the algorithm of view `i` and restarts it.
+    pub fn set_algorithm(&mut self, i: usize, choice: AlgoChoice) {
+        if i < self.views.len() {
+            self.views[i].run.choice = choice;
+            self.restart_view(i);
+        }
+    }
+
+    fn restart_view(&mut self, i: usize) {
+        let q = self.query();
+        let choice = self.views[i].run.choice.clone();
+        match Run::new(choice, &self.space, q) {
+            Ok(mut run) => {
+                run.set_shown(self.cursor);
+                self.views[i].run = run;
+                self.views[i].serial = self.bump();
+            }
+            Err(e) => self.status = e,
+        }
+    }
+
+    /// Restarts every run (after an edit), keeping the step cursor where it was.
+    pub fn restart_all(&mut self) {
+        for i in 0..self.views.len() {
+            self.restart_view(i);
+        }
+        self.best_open_cache = None;
+    }
+
+    /// Reacts to a document change: rebuilds the affected part of the space, restarts runs.
+    fn touched(&mut self, t: Touched) {
+        match t {
+            Touched::Cells(Some(r)) if self.space.width() == self.doc.grid.width() => {
+                self.space.update(&self.doc.grid, Some(r))
+            }
+            Touched::Cells(_) => {
+                let (c, rule) = self.space.rules();
+                self.space = GridSpace::new(&self.doc.grid, c, rule);
+                self.cam.fit_pending = true;
+            }
+            Touched::Endpoints => {}
+        }
+        self.restart_all();
+    }
+
+    /// Replaces the document (open, new, generate).
+    fn set_document(&mut self, doc: Document) {
+        self.doc = doc;
+        self.space = GridSpace::octile(&self.doc.grid);
+        self.cam.fit_pending = true;
+        self.cursor = 0;
+        self.playing = false;
+        self.selected = None;
+        self.restart_all();
+    }
+
+    /// Opens a file now (no prompt).
+    pub fn open_now(&mut self, path: &std::path::Path) -> Result<(), String> {
+        let l = files::load(path)?;
+        let (w, h) = (l.grid.width(), l.grid.height());
+        let start = l.start.unwrap_or((w / 8, h / 2));
+        let goal = l.goal.unwrap_or((w - 1 - w / 8, h / 2));
+        let mut doc = Document::new(l.grid, start, goal, l.path.clone());
+        doc.problems = l.problems;
+        self.set_document(doc);
+        if !l.algorithms.is_empty() {
+            self.views.clear();
+            for a in l.algorithms.iter().take(4) {
+                let mut c = AlgoChoice::named(&a.name);
+                for (k, v) in &a.params {
+                    c.values.insert(k.clone(), *v);
+                }
+                self.add_view(c);
+            }
+        }
+        self.recent.retain(|p| p != path);
+        self.recent.insert(0, path.to_path_buf());
+        self.recent.truncate(8);
+        self.status = format!(
+            "Opened {} ({w}×{h}{})",
+            path.display(),
+            if self.doc.problems.is_empty() {
+                String::new()
+            } else {
+                format!(", {} problems", self.doc.problems.len())
+            }
+        );
+        Ok(())
+    }
+
+    /// Applies an edit from the editor (undoable) and restarts the runs.
+    pub fn edit(&mut self, e: Edit) {
+        match self.doc.apply(e) {
+            Ok(t) => self.touched(t),
+            Err(e) => self.status = e,
+        }
+    }
+
+    /// Undo the last change.
+    pub fn undo(&mut self) {
+        match self.doc.undo() {
+            Some(t) => {
+                self.touched(t);
+                self.status = "Undone".into();
+            }
+            None => self.status = "Nothing to undo".into(),
+        }
+    }
+
+    /// Redo the last undone change.
+    pub fn redo(&mut self) {
+        match self.doc.redo() {
+            Some(t) => {
+                self.touched(t);
+                self.status = "Redone".into();
+            }
+            None => self.status = "Nothing to redo".into(),
+        }
+    }
+
+    /// The largest step any view has recorded.
+    pub fn max_steps(&self) -> usize {
+        self.views.iter().map(|v| v.run.steps()).max().unwrap_or(0)
+    }
+
+    /// True while some run is still searching.
+    pub fn searching(&self) -> bool {
+        self.views.iter().any(|v| !v.run.finished())
+    }
+
+    /// Moves the shared cursor to step `s` (clamped), stopping at breakpoints when moving
+    /// forward by more than one step if `check` is set.
+    pub fn go_to(&mut self, s: usize, check: bool) {
+        let s = s.min(self.max_steps());
+        let mut target = s;
+        if check && s > self.cursor {
+            let mut hit: Option<(usize, String)> = None;
+            for v in &self.views {
+                if let Some(b) = v.run.first_break(self.cursor, s, &self.breakpoints) {
+                    if hit.as_ref().is_none_or(|h| b.0 < h.0) {
+                        hit = Some(b);
+                    }
+                }
+            }
+            if let Some((at, why)) = hit {
+                target = at;
+                self.playing = false;
+                self.status = format!("Stopped at step {at}: {why}");
+            }
+        }
+        self.cursor = target;
+        for v in &mut self.views {
+            v.run.set_shown(target);
+        }
+    }
+
+    /// Steps forward `n` expansions (searching further if needed).
+    pub fn step_forward(&mut self, n: usize) {
+        let want = self.cursor + n;
+        for v in &mut self.views {
+            while !v.run.finished() && v.run.steps() < want {
+                v.run.pump(&self.space, Duration::from_millis(20));
+            }
+        }
+        self.go_to(want, true);
+    }
+
+    /// Steps back `n` expansions.
+    pub fn step_back(&mut self, n: usize) {
+        self.go_to(self.cursor.saturating_sub(n), false);
+    }
+
+    /// Runs every search to its end and shows the end.
+    pub fn to_end(&mut self) {
+        for v in &mut self.views {
+            v.run.finish(&self.space);
+        }
+        self.go_to(self.max_steps(), false);
+        self.playing = false;
+    }
+
+    /// A one-line summary of the first view, as in the status bar.
+    pub fn summary(&self) -> String {
+        let Some(v) = self.views.first() else {
+            return "no algorithm".into();
+        };
+        let r = &v.run;
+        let state = match r.status() {
+            crate::search::Status::Running => "searching",
+            crate::search::Status::NeedsReplan => "needs replanning",
+            crate::search::Status::Found => "path found",
+            crate::search::Status::NoPath => "no path",
+        };
+        format!(
+            "Step {} of {} — {} — {}",
+            r.shown,
+            r.steps(),
+            state,
+            r.cost()
+                .filter(|_| r.path_visible())
+                .map_or(String::new(), |c| format!("cost {c:.3}"))
+        )
+    }
+
+    fn pump_runs(&mut self) {
+        let budget = Duration::from_micros(6000 / self.views.len().max(1) as u64);
+        for v in &mut self.views {
+            v.run.pump(&self.space, budget);
+        }
+        if self.sync == Sync::Completed {
+            for v in &mut self.views {
+                let end = v.run.steps();
+                v.run.set_shown(end);
+            }
+            self.cursor = self.max_steps();
+        }
+    }
+
+    fn advance_play(&mut self, dt: f32) {
+        if !self.playing {
+            self.play_acc = 0.0;
+            return;
+        }
+        if self.max_speed {
+            self.play_acc += 1e9;
+        } else {
+            self.play_acc += (self.speed * dt) as f64;
+        }
+        let n = self.play_acc.floor() as usize;
+        if n > 0 {
+            self.play_acc -= n as f64;
+            let before = self.cursor;
+            let want = (self.cursor + n).min(self.max_steps());
+            self.go_to(want, true);
+            if self.cursor == before && !self.searching() {
+                self.playing = false;
+                self.status = "End of run".into();
+            }
+        }
+    }
+
+    /// Paints one cell during a brush stroke.
+    fn paint(&mut self, c: (u32, u32), tile: u8) {
+        let cell = Cell::tile(tile);
+        if self.doc.grid.get(c.0, c.1) == Some(cell) {
+            return;
+        }
+        let before = self.doc.grid.get(c.0, c.1).unwrap_or(Cell::FREE);
+        if let Ok((_, changed)) = self.doc.apply_unrecorded(&Edit::SetCell {
+            x: c.0,
+            y: c.1,
+            cell,
+        }) {
+            let s = self.stroke.get_or_insert_with(|| (vec![], vec![]));
+            s.0.push((c.0, c.1, cell));
+            s.1.push((c.0, c.1, before));
+            self.space.update(&self.doc.grid, changed);
+            self.restart_all();
+        }
+    }
+
+    fn end_stroke(&mut self) {
+        if let Some((redo, mut undo)) = self.stroke.take() {
+            // Restore in reverse order so a cell painted twice gets its first value back.
+            undo.reverse();
+            self.doc.record_stroke(Edit::Cells(redo), Edit::Cells(undo));
+        }
+    }
+
+    /// Handles the pointer on the canvas.
+    fn gesture(&mut self, g: Gesture, ui: &egui::Ui) {
+        self.hover = g.hover;
+        if let Some(c) = g.pressed {
+            match self.tool {
+                Tool::Select => {
+                    self.dragging_endpoint = if c == self.doc.start {
+                        Some(true)
+                    } else if c == self.doc.goal {
+                        Some(false)
+                    } else {
+                        None
+                    };
+                }
+                Tool::Rect => self.rect_from = Some(c),
+                _ => {}
+            }
+        }
+        if let Some(c) = g.dragging {
+            match self.tool {
+                Tool::Brush => self.paint(c, self.material),
+                Tool::Erase => self.paint(c, b'.'),
+                _ => {}
+            }
+        }
+        if g.released {
+            match self.tool {
+                Tool::Brush | Tool::Erase => self.end_stroke(),
+                Tool::Rect => {
+                    if let (Some(a), Some(b)) = (self.rect_from.take(), g.hover) {
+                        self.edit(Edit::SetRect {
+                            rect: crate::map::Rect::from_corners(a, b),
+                            cell: Cell::tile(self.material),
+                        });
+                    }
+                }
+                Tool::Select => {
+                    if let (Some(is_start), Some(c)) = (self.dragging_endpoint.take(), g.hover) {
+                        self.move_endpoint(is_start, c);
+                    }
+                }
+                Tool::Fill => {}
+            }
+        }
+        if let Some(c) = g.clicked {
+            match self.tool {
+                Tool::Select => self.selected = Some(c),
+                Tool::Brush => {
+                    self.paint(c, self.material);
+                    self.end_stroke();
+                }
+                Tool::Erase => {
+                    self.paint(c, b'.');
+                    self.end_stroke();
+                }
+                Tool::Fill => self.edit(Edit::Fill {
+                    x: c.0,
+                    y: c.1,
+                    cell: Cell::tile(self.material),
+                }),
+                Tool::Rect => {
+                    self.rect_from = None;
+                    self.edit(Edit::SetCell {
+                        x: c.0,
+                        y: c.1,
+                        cell: Cell::tile(self.material),
+                    });
+                }
+            }
+        }
+        if ui.input(|i| i.key_down(egui::Key::Space)) && g.dragging.is_some() {
+            self.space_panned = true;
+        }
+    }
+
+    /// Moves start (`true`) or goal to a free cell (undoable) and restarts the runs.
+    pub fn move_endpoint(&mut self, is_start: bool, c: (u32, u32)) {
+        if !self.doc.is_free(c.0, c.1) {
+            self.status = format!("({}, {}) is blocked", c.0, c.1);
+            return;
+        }
+        if is_start {
+            self.doc.set_start(c);
+        } else {
+            self.doc.set_goal(c);
+        }
+        self.touched(Touched::Endpoints);
+    }
+
+    /// Draws the app into `ui` and handles input: the window, the screenshot mode and the tests
+    /// all call this.
+    pub fn show(&mut self, ui: &mut egui::Ui) {
+        let t0 = Instant::now();
+        let ctx = ui.ctx().clone();
+        let dt = ui.input(|i| i.stable_dt).min(0.1);
+        self.shortcuts(&ctx);
+        self.pump_runs();
+        self.advance_play(dt);
+        if self.opts.scrub_test {
+            self.scrub_step();
+        }
+        self.poll_dialog();
+        self.dropped_files(&ctx);
+        self.write_recovery();
+
+        panels::menu_bar(self, ui);
+        panels::status_bar(self, ui);
+        panels::timeline(self, ui);
+        panels::left(self, ui);
+        panels::right(self, ui);
+        egui::CentralPanel::default().show(ui, |ui| self.centre(ui));
+        panels::prompts(self, &ctx);
+        if self.show_help {
+            panels::help(self, &ctx);
+        }
+        if self.searching() || self.playing || self.dialog.is_some() || self.opts.scrub_test {
+            ctx.request_repaint();
+        }
+        self.frame += 1;
+        if self.opts.frame_log {
+            self.log_frame(t0);
+        }
+    }
+
+    fn centre(&mut self, ui: &mut egui::Ui) {
+        let n = self.views.len().max(1);
+        let full = ui.available_rect_before_wrap();
+        self.canvas_rect = Some(full);
+        let (cols, rows) = match n {
+            1 => (1, 1),
+            2 => (2, 1),
+            _ => (2, 2),
+        };
+        let cell = egui::vec2(full.width() / cols as f32, full.height() / rows as f32);
+        let ctx = ui.ctx().clone();
+        let rev = self.doc.revision;
+        let mut gestures = vec![];
+        for i in 0..self.views.len() {
+            let (c, r) = (i % cols, i / cols);
+            let rect = egui::Rect::from_min_size(
+                full.min + egui::vec2(c as f32 * cell.x, r as f32 * cell.y),
+                cell - egui::vec2(
+                    if c + 1 < cols { 3.0 } else { 0.0 },
+                    if r + 1 < rows { 3.0 } else { 0.0 },
+                ),
+            );
+            // Diff: view 0 against view 1, and view 1 against view 0.
+            let other = if self.diff && self.views.len() >= 2 && i < 2 {
+                Some(1 - i)
+            } else {
+                None
+            };
+            {
+                let (a, b) = split_pair(&mut self.views, i, other);
+                let View { run, tex, serial } = a;
+                tex.sync(
+                    &ctx,
+                    &self.doc.grid,
+                    rev,
+                    (run, *serial),
+                    b.map(|o| (&mut o.run, o.serial)),
+                );
+            }
+            let title = format!(
+                "{}{}",
+                self.views[i].run.choice.label(),
+                if other.is_some() { " — diff" } else { "" }
+            );
+            let ov = canvas::Overlay {
+                title: &title,
+                start: self.doc.start,
+                goal: self.doc.goal,
+                selected: self.selected,
+                rect_preview: self.rect_from.zip(self.hover),
+                legend: self.show_legend && i == 0,
+                diff: other.is_some(),
+            };
+            let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
+            let v = &mut self.views[i];
+            let g = canvas::show(
+                &mut child,
+                &mut self.cam,
+                &self.space,
+                &v.tex,
+                &mut v.run,
+                &ov,
+            );
+            gestures.push(g);
+        }
+        for g in gestures {
+            if g.hover.is_some() || g.released || g.clicked.is_some() {
+                self.gesture(g, ui);
+            }
+            if let Some(c) = g.secondary {
+                self.selected = Some(c);
+            }
+        }
+        if self.hover.is_none() {
+            self.hover = None;
+        }
+    }
+
+    fn shortcuts(&mut self, ctx: &egui::Context) {
+        if ctx.egui_wants_keyboard_input() {
+            return;
+        }
+        use egui::{Key, KeyboardShortcut, Modifiers};
+        let cmd = Modifiers::COMMAND;
+        let cs = Modifiers::COMMAND | Modifiers::SHIFT;
+        let pressed = |m: Modifiers, k: Key| {
+            ctx.input_mut(|i| i.consume_shortcut(&KeyboardShortcut::new(m, k)))
+        };
+        if pressed(cs, Key::Z) || pressed(cmd, Key::Y) {
+            self.redo();
+        }
+        if pressed(cmd, Key::Z) {
+            self.undo();
+        }
+        if pressed(cmd, Key::O) {
+            self.request(PendingAction::Open(None));
+        }
+        if pressed(cs, Key::S) {
+            self.dialog = Some(PendingDialog::spawn(DialogPurpose::SaveAs, "map.map"));
+        }
+        if pressed(cmd, Key::S) {
+            self.save();
+        }
+        if pressed(cmd, Key::N) {
+            self.request(PendingAction::New);
+        }
+        let (shift, keys) = ctx.input(|i| {
+            (
+                i.modifiers.shift,
+                [
+                    Key::ArrowRight,
+                    Key::ArrowLeft,
+                    Key::Home,
+                    Key::End,
+                    Key::F1,
+                    Key::F,
+                    Key::V,
+                    Key::B,
+                    Key::E,
+                    Key::R,
+                    Key::G,
+                    Key::L,
+                ]
+                .map(|k| i.key_pressed(k)),
+            )
+        });
+        let n = if shift { 10 } else { 1 };
+        let [right, left, home, end, f1, f, v, b, e, r, g, l] = keys;
+        if right {
+            self.playing = false;
+            self.step_forward(n);
+        }
+        if left {
+            self.playing = false;
+            self.step_back(n);
+        }
+        if home {
+            self.playing = false;
+            self.go_to(0, false);
+        }
+        if end {
+            self.to_end();
+        }
+        if f1
+            || ctx.input(|i| {
+                i.events
+                    .iter()
+                    .any(|e| matches!(e, egui::Event::Text(t) if t == "?"))
+            })
+        {
+            self.show_help = !self.show_help;
+        }
+        if f {
+            self.cam.fit_pending = true;
+        }
+        for (hit, t) in [
+            (v, Tool::Select),
+            (b, Tool::Brush),
+            (e, Tool::Erase),
+            (r, Tool::Rect),
+            (g, Tool::Fill),
+        ] {
+            if hit {
+                self.tool = t;
+            }
+        }
+        if l {
+            self.show_legend = !self.show_legend;
+        }
+        // Space: play/pause on release, unless it was held to pan.
+        let (sp_pressed, sp_released) =
+            ctx.input(|i| (i.key_pressed(Key::Space), i.key_released(Key::Space)));
+        if sp_pressed {
+            self.space_panned = false;
+        }
+        if sp_released && !self.space_panned {
+            self.toggle_play();
+        }
+    }
+
+    /// Play or pause; playing from the end starts over.
+    pub fn toggle_play(&mut self) {
+        if !self.playing && self.cursor >= self.max_steps() && !self.searching() {
+            self.go_to(0, false);
+        }
+        self.playing = !self.playing;
+    }
+
+    fn request(&mut self, a: PendingAction) {
+        if self.doc.dirty {
+            self.prompt = Some(Prompt::Discard(a));
+        } else {
+            self.perform(a);
+        }
+    }
+
+    fn perform(&mut self, a: PendingAction) {
+        match a {
+            PendingAction::Open(Some(p)) => {
+                if let Err(e) = self.open_now(&p) {
+                    self.status = e;
+                }
+            }
+            PendingAction::Open(None) => {
+                self.dialog = Some(PendingDialog::spawn(DialogPurpose::Open, ""));
+            }
+            PendingAction::New => {
+                let (w, h) = self.gen_size;
+                let grid = crate::map::Grid::new(w.max(2), h.max(1), Cell::FREE);
+                self.set_document(Document::new(grid, (0, h / 2), (w - 1, h / 2), None));
+                self.status = format!("New {w}×{h} map");
+            }
+            PendingAction::Quit => {
+                self.doc.dirty = false;
+                files::clear_recovery();
+                self.quit_now = true;
+            }
+        }
+    }
+
+    /// Saves to the document's file, or asks where.
+    pub fn save(&mut self) {
+        match self.doc.path.clone() {
+            Some(p) => self.save_to(&p),
+            None => self.dialog = Some(PendingDialog::spawn(DialogPurpose::SaveAs, "map.map")),
+        }
+    }
+
+    fn algo_settings(&self) -> Vec<crate::map::io::AlgoSettings> {
+        self.views
+            .iter()
+            .map(|v| crate::map::io::AlgoSettings {
+                name: v.run.choice.info.name.into(),
+                params: v.run.choice.values.clone(),
+            })
+            .collect()
+    }
+
+    fn save_to(&mut self, p: &std::path::Path) {
+        let project = self.doc.to_project(self.algo_settings());
+        match files::save(p, &project, &self.doc.grid) {
+            Ok(()) => {
+                self.doc.path = Some(p.to_path_buf());
+                self.doc.dirty = false;
+                files::clear_recovery();
+                self.status = format!("Saved {}", p.display());
+            }
+            Err(e) => self.status = format!("Not saved: {e}"),
+        }
+    }
+
+    fn poll_dialog(&mut self) {
+        let Some(d) = &self.dialog else { return };
+        let Some(result) = d.poll() else { return };
+        let purpose = d.purpose;
+        self.dialog = None;
+        let Some(p) = result else {
+            self.status = "Cancelled (no file chosen, or no file dialog available)".into();
+            return;
+        };
+        match purpose {
+            DialogPurpose::Open => self.perform(PendingAction::Open(Some(p))),
+            DialogPurpose::SaveAs => self.save_to(&p),
+            DialogPurpose::ExportRun => self.export_run(&p),
+            DialogPurpose::ExportPosthoc => self.export_posthoc(&p),
+            DialogPurpose::ExportPng => {
+                self.shot_target = Some((p, self.canvas_rect));
+                self.shot_requested = false;
+            }
+        }
+    }
+
+    fn dropped_files(&mut self, ctx: &egui::Context) {
+        let dropped: Vec<PathBuf> = ctx.input(|i| {
+            i.raw
+                .dropped_files
+                .iter()
+                .map(|f| f.path().to_path_buf())
+                .collect()
+        });
+        if let Some(p) = dropped.into_iter().next() {
+            self.request(PendingAction::Open(Some(p)));
+        }
+    }
+
+    /// Writes the recovery file every few seconds while there are unsaved changes.
+    fn write_recovery(&mut self) {
+        if !self.doc.dirty
+            || self.doc.revision == self.recovery_written
+            || self.recovery_at.elapsed() < Duration::from_secs(2)
+            || self.opts.screenshot.is_some()
+        {
+            return;
+        }
+        let project = self.doc.to_project(self.algo_settings());
+        match files::write_recovery(&project) {
+            Ok(()) => self.recovery_written = self.doc.revision,
+            Err(e) => self.status = format!("Cannot write the recovery file: {e}"),
+        }
+        self.recovery_at = Instant::now();
+    }
+
+    /// Restores the recovery file as an unsaved document.
+    fn recover(&mut self) {
+        let p = files::recovery_path();
+        match files::load(&p) {
+            Ok(l) => {
+                let s = l.start.unwrap_or((0, 0));
+                let g = l.goal.unwrap_or((1, 0));
+                let mut doc = Document::new(l.grid, s, g, None);
+                doc.problems = l.problems;
+                doc.dirty = true;
+                doc.revision = 1;
+                self.set_document(doc);
+                self.status = "Restored unsaved work from the recovery file".into();
+            }
+            Err(e) => self.status = format!("Recovery file unreadable: {e}"),
+        }
+    }
+
+    fn export_run(&mut self, p: &std::path::Path) {
+        let Some(v) = self.views.first() else { return };
+        let r = &v.run;
+        let xy = |n: u32| self.space.xy(n);
+        let file = crate::trace::run_file::RunFile {
+            version: crate::trace::run_file::RUN_VERSION,
+            map: self
+                .doc
+                .path
+                .as_ref()
+                .map_or("built-in".into(), |p| p.display().to_string()),
+            algorithm: r.choice.spec(),
+            start: self.doc.start,
+            goal: self.doc.goal,
+            status: match r.status() {
+                crate::search::Status::Found => "found",
+                crate::search::Status::NoPath => "no-path",
+                crate::search::Status::Running | crate::search::Status::NeedsReplan => "running",
+            }
+            .into(),
+            cost: r.cost(),
+            path: r.path().unwrap_or(&[]).iter().map(|&n| xy(n)).collect(),
+            stats: r.stats().into(),
+            events: crate::trace::run_file::RunFile::events_of(&r.rec),
+        };
+        self.status = match file.write(p) {
+            Ok(()) => format!("Run written to {}", p.display()),
+            Err(e) => format!("Not written: {e}"),
+        };
+    }
+
+    fn export_posthoc(&mut self, p: &std::path::Path) {
+        let Some(v) = self.views.first() else { return };
+        let space = &self.space;
+        let yaml = crate::trace::posthoc::to_yaml(&v.run.rec, |n| {
+            let (x, y) = space.xy(n);
+            (x as f32, y as f32)
+        });
+        self.status = match crate::map::io::write_atomic(p, yaml.as_bytes()) {
+            Ok(()) => format!("Posthoc trace written to {}", p.display()),
+            Err(e) => format!("Not written: {e}"),
+        };
+    }
+
+    /// Screenshots: `--screenshot` after N frames (whole window), or an export of the canvas.
+    fn screenshots(&mut self, ctx: &egui::Context) {
+        if let Some(out) = self.opts.screenshot.clone() {
+            if self.frame >= self.opts.frames.max(1) && self.shot_target.is_none() {
+                self.shot_target = Some((out, None));
+            }
+        }
+        let Some((path, crop)) = self.shot_target.clone() else {
+            return;
+        };
+        if !self.shot_requested {
+            let slot = self.shot.clone();
+            ctx.request_screenshot(move |img| {
+                if let Ok(mut s) = slot.lock() {
+                    *s = Some(img);
+                }
+            });
+            self.shot_requested = true;
+            ctx.request_repaint();
+            return;
+        }
+        let img = self.shot.lock().ok().and_then(|mut s| s.take());
+        let Some(img) = img else {
+            ctx.request_repaint();
+            return;
+        };
+        let img = match crop {
+            Some(r) => img.region(&r, Some(ctx.pixels_per_point())),
+            None => (*img).clone(),
+        };
+        let result = files::write_png(&path, &img);
+        self.shot_target = None;
+        self.shot_requested = false;
+        if self.opts.screenshot.is_some() {
+            if let Err(e) = result {
+                *self.failure.lock().expect("not poisoned") = Some(e);
+            }
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        } else {
+            self.status = match result {
+                Ok(()) => format!("Canvas written to {}", path.display()),
+                Err(e) => format!("Not written: {e}"),
+            };
+        }
+    }
+
+    /// `--scrub-test`: finish the runs, then each frame jump the cursor across the whole run and
+    /// paint a wall every tenth frame, logging frame times; exits after `--frames` frames.
+    fn scrub_step(&mut self) {
+        if self.frame == 1 {
+            self.to_end();
+            let events: usize = self.views.iter().map(|v| v.run.rec.len()).sum();
+            eprintln!(
+                "scrub-test: {}×{} map, {} steps, {} events recorded",
+                self.doc.grid.width(),
+                self.doc.grid.height(),
+                self.max_steps(),
+                events
+            );
+        }
+        if self.frame > 1 {
+            let m = self.max_steps().max(1);
+            // A slider drag: big jumps back and forth.
+            let s = (self.frame as usize * 7919 * 131) % m;
+            self.go_to(s, false);
+            if self.frame % 40 == 0 {
+                let (w, h) = (self.doc.grid.width(), self.doc.grid.height());
+                let c = ((self.frame * 37) % w, (self.frame * 53) % h);
+                self.paint(c, b'@');
+                self.end_stroke();
+                self.to_end();
+            }
+        }
+        if self.frame >= self.opts.frames.max(2) {
+            self.quit_now = true;
+        }
+    }
+
+    fn log_frame(&mut self, t0: Instant) {
+        let now = Instant::now();
+        let log = &mut self.frame_log;
+        log.ui_ms.push(t0.elapsed().as_secs_f32() * 1000.0);
+        if let Some(last) = log.last {
+            log.gap_ms.push((now - last).as_secs_f32() * 1000.0);
+        }
+        log.last = Some(now);
+        if log.ui_ms.len() >= 60 {
+            let stats = |v: &mut Vec<f32>| {
+                v.sort_by(|a, b| a.total_cmp(b));
+                let p = |q: f32| {
+                    v.get(((v.len() - 1) as f32 * q) as usize)
+                        .copied()
+                        .unwrap_or(0.0)
+                };
+                let s = format!("p50 {:.1} p95 {:.1} max {:.1}", p(0.5), p(0.95), p(1.0));
+                v.clear();
+                s
+            };
+            eprintln!(
+                "frames: update ms {} | frame interval ms {}",
+                stats(&mut log.ui_ms),
+                stats(&mut log.gap_ms)
+            );
         }
     }
 }
 
-fn cell_colour(t: Terrain) -> egui::Color32 {
-    match t {
-        Terrain::Ground | Terrain::Grass => egui::Color32::from_rgb(245, 245, 240),
-        Terrain::Swamp => egui::Color32::from_rgb(170, 160, 120),
-        Terrain::Water => egui::Color32::from_rgb(120, 150, 170),
-        Terrain::Trees => egui::Color32::from_rgb(95, 120, 80),
-        Terrain::OutOfBounds => egui::Color32::from_rgb(30, 30, 32),
+/// View `i` mutably, and view `j` too when given (they differ).
+fn split_pair(views: &mut [View], i: usize, j: Option<usize>) -> (&mut View, Option<&mut View>) {
+    match j {
+        Some(j) if j != i => {
+            if i < j {
+                let (a, b) = views.split_at_mut(j);
+                (&mut a[i], Some(&mut b[0]))
+            } else {
+                let (a, b) = views.split_at_mut(i);
+                (&mut b[0], Some(&mut a[j]))
+            }
+        }
+        _ => (&mut views[i], None),
     }
 }
 
-impl eframe::App for Viewer {
+impl eframe::App for PathlabApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
-        egui::CentralPanel::default().show(ui, |ui| {
-            ui.heading("pathlab");
-            ui.label(&self.summary);
-            let avail = ui.available_size();
-            let (w, h) = (self.grid.width() as f32, self.grid.height() as f32);
-            let cell = (avail.x / w).min(avail.y / h).max(1.0);
-            let (rect, _) =
-                ui.allocate_exact_size(egui::vec2(cell * w, cell * h), egui::Sense::hover());
-            let painter = ui.painter_at(rect);
-            let at = |x: f32, y: f32| rect.min + egui::vec2(x * cell, y * cell);
-            for y in 0..self.grid.height() {
-                for x in 0..self.grid.width() {
-                    let n = self.space.node(x, y).unwrap_or(0) as usize;
-                    let base = cell_colour(self.grid.terrain(x as i64, y as i64));
-                    let c = match self.states.get(n) {
-                        NodeState::Closed => egui::Color32::from_rgb(245, 180, 120),
-                        NodeState::Open => egui::Color32::from_rgb(170, 210, 240),
-                        _ => base,
-                    };
-                    let r =
-                        egui::Rect::from_min_size(at(x as f32, y as f32), egui::vec2(cell, cell));
-                    painter.rect_filled(r.shrink(0.5), 0.0, c);
-                }
-            }
-            let pts: Vec<egui::Pos2> = self
-                .path
-                .iter()
-                .map(|&(x, y)| at(x as f32 + 0.5, y as f32 + 0.5))
-                .collect();
-            painter.add(egui::Shape::line(
-                pts.clone(),
-                egui::Stroke::new(cell * 0.45, egui::Color32::from_rgb(40, 40, 40)),
-            ));
-            painter.add(egui::Shape::line(
-                pts,
-                egui::Stroke::new(cell * 0.3, egui::Color32::from_rgb(170, 220, 40)),
-            ));
-            for (p, c) in [
-                (self.start, egui::Color32::from_rgb(40, 170, 70)),
-                (self.goal, egui::Color32::from_rgb(220, 50, 50)),
-            ] {
-                let centre = at(p.0 as f32 + 0.5, p.1 as f32 + 0.5);
-                painter.circle(
-                    centre,
-                    cell * 0.45,
-                    c,
-                    egui::Stroke::new(2.0, egui::Color32::WHITE),
-                );
-            }
-        });
+        let ctx = ui.ctx().clone();
+        ctx.send_viewport_cmd(egui::ViewportCommand::Title(format!(
+            "pathlab — {}",
+            self.doc.title()
+        )));
+        if ctx.input(|i| i.viewport().close_requested()) && self.doc.dirty && !self.quit_now {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.prompt = Some(Prompt::Discard(PendingAction::Quit));
+        }
+        self.show(ui);
+        self.screenshots(&ctx);
+        if self.quit_now {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, "recent", &self.recent);
     }
 }

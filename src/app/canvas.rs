@@ -1,0 +1,353 @@
+//! The 2D canvas: camera (pan, zoom to the cursor, fit), the map texture, overlays (current node,
+//! parent arrows, path, start and goal, legend) and the mouse gestures the editor turns into edits.
+
+use super::palette;
+use super::run::Run;
+use super::texture::MapTexture;
+use crate::space::{GridSpace, NodeId};
+use crate::trace::{NodeState, NONE};
+use eframe::egui::{self, pos2, vec2, Color32, Pos2, Rect, Sense, Stroke, Vec2};
+
+/// Where the map sits on screen; shared by every view so compared runs line up.
+#[derive(Clone, Copy, Debug)]
+pub struct Camera {
+    /// Screen points per cell.
+    pub zoom: f32,
+    /// Position of the map's top-left corner relative to the view's top-left corner.
+    pub offset: Vec2,
+    /// Fit the map to the view on the next frame.
+    pub fit_pending: bool,
+    /// View size of the last automatic fit, while the user has not moved the camera: the
+    /// map is fitted again when the view's size changes (panels settle on the first frames).
+    fitted_for: Option<Vec2>,
+}
+
+impl Default for Camera {
+    fn default() -> Self {
+        Camera {
+            zoom: 16.0,
+            offset: Vec2::ZERO,
+            fit_pending: true,
+            fitted_for: None,
+        }
+    }
+}
+
+impl Camera {
+    fn fit(&mut self, view: Rect, w: u32, h: u32) {
+        let z = (view.width() / w as f32).min(view.height() / h as f32) * 0.96;
+        self.zoom = z.max(0.05);
+        let size = vec2(w as f32, h as f32) * self.zoom;
+        self.offset = (view.size() - size) * 0.5;
+        self.fit_pending = false;
+        self.fitted_for = Some(view.size());
+    }
+
+    /// The cell under a screen position.
+    pub fn cell_at(&self, view: Rect, p: Pos2, w: u32, h: u32) -> Option<(u32, u32)> {
+        let q = (p - view.min - self.offset) / self.zoom;
+        (q.x >= 0.0 && q.y >= 0.0 && (q.x as u32) < w && (q.y as u32) < h)
+            .then_some((q.x as u32, q.y as u32))
+    }
+
+    /// Screen position of a cell's centre.
+    pub fn centre(&self, view: Rect, c: (u32, u32)) -> Pos2 {
+        view.min + self.offset + vec2(c.0 as f32 + 0.5, c.1 as f32 + 0.5) * self.zoom
+    }
+
+    fn cell_rect(&self, view: Rect, c: (u32, u32)) -> Rect {
+        let min = view.min + self.offset + vec2(c.0 as f32, c.1 as f32) * self.zoom;
+        Rect::from_min_size(min, Vec2::splat(self.zoom))
+    }
+}
+
+/// What the user did on a view this frame.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Gesture {
+    /// Cell under the pointer.
+    pub hover: Option<(u32, u32)>,
+    /// Primary button went down on a cell.
+    pub pressed: Option<(u32, u32)>,
+    /// Primary button held (and not panning) over a cell.
+    pub dragging: Option<(u32, u32)>,
+    /// Primary button released.
+    pub released: bool,
+    /// Primary click (press and release without moving).
+    pub clicked: Option<(u32, u32)>,
+    /// Right click, for the context menu.
+    pub secondary: Option<(u32, u32)>,
+}
+
+/// Everything a view draws besides the texture.
+pub struct Overlay<'a> {
+    pub title: &'a str,
+    pub start: (u32, u32),
+    pub goal: (u32, u32),
+    pub selected: Option<(u32, u32)>,
+    pub rect_preview: Option<((u32, u32), (u32, u32))>,
+    pub legend: bool,
+    pub diff: bool,
+}
+
+/// Draws one view and reads the pointer over it.
+pub fn show(
+    ui: &mut egui::Ui,
+    cam: &mut Camera,
+    space: &GridSpace,
+    tex: &MapTexture,
+    run: &mut Run,
+    ov: &Overlay,
+) -> Gesture {
+    let (w, h) = (space.width(), space.height());
+    let (resp, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
+    let view = resp.rect;
+    if cam.fit_pending || cam.fitted_for.is_some_and(|s| s != view.size()) {
+        cam.fit(view, w, h);
+    }
+    painter.rect_filled(view, 0.0, Color32::from_gray(200));
+    let map_rect = Rect::from_min_size(view.min + cam.offset, vec2(w as f32, h as f32) * cam.zoom);
+    if let Some(id) = tex.id() {
+        painter.image(
+            id,
+            map_rect,
+            Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0)),
+            Color32::WHITE,
+        );
+    }
+    painter.rect_stroke(
+        map_rect,
+        0.0,
+        Stroke::new(1.0, Color32::from_gray(90)),
+        egui::StrokeKind::Outside,
+    );
+
+    // Pan: middle button, or primary with space held.
+    let space_held = ui.input(|i| i.key_down(egui::Key::Space));
+    let panning = resp.dragged_by(egui::PointerButton::Middle)
+        || (space_held && resp.dragged_by(egui::PointerButton::Primary));
+    if panning {
+        cam.offset += resp.drag_delta();
+        cam.fitted_for = None;
+    }
+    // Zoom to the cursor.
+    if let Some(p) = resp.hover_pos() {
+        let (scroll, pinch) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
+        let factor = (scroll * 0.0025).exp() * pinch;
+        if (factor - 1.0).abs() > 1e-4 {
+            let new_zoom = (cam.zoom * factor).clamp(0.05, 200.0);
+            let anchor = p - view.min - cam.offset;
+            cam.offset += anchor - anchor * (new_zoom / cam.zoom);
+            cam.zoom = new_zoom;
+            cam.fitted_for = None;
+        }
+    }
+
+    let clip = painter.clip_rect().intersect(view);
+    let painter = painter.with_clip_rect(clip);
+    draw_grid_lines(&painter, cam, view, w, h);
+    if let Some(n) = run.current_node() {
+        let r = cam.cell_rect(view, space.xy(n));
+        painter.rect_stroke(
+            r,
+            0.0,
+            Stroke::new((cam.zoom * 0.18).clamp(2.0, 4.0), palette::CURRENT),
+            egui::StrokeKind::Inside,
+        );
+    }
+    if cam.zoom >= 18.0 && run.finished() && !ov.diff {
+        draw_parent_arrows(&painter, cam, view, space, run);
+    }
+    if run.path_visible() {
+        if let Some(path) = run.path() {
+            draw_path(&painter, cam, view, space, path);
+        }
+    }
+    let r = (cam.zoom * 0.42).max(4.0);
+    painter.circle(
+        cam.centre(view, ov.start),
+        r,
+        palette::START,
+        Stroke::new(1.5, Color32::WHITE),
+    );
+    painter.circle(
+        cam.centre(view, ov.goal),
+        r,
+        palette::GOAL,
+        Stroke::new(2.0, Color32::WHITE),
+    );
+    if let Some(c) = ov.selected {
+        painter.rect_stroke(
+            cam.cell_rect(view, c),
+            0.0,
+            Stroke::new(2.0, Color32::BLACK),
+            egui::StrokeKind::Outside,
+        );
+    }
+    if let Some((a, b)) = ov.rect_preview {
+        let r = cam
+            .cell_rect(view, (a.0.min(b.0), a.1.min(b.1)))
+            .union(cam.cell_rect(view, (a.0.max(b.0), a.1.max(b.1))));
+        painter.rect_stroke(
+            r,
+            0.0,
+            Stroke::new(2.0, palette::CURRENT),
+            egui::StrokeKind::Inside,
+        );
+    }
+    // Title.
+    let title_bg = Rect::from_min_size(view.min, vec2(view.width(), 20.0));
+    painter.rect_filled(title_bg, 0.0, Color32::from_black_alpha(150));
+    painter.text(
+        view.min + vec2(6.0, 3.0),
+        egui::Align2::LEFT_TOP,
+        ov.title,
+        egui::FontId::proportional(13.0),
+        Color32::WHITE,
+    );
+    if ov.legend {
+        draw_legend(&painter, view, ov.diff);
+    }
+
+    let hover = resp.hover_pos().and_then(|p| cam.cell_at(view, p, w, h));
+    let pointer = ui.input(|i| i.pointer.interact_pos());
+    let at = |p: Option<Pos2>| p.and_then(|p| cam.cell_at(view, p, w, h));
+    let primary_drag = resp.dragged_by(egui::PointerButton::Primary) && !panning;
+    Gesture {
+        hover,
+        pressed: (resp.drag_started_by(egui::PointerButton::Primary) && !space_held)
+            .then(|| at(pointer))
+            .flatten(),
+        dragging: primary_drag.then(|| at(pointer)).flatten(),
+        released: resp.drag_stopped_by(egui::PointerButton::Primary),
+        clicked: resp
+            .clicked_by(egui::PointerButton::Primary)
+            .then(|| at(pointer))
+            .flatten(),
+        secondary: resp.secondary_clicked().then(|| at(pointer)).flatten(),
+    }
+}
+
+/// Range of cells visible in the view.
+fn visible(cam: &Camera, view: Rect, w: u32, h: u32) -> (u32, u32, u32, u32) {
+    let a = (view.min - view.min - cam.offset) / cam.zoom;
+    let b = (view.max - view.min - cam.offset) / cam.zoom;
+    let cl = |v: f32, m: u32| (v.max(0.0) as u32).min(m);
+    (cl(a.x, w), cl(a.y, h), cl(b.x + 1.0, w), cl(b.y + 1.0, h))
+}
+
+fn draw_grid_lines(p: &egui::Painter, cam: &Camera, view: Rect, w: u32, h: u32) {
+    if cam.zoom < 10.0 {
+        return;
+    }
+    let (x0, y0, x1, y1) = visible(cam, view, w, h);
+    let o = view.min + cam.offset;
+    let s = Stroke::new(1.0, palette::GRID_LINE);
+    for x in x0..=x1 {
+        let sx = o.x + x as f32 * cam.zoom;
+        p.line_segment(
+            [
+                pos2(sx, o.y + y0 as f32 * cam.zoom),
+                pos2(sx, o.y + y1 as f32 * cam.zoom),
+            ],
+            s,
+        );
+    }
+    for y in y0..=y1 {
+        let sy = o.y + y as f32 * cam.zoom;
+        p.line_segment(
+            [
+                pos2(o.x + x0 as f32 * cam.zoom, sy),
+                pos2(o.x + x1 as f32 * cam.zoom, sy),
+            ],
+            s,
+        );
+    }
+}
+
+fn draw_parent_arrows(
+    p: &egui::Painter,
+    cam: &Camera,
+    view: Rect,
+    space: &GridSpace,
+    run: &mut Run,
+) {
+    let (x0, y0, x1, y1) = visible(cam, view, space.width(), space.height());
+    if (x1 - x0) as u64 * (y1 - y0) as u64 > 20_000 {
+        return;
+    }
+    let k = run.event_cursor();
+    let s = Stroke::new(1.2, palette::ARROW);
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let Some(n) = space.node(x, y) else { continue };
+            let st = run.rec.seek(k).get(n as usize);
+            if st == NodeState::Unseen {
+                continue;
+            }
+            let parent = run.rec.node_info(n, k).parent;
+            if parent == NONE || parent == n {
+                continue;
+            }
+            let a = cam.centre(view, (x, y));
+            let b = cam.centre(view, space.xy(parent));
+            let tip = a + (b - a) * 0.42;
+            p.line_segment([a, tip], s);
+            let d = (b - a).normalized() * cam.zoom * 0.12;
+            let nrm = vec2(-d.y, d.x);
+            p.line_segment([tip, tip - d + nrm], s);
+            p.line_segment([tip, tip - d - nrm], s);
+        }
+    }
+}
+
+fn draw_path(p: &egui::Painter, cam: &Camera, view: Rect, space: &GridSpace, path: &[NodeId]) {
+    let pts: Vec<Pos2> = path
+        .iter()
+        .map(|&n| cam.centre(view, space.xy(n)))
+        .collect();
+    let w = (cam.zoom * 0.22).clamp(2.5, 6.0);
+    p.add(egui::Shape::line(
+        pts.clone(),
+        Stroke::new(w + 2.5, palette::PATH_OUTLINE),
+    ));
+    p.add(egui::Shape::line(pts, Stroke::new(w, palette::PATH)));
+}
+
+fn draw_legend(p: &egui::Painter, view: Rect, diff: bool) {
+    let items: &[(Color32, &str)] = if diff {
+        &[
+            (palette::ONLY_A, "expanded by this run only"),
+            (palette::ONLY_B, "expanded by the other run only"),
+            (palette::BOTH, "expanded by both"),
+        ]
+    } else {
+        &[
+            (palette::OPEN, "open (waiting)"),
+            (palette::CLOSED, "closed (expanded)"),
+            (palette::CURRENT, "being expanded"),
+            (palette::PATH, "path"),
+            (palette::START, "start"),
+            (palette::GOAL, "goal"),
+            (palette::WALL, "wall"),
+        ]
+    };
+    let row = 16.0;
+    let size = vec2(190.0, 8.0 + row * items.len() as f32);
+    let r = Rect::from_min_size(pos2(view.min.x + 8.0, view.max.y - size.y - 8.0), size);
+    p.rect_filled(r, 4.0, Color32::from_white_alpha(225));
+    for (i, (c, label)) in items.iter().enumerate() {
+        let y = r.min.y + 4.0 + row * i as f32;
+        p.rect_filled(
+            Rect::from_min_size(pos2(r.min.x + 6.0, y + 2.0), vec2(12.0, 12.0)),
+            2.0,
+            *c,
+        );
+        p.text(
+            pos2(r.min.x + 24.0, y + 1.0),
+            egui::Align2::LEFT_TOP,
+            *label,
+            egui::FontId::proportional(12.0),
+            Color32::from_gray(20),
+        );
+    }
+}

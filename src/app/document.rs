@@ -1,0 +1,258 @@
+//! The map being edited: grid, start, goal, where it came from, and the undo history.
+
+use crate::map::io::{Problem, Project};
+use crate::map::{Edit, Grid, Rect};
+use std::path::PathBuf;
+
+/// A change the user made; undo applies its inverse.
+#[derive(Clone, Debug)]
+pub enum Change {
+    /// Cells changed (the edit that restores them is kept for undo).
+    Grid { redo: Edit, undo: Edit },
+    /// Start moved from → to.
+    Start((u32, u32), (u32, u32)),
+    /// Goal moved from → to.
+    Goal((u32, u32), (u32, u32)),
+}
+
+/// What an edit touched, so views know what to redraw and whether runs restart.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Touched {
+    /// These cells (or every cell when `None`: the size changed).
+    Cells(Option<Rect>),
+    /// Only start or goal.
+    Endpoints,
+}
+
+/// The open map.
+pub struct Document {
+    pub grid: Grid,
+    pub start: (u32, u32),
+    pub goal: (u32, u32),
+    /// Where it was loaded from or last saved to.
+    pub path: Option<PathBuf>,
+    /// Problems of a `.scen` file opened for this map.
+    pub problems: Vec<Problem>,
+    /// Changed since the last save.
+    pub dirty: bool,
+    /// Bumped on every change, so the recovery writer knows when to write.
+    pub revision: u64,
+    undo: Vec<Change>,
+    redo: Vec<Change>,
+}
+
+impl Document {
+    /// A document for a grid; start and goal are moved to free cells if needed.
+    pub fn new(grid: Grid, start: (u32, u32), goal: (u32, u32), path: Option<PathBuf>) -> Self {
+        let mut d = Document {
+            grid,
+            start,
+            goal,
+            path,
+            problems: vec![],
+            dirty: false,
+            revision: 0,
+            undo: vec![],
+            redo: vec![],
+        };
+        d.start = d.nearest_free(start, None);
+        d.goal = d.nearest_free(goal, Some(d.start));
+        d
+    }
+
+    /// The file name shown in the title bar.
+    pub fn title(&self) -> String {
+        let name = self
+            .path
+            .as_ref()
+            .and_then(|p| p.file_name())
+            .map_or("built-in map".to_string(), |n| n.to_string_lossy().into());
+        format!("{name}{}", if self.dirty { " •" } else { "" })
+    }
+
+    /// True if a search may pass through (x, y) (MovingAI passable characters).
+    pub fn is_free(&self, x: u32, y: u32) -> bool {
+        self.grid
+            .get(x, y)
+            .is_some_and(|c| crate::space::TerrainRule::Class.class(c.tile) != 0)
+    }
+
+    /// The free cell closest to `p` (scanning outwards), other than `not`; `p` itself if the map
+    /// has no free cell.
+    pub fn nearest_free(&self, p: (u32, u32), not: Option<(u32, u32)>) -> (u32, u32) {
+        let (w, h) = (self.grid.width() as i64, self.grid.height() as i64);
+        let (px, py) = (
+            (p.0 as i64).min(w - 1).max(0),
+            (p.1 as i64).min(h - 1).max(0),
+        );
+        for r in 0..w.max(h) {
+            for dy in -r..=r {
+                for dx in -r..=r {
+                    if dx.abs() != r && dy.abs() != r {
+                        continue;
+                    }
+                    let (x, y) = (px + dx, py + dy);
+                    if x < 0 || y < 0 || x >= w || y >= h {
+                        continue;
+                    }
+                    let c = (x as u32, y as u32);
+                    if self.is_free(c.0, c.1) && Some(c) != not {
+                        return c;
+                    }
+                }
+            }
+        }
+        (px as u32, py as u32)
+    }
+
+    /// Applies an edit as one undoable step. Start and goal stay where they are; the views show
+    /// them on a wall until the user moves them (the search reports no path).
+    pub fn apply(&mut self, edit: Edit) -> Result<Touched, String> {
+        let applied = edit.apply(&mut self.grid).map_err(|e| e.to_string())?;
+        let touched = Touched::Cells(applied.changed);
+        self.record(Change::Grid {
+            redo: edit,
+            undo: applied.inverse,
+        });
+        self.clamp_endpoints();
+        Ok(touched)
+    }
+
+    /// Records cells already changed during a brush stroke (applied one by one as the mouse
+    /// moved) as a single undo step.
+    pub fn record_stroke(&mut self, redo: Edit, undo: Edit) {
+        self.record(Change::Grid { redo, undo });
+    }
+
+    /// Applies an edit without recording it (the strokes of a drag, recorded once at release).
+    pub fn apply_unrecorded(&mut self, edit: &Edit) -> Result<(Edit, Option<Rect>), String> {
+        let a = edit.apply(&mut self.grid).map_err(|e| e.to_string())?;
+        self.revision += 1;
+        self.dirty = true;
+        Ok((a.inverse, a.changed))
+    }
+
+    /// Moves the start (undoable).
+    pub fn set_start(&mut self, p: (u32, u32)) {
+        if p != self.start && p != self.goal {
+            self.record(Change::Start(self.start, p));
+            self.start = p;
+        }
+    }
+
+    /// Moves the goal (undoable).
+    pub fn set_goal(&mut self, p: (u32, u32)) {
+        if p != self.goal && p != self.start {
+            self.record(Change::Goal(self.goal, p));
+            self.goal = p;
+        }
+    }
+
+    fn record(&mut self, c: Change) {
+        self.undo.push(c);
+        self.redo.clear();
+        self.dirty = true;
+        self.revision += 1;
+    }
+
+    fn clamp_endpoints(&mut self) {
+        let (w, h) = (self.grid.width(), self.grid.height());
+        let clamp = |p: (u32, u32)| (p.0.min(w - 1), p.1.min(h - 1));
+        self.start = clamp(self.start);
+        self.goal = clamp(self.goal);
+    }
+
+    /// True if there is something to undo.
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    /// True if there is something to redo.
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// Undoes the last change; returns what it touched.
+    pub fn undo(&mut self) -> Option<Touched> {
+        let c = self.undo.pop()?;
+        let (t, back) = self.revert(c);
+        self.redo.push(back);
+        Some(t)
+    }
+
+    /// Redoes the last undone change.
+    pub fn redo(&mut self) -> Option<Touched> {
+        let c = self.redo.pop()?;
+        let (t, back) = self.revert(c);
+        self.undo.push(back);
+        Some(t)
+    }
+
+    /// Applies the backward half of `c`; returns what it touched and the change that goes the
+    /// other way.
+    fn revert(&mut self, c: Change) -> (Touched, Change) {
+        self.dirty = true;
+        self.revision += 1;
+        match c {
+            Change::Grid { redo, undo } => {
+                // Inverses made by `Edit::apply` always apply to the grid they came from.
+                let changed = undo.apply(&mut self.grid).ok().and_then(|a| a.changed);
+                self.clamp_endpoints();
+                (
+                    Touched::Cells(changed),
+                    Change::Grid {
+                        redo: undo,
+                        undo: redo,
+                    },
+                )
+            }
+            Change::Start(from, to) => {
+                self.start = from;
+                (Touched::Endpoints, Change::Start(to, from))
+            }
+            Change::Goal(from, to) => {
+                self.goal = from;
+                (Touched::Endpoints, Change::Goal(to, from))
+            }
+        }
+    }
+
+    /// The document as a pathlab project (map, start, goal, problems, algorithms).
+    pub fn to_project(&self, algorithms: Vec<crate::map::io::AlgoSettings>) -> Project {
+        let mut p = Project::new(&self.grid);
+        p.start = Some(self.start);
+        p.goal = Some(self.goal);
+        p.scenarios = self.problems.clone();
+        p.algorithms = algorithms;
+        p
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::Cell;
+
+    #[test]
+    fn undo_redo_round_trip() {
+        let (g, s, t) = crate::builtin::default_world();
+        let mut d = Document::new(g.clone(), s, t, None);
+        d.apply(Edit::SetCell {
+            x: 1,
+            y: 1,
+            cell: Cell::WALL,
+        })
+        .unwrap();
+        d.set_goal((2, 2));
+        assert_ne!(d.grid, g);
+        d.undo();
+        assert_eq!(d.goal, t);
+        d.undo();
+        assert_eq!(d.grid, g);
+        assert!(!d.can_undo());
+        d.redo();
+        d.redo();
+        assert_eq!(d.goal, (2, 2));
+        assert_eq!(d.grid.get(1, 1), Some(Cell::WALL));
+    }
+}

@@ -1,0 +1,70 @@
+//! pathlab's colours (docs UI.md): one table for the canvas, the legend and exported PNGs.
+
+use crate::map::Terrain;
+use crate::trace::NodeState;
+use eframe::egui::Color32;
+
+pub const FREE: Color32 = Color32::from_rgb(246, 246, 242);
+pub const WALL: Color32 = Color32::from_rgb(34, 34, 38);
+pub const SWAMP: Color32 = Color32::from_rgb(176, 168, 128);
+pub const WATER: Color32 = Color32::from_rgb(130, 160, 180);
+pub const TREES: Color32 = Color32::from_rgb(112, 140, 96);
+pub const OPEN: Color32 = Color32::from_rgb(150, 200, 245);
+pub const CLOSED: Color32 = Color32::from_rgb(250, 186, 120);
+pub const INCONSISTENT: Color32 = Color32::from_rgb(170, 120, 210);
+pub const CURRENT: Color32 = Color32::from_rgb(220, 30, 200);
+pub const PATH: Color32 = Color32::from_rgb(160, 220, 40);
+pub const PATH_OUTLINE: Color32 = Color32::from_rgb(30, 40, 20);
+pub const START: Color32 = Color32::from_rgb(40, 170, 70);
+pub const GOAL: Color32 = Color32::from_rgb(215, 45, 45);
+pub const ONLY_A: Color32 = Color32::from_rgb(90, 140, 230);
+pub const ONLY_B: Color32 = Color32::from_rgb(240, 150, 60);
+pub const BOTH: Color32 = Color32::from_rgb(175, 175, 175);
+pub const GRID_LINE: Color32 = Color32::from_rgba_premultiplied(0, 0, 0, 28);
+pub const ARROW: Color32 = Color32::from_rgba_premultiplied(60, 60, 60, 160);
+
+/// Colour of a terrain with nothing on it.
+pub fn terrain(t: Terrain) -> Color32 {
+    match t {
+        Terrain::Ground | Terrain::Grass => FREE,
+        Terrain::Swamp => SWAMP,
+        Terrain::Water => WATER,
+        Terrain::Trees => TREES,
+        Terrain::OutOfBounds => WALL,
+    }
+}
+
+fn mix(a: Color32, b: Color32, t: f32) -> Color32 {
+    let m = |x: u8, y: u8| (x as f32 * (1.0 - t) + y as f32 * t).round() as u8;
+    Color32::from_rgb(m(a.r(), b.r()), m(a.g(), b.g()), m(a.b(), b.b()))
+}
+
+/// Colour of a cell given its map character and the search state on it. Search colours cover
+/// free ground fully and tint other terrain, so swamp and water stay recognisable under them.
+pub fn cell(tile: u8, state: NodeState) -> Color32 {
+    let t = Terrain::of(tile);
+    let base = terrain(t);
+    let over = match state {
+        NodeState::Unseen => return base,
+        NodeState::Open => OPEN,
+        NodeState::Closed => CLOSED,
+        NodeState::Inconsistent => INCONSISTENT,
+    };
+    if matches!(t, Terrain::Ground | Terrain::Grass) {
+        over
+    } else {
+        mix(base, over, 0.6)
+    }
+}
+
+/// Colour of a cell in the diff of two runs: expanded by A only, by B only, or both.
+pub fn diff(tile: u8, a: NodeState, b: NodeState) -> Color32 {
+    let base = terrain(Terrain::of(tile));
+    let (ca, cb) = (a == NodeState::Closed, b == NodeState::Closed);
+    match (ca, cb) {
+        (true, true) => mix(base, BOTH, 0.85),
+        (true, false) => mix(base, ONLY_A, 0.85),
+        (false, true) => mix(base, ONLY_B, 0.85),
+        (false, false) => base,
+    }
+}

@@ -1,0 +1,726 @@
+//! The panels around the canvas: menus, tools, algorithm, timeline, inspector, statistics, plots,
+//! and the modal prompts.
+
+use super::files::{DialogPurpose, PendingDialog};
+use super::{AlgoChoice, PathlabApp, PendingAction, Prompt, Sync, Tool};
+use crate::map::{Cell, Edit, Generator};
+use crate::search::params::ParamKind;
+use crate::search::registry;
+use crate::space::Space;
+use crate::trace::NodeState;
+use eframe::egui::{self, RichText};
+use egui_plot::{Legend, Line, Plot, PlotPoints};
+
+pub(super) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    egui::Panel::top("menu").show(ui, |ui| {
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| {
+                if ui.button("New map…  (Ctrl+N)").clicked() {
+                    app.request(PendingAction::New);
+                }
+                if ui.button("Open…  (Ctrl+O)").clicked() {
+                    app.request(PendingAction::Open(None));
+                }
+                ui.menu_button("Open recent", |ui| {
+                    if app.recent.is_empty() {
+                        ui.label("(none yet)");
+                    }
+                    for p in app.recent.clone() {
+                        if ui.button(p.display().to_string()).clicked() {
+                            app.request(PendingAction::Open(Some(p)));
+                        }
+                    }
+                });
+                if ui.button("Save  (Ctrl+S)").clicked() {
+                    app.save();
+                }
+                if ui.button("Save as…  (Ctrl+Shift+S)").clicked() {
+                    app.dialog = Some(PendingDialog::spawn(DialogPurpose::SaveAs, "map.map"));
+                }
+                ui.separator();
+                if ui.button("Export canvas as PNG…").clicked() {
+                    app.dialog = Some(PendingDialog::spawn(DialogPurpose::ExportPng, "canvas.png"));
+                }
+                if ui.button("Export run (RON)…").clicked() {
+                    app.dialog = Some(PendingDialog::spawn(DialogPurpose::ExportRun, "run.ron"));
+                }
+                if ui.button("Export Posthoc trace…").clicked() {
+                    app.dialog = Some(PendingDialog::spawn(
+                        DialogPurpose::ExportPosthoc,
+                        "run.trace.yaml",
+                    ));
+                }
+                ui.separator();
+                if ui.button("Quit").clicked() {
+                    app.request(PendingAction::Quit);
+                }
+            });
+            ui.menu_button("Edit", |ui| {
+                if ui
+                    .add_enabled(app.doc.can_undo(), egui::Button::new("Undo  (Ctrl+Z)"))
+                    .clicked()
+                {
+                    app.undo();
+                }
+                if ui
+                    .add_enabled(
+                        app.doc.can_redo(),
+                        egui::Button::new("Redo  (Ctrl+Shift+Z)"),
+                    )
+                    .clicked()
+                {
+                    app.redo();
+                }
+            });
+            ui.menu_button("View", |ui| {
+                if ui.button("Fit map to window  (F)").clicked() {
+                    app.cam.fit_pending = true;
+                }
+                ui.checkbox(&mut app.show_legend, "Legend  (L)");
+                ui.add_enabled(
+                    app.views.len() >= 2,
+                    egui::Checkbox::new(&mut app.diff, "Diff of the first two runs"),
+                );
+                ui.separator();
+                if ui
+                    .add_enabled(app.views.len() < 4, egui::Button::new("Add a compare view"))
+                    .clicked()
+                {
+                    let next =
+                        ["dijkstra", "greedy", "weighted-astar", "bfs"][app.views.len().min(3)];
+                    app.add_view(AlgoChoice::named(next));
+                    app.go_to(app.cursor, false);
+                }
+                if ui
+                    .add_enabled(
+                        app.views.len() > 1,
+                        egui::Button::new("Remove the last view"),
+                    )
+                    .clicked()
+                {
+                    app.views.pop();
+                    app.diff &= app.views.len() >= 2;
+                }
+            });
+            ui.menu_button("Run", |ui| {
+                if ui.button("Play / pause  (Space)").clicked() {
+                    app.toggle_play();
+                }
+                if ui.button("Step  (Right)").clicked() {
+                    app.step_forward(1);
+                }
+                if ui.button("Step back  (Left)").clicked() {
+                    app.step_back(1);
+                }
+                if ui.button("To start  (Home)").clicked() {
+                    app.go_to(0, false);
+                }
+                if ui.button("To path found  (End)").clicked() {
+                    app.to_end();
+                }
+                ui.separator();
+                ui.radio_value(&mut app.sync, Sync::Shared, "Views share one step cursor");
+                ui.radio_value(
+                    &mut app.sync,
+                    Sync::Completed,
+                    "Each view runs to completion",
+                );
+            });
+            ui.menu_button("Help", |ui| {
+                if ui.button("Keyboard shortcuts  (F1 or ?)").clicked() {
+                    app.show_help = true;
+                }
+            });
+        });
+    });
+}
+
+pub(super) fn status_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    egui::Panel::bottom("status").show(ui, |ui| {
+        ui.horizontal(|ui| {
+            ui.label(app.summary());
+            ui.separator();
+            ui.label(&app.status);
+            if let Some(c) = app.hover {
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    ui.label(format!("cell ({}, {})", c.0, c.1));
+                });
+            }
+        });
+    });
+}
+
+pub(super) fn timeline(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    egui::Panel::bottom("timeline").show(ui, |ui| {
+        ui.add_space(4.0);
+        ui.horizontal(|ui| {
+            let b =
+                |ui: &mut egui::Ui, t: &str, tip: &str| ui.button(t).on_hover_text(tip).clicked();
+            if b(ui, "|<", "To start (Home)") {
+                app.go_to(0, false);
+            }
+            if b(ui, "<<", "Back 10 steps (Shift+Left)") {
+                app.step_back(10);
+            }
+            if b(ui, "<", "Back 1 step (Left)") {
+                app.step_back(1);
+            }
+            let play = if app.playing { "Pause" } else { "Play" };
+            if b(ui, play, "Play / pause (Space)") {
+                app.toggle_play();
+            }
+            if b(ui, ">", "Next expansion (Right)") {
+                app.step_forward(1);
+            }
+            if b(ui, ">>", "Forward 10 steps (Shift+Right)") {
+                app.step_forward(10);
+            }
+            if b(ui, ">|", "To path found (End)") {
+                app.to_end();
+            }
+            ui.separator();
+            ui.label("Speed");
+            ui.add_enabled(
+                !app.max_speed,
+                egui::Slider::new(&mut app.speed, 1.0..=20000.0)
+                    .logarithmic(true)
+                    .suffix(" exp/s"),
+            );
+            ui.checkbox(&mut app.max_speed, "max");
+        });
+        let max = app.max_steps();
+        ui.horizontal(|ui| {
+            let mut s = app.cursor;
+            ui.spacing_mut().slider_width = (ui.available_width() - 180.0).max(100.0);
+            let r = ui.add(
+                egui::Slider::new(&mut s, 0..=max.max(1)).text(if app.searching() {
+                    "steps (searching…)"
+                } else {
+                    "steps"
+                }),
+            );
+            if r.changed() {
+                app.playing = false;
+                app.go_to(s, false);
+            }
+        });
+        ui.add_space(2.0);
+    });
+}
+
+pub(super) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    egui::Panel::left("tools")
+        .default_size(230.0)
+        .resizable(true)
+        .show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                ui.heading("Tools");
+                ui.horizontal_wrapped(|ui| {
+                    for (t, label, tip) in [
+                        (
+                            Tool::Select,
+                            "Select",
+                            "Inspect cells, drag start and goal (V)",
+                        ),
+                        (Tool::Brush, "Brush", "Paint the material (B)"),
+                        (Tool::Erase, "Erase", "Paint free ground (E)"),
+                        (
+                            Tool::Rect,
+                            "Rectangle",
+                            "Drag a rectangle of the material (R)",
+                        ),
+                        (
+                            Tool::Fill,
+                            "Fill",
+                            "Flood-fill a region with the material (G)",
+                        ),
+                    ] {
+                        ui.selectable_value(&mut app.tool, t, label)
+                            .on_hover_text(tip);
+                    }
+                });
+                ui.horizontal_wrapped(|ui| {
+                    ui.label("Material");
+                    for (tile, name) in [
+                        (b'@', "wall"),
+                        (b'.', "ground"),
+                        (b'S', "swamp"),
+                        (b'W', "water"),
+                        (b'T', "trees"),
+                    ] {
+                        ui.selectable_value(&mut app.material, tile, name);
+                    }
+                });
+                ui.label(
+                    RichText::new("Right-click a cell to select it; drag start/goal with Select.")
+                        .small(),
+                );
+                ui.separator();
+                generators(app, ui);
+                ui.separator();
+                algorithms(app, ui);
+                ui.separator();
+                breakpoints(app, ui);
+                if !app.doc.problems.is_empty() {
+                    ui.separator();
+                    problems(app, ui);
+                }
+            });
+        });
+}
+
+fn generators(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    ui.collapsing("Map: new, resize, generate", |ui| {
+        ui.horizontal(|ui| {
+            ui.label("Size");
+            ui.add(egui::DragValue::new(&mut app.gen_size.0).range(2..=4096));
+            ui.label("×");
+            ui.add(egui::DragValue::new(&mut app.gen_size.1).range(2..=4096));
+        });
+        ui.horizontal(|ui| {
+            if ui.button("New empty").clicked() {
+                app.request(PendingAction::New);
+            }
+            if ui
+                .button("Resize")
+                .on_hover_text("Keep cells; new ones are free")
+                .clicked()
+            {
+                app.edit(Edit::Resize {
+                    width: app.gen_size.0,
+                    height: app.gen_size.1,
+                    fill: Cell::FREE,
+                });
+            }
+        });
+        ui.horizontal(|ui| {
+            ui.label("Seed");
+            ui.add(egui::DragValue::new(&mut app.gen_seed));
+        });
+        let mut gen = None;
+        ui.horizontal(|ui| {
+            ui.add(egui::Slider::new(&mut app.gen_density, 0.0..=0.6).text("density"));
+            if ui.button("Random").clicked() {
+                gen = Some(Generator::RandomBlocks {
+                    density: app.gen_density,
+                });
+            }
+        });
+        ui.horizontal(|ui| {
+            ui.add(
+                egui::DragValue::new(&mut app.gen_room)
+                    .range(2..=64)
+                    .prefix("room "),
+            );
+            if ui.button("Rooms").clicked() {
+                gen = Some(Generator::Rooms { room: app.gen_room });
+            }
+            ui.add(
+                egui::DragValue::new(&mut app.gen_corridor)
+                    .range(1..=16)
+                    .prefix("corridor "),
+            );
+            if ui.button("Maze").clicked() {
+                gen = Some(Generator::Maze {
+                    corridor: app.gen_corridor,
+                });
+            }
+        });
+        if let Some(g) = gen {
+            let grid = g.generate(app.gen_size.0, app.gen_size.1, app.gen_seed);
+            // As an undoable edit of the whole map, so a generated map can be taken back.
+            app.edit(Edit::Replace(Box::new(grid)));
+            let (w, h) = (app.doc.grid.width(), app.doc.grid.height());
+            let s = app.doc.nearest_free((0, 0), None);
+            let t = app.doc.nearest_free((w - 1, h - 1), Some(s));
+            app.doc.set_start(s);
+            app.doc.set_goal(t);
+            app.touched(super::Touched::Endpoints);
+            app.cam.fit_pending = true;
+            app.status = format!("Generated {g:?} with seed {}", app.gen_seed);
+        }
+    });
+}
+
+fn algorithms(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    ui.heading("Algorithms");
+    let mut change: Option<(usize, AlgoChoice)> = None;
+    for i in 0..app.views.len() {
+        let mut c = app.views[i].run.choice.clone();
+        ui.push_id(i, |ui| {
+            egui::ComboBox::from_label(format!("view {}", i + 1))
+                .selected_text(c.info.title)
+                .show_ui(ui, |ui| {
+                    for a in registry::all() {
+                        if ui
+                            .selectable_label(a.name == c.info.name, a.title)
+                            .on_hover_text(a.summary)
+                            .clicked()
+                        {
+                            c = AlgoChoice::named(a.name);
+                        }
+                    }
+                });
+            for p in c.info.params {
+                let v = c.values.entry(p.name.to_string()).or_insert(p.default);
+                match p.kind {
+                    ParamKind::Choice(names) => {
+                        let mut k = *v as usize;
+                        egui::ComboBox::from_label(p.name)
+                            .selected_text(names.get(k).copied().unwrap_or("?"))
+                            .show_ui(ui, |ui| {
+                                for (j, n) in names.iter().enumerate() {
+                                    ui.selectable_value(&mut k, j, *n);
+                                }
+                            })
+                            .response
+                            .on_hover_text(p.help);
+                        *v = k as f64;
+                    }
+                    ParamKind::Float => {
+                        ui.add(egui::Slider::new(v, p.min..=p.max).text(p.name))
+                            .on_hover_text(p.help);
+                    }
+                    ParamKind::Int => {
+                        ui.add(egui::Slider::new(v, p.min..=p.max).integer().text(p.name))
+                            .on_hover_text(p.help);
+                    }
+                }
+            }
+        });
+        if c != app.views[i].run.choice {
+            change = Some((i, c));
+        }
+    }
+    if let Some((i, c)) = change {
+        app.set_algorithm(i, c);
+    }
+    if app.views.len() < 4 && ui.button("+ Compare with another algorithm").clicked() {
+        let next = ["dijkstra", "greedy", "weighted-astar", "bfs"][app.views.len().min(3)];
+        app.add_view(AlgoChoice::named(next));
+        app.go_to(app.cursor, false);
+    }
+}
+
+fn breakpoints(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    ui.collapsing("Breakpoints", |ui| {
+        let sel = app.selected;
+        let mut on = app.breakpoints.node.is_some();
+        let label = match (app.breakpoints.node, sel) {
+            (Some(n), _) => {
+                let (x, y) = app.space.xy(n);
+                format!("stop when ({x}, {y}) is expanded")
+            }
+            (None, Some((x, y))) => format!("stop when ({x}, {y}) is expanded"),
+            (None, None) => "stop at a node (select a cell first)".into(),
+        };
+        if ui.checkbox(&mut on, label).changed() {
+            app.breakpoints.node = if on {
+                sel.and_then(|(x, y)| app.space.node(x, y))
+            } else {
+                None
+            };
+        }
+        ui.checkbox(&mut app.breakpoints.f_decrease, "stop when f decreases");
+        let mut open_on = app.breakpoints.open_over.is_some();
+        ui.horizontal(|ui| {
+            ui.checkbox(&mut open_on, "stop when open list >");
+            let mut n = app.breakpoints.open_over.unwrap_or(100);
+            ui.add(egui::DragValue::new(&mut n).range(1..=u64::MAX));
+            app.breakpoints.open_over = open_on.then_some(n);
+        });
+    });
+}
+
+fn problems(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    ui.collapsing(
+        format!("Scenario ({} problems)", app.doc.problems.len()),
+        |ui| {
+            egui::ScrollArea::vertical()
+                .max_height(180.0)
+                .id_salt("problems")
+                .show(ui, |ui| {
+                    let mut pick = None;
+                    for (i, p) in app.doc.problems.iter().enumerate().take(2000) {
+                        let t = format!(
+                            "#{i} ({},{})→({},{}) opt {:.3}",
+                            p.start.0, p.start.1, p.goal.0, p.goal.1, p.optimal
+                        );
+                        if ui.selectable_label(false, t).clicked() {
+                            pick = Some((p.start, p.goal));
+                        }
+                    }
+                    if let Some((s, g)) = pick {
+                        app.doc.set_start(s);
+                        app.doc.set_goal(g);
+                        app.touched(super::Touched::Endpoints);
+                        app.go_to(0, false);
+                    }
+                });
+        },
+    );
+}
+
+pub(super) fn right(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    egui::Panel::right("inspector")
+        .default_size(300.0)
+        .resizable(true)
+        .show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                inspector(app, ui);
+                ui.separator();
+                stats_table(app, ui);
+                ui.separator();
+                plots(app, ui);
+            });
+        });
+}
+
+fn inspector(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    ui.heading("Inspector");
+    let Some((x, y)) = app.hover.or(app.selected) else {
+        ui.label("Hover or click a cell.");
+        return;
+    };
+    let Some(n) = app.space.node(x, y) else {
+        return;
+    };
+    let terrain = app.doc.grid.get(x, y).map_or('?', |c| c.tile as char);
+    let Some(view) = app.views.first_mut() else {
+        return;
+    };
+    let run = &mut view.run;
+    let k = run.event_cursor();
+    let info = run.rec.node_info(n, k);
+    let h = crate::search::params::Params::resolve(run.choice.info.params, &run.choice.values)
+        .map(|p| app.space.heuristic(p.heuristic(), n, run.query.goal))
+        .unwrap_or(f64::NAN);
+    let on_path = run.path_visible() && run.path().is_some_and(|p| p.contains(&n));
+    let state = if on_path {
+        "on path"
+    } else {
+        match info.state {
+            NodeState::Unseen => "unseen",
+            NodeState::Open => "open",
+            NodeState::Closed => "closed",
+            NodeState::Inconsistent => "inconsistent",
+        }
+    };
+    let num = |v: f32| {
+        if v.is_nan() {
+            "—".to_string()
+        } else {
+            format!("{v:.3}")
+        }
+    };
+    egui::Grid::new("inspector").num_columns(2).show(ui, |ui| {
+        ui.label("cell");
+        ui.label(format!("({x}, {y})  '{terrain}'"));
+        ui.end_row();
+        ui.label("state");
+        ui.label(RichText::new(state).strong());
+        ui.end_row();
+        ui.label("g");
+        ui.label(num(info.g));
+        ui.end_row();
+        ui.label("h");
+        ui.label(format!("{h:.3}"));
+        ui.end_row();
+        ui.label("f");
+        ui.label(num(info.f));
+        ui.end_row();
+        ui.label("parent");
+        ui.label(if info.parent == crate::trace::NONE {
+            "—".into()
+        } else {
+            let (px, py) = app.space.xy(info.parent);
+            format!("({px}, {py})")
+        });
+        ui.end_row();
+        ui.label("expanded at step");
+        ui.label(info.expanded_at.map_or("—".into(), |s| (s + 1).to_string()));
+        ui.end_row();
+    });
+    ui.collapsing("Open list (best 20 by f)", |ui| {
+        let key = (view.serial, run.shown);
+        let fresh = app.best_open_cache.as_ref().is_some_and(|c| c.0 == key);
+        if !fresh {
+            // Scanning a big map's open nodes every frame while playing would cost frames.
+            if app.playing && app.space.num_nodes() > 300_000 {
+                ui.label("(shown when paused)");
+                return;
+            }
+            app.best_open_cache = Some((key, run.best_open(20)));
+        }
+        let list = &app.best_open_cache.as_ref().expect("set above").1;
+        egui::Grid::new("open").striped(true).show(ui, |ui| {
+            ui.label("cell");
+            ui.label("f");
+            ui.label("g");
+            ui.end_row();
+            for &(n, f, g) in list {
+                let (x, y) = app.space.xy(n);
+                ui.label(format!("({x}, {y})"));
+                ui.label(format!("{f:.3}"));
+                ui.label(format!("{g:.3}"));
+                ui.end_row();
+            }
+        });
+    });
+}
+
+fn stats_table(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    ui.heading("Statistics");
+    egui::Grid::new("stats").striped(true).show(ui, |ui| {
+        for h in [
+            "run",
+            "expanded",
+            "generated",
+            "reopened",
+            "path_length",
+            "cost",
+            "time",
+        ] {
+            ui.label(RichText::new(h).small().strong());
+        }
+        ui.end_row();
+        for (i, v) in app.views.iter().enumerate() {
+            let r = &v.run;
+            let st = r.stats();
+            ui.label(format!("{} {}", i + 1, r.choice.info.title));
+            ui.label(format!("{}/{}", r.shown, st.expanded));
+            ui.label(st.generated.to_string());
+            ui.label(st.reopened.to_string());
+            ui.label(
+                r.path()
+                    .map_or("—".into(), |p| p.len().saturating_sub(1).to_string()),
+            );
+            ui.label(r.cost().map_or("—".into(), |c| format!("{c:.3}")));
+            ui.label(match r.search_time {
+                Some(t) if t.as_secs_f64() < 0.01 => format!("{:.0} µs", t.as_secs_f64() * 1e6),
+                Some(t) => format!("{:.1} ms", t.as_secs_f64() * 1e3),
+                None => "…".into(),
+            });
+            ui.end_row();
+        }
+    });
+    ui.label(
+        RichText::new("expanded: shown/total; path_length in moves; time without recording")
+            .small(),
+    );
+}
+
+fn plots(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    ui.heading("Plots");
+    let cursor = app.cursor as f64;
+    for (title, id, pick) in [
+        ("open-list size", "open_plot", 0),
+        ("f of the expanded node", "f_plot", 1),
+    ] {
+        ui.label(title);
+        Plot::new(id)
+            .height(130.0)
+            .legend(Legend::default())
+            .allow_scroll(false)
+            .show(ui, |p| {
+                for (i, v) in app.views.iter().enumerate() {
+                    let s = &v.run.series;
+                    let n = s.f.len();
+                    // At most ~2000 points per line: plots stay cheap on million-step runs.
+                    let stride = (n / 2000).max(1);
+                    let pts: PlotPoints = (0..n)
+                        .step_by(stride)
+                        .map(|k| {
+                            let y = if pick == 0 {
+                                s.open[k] as f64
+                            } else {
+                                s.f[k] as f64
+                            };
+                            [k as f64 + 1.0, y]
+                        })
+                        .collect();
+                    p.line(Line::new(
+                        format!("{} {}", i + 1, v.run.choice.info.title),
+                        pts,
+                    ));
+                }
+                p.vline(egui_plot::VLine::new("cursor", cursor));
+            });
+    }
+}
+
+pub(super) fn prompts(app: &mut PathlabApp, ctx: &egui::Context) {
+    let Some(prompt) = app.prompt.clone() else {
+        return;
+    };
+    let mut close = false;
+    egui::Window::new("pathlab")
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .show(ctx, |ui| match prompt {
+            Prompt::Discard(action) => {
+                ui.label("The map has unsaved changes. Discard them?");
+                ui.horizontal(|ui| {
+                    if ui.button("Save first").clicked() {
+                        app.save();
+                        close = true;
+                    }
+                    if ui.button("Discard").clicked() {
+                        app.doc.dirty = false;
+                        super::files::clear_recovery();
+                        app.perform(action.clone());
+                        close = true;
+                    }
+                    if ui.button("Cancel").clicked() {
+                        close = true;
+                    }
+                });
+            }
+            Prompt::Recover => {
+                ui.label("pathlab found unsaved work from an earlier session.");
+                ui.horizontal(|ui| {
+                    if ui.button("Restore it").clicked() {
+                        app.recover();
+                        close = true;
+                    }
+                    if ui.button("Discard it").clicked() {
+                        super::files::clear_recovery();
+                        close = true;
+                    }
+                });
+            }
+        });
+    if close {
+        app.prompt = None;
+    }
+}
+
+pub(super) fn help(app: &mut PathlabApp, ctx: &egui::Context) {
+    let mut open = app.show_help;
+    egui::Window::new("Keyboard shortcuts")
+        .open(&mut open)
+        .collapsible(false)
+        .show(ctx, |ui| {
+            egui::Grid::new("keys").striped(true).show(ui, |ui| {
+                for (k, what) in [
+                    ("Space", "play / pause (hold and drag: pan)"),
+                    ("Right / Left", "step forward / back (Shift: ×10)"),
+                    ("Home / End", "to start / to path found"),
+                    ("Ctrl+Z, Ctrl+Shift+Z / Ctrl+Y", "undo, redo"),
+                    ("Ctrl+O, Ctrl+S, Ctrl+Shift+S", "open, save, save as"),
+                    ("Ctrl+N", "new map"),
+                    ("V B E R G", "select, brush, erase, rectangle, fill"),
+                    ("F", "fit map to window"),
+                    ("L", "legend"),
+                    ("wheel / middle drag", "zoom to cursor / pan"),
+                    ("F1 or ?", "this list"),
+                ] {
+                    ui.label(RichText::new(k).monospace());
+                    ui.label(what);
+                    ui.end_row();
+                }
+            });
+        });
+    app.show_help = open;
+}

@@ -1,0 +1,287 @@
+//! One algorithm's run in the app: the search, its recording, the step the user is looking at,
+//! and the per-step series the plots and breakpoints read.
+
+use crate::search::params::Params;
+use crate::search::registry::{self, AlgoInfo};
+use crate::search::{DynSearch, Query, Stats, Status};
+use crate::space::{GridSpace, NodeId};
+use crate::trace::{EventKind, Recorder};
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+/// An algorithm and its parameter values.
+#[derive(Clone, Debug)]
+pub struct AlgoChoice {
+    pub info: &'static AlgoInfo,
+    pub values: BTreeMap<String, f64>,
+}
+
+impl PartialEq for AlgoChoice {
+    fn eq(&self, o: &Self) -> bool {
+        self.info.name == o.info.name && self.values == o.values
+    }
+}
+
+impl AlgoChoice {
+    /// The registered algorithm `name` with its defaults (A* if the name is unknown).
+    pub fn named(name: &str) -> AlgoChoice {
+        let info = registry::find(name).unwrap_or(&registry::all()[0]);
+        let values = info
+            .params
+            .iter()
+            .map(|p| (p.name.to_string(), p.default))
+            .collect();
+        AlgoChoice { info, values }
+    }
+
+    /// `name:key=value,...`, as the CLI and run files spell it.
+    pub fn spec(&self) -> String {
+        let non_default: Vec<String> = self
+            .info
+            .params
+            .iter()
+            .filter(|p| self.values.get(p.name) != Some(&p.default))
+            .map(|p| format!("{}={}", p.name, self.values[p.name]))
+            .collect();
+        if non_default.is_empty() {
+            self.info.name.to_string()
+        } else {
+            format!("{}:{}", self.info.name, non_default.join(","))
+        }
+    }
+
+    /// Title for a view: the algorithm and its non-default settings.
+    pub fn label(&self) -> String {
+        let s = self.spec();
+        match s.split_once(':') {
+            Some((_, rest)) => format!("{} ({rest})", self.info.title),
+            None => self.info.title.to_string(),
+        }
+    }
+
+    fn build(&self, space: &GridSpace, q: Query) -> Result<Box<dyn DynSearch<GridSpace>>, String> {
+        let params = Params::resolve(self.info.params, &self.values)?;
+        let make = self
+            .info
+            .grid
+            .ok_or_else(|| format!("{} does not run on square grids", self.info.name))?;
+        Ok(make(space, q, &params))
+    }
+}
+
+/// Per-step values, index = step (0-based expansion number).
+#[derive(Clone, Debug, Default)]
+pub struct Series {
+    /// Node expanded.
+    pub node: Vec<NodeId>,
+    /// f of the expanded node.
+    pub f: Vec<f32>,
+    /// Open-list size when the step began.
+    pub open: Vec<u32>,
+}
+
+/// A run: built, recorded a slice per frame (so the UI never waits), and seekable.
+pub struct Run {
+    pub choice: AlgoChoice,
+    pub query: Query,
+    search: Box<dyn DynSearch<GridSpace>>,
+    pub rec: Recorder,
+    pub series: Series,
+    /// Steps (expansions) the views show: the world after this many expansions.
+    pub shown: usize,
+    scanned: usize,
+    open_now: i64,
+    /// Time spent searching and recording.
+    pub record_time: Duration,
+    /// Time of the same search with recording off, measured once it has finished.
+    pub search_time: Option<Duration>,
+    /// Bumped whenever the recording grows or restarts (views redraw on change).
+    pub generation: u64,
+}
+
+/// Searches larger than this are not re-run just to time them without recording.
+const RETIME_LIMIT: u64 = 2_000_000;
+
+impl Run {
+    /// A new run of `choice` on `space` for `query`; nothing is searched until [`Run::pump`].
+    pub fn new(choice: AlgoChoice, space: &GridSpace, query: Query) -> Result<Run, String> {
+        let search = choice.build(space, query)?;
+        Ok(Run {
+            choice,
+            query,
+            search,
+            rec: Recorder::new(crate::space::Space::num_nodes(space)),
+            series: Series::default(),
+            shown: 0,
+            scanned: 0,
+            open_now: 0,
+            record_time: Duration::ZERO,
+            search_time: None,
+            generation: 0,
+        })
+    }
+
+    /// Search status.
+    pub fn status(&self) -> Status {
+        self.search.status()
+    }
+
+    /// True once the search has ended (found or no path).
+    pub fn finished(&self) -> bool {
+        self.search.status() != Status::Running
+    }
+
+    /// Counters of the whole recording so far.
+    pub fn stats(&self) -> Stats {
+        self.search.stats()
+    }
+
+    /// Path cost, once found.
+    pub fn cost(&self) -> Option<f64> {
+        self.search.cost()
+    }
+
+    /// Path nodes, once found.
+    pub fn path(&self) -> Option<&[NodeId]> {
+        self.search.path()
+    }
+
+    /// Steps recorded so far.
+    pub fn steps(&self) -> usize {
+        self.series.node.len()
+    }
+
+    /// Advances the search for about `budget`, recording every event.
+    pub fn pump(&mut self, space: &GridSpace, budget: Duration) {
+        if self.finished() {
+            return;
+        }
+        let t0 = Instant::now();
+        while !self.finished() && t0.elapsed() < budget {
+            for _ in 0..512 {
+                if self.search.step_record(space, &mut self.rec) != Status::Running {
+                    break;
+                }
+            }
+        }
+        self.record_time += t0.elapsed();
+        self.scan();
+        self.generation += 1;
+        if self.finished() && self.search.stats().expanded <= RETIME_LIMIT {
+            if let Ok(mut s) = self.choice.build(space, self.query) {
+                let t = Instant::now();
+                s.run_null(space);
+                self.search_time = Some(t.elapsed());
+            }
+        }
+    }
+
+    /// Runs the search to its end however long it takes (tests and the command line).
+    pub fn finish(&mut self, space: &GridSpace) {
+        while !self.finished() {
+            self.pump(space, Duration::from_secs(1));
+        }
+    }
+
+    fn scan(&mut self) {
+        for i in self.scanned..self.rec.len() {
+            let Some(e) = self.rec.get(i) else { break };
+            match e.kind {
+                EventKind::Source | EventKind::Generate | EventKind::Reopen => self.open_now += 1,
+                EventKind::Expand => {
+                    self.series.node.push(e.node);
+                    self.series.f.push(e.b as f32);
+                    self.series.open.push(self.open_now.max(0) as u32);
+                    self.open_now -= 1;
+                }
+                _ => {}
+            }
+        }
+        self.scanned = self.rec.len();
+    }
+
+    /// Event index the views show: every event of the first `shown` steps, and after the last
+    /// step of a finished search, the path too.
+    pub fn event_cursor(&mut self) -> usize {
+        if self.finished() && self.shown >= self.steps() {
+            self.rec.len()
+        } else {
+            self.rec.step_start(self.shown)
+        }
+    }
+
+    /// The node expanded by the step just shown.
+    pub fn current_node(&self) -> Option<NodeId> {
+        self.shown
+            .checked_sub(1)
+            .and_then(|s| self.series.node.get(s).copied())
+    }
+
+    /// True when the views are at the end of a run that found a path.
+    pub fn path_visible(&self) -> bool {
+        self.status() == Status::Found && self.shown >= self.steps()
+    }
+
+    /// Moves to step `s`, clamped to what is recorded.
+    pub fn set_shown(&mut self, s: usize) {
+        self.shown = s.min(self.steps());
+    }
+
+    /// The first step in (from, to] where a breakpoint fires, if any.
+    pub fn first_break(&self, from: usize, to: usize, bp: &Breakpoints) -> Option<(usize, String)> {
+        for s in from + 1..=to.min(self.steps()) {
+            let i = s - 1;
+            if bp.node == Some(self.series.node[i]) {
+                return Some((s, "breakpoint node expanded".into()));
+            }
+            if bp.f_decrease && i > 0 && self.series.f[i] < self.series.f[i - 1] - 1e-4 {
+                return Some((
+                    s,
+                    format!(
+                        "f decreased: {:.3} → {:.3}",
+                        self.series.f[i - 1],
+                        self.series.f[i]
+                    ),
+                ));
+            }
+            if let Some(n) = bp.open_over {
+                if self.series.open[i] as u64 > n {
+                    return Some((s, format!("open list grew past {n}")));
+                }
+            }
+        }
+        None
+    }
+
+    /// Open nodes at the shown step, best 20 by f (ties: lower g first).
+    pub fn best_open(&mut self, limit: usize) -> Vec<(NodeId, f32, f32)> {
+        let k = self.event_cursor();
+        let states = self.rec.seek(k).clone();
+        let open: Vec<u32> = (0..states.len())
+            .filter(|&n| states.get(n) == crate::trace::NodeState::Open)
+            .map(|n| n as u32)
+            .collect();
+        let mut v: Vec<(NodeId, f32, f32)> = open
+            .into_iter()
+            .map(|n| {
+                let info = self.rec.node_info(n, k);
+                (n, info.f, info.g)
+            })
+            .collect();
+        v.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.2.total_cmp(&b.2)));
+        v.truncate(limit);
+        v
+    }
+}
+
+/// Where playing stops by itself.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Breakpoints {
+    /// Stop when this node is expanded.
+    pub node: Option<NodeId>,
+    /// Stop when the expanded node's f is below the previous one's (a consistent heuristic never
+    /// does this).
+    pub f_decrease: bool,
+    /// Stop when the open list holds more than this many nodes.
+    pub open_over: Option<u64>,
+}

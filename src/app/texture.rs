@@ -1,0 +1,161 @@
+//! The map as one texture: terrain and search state composed per cell, and re-uploaded only
+//! where cells change, so scrubbing a 1024×1024 run redraws the cells between two cursors rather
+//! than the whole map.
+
+use super::palette;
+use super::run::Run;
+use crate::map::Grid;
+use eframe::egui::{self, Color32, ColorImage, TextureHandle, TextureOptions};
+
+/// Cursor moves over more events than this recolour the whole map (cheaper than collecting
+/// that many touched cells one by one).
+const PARTIAL_LIMIT: usize = 400_000;
+
+/// Texture sampling: crisp cells when zoomed in, smooth when a big map is shrunk to fit.
+const OPTIONS: TextureOptions = TextureOptions {
+    magnification: egui::TextureFilter::Nearest,
+    minification: egui::TextureFilter::Linear,
+    wrap_mode: egui::TextureWrapMode::ClampToEdge,
+    mipmap_mode: None,
+};
+
+/// What the texture currently shows.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Shown {
+    map_revision: u64,
+    run_serial: u64,
+    diff_serial: Option<u64>,
+    cursor: usize,
+    other_cursor: usize,
+}
+
+/// One view's map texture.
+#[derive(Default)]
+pub struct MapTexture {
+    pixels: Vec<Color32>,
+    size: [usize; 2],
+    tex: Option<TextureHandle>,
+    shown: Option<Shown>,
+    /// Cells recoloured by the last sync (for frame-time logs).
+    pub last_recoloured: usize,
+}
+
+impl MapTexture {
+    /// The texture, once synced.
+    pub fn id(&self) -> Option<egui::TextureId> {
+        self.tex.as_ref().map(|t| t.id())
+    }
+
+    /// Brings the texture up to date with the map and the run's cursor. With `diff`, cells are
+    /// coloured by which of the two runs expanded them.
+    pub fn sync(
+        &mut self,
+        ctx: &egui::Context,
+        grid: &Grid,
+        map_revision: u64,
+        run: (&mut Run, u64),
+        mut diff: Option<(&mut Run, u64)>,
+    ) {
+        let (run, run_serial) = run;
+        let cursor = run.event_cursor();
+        let (diff_serial, other_cursor) = match diff.as_mut() {
+            Some((r, s)) => (Some(*s), r.event_cursor()),
+            None => (None, 0),
+        };
+        let now = Shown {
+            map_revision,
+            run_serial,
+            diff_serial,
+            cursor,
+            other_cursor,
+        };
+        if self.shown == Some(now) && self.tex.is_some() {
+            self.last_recoloured = 0;
+            return;
+        }
+        let size = [grid.width() as usize, grid.height() as usize];
+        let same_world = self.shown.is_some_and(|s| {
+            s.map_revision == map_revision
+                && s.run_serial == run_serial
+                && s.diff_serial.is_none()
+                && diff_serial.is_none()
+        }) && self.size == size;
+        let old_cursor = self.shown.map_or(0, |s| s.cursor);
+        let (lo, hi) = (old_cursor.min(cursor), old_cursor.max(cursor));
+        if same_world && hi - lo <= PARTIAL_LIMIT && self.tex.is_some() {
+            self.recolour_events(ctx, grid, run, lo, hi, cursor);
+        } else {
+            self.size = size;
+            self.pixels.resize(size[0] * size[1], palette::FREE);
+            let tiles = grid.tiles();
+            match diff {
+                Some((other, _)) => {
+                    let a = run.rec.seek(cursor).clone();
+                    let b = other.rec.seek(other_cursor);
+                    for (i, p) in self.pixels.iter_mut().enumerate() {
+                        *p = palette::diff(tiles[i], a.get(i), b.get(i));
+                    }
+                }
+                None => {
+                    let states = run.rec.seek(cursor);
+                    for (i, p) in self.pixels.iter_mut().enumerate() {
+                        *p = palette::cell(tiles[i], states.get(i));
+                    }
+                }
+            }
+            self.last_recoloured = self.pixels.len();
+            let image = ColorImage::new(size, self.pixels.clone());
+            match &mut self.tex {
+                Some(t) => t.set(image, OPTIONS),
+                None => self.tex = Some(ctx.load_texture("map", image, OPTIONS)),
+            }
+        }
+        self.shown = Some(now);
+    }
+
+    /// Recolours the cells named by events `lo..hi` as they are at `cursor`, and uploads the
+    /// rectangle around them.
+    fn recolour_events(
+        &mut self,
+        _ctx: &egui::Context,
+        grid: &Grid,
+        run: &mut Run,
+        lo: usize,
+        hi: usize,
+        cursor: usize,
+    ) {
+        let w = self.size[0];
+        let n = self.pixels.len();
+        let mut touched: Vec<usize> = Vec::with_capacity(hi - lo);
+        for i in lo..hi {
+            if let Some(e) = run.rec.get(i) {
+                if (e.node as usize) < n {
+                    touched.push(e.node as usize);
+                }
+            }
+        }
+        self.last_recoloured = touched.len();
+        if touched.is_empty() {
+            return;
+        }
+        let states = run.rec.seek(cursor);
+        let tiles = grid.tiles();
+        let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
+        for &c in &touched {
+            self.pixels[c] = palette::cell(tiles[c], states.get(c));
+            let (x, y) = (c % w, c / w);
+            x0 = x0.min(x);
+            y0 = y0.min(y);
+            x1 = x1.max(x);
+            y1 = y1.max(y);
+        }
+        let (rw, rh) = (x1 - x0 + 1, y1 - y0 + 1);
+        let mut sub = Vec::with_capacity(rw * rh);
+        for y in y0..=y1 {
+            sub.extend_from_slice(&self.pixels[y * w + x0..y * w + x1 + 1]);
+        }
+        if let Some(t) = &mut self.tex {
+            t.set_partial([x0, y0], ColorImage::new([rw, rh], sub), OPTIONS);
+        }
+    }
+}
