@@ -86,10 +86,7 @@ pub(super) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     .add_enabled(app.views.len() < 4, egui::Button::new("Add a compare view"))
                     .clicked()
                 {
-                    let next =
-                        ["dijkstra", "greedy", "weighted-astar", "bfs"][app.views.len().min(3)];
-                    app.add_view(AlgoChoice::named(next));
-                    app.go_to(app.cursor, false);
+                    add_compare_view(app);
                 }
                 if ui
                     .add_enabled(
@@ -179,13 +176,14 @@ pub(super) fn timeline(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 app.to_end();
             }
             ui.separator();
-            ui.label("Speed");
             ui.add_enabled(
                 !app.max_speed,
                 egui::Slider::new(&mut app.speed, 1.0..=20000.0)
                     .logarithmic(true)
-                    .suffix(" exp/s"),
-            );
+                    .suffix(" exp/s")
+                    .text("speed"),
+            )
+            .on_hover_text("Expansions per second while playing");
             ui.checkbox(&mut app.max_speed, "max");
         });
         let max = app.max_steps();
@@ -396,9 +394,7 @@ fn algorithms(app: &mut PathlabApp, ui: &mut egui::Ui) {
         app.set_algorithm(i, c);
     }
     if app.views.len() < 4 && ui.button("+ Compare with another algorithm").clicked() {
-        let next = ["dijkstra", "greedy", "weighted-astar", "bfs"][app.views.len().min(3)];
-        app.add_view(AlgoChoice::named(next));
-        app.go_to(app.cursor, false);
+        add_compare_view(app);
     }
 }
 
@@ -723,4 +719,11 @@ pub(super) fn help(app: &mut PathlabApp, ctx: &egui::Context) {
             });
         });
     app.show_help = open;
+}
+
+/// Adds a view with the next algorithm worth comparing: Dijkstra, then greedy, then weighted A*.
+fn add_compare_view(app: &mut PathlabApp) {
+    let next = ["dijkstra", "greedy", "weighted-astar"][app.views.len().clamp(1, 3) - 1];
+    app.add_view(AlgoChoice::named(next));
+    app.go_to(app.cursor, false);
 }

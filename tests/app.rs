@@ -1,0 +1,210 @@
+//! The app driven headless through egui_kittest: the real `PathlabApp::show`, with keys and
+//! clicks, checked against the core's own answers. The pixel snapshot needs a wgpu adapter
+//! (Mesa's lavapipe on CI); the other tests only read the UI tree.
+#![cfg(feature = "gui")]
+
+use eframe::egui;
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+use pathlab::app::{Options, PathlabApp};
+use pathlab::map::{Cell, Edit};
+use pathlab::search::{AStar, Query, Search, SearchState};
+use pathlab::space::{GridSpace, Heuristic};
+use pathlab::trace::NullTracer;
+use std::path::PathBuf;
+
+fn harness(app: PathlabApp) -> Harness<'static, PathlabApp> {
+    // Tests must not meet (or leave) a recovery file of a real session.
+    std::env::set_var(
+        "PATHLAB_RECOVERY",
+        std::env::temp_dir().join(format!("pathlab-test-recovery-{}.ron", std::process::id())),
+    );
+    Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(|ui, app: &mut PathlabApp| app.show(ui), app)
+}
+
+fn default_app() -> PathlabApp {
+    PathlabApp::new(Options::default())
+}
+
+/// A* on the built-in map, straight from the core: the oracle for what the app shows.
+fn core_astar() -> (f64, u64) {
+    let (g, s, t) = pathlab::builtin::default_world();
+    let sp = GridSpace::octile(&g);
+    let q = Query {
+        start: sp.node(s.0, s.1).unwrap(),
+        goal: sp.node(t.0, t.1).unwrap(),
+    };
+    let mut a = AStar::new(&sp, q, Heuristic::Octile);
+    a.run(&sp, &mut NullTracer);
+    (a.cost().unwrap(), a.stats().expanded)
+}
+
+#[test]
+fn steps_forward_and_back_with_keys() {
+    let mut h = harness(default_app());
+    h.run();
+    let (_, expanded) = core_astar();
+    h.get_by_label_contains(&format!("Step 0 of {expanded}"));
+    for _ in 0..5 {
+        h.key_press(egui::Key::ArrowRight);
+        h.run();
+    }
+    assert_eq!(h.state().cursor, 5);
+    h.get_by_label_contains(&format!("Step 5 of {expanded}"));
+    h.key_press_modifiers(egui::Modifiers::SHIFT, egui::Key::ArrowRight);
+    h.run();
+    assert_eq!(h.state().cursor, 15);
+    h.key_press(egui::Key::ArrowLeft);
+    h.run();
+    assert_eq!(h.state().cursor, 14);
+    // The node expanded by the step shown is the 14th Expand event.
+    let run = &h.state().views[0].run;
+    assert_eq!(run.current_node(), Some(run.series.node[13]));
+    h.key_press(egui::Key::Home);
+    h.run();
+    assert_eq!(h.state().cursor, 0);
+}
+
+#[test]
+fn end_shows_the_path_and_its_cost() {
+    let mut h = harness(default_app());
+    h.run();
+    h.get_by_label(">|").click();
+    h.run();
+    let (cost, expanded) = core_astar();
+    assert_eq!(h.state().cursor as u64, expanded);
+    h.get_by_label_contains(&format!("cost {cost:.3}"));
+    assert!(h.state().views[0].run.path_visible());
+}
+
+#[test]
+fn inspector_shows_g_of_a_closed_cell() {
+    let mut app = default_app();
+    app.to_end();
+    // The start at the end of the run: on the path, g = 0.
+    app.selected = Some(app.doc.start);
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("on path");
+    h.get_by_label("0.000");
+    // A closed cell off the path: the inspector's g is the core search's g.
+    let (g, s, t) = pathlab::builtin::default_world();
+    let sp = GridSpace::octile(&g);
+    let q = Query {
+        start: sp.node(s.0, s.1).unwrap(),
+        goal: sp.node(t.0, t.1).unwrap(),
+    };
+    let mut a = AStar::new(&sp, q, Heuristic::Octile);
+    a.run(&sp, &mut NullTracer);
+    let path = a.path().unwrap().to_vec();
+    let run = &h.state().views[0].run;
+    let n = *run
+        .series
+        .node
+        .iter()
+        .rev()
+        .find(|n| !path.contains(n))
+        .unwrap();
+    h.state_mut().selected = Some(sp.xy(n));
+    h.run();
+    h.get_by_label("closed");
+    h.get_by_label(&format!("{:.3}", a.g(n).unwrap()));
+}
+
+#[test]
+fn an_edit_restarts_the_run_and_undo_restores_the_map() {
+    let mut h = harness(default_app());
+    h.run();
+    let before = h.state().doc.grid.clone();
+    let (sx, sy) = h.state().doc.start;
+    // Wall in the cell right of the start.
+    h.state_mut().edit(Edit::SetCell {
+        x: sx + 1,
+        y: sy,
+        cell: Cell::WALL,
+    });
+    h.run();
+    assert_ne!(h.state().doc.grid, before);
+    assert!(h.state().doc.dirty);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    assert_eq!(h.state().doc.grid, before);
+    h.get_by_label_contains("Undone");
+    h.key_press_modifiers(
+        egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
+        egui::Key::Z,
+    );
+    h.run();
+    assert_eq!(h.state().doc.grid.get(sx + 1, sy), Some(Cell::WALL));
+}
+
+#[test]
+fn breakpoint_on_a_node_stops_play_there() {
+    let mut app = default_app();
+    app.to_end();
+    let target = app.views[0].run.series.node[30];
+    app.go_to(0, false);
+    app.breakpoints.node = Some(target);
+    app.max_speed = true;
+    app.playing = true;
+    let mut h = harness(app);
+    h.run();
+    assert_eq!(h.state().cursor, 31);
+    assert!(!h.state().playing);
+    h.get_by_label_contains("breakpoint node expanded");
+}
+
+#[test]
+fn compare_views_share_the_cursor() {
+    let mut h = harness(default_app());
+    h.run();
+    h.get_by_label("+ Compare with another algorithm").click();
+    h.run();
+    assert_eq!(h.state().views.len(), 2);
+    for _ in 0..3 {
+        h.key_press(egui::Key::ArrowRight);
+        h.run();
+    }
+    assert!(h.state().views.iter().all(|v| v.run.shown == 3));
+    assert!(h.query_all_by_label("2 Dijkstra").count() >= 1);
+}
+
+fn movingai() -> Option<PathBuf> {
+    let d = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/movingai-grid");
+    d.is_dir().then_some(d)
+}
+
+#[test]
+fn opens_a_movingai_scenario_and_solves_a_problem_optimally() {
+    let Some(dir) = movingai() else {
+        eprintln!("skipped: ../shared/benchmarks is absent");
+        return;
+    };
+    let scen = dir.join("dao/arena.map.scen");
+    let mut app = default_app();
+    app.open_now(&scen).expect("opens");
+    let p = app.doc.problems[100].clone();
+    app.doc.set_start(p.start);
+    app.doc.set_goal(p.goal);
+    app.restart_all();
+    app.to_end();
+    let cost = app.views[0].run.cost().expect("found");
+    assert!(p.is_optimal(cost), "{cost} vs {}", p.optimal);
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label_contains("arena.map.scen");
+}
+
+#[test]
+fn default_view_snapshot() {
+    let mut h = harness(default_app());
+    h.run();
+    h.get_by_label(">|").click();
+    h.run();
+    // Search time is the one value that differs from run to run.
+    h.state_mut().views[0].run.search_time = Some(std::time::Duration::from_micros(40));
+    h.run();
+    h.snapshot("default_view");
+}
