@@ -14,18 +14,26 @@ use pathlab::trace::NullTracer;
 use std::path::PathBuf;
 
 fn harness(app: PathlabApp) -> Harness<'static, PathlabApp> {
-    // Tests must not meet (or leave) a recovery file of a real session.
-    std::env::set_var(
-        "PATHLAB_RECOVERY",
-        std::env::temp_dir().join(format!("pathlab-test-recovery-{}.ron", std::process::id())),
-    );
     Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
         .build_ui_state(|ui, app: &mut PathlabApp| app.show(ui), app)
 }
 
+/// Each test its own recovery file: tests must not meet (or leave) a real session's, nor
+/// each other's.
+fn recovery(test: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("pathlab-test-{}-{test}.ron", std::process::id()))
+}
+
+fn app_for(test: &str) -> PathlabApp {
+    PathlabApp::new(Options {
+        recovery_file: Some(recovery(test)),
+        ..Options::default()
+    })
+}
+
 fn default_app() -> PathlabApp {
-    PathlabApp::new(Options::default())
+    app_for("default")
 }
 
 /// A* on the built-in map, straight from the core: the oracle for what the app shows.
@@ -207,4 +215,30 @@ fn default_view_snapshot() {
     h.state_mut().views[0].run.search_time = Some(std::time::Duration::from_micros(40));
     h.run();
     h.snapshot("default_view");
+}
+
+#[test]
+fn unsaved_edits_survive_in_the_recovery_file() {
+    let mut h = harness(app_for("recovery"));
+    h.run();
+    let (sx, sy) = h.state().doc.start;
+    h.state_mut().edit(Edit::SetRect {
+        rect: pathlab::map::Rect::from_corners((sx + 2, sy - 2), (sx + 3, sy + 2)),
+        cell: Cell::WALL,
+    });
+    let edited = h.state().doc.grid.clone();
+    // The recovery file is written at most every 2 s while there are unsaved changes.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    h.run();
+    h.state_mut().flush_recovery();
+    drop(h);
+    // A new session (as after kill -9) offers the recovery file; restoring gives the edit back.
+    let mut h = harness(app_for("recovery"));
+    h.run();
+    h.get_by_label("Restore it").click();
+    h.run();
+    assert_eq!(h.state().doc.grid, edited);
+    assert!(h.state().doc.dirty, "restored work is unsaved until saved");
+    h.state_mut().clear_recovery();
+    assert!(!recovery("recovery").exists());
 }

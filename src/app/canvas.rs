@@ -104,8 +104,8 @@ pub fn show(
     if cam.fit_pending || cam.fitted_for.is_some_and(|s| s != view.size()) {
         cam.fit(view, w, h);
     }
-    painter.rect_filled(view, 0.0, Color32::from_gray(200));
     let map_rect = Rect::from_min_size(view.min + cam.offset, vec2(w as f32, h as f32) * cam.zoom);
+    paint_surround(&painter, view, map_rect);
     if let Some(id) = tex.id() {
         painter.image(
             id,
@@ -229,7 +229,7 @@ pub fn show(
 
 /// Range of cells visible in the view.
 fn visible(cam: &Camera, view: Rect, w: u32, h: u32) -> (u32, u32, u32, u32) {
-    let a = (view.min - view.min - cam.offset) / cam.zoom;
+    let a = -cam.offset / cam.zoom;
     let b = (view.max - view.min - cam.offset) / cam.zoom;
     let cl = |v: f32, m: u32| (v.max(0.0) as u32).min(m);
     (cl(a.x, w), cl(a.y, h), cl(b.x + 1.0, w), cl(b.y + 1.0, h))
@@ -349,5 +349,26 @@ fn draw_legend(p: &egui::Painter, view: Rect, diff: bool) {
             egui::FontId::proportional(12.0),
             Color32::from_gray(20),
         );
+    }
+}
+
+/// Fills the view around the map, never under it: with software rendering every layer of
+/// pixels costs frame time, and the map texture covers its own area.
+fn paint_surround(p: &egui::Painter, view: Rect, map: Rect) {
+    let bg = Color32::from_gray(200);
+    let m = map.intersect(view);
+    if m.width() <= 0.0 || m.height() <= 0.0 {
+        p.rect_filled(view, 0.0, bg);
+        return;
+    }
+    for r in [
+        Rect::from_min_max(view.min, pos2(view.max.x, m.min.y)),
+        Rect::from_min_max(pos2(view.min.x, m.max.y), view.max),
+        Rect::from_min_max(pos2(view.min.x, m.min.y), pos2(m.min.x, m.max.y)),
+        Rect::from_min_max(pos2(m.max.x, m.min.y), pos2(view.max.x, m.max.y)),
+    ] {
+        if r.width() > 0.0 && r.height() > 0.0 {
+            p.rect_filled(r, 0.0, bg);
+        }
     }
 }

@@ -184,18 +184,12 @@ pub fn recovery_path() -> PathBuf {
     base.join("pathlab").join("recovery.ron")
 }
 
-/// Writes the recovery file (a project holding the unsaved map), atomically.
-pub fn write_recovery(project: &crate::map::io::Project) -> Result<(), String> {
-    let p = recovery_path();
+/// Writes the recovery file (a project holding the unsaved map) to `p`, atomically.
+pub fn write_recovery(p: &Path, project: &crate::map::io::Project) -> Result<(), String> {
     if let Some(dir) = p.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
-    io::write_project(project, &p).map_err(|e| e.to_string())
-}
-
-/// Removes the recovery file (after a save, or when the user discards it).
-pub fn clear_recovery() {
-    let _ = std::fs::remove_file(recovery_path());
+    io::write_project(project, p).map_err(|e| e.to_string())
 }
 
 /// Writes an RGBA image as PNG.

@@ -39,11 +39,13 @@ pub struct Options {
     pub frame_log: bool,
     /// Scripted scrubbing and painting, for frame-time measurements.
     pub scrub_test: bool,
+    /// Recovery file (default: [`files::recovery_path`]).
+    pub recovery_file: Option<PathBuf>,
 }
 
 /// Opens the window and blocks until it is closed.
 pub fn run(opts: Options) -> Result<(), String> {
-    let native = eframe::NativeOptions {
+    let mut native = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("pathlab")
             .with_inner_size([1280.0, 800.0])
@@ -53,6 +55,8 @@ pub fn run(opts: Options) -> Result<(), String> {
         persist_window: opts.screenshot.is_none(),
         ..Default::default()
     };
+    // Frame-time checks measure the app, not the wait for the display's refresh.
+    native.glow_options.vsync = !(opts.frame_log || opts.scrub_test);
     let failed: Arc<Mutex<Option<String>>> = Arc::default();
     let fail = failed.clone();
     eframe::run_native(
@@ -125,12 +129,60 @@ enum PendingAction {
     Quit,
 }
 
+/// Section times of one update, printed for slow frames with `--frame-log`.
+struct Laps {
+    on: bool,
+    t: Instant,
+    start: Instant,
+    laps: Vec<(&'static str, f32)>,
+}
+
+impl Laps {
+    fn new(on: bool) -> Laps {
+        let now = Instant::now();
+        Laps {
+            on,
+            t: now,
+            start: now,
+            laps: vec![],
+        }
+    }
+
+    fn lap(&mut self, name: &'static str) {
+        if self.on {
+            let now = Instant::now();
+            self.laps
+                .push((name, (now - self.t).as_secs_f32() * 1000.0));
+            self.t = now;
+        }
+    }
+
+    fn report(&self, over_ms: f32) {
+        if self.on && self.start.elapsed().as_secs_f32() * 1000.0 > over_ms {
+            let parts: Vec<String> = self
+                .laps
+                .iter()
+                .map(|(n, ms)| format!("{n} {ms:.1}"))
+                .collect();
+            eprintln!("slow update (ms): {}", parts.join(", "));
+        }
+    }
+}
+
+/// Cells and their values, as a brush stroke collects them.
+type CellList = Vec<(u32, u32, Cell)>;
+
+/// The open-list view's rows (node, f, g), cached for one (run serial, step).
+type BestOpen = ((u64, usize), Vec<(u32, f32, f32)>);
+
 /// Frame-time statistics for `--frame-log`.
 #[derive(Default)]
 struct FrameLog {
     last: Option<Instant>,
     ui_ms: Vec<f32>,
     gap_ms: Vec<f32>,
+    /// eframe's measure of the previous frame: update plus painting, without vsync waits.
+    cpu_ms: Vec<f32>,
 }
 
 /// The whole app state.
@@ -154,7 +206,7 @@ pub struct PathlabApp {
     pub selected: Option<(u32, u32)>,
     hover: Option<(u32, u32)>,
     /// Cells painted by the current drag, and what they were.
-    stroke: Option<(Vec<(u32, u32, Cell)>, Vec<(u32, u32, Cell)>)>,
+    stroke: Option<(CellList, CellList)>,
     rect_from: Option<(u32, u32)>,
     dragging_endpoint: Option<bool>,
     play_acc: f64,
@@ -171,6 +223,7 @@ pub struct PathlabApp {
     prompt: Option<Prompt>,
     recovery_written: u64,
     recovery_at: Instant,
+    recovery_job: Option<std::thread::JoinHandle<Result<(), String>>>,
     opts: Options,
     frame: u32,
     shot: Arc<Mutex<Option<Arc<egui::ColorImage>>>>,
@@ -180,7 +233,7 @@ pub struct PathlabApp {
     failure: Arc<Mutex<Option<String>>>,
     frame_log: FrameLog,
     space_panned: bool,
-    best_open_cache: Option<((u64, usize), Vec<(u32, f32, f32)>)>,
+    best_open_cache: Option<BestOpen>,
     quit_now: bool,
 }
 
@@ -227,6 +280,7 @@ impl PathlabApp {
             prompt: None,
             recovery_written: 0,
             recovery_at: Instant::now(),
+            recovery_job: None,
             opts: opts.clone(),
             frame: 0,
             shot: Arc::default(),
@@ -248,10 +302,24 @@ impl PathlabApp {
                 }
             }
         }
-        if opts.screenshot.is_none() && !opts.scrub_test && files::recovery_path().is_file() {
+        if opts.screenshot.is_none() && !opts.scrub_test && app.recovery_file().is_file() {
             app.prompt = Some(Prompt::Recover);
         }
         app
+    }
+
+    /// Where unsaved work is written.
+    pub fn recovery_file(&self) -> PathBuf {
+        self.opts
+            .recovery_file
+            .clone()
+            .unwrap_or_else(files::recovery_path)
+    }
+
+    /// Removes the recovery file (after a save, or when the user discards it).
+    pub fn clear_recovery(&mut self) {
+        self.flush_recovery();
+        let _ = std::fs::remove_file(self.recovery_file());
     }
 
     fn query(&self) -> Query {
@@ -293,6 +361,16 @@ impl PathlabApp {
         }
     }
 
+    /// Restarts view `i`'s search on the current map, reusing its memory.
+    fn rerun_view(&mut self, i: usize) {
+        let q = self.query();
+        let serial = self.bump();
+        let v = &mut self.views[i];
+        v.run.restart(&self.space, q);
+        v.run.set_shown(self.cursor);
+        v.serial = serial;
+    }
+
     fn restart_view(&mut self, i: usize) {
         let q = self.query();
         let choice = self.views[i].run.choice.clone();
@@ -309,7 +387,7 @@ impl PathlabApp {
     /// Restarts every run (after an edit), keeping the step cursor where it was.
     pub fn restart_all(&mut self) {
         for i in 0..self.views.len() {
-            self.restart_view(i);
+            self.rerun_view(i);
         }
         self.best_open_cache = None;
     }
@@ -490,7 +568,8 @@ impl PathlabApp {
     }
 
     fn pump_runs(&mut self) {
-        let budget = Duration::from_micros(6000 / self.views.len().max(1) as u64);
+        // Searching gets 4 ms of each frame, shared by the views, so frames stay under 16 ms.
+        let budget = Duration::from_micros(4000 / self.views.len().max(1) as u64);
         for v in &mut self.views {
             v.run.pump(&self.space, budget);
         }
@@ -649,22 +728,29 @@ impl PathlabApp {
         let t0 = Instant::now();
         let ctx = ui.ctx().clone();
         let dt = ui.input(|i| i.stable_dt).min(0.1);
+        let mut laps = Laps::new(self.opts.frame_log);
         self.shortcuts(&ctx);
         self.pump_runs();
+        laps.lap("search");
         self.advance_play(dt);
         if self.opts.scrub_test {
             self.scrub_step();
         }
+        laps.lap("script");
         self.poll_dialog();
         self.dropped_files(&ctx);
         self.write_recovery();
-
+        laps.lap("files");
         panels::menu_bar(self, ui);
         panels::status_bar(self, ui);
         panels::timeline(self, ui);
         panels::left(self, ui);
+        laps.lap("left");
         panels::right(self, ui);
-        egui::CentralPanel::default().show(ui, |ui| self.centre(ui));
+        laps.lap("right");
+        egui::CentralPanel::no_frame().show(ui, |ui| self.centre(ui));
+        laps.lap("canvas");
+        laps.report(16.0);
         panels::prompts(self, &ctx);
         if self.show_help {
             panels::help(self, &ctx);
@@ -892,7 +978,7 @@ impl PathlabApp {
             }
             PendingAction::Quit => {
                 self.doc.dirty = false;
-                files::clear_recovery();
+                self.clear_recovery();
                 self.quit_now = true;
             }
         }
@@ -922,7 +1008,7 @@ impl PathlabApp {
             Ok(()) => {
                 self.doc.path = Some(p.to_path_buf());
                 self.doc.dirty = false;
-                files::clear_recovery();
+                self.clear_recovery();
                 self.status = format!("Saved {}", p.display());
             }
             Err(e) => self.status = format!("Not saved: {e}"),
@@ -972,17 +1058,35 @@ impl PathlabApp {
         {
             return;
         }
-        let project = self.doc.to_project(self.algo_settings());
-        match files::write_recovery(&project) {
-            Ok(()) => self.recovery_written = self.doc.revision,
-            Err(e) => self.status = format!("Cannot write the recovery file: {e}"),
+        // One write at a time, off the UI thread (a 1024×1024 map is a megabyte of RON).
+        if let Some(job) = self.recovery_job.take() {
+            if !job.is_finished() {
+                self.recovery_job = Some(job);
+                return;
+            }
+            if let Ok(Err(e)) = job.join() {
+                self.status = format!("Cannot write the recovery file: {e}");
+            }
         }
+        let project = self.doc.to_project(self.algo_settings());
+        let path = self.recovery_file();
+        self.recovery_job = Some(std::thread::spawn(move || {
+            files::write_recovery(&path, &project)
+        }));
+        self.recovery_written = self.doc.revision;
         self.recovery_at = Instant::now();
+    }
+
+    /// Waits for a recovery write in progress (tests, and before removing the file).
+    pub fn flush_recovery(&mut self) {
+        if let Some(job) = self.recovery_job.take() {
+            let _ = job.join();
+        }
     }
 
     /// Restores the recovery file as an unsaved document.
     fn recover(&mut self) {
-        let p = files::recovery_path();
+        let p = self.recovery_file();
         match files::load(&p) {
             Ok(l) => {
                 let s = l.start.unwrap_or((0, 0));
@@ -1088,10 +1192,17 @@ impl PathlabApp {
         }
     }
 
-    /// `--scrub-test`: finish the runs, then each frame jump the cursor across the whole run and
-    /// paint a wall every tenth frame, logging frame times; exits after `--frames` frames.
+    /// `--scrub-test`: run Dijkstra to the end, then each frame jump the cursor across the whole
+    /// run, and every 40th frame paint a wall (which restarts the run); exits after `--frames`
+    /// frames. With `--frame-log` this measures the frame times the README reports.
     fn scrub_step(&mut self) {
         if self.frame == 1 {
+            // A long search: Dijkstra on the scenario's last (longest) problem when one is open.
+            if let Some(p) = self.doc.problems.last().cloned() {
+                self.doc.set_start(p.start);
+                self.doc.set_goal(p.goal);
+            }
+            self.set_algorithm(0, AlgoChoice::named("dijkstra"));
             self.to_end();
             let events: usize = self.views.iter().map(|v| v.run.rec.len()).sum();
             eprintln!(
@@ -1112,7 +1223,6 @@ impl PathlabApp {
                 let c = ((self.frame * 37) % w, (self.frame * 53) % h);
                 self.paint(c, b'@');
                 self.end_stroke();
-                self.to_end();
             }
         }
         if self.frame >= self.opts.frames.max(2) {
@@ -1141,8 +1251,9 @@ impl PathlabApp {
                 s
             };
             eprintln!(
-                "frames: update ms {} | frame interval ms {}",
+                "frames: update ms {} | update+paint ms {} | frame interval ms {}",
                 stats(&mut log.ui_ms),
+                stats(&mut log.cpu_ms),
                 stats(&mut log.gap_ms)
             );
         }
@@ -1166,8 +1277,11 @@ fn split_pair(views: &mut [View], i: usize, j: Option<usize>) -> (&mut View, Opt
 }
 
 impl eframe::App for PathlabApp {
-    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
+        if let Some(ms) = frame.info().cpu_usage.filter(|_| self.opts.frame_log) {
+            self.frame_log.cpu_ms.push(ms * 1000.0);
+        }
         ctx.send_viewport_cmd(egui::ViewportCommand::Title(format!(
             "pathlab — {}",
             self.doc.title()
@@ -1181,6 +1295,12 @@ impl eframe::App for PathlabApp {
         if self.quit_now {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }
+    }
+
+    /// Panels are drawn without their own fill (see `panels::frame`): the window is cleared to
+    /// the panel colour instead, one layer of pixels fewer for a software renderer.
+    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
+        visuals.panel_fill.to_normalized_gamma_f32()
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {

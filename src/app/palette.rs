@@ -57,6 +57,32 @@ pub fn cell(tile: u8, state: NodeState) -> Color32 {
     }
 }
 
+/// [`cell`] for every map character and state code, so a whole-map recolour is one table
+/// lookup per cell.
+pub struct CellTable(Vec<Color32>);
+
+impl CellTable {
+    pub fn new() -> CellTable {
+        let states = [
+            NodeState::Unseen,
+            NodeState::Open,
+            NodeState::Closed,
+            NodeState::Inconsistent,
+        ];
+        CellTable(
+            (0..=255u8)
+                .flat_map(|t| states.map(|s| cell(t, s)))
+                .collect(),
+        )
+    }
+
+    /// Colour of map character `tile` in state code `state` (0–3).
+    #[inline(always)]
+    pub fn get(&self, tile: u8, state: u8) -> Color32 {
+        self.0[(tile as usize) << 2 | (state as usize & 3)]
+    }
+}
+
 /// Colour of a cell in the diff of two runs: expanded by A only, by B only, or both.
 pub fn diff(tile: u8, a: NodeState, b: NodeState) -> Color32 {
     let base = terrain(Terrain::of(tile));

@@ -11,8 +11,14 @@ use crate::trace::NodeState;
 use eframe::egui::{self, RichText};
 use egui_plot::{Legend, Line, Plot, PlotPoints};
 
+/// A panel's usual frame without its fill: the window's clear colour is the panel colour, so
+/// the fill would paint every panel pixel a second time (software renderers pay per pixel).
+fn frame(ui: &egui::Ui) -> egui::Frame {
+    egui::Frame::side_top_panel(ui.style()).fill(egui::Color32::TRANSPARENT)
+}
+
 pub(super) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
-    egui::Panel::top("menu").show(ui, |ui| {
+    egui::Panel::top("menu").frame(frame(ui)).show(ui, |ui| {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
                 if ui.button("New map…  (Ctrl+N)").clicked() {
@@ -133,81 +139,87 @@ pub(super) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
 }
 
 pub(super) fn status_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
-    egui::Panel::bottom("status").show(ui, |ui| {
-        ui.horizontal(|ui| {
-            ui.label(app.summary());
-            ui.separator();
-            ui.label(&app.status);
-            if let Some(c) = app.hover {
-                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                    ui.label(format!("cell ({}, {})", c.0, c.1));
-                });
-            }
+    egui::Panel::bottom("status")
+        .frame(frame(ui))
+        .show(ui, |ui| {
+            ui.horizontal(|ui| {
+                ui.label(app.summary());
+                ui.separator();
+                ui.label(&app.status);
+                if let Some(c) = app.hover {
+                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                        ui.label(format!("cell ({}, {})", c.0, c.1));
+                    });
+                }
+            });
         });
-    });
 }
 
 pub(super) fn timeline(app: &mut PathlabApp, ui: &mut egui::Ui) {
-    egui::Panel::bottom("timeline").show(ui, |ui| {
-        ui.add_space(4.0);
-        ui.horizontal(|ui| {
-            let b =
-                |ui: &mut egui::Ui, t: &str, tip: &str| ui.button(t).on_hover_text(tip).clicked();
-            if b(ui, "|<", "To start (Home)") {
-                app.go_to(0, false);
-            }
-            if b(ui, "<<", "Back 10 steps (Shift+Left)") {
-                app.step_back(10);
-            }
-            if b(ui, "<", "Back 1 step (Left)") {
-                app.step_back(1);
-            }
-            let play = if app.playing { "Pause" } else { "Play" };
-            if b(ui, play, "Play / pause (Space)") {
-                app.toggle_play();
-            }
-            if b(ui, ">", "Next expansion (Right)") {
-                app.step_forward(1);
-            }
-            if b(ui, ">>", "Forward 10 steps (Shift+Right)") {
-                app.step_forward(10);
-            }
-            if b(ui, ">|", "To path found (End)") {
-                app.to_end();
-            }
-            ui.separator();
-            ui.add_enabled(
-                !app.max_speed,
-                egui::Slider::new(&mut app.speed, 1.0..=20000.0)
-                    .logarithmic(true)
-                    .suffix(" exp/s")
-                    .text("speed"),
-            )
-            .on_hover_text("Expansions per second while playing");
-            ui.checkbox(&mut app.max_speed, "max");
+    egui::Panel::bottom("timeline")
+        .frame(frame(ui))
+        .show(ui, |ui| {
+            ui.add_space(4.0);
+            ui.horizontal(|ui| {
+                let b = |ui: &mut egui::Ui, t: &str, tip: &str| {
+                    ui.button(t).on_hover_text(tip).clicked()
+                };
+                if b(ui, "|<", "To start (Home)") {
+                    app.go_to(0, false);
+                }
+                if b(ui, "<<", "Back 10 steps (Shift+Left)") {
+                    app.step_back(10);
+                }
+                if b(ui, "<", "Back 1 step (Left)") {
+                    app.step_back(1);
+                }
+                let play = if app.playing { "Pause" } else { "Play" };
+                if b(ui, play, "Play / pause (Space)") {
+                    app.toggle_play();
+                }
+                if b(ui, ">", "Next expansion (Right)") {
+                    app.step_forward(1);
+                }
+                if b(ui, ">>", "Forward 10 steps (Shift+Right)") {
+                    app.step_forward(10);
+                }
+                if b(ui, ">|", "To path found (End)") {
+                    app.to_end();
+                }
+                ui.separator();
+                ui.add_enabled(
+                    !app.max_speed,
+                    egui::Slider::new(&mut app.speed, 1.0..=20000.0)
+                        .logarithmic(true)
+                        .suffix(" exp/s")
+                        .text("speed"),
+                )
+                .on_hover_text("Expansions per second while playing");
+                ui.checkbox(&mut app.max_speed, "max");
+            });
+            let max = app.max_steps();
+            ui.horizontal(|ui| {
+                let mut s = app.cursor;
+                ui.spacing_mut().slider_width = (ui.available_width() - 180.0).max(100.0);
+                let r = ui.add(egui::Slider::new(&mut s, 0..=max.max(1)).text(
+                    if app.searching() {
+                        "steps (searching…)"
+                    } else {
+                        "steps"
+                    },
+                ));
+                if r.changed() {
+                    app.playing = false;
+                    app.go_to(s, false);
+                }
+            });
+            ui.add_space(2.0);
         });
-        let max = app.max_steps();
-        ui.horizontal(|ui| {
-            let mut s = app.cursor;
-            ui.spacing_mut().slider_width = (ui.available_width() - 180.0).max(100.0);
-            let r = ui.add(
-                egui::Slider::new(&mut s, 0..=max.max(1)).text(if app.searching() {
-                    "steps (searching…)"
-                } else {
-                    "steps"
-                }),
-            );
-            if r.changed() {
-                app.playing = false;
-                app.go_to(s, false);
-            }
-        });
-        ui.add_space(2.0);
-    });
 }
 
 pub(super) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
     egui::Panel::left("tools")
+        .frame(frame(ui))
         .default_size(230.0)
         .resizable(true)
         .show(ui, |ui| {
@@ -459,6 +471,7 @@ fn problems(app: &mut PathlabApp, ui: &mut egui::Ui) {
 
 pub(super) fn right(app: &mut PathlabApp, ui: &mut egui::Ui) {
     egui::Panel::right("inspector")
+        .frame(frame(ui))
         .default_size(300.0)
         .resizable(true)
         .show(ui, |ui| {
@@ -664,7 +677,7 @@ pub(super) fn prompts(app: &mut PathlabApp, ctx: &egui::Context) {
                     }
                     if ui.button("Discard").clicked() {
                         app.doc.dirty = false;
-                        super::files::clear_recovery();
+                        app.clear_recovery();
                         app.perform(action.clone());
                         close = true;
                     }
@@ -681,7 +694,7 @@ pub(super) fn prompts(app: &mut PathlabApp, ctx: &egui::Context) {
                         close = true;
                     }
                     if ui.button("Discard it").clicked() {
-                        super::files::clear_recovery();
+                        app.clear_recovery();
                         close = true;
                     }
                 });

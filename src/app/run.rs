@@ -97,6 +97,7 @@ pub struct Run {
     pub search_time: Option<Duration>,
     /// Bumped whenever the recording grows or restarts (views redraw on change).
     pub generation: u64,
+    retime: Option<std::sync::mpsc::Receiver<Duration>>,
 }
 
 /// Searches larger than this are not re-run just to time them without recording.
@@ -118,7 +119,30 @@ impl Run {
             record_time: Duration::ZERO,
             search_time: None,
             generation: 0,
+            retime: None,
         })
+    }
+
+    /// Starts over on `query` (after an edit), keeping the memory of the search and the
+    /// recording: a brush stroke restarts the run once per painted cell.
+    pub fn restart(&mut self, space: &GridSpace, query: Query) {
+        if self.rec.num_nodes() != crate::space::Space::num_nodes(space) {
+            if let Ok(r) = Run::new(self.choice.clone(), space, query) {
+                *self = r;
+            }
+            return;
+        }
+        self.query = query;
+        self.search.reset(space, query);
+        self.rec.truncate(0);
+        self.series = Series::default();
+        self.shown = 0;
+        self.scanned = 0;
+        self.open_now = 0;
+        self.record_time = Duration::ZERO;
+        self.search_time = None;
+        self.retime = None;
+        self.generation += 1;
     }
 
     /// Search status.
@@ -154,6 +178,7 @@ impl Run {
     /// Advances the search for about `budget`, recording every event.
     pub fn pump(&mut self, space: &GridSpace, budget: Duration) {
         if self.finished() {
+            self.poll_retime();
             return;
         }
         let t0 = Instant::now();
@@ -167,12 +192,36 @@ impl Run {
         self.record_time += t0.elapsed();
         self.scan();
         self.generation += 1;
-        if self.finished() && self.search.stats().expanded <= RETIME_LIMIT {
-            if let Ok(mut s) = self.choice.build(space, self.query) {
+        if self.finished() && self.retime.is_none() && self.search_time.is_none() {
+            self.start_retime(space);
+        }
+        if let Some(t) = self.retime.as_ref().and_then(|rx| rx.try_recv().ok()) {
+            self.search_time = Some(t);
+        }
+    }
+
+    /// Times the same search without recording, on a worker thread (a million-node Dijkstra
+    /// takes longer than a frame).
+    fn start_retime(&mut self, space: &GridSpace) {
+        if self.search.stats().expanded > RETIME_LIMIT {
+            return;
+        }
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (space, choice, q) = (space.clone(), self.choice.clone(), self.query);
+        std::thread::spawn(move || {
+            if let Ok(mut s) = choice.build(&space, q) {
                 let t = Instant::now();
-                s.run_null(space);
-                self.search_time = Some(t.elapsed());
+                s.run_null(&space);
+                let _ = tx.send(t.elapsed());
             }
+        });
+        self.retime = Some(rx);
+    }
+
+    /// Polls for the time measured by the worker (finished runs are not pumped any more).
+    pub fn poll_retime(&mut self) {
+        if let Some(t) = self.retime.as_ref().and_then(|rx| rx.try_recv().ok()) {
+            self.search_time = Some(t);
         }
     }
 
@@ -190,7 +239,7 @@ impl Run {
                 EventKind::Source | EventKind::Generate | EventKind::Reopen => self.open_now += 1,
                 EventKind::Expand => {
                     self.series.node.push(e.node);
-                    self.series.f.push(e.b as f32);
+                    self.series.f.push(e.b);
                     self.series.open.push(self.open_now.max(0) as u32);
                     self.open_now -= 1;
                 }

@@ -30,14 +30,27 @@ struct Shown {
 }
 
 /// One view's map texture.
-#[derive(Default)]
 pub struct MapTexture {
+    lut: palette::CellTable,
     pixels: Vec<Color32>,
     size: [usize; 2],
     tex: Option<TextureHandle>,
     shown: Option<Shown>,
     /// Cells recoloured by the last sync (for frame-time logs).
     pub last_recoloured: usize,
+}
+
+impl Default for MapTexture {
+    fn default() -> Self {
+        MapTexture {
+            lut: palette::CellTable::new(),
+            pixels: vec![],
+            size: [0, 0],
+            tex: None,
+            shown: None,
+            last_recoloured: 0,
+        }
+    }
 }
 
 impl MapTexture {
@@ -98,8 +111,9 @@ impl MapTexture {
                 }
                 None => {
                     let states = run.rec.seek(cursor);
-                    for (i, p) in self.pixels.iter_mut().enumerate() {
-                        *p = palette::cell(tiles[i], states.get(i));
+                    let lut = &self.lut;
+                    for ((p, &t), c) in self.pixels.iter_mut().zip(tiles).zip(states.codes()) {
+                        *p = lut.get(t, c);
                     }
                 }
             }
@@ -142,7 +156,7 @@ impl MapTexture {
         let tiles = grid.tiles();
         let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
         for &c in &touched {
-            self.pixels[c] = palette::cell(tiles[c], states.get(c));
+            self.pixels[c] = self.lut.get(tiles[c], states.get(c) as u8);
             let (x, y) = (c % w, c / w);
             x0 = x0.min(x);
             y0 = y0.min(y);

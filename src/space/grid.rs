@@ -275,6 +275,34 @@ impl Space for GridSpace {
     }
 }
 
+/// The edges out of one cell: its move bitmask, lowest direction first.
+struct Neighbours<'a> {
+    space: &'a GridSpace,
+    n: NodeId,
+    moves: u8,
+    /// Half the cell's own cost, or `None` on a uniform-cost grid.
+    half_cost: Option<f64>,
+}
+
+impl Iterator for Neighbours<'_> {
+    type Item = (NodeId, f64);
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<(NodeId, f64)> {
+        if self.moves == 0 {
+            return None;
+        }
+        let d = self.moves.trailing_zeros() as usize;
+        self.moves &= self.moves - 1;
+        let t = (self.n as isize + self.space.offsets[d]) as NodeId;
+        let cost = match self.half_cost {
+            None => LENGTH[d],
+            Some(h) => LENGTH[d] * (h + 0.5 * self.space.costs[t as usize] as f64),
+        };
+        Some((t, cost))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -362,33 +390,5 @@ mod tests {
             .filter(|x| x.0 == (2, 2))
             .collect();
         assert!((c[0].1 - 2.5).abs() < 1e-12);
-    }
-}
-
-/// The edges out of one cell: its move bitmask, lowest direction first.
-struct Neighbours<'a> {
-    space: &'a GridSpace,
-    n: NodeId,
-    moves: u8,
-    /// Half the cell's own cost, or `None` on a uniform-cost grid.
-    half_cost: Option<f64>,
-}
-
-impl Iterator for Neighbours<'_> {
-    type Item = (NodeId, f64);
-
-    #[inline(always)]
-    fn next(&mut self) -> Option<(NodeId, f64)> {
-        if self.moves == 0 {
-            return None;
-        }
-        let d = self.moves.trailing_zeros() as usize;
-        self.moves &= self.moves - 1;
-        let t = (self.n as isize + self.space.offsets[d]) as NodeId;
-        let cost = match self.half_cost {
-            None => LENGTH[d],
-            Some(h) => LENGTH[d] * (h + 0.5 * self.space.costs[t as usize] as f64),
-        };
-        Some((t, cost))
     }
 }

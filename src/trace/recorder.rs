@@ -31,15 +31,18 @@ pub struct Recorder {
     /// Event index of every `Expand`, extended as events arrive.
     expands: Vec<u32>,
     expands_scanned: usize,
-    /// Per-node event lists (CSR), built on demand for the inspector.
-    node_index: Option<NodeIndex>,
+    /// Per-node event chains for the inspector, extended on demand.
+    chains: NodeChains,
 }
 
-#[derive(Clone, Debug)]
-struct NodeIndex {
-    built_for: usize,
-    offsets: Vec<u32>,
-    events: Vec<u32>,
+/// For every event, the previous event on the same node; for every node, its latest event.
+/// Appending is O(1) per event, so a run that is still recording never rebuilds anything.
+#[derive(Clone, Debug, Default)]
+struct NodeChains {
+    /// Events covered so far.
+    upto: usize,
+    last: Vec<u32>,
+    prev: Vec<u32>,
 }
 
 /// What is known about one node at some point of a run.
@@ -72,7 +75,7 @@ impl Recorder {
             current: NodeStates::new(num_nodes),
             expands: Vec::new(),
             expands_scanned: 0,
-            node_index: None,
+            chains: NodeChains::default(),
         }
     }
 
@@ -132,7 +135,7 @@ impl Recorder {
         if self.cursor > len {
             self.restore(len / self.interval);
         }
-        self.node_index = None;
+        self.chains = NodeChains::default();
     }
 
     #[inline(always)]
@@ -217,59 +220,43 @@ impl Recorder {
         p.checked_sub(1)
     }
 
-    fn ensure_node_index(&mut self) {
-        if self
-            .node_index
-            .as_ref()
-            .is_some_and(|x| x.built_for == self.events.len())
-        {
-            return;
+    fn extend_chains(&mut self) {
+        let c = &mut self.chains;
+        if c.last.len() != self.num_nodes {
+            c.last = vec![NONE; self.num_nodes];
         }
-        let mut offsets = vec![0u32; self.num_nodes + 1];
-        for e in &self.events {
+        for (i, e) in self.events.iter().enumerate().skip(c.upto) {
             let n = e.node() as usize;
-            if n < self.num_nodes {
-                offsets[n + 1] += 1;
+            match c.last.get_mut(n) {
+                Some(l) => {
+                    c.prev.push(*l);
+                    *l = i as u32;
+                }
+                None => c.prev.push(NONE),
             }
         }
-        for i in 0..self.num_nodes {
-            offsets[i + 1] += offsets[i];
-        }
-        let mut fill = offsets.clone();
-        let mut events = vec![0u32; offsets[self.num_nodes] as usize];
-        for (i, e) in self.events.iter().enumerate() {
-            let n = e.node() as usize;
-            if n < self.num_nodes {
-                events[fill[n] as usize] = i as u32;
-                fill[n] += 1;
-            }
-        }
-        self.node_index = Some(NodeIndex {
-            built_for: self.events.len(),
-            offsets,
-            events,
-        });
+        c.upto = self.events.len();
     }
 
-    /// Indices of every event about node `n`, in order.
-    pub fn node_events(&mut self, n: u32) -> &[u32] {
-        self.ensure_node_index();
-        let idx = self.node_index.as_ref().expect("built above");
-        let n = n as usize;
-        if n >= self.num_nodes {
-            return &[];
+    /// Indices of every event about node `n` before event `k`, in order.
+    pub fn node_events(&mut self, n: u32, k: usize) -> Vec<u32> {
+        self.extend_chains();
+        let c = &self.chains;
+        let mut v = vec![];
+        let mut i = c.last.get(n as usize).copied().unwrap_or(NONE);
+        while i != NONE {
+            if (i as usize) < k {
+                v.push(i);
+            }
+            i = c.prev[i as usize];
         }
-        &idx.events[idx.offsets[n] as usize..idx.offsets[n + 1] as usize]
+        v.reverse();
+        v
     }
 
     /// What node `n` looks like after the first `k` events.
     pub fn node_info(&mut self, n: u32, k: usize) -> NodeInfo {
-        let ids: Vec<u32> = self
-            .node_events(n)
-            .iter()
-            .copied()
-            .take_while(|&i| (i as usize) < k)
-            .collect();
+        let ids = self.node_events(n, k);
         let mut info = NodeInfo {
             state: NodeState::Unseen,
             g: f32::NAN,
@@ -397,5 +384,25 @@ mod tests {
         let i = r.node_info(2, 4);
         assert_eq!((i.state, i.expanded_at), (NodeState::Closed, Some(1)));
         assert_eq!(r.node_info(7, 4).state, NodeState::Unseen);
+    }
+
+    #[test]
+    fn node_info_while_recording_matches_a_full_index() {
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let mut growing = random_trace(&mut rng, 50, 1000, 64);
+        let mut all = growing.clone();
+        // Index the first part, then keep recording: queries must see the new tail too.
+        growing.node_info(0, 10);
+        for _ in 0..3000 {
+            let kind = EventKind::ALL[rng.random_range(0..EventKind::ALL.len())];
+            let e = Event::new(kind, rng.random_range(0..50), 3, 1.0, 2.0);
+            growing.event(e);
+            all.event(e);
+        }
+        for _ in 0..300 {
+            let (n, k) = (rng.random_range(0..50), rng.random_range(0..=4000));
+            let (a, b) = (growing.node_info(n, k), all.node_info(n, k));
+            assert_eq!(format!("{a:?}"), format!("{b:?}"), "node {n} at {k}");
+        }
     }
 }

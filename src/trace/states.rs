@@ -70,6 +70,15 @@ impl NodeStates {
         }
     }
 
+    /// Every node's state as its 2-bit code (`NodeState as u8`), in node order: a whole-map
+    /// pass (e.g. recolouring a view) without a bounds check per node.
+    pub fn codes(&self) -> impl Iterator<Item = u8> + '_ {
+        self.bits
+            .iter()
+            .flat_map(|&b| [b & 3, (b >> 2) & 3, (b >> 4) & 3, b >> 6])
+            .take(self.len)
+    }
+
     /// Bytes of storage.
     pub fn bytes(&self) -> usize {
         self.bits.len()
