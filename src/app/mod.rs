@@ -1192,9 +1192,9 @@ impl PathlabApp {
         }
     }
 
-    /// `--scrub-test`: run Dijkstra to the end, then each frame jump the cursor across the whole
-    /// run, and every 40th frame paint a wall (which restarts the run); exits after `--frames`
-    /// frames. With `--frame-log` this measures the frame times the README reports.
+    /// `--scrub-test`: run Dijkstra to the end, then move the cursor as a slider drag would, and
+    /// every 40th frame paint a wall (which restarts the run); exits after `--frames` frames.
+    /// With `--frame-log` this measures the frame times the README reports.
     fn scrub_step(&mut self) {
         if self.frame == 1 {
             // A long search: Dijkstra on the scenario's last (longest) problem when one is open.
@@ -1215,10 +1215,19 @@ impl PathlabApp {
         }
         if self.frame > 1 {
             let m = self.max_steps().max(1);
-            // A slider drag: big jumps back and forth.
-            let s = (self.frame as usize * 7919 * 131) % m;
+            // PATHLAB_SCRUB (default "sweep,edit"): "sweep" drags the slider end to end and back
+            // every 200 frames (1% of the run per frame), "jump" jumps to a random step every
+            // frame (worst case), "edit" paints a wall every 40th frame.
+            let f = self.frame as usize;
+            let mode = std::env::var("PATHLAB_SCRUB").unwrap_or_else(|_| "sweep,edit".into());
+            let s = if mode.contains("jump") {
+                (f * 7919 * 131) % m
+            } else {
+                let t = f % 200;
+                m * t.min(200 - t) / 100
+            };
             self.go_to(s, false);
-            if self.frame % 40 == 0 {
+            if self.frame % 40 == 0 && mode.contains("edit") {
                 let (w, h) = (self.doc.grid.width(), self.doc.grid.height());
                 let c = ((self.frame * 37) % w, (self.frame * 53) % h);
                 self.paint(c, b'@');
