@@ -208,6 +208,8 @@ pub struct PathlabApp {
     /// Cells painted by the current drag, and what they were.
     stroke: Option<(CellList, CellList)>,
     rect_from: Option<(u32, u32)>,
+    /// Pointer cell of the brush stroke's last frame.
+    brush_last: Option<(u32, u32)>,
     dragging_endpoint: Option<bool>,
     play_acc: f64,
     next_serial: u64,
@@ -265,6 +267,7 @@ impl PathlabApp {
             hover: None,
             stroke: None,
             rect_from: None,
+            brush_last: None,
             dragging_endpoint: None,
             play_acc: 0.0,
             next_serial: 1,
@@ -550,21 +553,20 @@ impl PathlabApp {
             return "no algorithm".into();
         };
         let r = &v.run;
+        let at_end = r.shown >= r.steps();
         let state = match r.status() {
-            crate::search::Status::Running => "searching",
-            crate::search::Status::NeedsReplan => "needs replanning",
-            crate::search::Status::Found => "path found",
-            crate::search::Status::NoPath => "no path",
+            crate::search::Status::Running => "searching…".to_string(),
+            crate::search::Status::NeedsReplan => "needs replanning".to_string(),
+            crate::search::Status::Found if at_end => match r.cost() {
+                Some(c) => format!("path found, cost {c:.3}"),
+                None => "path found".to_string(),
+            },
+            crate::search::Status::NoPath if at_end => "no path".to_string(),
+            crate::search::Status::Found | crate::search::Status::NoPath => {
+                format!("{} expands", r.choice.info.title)
+            }
         };
-        format!(
-            "Step {} of {} — {} — {}",
-            r.shown,
-            r.steps(),
-            state,
-            r.cost()
-                .filter(|_| r.path_visible())
-                .map_or(String::new(), |c| format!("cost {c:.3}"))
-        )
+        format!("Step {} of {} — {state}", r.shown, r.steps())
     }
 
     fn pump_runs(&mut self) {
@@ -625,7 +627,18 @@ impl PathlabApp {
         }
     }
 
+    /// Paints the cells on the straight line from the last painted cell of this stroke to `c`,
+    /// so a fast drag leaves no gaps.
+    fn paint_to(&mut self, c: (u32, u32), tile: u8) {
+        let from = self.brush_last.unwrap_or(c);
+        for p in line_cells(from, c) {
+            self.paint(p, tile);
+        }
+        self.brush_last = Some(c);
+    }
+
     fn end_stroke(&mut self) {
+        self.brush_last = None;
         if let Some((redo, mut undo)) = self.stroke.take() {
             // Restore in reverse order so a cell painted twice gets its first value back.
             undo.reverse();
@@ -653,8 +666,8 @@ impl PathlabApp {
         }
         if let Some(c) = g.dragging {
             match self.tool {
-                Tool::Brush => self.paint(c, self.material),
-                Tool::Erase => self.paint(c, b'.'),
+                Tool::Brush => self.paint_to(c, self.material),
+                Tool::Erase => self.paint_to(c, b'.'),
                 _ => {}
             }
         }
@@ -1269,6 +1282,31 @@ impl PathlabApp {
     }
 }
 
+/// The cells of a straight line between two cells, both included (Bresenham).
+fn line_cells(a: (u32, u32), b: (u32, u32)) -> Vec<(u32, u32)> {
+    let (mut x, mut y) = (a.0 as i64, a.1 as i64);
+    let (x1, y1) = (b.0 as i64, b.1 as i64);
+    let (dx, dy) = ((x1 - x).abs(), -(y1 - y).abs());
+    let (sx, sy) = ((x1 - x).signum(), (y1 - y).signum());
+    let mut err = dx + dy;
+    let mut v = vec![];
+    loop {
+        v.push((x as u32, y as u32));
+        if x == x1 && y == y1 {
+            return v;
+        }
+        let e2 = 2 * err;
+        if e2 >= dy {
+            err += dy;
+            x += sx;
+        }
+        if e2 <= dx {
+            err += dx;
+            y += sy;
+        }
+    }
+}
+
 /// View `i` mutably, and view `j` too when given (they differ).
 fn split_pair(views: &mut [View], i: usize, j: Option<usize>) -> (&mut View, Option<&mut View>) {
     match j {
@@ -1314,5 +1352,26 @@ impl eframe::App for PathlabApp {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, "recent", &self.recent);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::line_cells;
+
+    #[test]
+    fn brush_lines_have_no_gaps() {
+        for (a, b) in [
+            ((0, 0), (5, 2)),
+            ((7, 1), (2, 9)),
+            ((3, 3), (3, 3)),
+            ((9, 4), (0, 4)),
+        ] {
+            let v = line_cells(a, b);
+            assert_eq!((v[0], *v.last().unwrap()), (a, b));
+            assert!(v
+                .windows(2)
+                .all(|w| w[0].0.abs_diff(w[1].0) <= 1 && w[0].1.abs_diff(w[1].1) <= 1));
+        }
     }
 }
