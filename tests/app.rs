@@ -242,3 +242,43 @@ fn unsaved_edits_survive_in_the_recovery_file() {
     h.state_mut().clear_recovery();
     assert!(!recovery("recovery").exists());
 }
+
+/// A file as the window system hands it over on drop.
+#[derive(Debug)]
+struct Dropped(PathBuf);
+
+impl egui::DroppedFile for Dropped {
+    fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
+
+#[test]
+fn a_dropped_map_file_opens() {
+    let dir = std::env::temp_dir().join(format!("pathlab-drop-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let map = dir.join("drop.map");
+    let grid = pathlab::map::Generator::Maze { corridor: 1 }.generate(21, 15, 3);
+    pathlab::map::io::write_map_file(&grid, &map).unwrap();
+    let mut h = harness(default_app());
+    h.run();
+    h.input_mut()
+        .dropped_files
+        .push(std::sync::Arc::new(Dropped(map.clone())));
+    h.run();
+    assert_eq!(h.state().doc.grid, grid);
+    assert_eq!(h.state().doc.path.as_deref(), Some(map.as_path()));
+    h.get_by_label_contains("drop.map");
+    // A file pathlab cannot read leaves the map as it was and says why.
+    let bad = dir.join("notes.txt");
+    std::fs::write(&bad, "hello").unwrap();
+    h.input_mut()
+        .dropped_files
+        .push(std::sync::Arc::new(Dropped(bad)));
+    h.run();
+    assert_eq!(h.state().doc.grid, grid);
+    h.get_by_label_contains("pathlab opens .map, .scen");
+}

@@ -66,8 +66,8 @@ pub fn run(opts: Options) -> Result<(), String> {
             let mut app = PathlabApp::new(opts);
             app.failure = fail;
             if let Some(storage) = cc.storage {
-                if let Some(recent) = eframe::get_value::<Vec<PathBuf>>(storage, "recent") {
-                    app.recent = recent;
+                if let Some(saved) = eframe::get_value::<Settings>(storage, "settings") {
+                    saved.apply(&mut app);
                 }
             }
             Ok(Box::new(app))
@@ -169,6 +169,49 @@ impl Laps {
     }
 }
 
+/// What the app remembers between sessions (eframe keeps the window's size and place).
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+struct Settings {
+    recent: Vec<PathBuf>,
+    speed: f32,
+    max_speed: bool,
+    step_n: usize,
+    show_legend: bool,
+    material: u8,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings::of(&PathlabApp::new(Options {
+            screenshot: Some(PathBuf::new()),
+            ..Options::default()
+        }))
+    }
+}
+
+impl Settings {
+    fn of(app: &PathlabApp) -> Settings {
+        Settings {
+            recent: app.recent.clone(),
+            speed: app.speed,
+            max_speed: app.max_speed,
+            step_n: app.step_n,
+            show_legend: app.show_legend,
+            material: app.material,
+        }
+    }
+
+    fn apply(self, app: &mut PathlabApp) {
+        app.recent = self.recent;
+        app.speed = self.speed.clamp(1.0, 20000.0);
+        app.max_speed = self.max_speed;
+        app.step_n = self.step_n.clamp(1, 1_000_000);
+        app.show_legend = self.show_legend;
+        app.material = self.material;
+    }
+}
+
 /// Cells and their values, as a brush stroke collects them.
 type CellList = Vec<(u32, u32, Cell)>;
 
@@ -199,6 +242,8 @@ pub struct PathlabApp {
     /// Expansions per second while playing.
     pub speed: f32,
     pub max_speed: bool,
+    /// Steps taken by the ×N buttons and Shift+arrows.
+    pub step_n: usize,
     pub sync: Sync,
     pub diff: bool,
     pub breakpoints: Breakpoints,
@@ -212,6 +257,8 @@ pub struct PathlabApp {
     brush_last: Option<(u32, u32)>,
     dragging_endpoint: Option<bool>,
     play_acc: f64,
+    /// Microseconds of each frame given to searching (see `pump_runs`).
+    search_budget_us: u64,
     next_serial: u64,
     pub show_help: bool,
     pub show_legend: bool,
@@ -258,6 +305,7 @@ impl PathlabApp {
             playing: false,
             speed: SPEED_DEFAULT,
             max_speed: false,
+            step_n: 10,
             sync: Sync::Shared,
             diff: false,
             breakpoints: Breakpoints::default(),
@@ -270,6 +318,7 @@ impl PathlabApp {
             brush_last: None,
             dragging_endpoint: None,
             play_acc: 0.0,
+            search_budget_us: 4000,
             next_serial: 1,
             show_help: false,
             show_legend: true,
@@ -569,9 +618,18 @@ impl PathlabApp {
         format!("Step {} of {} — {state}", r.shown, r.steps())
     }
 
-    fn pump_runs(&mut self) {
-        // Searching gets 4 ms of each frame, shared by the views, so frames stay under 16 ms.
-        let budget = Duration::from_micros(4000 / self.views.len().max(1) as u64);
+    /// Searches a slice of each frame. The slice adapts to the last frame's length: it shrinks
+    /// while frames take longer than 16 ms and grows back when they are faster, so a big search
+    /// after an edit slows down before the window does.
+    fn pump_runs(&mut self, last_frame: f32) {
+        if self.searching() {
+            self.search_budget_us = if last_frame > 0.017 {
+                (self.search_budget_us * 3 / 4).max(500)
+            } else {
+                (self.search_budget_us + 250).min(8000)
+            };
+        }
+        let budget = Duration::from_micros(self.search_budget_us / self.views.len().max(1) as u64);
         for v in &mut self.views {
             v.run.pump(&self.space, budget);
         }
@@ -743,7 +801,7 @@ impl PathlabApp {
         let dt = ui.input(|i| i.stable_dt).min(0.1);
         let mut laps = Laps::new(self.opts.frame_log);
         self.shortcuts(&ctx);
-        self.pump_runs();
+        self.pump_runs(ui.input(|i| i.unstable_dt));
         laps.lap("search");
         self.advance_play(dt);
         if self.opts.scrub_test {
@@ -903,7 +961,7 @@ impl PathlabApp {
                 .map(|k| i.key_pressed(k)),
             )
         });
-        let n = if shift { 10 } else { 1 };
+        let n = if shift { self.step_n.max(1) } else { 1 };
         let [right, left, home, end, f1, f, v, b, e, r, g, l] = keys;
         if right {
             self.playing = false;
@@ -1351,7 +1409,7 @@ impl eframe::App for PathlabApp {
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        eframe::set_value(storage, "recent", &self.recent);
+        eframe::set_value(storage, "settings", &Settings::of(self));
     }
 }
 

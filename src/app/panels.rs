@@ -167,8 +167,8 @@ pub(super) fn timeline(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 if b(ui, "|<", "To start (Home)") {
                     app.go_to(0, false);
                 }
-                if b(ui, "<<", "Back 10 steps (Shift+Left)") {
-                    app.step_back(10);
+                if b(ui, "<<", "Back N steps (Shift+Left)") {
+                    app.step_back(app.step_n);
                 }
                 if b(ui, "<", "Back 1 step (Left)") {
                     app.step_back(1);
@@ -180,9 +180,15 @@ pub(super) fn timeline(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 if b(ui, ">", "Next expansion (Right)") {
                     app.step_forward(1);
                 }
-                if b(ui, ">>", "Forward 10 steps (Shift+Right)") {
-                    app.step_forward(10);
+                if b(ui, ">>", "Forward N steps (Shift+Right)") {
+                    app.step_forward(app.step_n);
                 }
+                ui.add(
+                    egui::DragValue::new(&mut app.step_n)
+                        .range(1..=1_000_000)
+                        .prefix("N = "),
+                )
+                .on_hover_text("Steps taken by << and >> (and Shift+arrows)");
                 if b(ui, ">|", "To path found (End)") {
                     app.to_end();
                 }
@@ -714,7 +720,10 @@ pub(super) fn help(app: &mut PathlabApp, ctx: &egui::Context) {
             egui::Grid::new("keys").striped(true).show(ui, |ui| {
                 for (k, what) in [
                     ("Space", "play / pause (hold and drag: pan)"),
-                    ("Right / Left", "step forward / back (Shift: ×10)"),
+                    (
+                        "Right / Left",
+                        "step forward / back (Shift: N steps, set beside >>)",
+                    ),
                     ("Home / End", "to start / to path found"),
                     ("Ctrl+Z, Ctrl+Shift+Z / Ctrl+Y", "undo, redo"),
                     ("Ctrl+O, Ctrl+S, Ctrl+Shift+S", "open, save, save as"),
