@@ -2,7 +2,7 @@
 //! benchmarks iterate. Adding an algorithm is one file plus one entry here.
 
 use super::params::{ParamSpec, Params};
-use super::{AStar, Bfs, Dijkstra, DynSearch, Greedy, Query, WeightedAStar};
+use super::{AStar, Bfs, DStarLite, Dijkstra, DynSearch, Greedy, Query, WeightedAStar};
 use crate::space::{GridSpace, SpaceKind};
 
 /// What an algorithm promises about the paths it returns.
@@ -78,6 +78,14 @@ static ALGORITHMS: &[AlgoInfo] = &[
         params: Dijkstra::PARAMS,
         guarantee: Guarantee::Optimal,
         grid: maker!(Dijkstra),
+    },
+    AlgoInfo {
+        name: "dstar-lite",
+        title: "D* Lite",
+        summary: "backward search that repairs its g/rhs values when the map changes; optimal",
+        params: DStarLite::PARAMS,
+        guarantee: Guarantee::Optimal,
+        grid: maker!(DStarLite),
     },
     AlgoInfo {
         name: "weighted-astar",

@@ -186,6 +186,19 @@ impl GridSpace {
         }
     }
 
+    /// Every node whose edges may change when cells inside `rect` change: the rectangle and a
+    /// one-cell margin (what incremental searches are told after an edit).
+    pub fn around(&self, rect: Rect) -> Vec<NodeId> {
+        let x0 = rect.x.saturating_sub(1);
+        let y0 = rect.y.saturating_sub(1);
+        let x1 = (rect.x + rect.w + 1).min(self.width);
+        let y1 = (rect.y + rect.h + 1).min(self.height);
+        (y0..y1)
+            .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+            .filter_map(|(x, y)| self.node(x, y))
+            .collect()
+    }
+
     /// Width in cells.
     pub fn width(&self) -> u32 {
         self.width

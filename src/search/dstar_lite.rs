@@ -1,0 +1,408 @@
+//! D* Lite (Koenig & Likhachev 2002), the basic version of seed 003's Figure 3.3: a backward
+//! search from the goal whose g and rhs values are repaired, not recomputed, when edge costs
+//! change or the agent moves. One step is one pop of its priority queue.
+
+use super::params::{ParamSpec, Params, HEURISTIC};
+use super::{Query, Search, SearchState, Stats, Status};
+use crate::space::{Heuristic, NodeId, Space};
+use crate::trace::{Event, EventKind, Tracer, NONE};
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+const INF: f64 = f64::INFINITY;
+
+/// A queue key, compared on the first component, then the second, in the open list's fixed
+/// point (2⁻²⁰ units). The tie-break on the second component decides when D* Lite may stop, so
+/// ties must be exact: in f64, sums equal in exact arithmetic (g + h + k_m in different orders)
+/// differ in the last bit, and a search stopped one node early left a wrong g at the start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Key(u64, u64);
+
+/// A cost in key units; infinity above every finite cost.
+fn q(x: f64) -> u64 {
+    if x.is_finite() {
+        super::heap::key(x)
+    } else {
+        u64::MAX
+    }
+}
+
+impl Key {
+    fn lt(self, o: Key) -> bool {
+        self < o
+    }
+}
+
+/// Heap entry; lazy deletion: an entry counts only while it equals its node's current key.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Entry {
+    key: Key,
+    node: NodeId,
+}
+
+impl Eq for Entry {}
+
+impl Ord for Entry {
+    fn cmp(&self, o: &Self) -> Ordering {
+        // Reversed (BinaryHeap is a max-heap); ties by node id keep runs deterministic.
+        o.key.cmp(&self.key).then(o.node.cmp(&self.node))
+    }
+}
+
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+/// D* Lite search state.
+#[derive(Clone, Debug)]
+pub struct DStarLite {
+    heuristic: Heuristic,
+    g: Vec<f64>,
+    rhs: Vec<f64>,
+    /// Current key of each node on the queue (`None` when not on it).
+    queued: Vec<Option<Key>>,
+    heap: BinaryHeap<Entry>,
+    queue_len: usize,
+    km: f64,
+    query: Query,
+    last: NodeId,
+    status: Status,
+    stats: Stats,
+    path: Vec<NodeId>,
+    started: bool,
+}
+
+/// What an incremental search offers beyond [`Search`]: repairs after the world changes, and
+/// a start that moves with the agent.
+pub trait Incremental<S: Space> {
+    /// The space has been updated; `around` holds every node an edge into or out of which may
+    /// have changed (for a grid: the changed cells and their eight neighbours). The search is
+    /// running again afterwards.
+    fn world_changed<T: Tracer>(&mut self, space: &S, around: &[NodeId], tracer: &mut T);
+
+    /// The agent now stands at `start`.
+    fn move_start(&mut self, space: &S, start: NodeId);
+}
+
+impl DStarLite {
+    /// Registry parameters.
+    pub const PARAMS: &'static [ParamSpec] = &[HEURISTIC];
+
+    /// D* Lite for `query` with heuristic `h`.
+    pub fn new<S: Space>(space: &S, query: Query, h: Heuristic) -> DStarLite {
+        let mut s = DStarLite {
+            heuristic: h,
+            g: vec![],
+            rhs: vec![],
+            queued: vec![],
+            heap: BinaryHeap::new(),
+            queue_len: 0,
+            km: 0.0,
+            query,
+            last: query.start,
+            status: Status::Running,
+            stats: Stats::default(),
+            path: vec![],
+            started: false,
+        };
+        Search::reset(&mut s, space, query);
+        s
+    }
+
+    /// From registry parameters.
+    pub fn from_params<S: Space>(space: &S, query: Query, p: &Params) -> DStarLite {
+        DStarLite::new(space, query, p.heuristic())
+    }
+
+    /// rhs of node `n` (the one-step lookahead value).
+    pub fn rhs(&self, n: NodeId) -> f64 {
+        self.rhs.get(n as usize).copied().unwrap_or(INF)
+    }
+
+    /// The key modifier k_m.
+    pub fn km(&self) -> f64 {
+        self.km
+    }
+
+    /// Checks D* Lite's invariants (rhs is the one-step lookahead of g; exactly the
+    /// inconsistent nodes are queued, under their current keys): a test aid, O(nodes).
+    pub fn check_invariants<S: Space>(&self, space: &S) -> Result<(), String> {
+        for n in 0..self.g.len() as NodeId {
+            let want = if n == self.query.goal {
+                0.0
+            } else {
+                self.best_successor(space, n).0
+            };
+            if self.rhs[n as usize] != want {
+                return Err(format!(
+                    "rhs({n}) = {} but lookahead is {want}",
+                    self.rhs[n as usize]
+                ));
+            }
+            let inconsistent = q(self.g[n as usize]) != q(self.rhs[n as usize]);
+            if inconsistent != self.queued[n as usize].is_some() {
+                return Err(format!(
+                    "node {n}: g {} rhs {} queued {:?}",
+                    self.g[n as usize], self.rhs[n as usize], self.queued[n as usize]
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn key<S: Space>(&self, space: &S, n: NodeId) -> Key {
+        let m = self.g[n as usize].min(self.rhs[n as usize]);
+        Key(
+            q(m + space.heuristic(self.heuristic, self.query.start, n) + self.km),
+            q(m),
+        )
+    }
+
+    fn enqueue(&mut self, n: NodeId, k: Key) {
+        if self.queued[n as usize].is_none() {
+            self.queue_len += 1;
+        }
+        self.queued[n as usize] = Some(k);
+        self.heap.push(Entry { key: k, node: n });
+        self.stats.generated += 1;
+        self.stats.max_open = self.stats.max_open.max(self.queue_len as u64);
+    }
+
+    fn dequeue(&mut self, n: NodeId) {
+        if self.queued[n as usize].take().is_some() {
+            self.queue_len -= 1;
+        }
+    }
+
+    /// The valid top entry, dropping stale ones.
+    fn top(&mut self) -> Option<Entry> {
+        while let Some(&e) = self.heap.peek() {
+            if self.queued[e.node as usize] == Some(e.key) {
+                return Some(e);
+            }
+            self.heap.pop();
+        }
+        None
+    }
+
+    /// Best successor value: min over s of c(u, s) + g(s), and the s giving it.
+    fn best_successor<S: Space>(&self, space: &S, u: NodeId) -> (f64, NodeId) {
+        let mut best = (INF, NONE);
+        for (s, c) in space.neighbours(u) {
+            let v = c + self.g[s as usize];
+            if v < best.0 {
+                best = (v, s);
+            }
+        }
+        best
+    }
+
+    fn update_vertex<S: Space, T: Tracer>(&mut self, space: &S, u: NodeId, tracer: &mut T) {
+        if u != self.query.goal {
+            self.rhs[u as usize] = self.best_successor(space, u).0;
+        }
+        let (g, rhs) = (self.g[u as usize], self.rhs[u as usize]);
+        if q(g) != q(rhs) {
+            let k = self.key(space, u);
+            self.enqueue(u, k);
+            if T::ENABLED {
+                tracer.event(Event::new(EventKind::Inconsistent, u, NONE, g, rhs));
+            }
+        } else {
+            self.dequeue(u);
+        }
+    }
+
+    /// Follows the lowest c + g from the start to the goal.
+    fn extract_path<S: Space, T: Tracer>(&mut self, space: &S, tracer: &mut T) {
+        self.path.clear();
+        let mut n = self.query.start;
+        self.path.push(n);
+        let limit = self.g.len();
+        while n != self.query.goal {
+            let (v, s) = self.best_successor(space, n);
+            if s == NONE || !v.is_finite() || self.path.len() > limit {
+                self.path.clear();
+                self.status = Status::NoPath;
+                return;
+            }
+            n = s;
+            self.path.push(n);
+        }
+        if T::ENABLED {
+            let mut g = 0.0;
+            let mut prev = NONE;
+            for &p in &self.path {
+                if prev != NONE {
+                    g += space
+                        .neighbours(prev)
+                        .find(|&(m, _)| m == p)
+                        .map_or(0.0, |(_, c)| c);
+                }
+                tracer.event(Event::new(EventKind::PathNode, p, prev, g, 0.0));
+                prev = p;
+            }
+            tracer.event(Event::new(
+                EventKind::Found,
+                self.query.goal,
+                NONE,
+                self.g[self.query.start as usize],
+                0.0,
+            ));
+        }
+        self.status = Status::Found;
+    }
+}
+
+impl<S: Space> Search<S> for DStarLite {
+    fn reset(&mut self, space: &S, query: Query) {
+        let n = space.num_nodes();
+        self.g.clear();
+        self.g.resize(n, INF);
+        self.rhs.clear();
+        self.rhs.resize(n, INF);
+        self.queued.clear();
+        self.queued.resize(n, None);
+        self.heap.clear();
+        self.queue_len = 0;
+        self.km = 0.0;
+        self.query = query;
+        self.last = query.start;
+        self.stats = Stats::default();
+        self.path.clear();
+        self.started = false;
+        self.status = Status::Running;
+        if !space.is_passable(query.start) || !space.is_passable(query.goal) {
+            self.status = Status::NoPath;
+            return;
+        }
+        self.rhs[query.goal as usize] = 0.0;
+        let k = self.key(space, query.goal);
+        self.enqueue(query.goal, k);
+    }
+
+    fn step<T: Tracer>(&mut self, space: &S, tracer: &mut T) -> Status {
+        if self.status != Status::Running {
+            return self.status;
+        }
+        if T::ENABLED && !self.started {
+            // Backward search: it grows from the goal.
+            let goal = self.query.goal;
+            tracer.event(Event::new(EventKind::Source, goal, NONE, 0.0, 0.0));
+            tracer.event(Event::marker(EventKind::Destination, self.query.start));
+        }
+        self.started = true;
+        let s = self.query.start as usize;
+        let start_key = self.key(space, self.query.start);
+        let top = self.top();
+        let go_on = top.is_some_and(|t| t.key.lt(start_key)) || q(self.rhs[s]) != q(self.g[s]);
+        let Some(top) = top.filter(|_| go_on) else {
+            if self.g[s].is_finite() {
+                self.extract_path(space, tracer);
+            } else {
+                self.status = Status::NoPath;
+                if T::ENABLED {
+                    tracer.event(Event::marker(EventKind::NoPath, self.query.goal));
+                }
+            }
+            return self.status;
+        };
+        let u = top.node;
+        self.heap.pop();
+        self.dequeue(u);
+        let k_new = self.key(space, u);
+        if top.key.lt(k_new) {
+            // k_m grew since this key was made: queue it again with its current key.
+            self.enqueue(u, k_new);
+            self.stats.updated += 1;
+            return Status::Running;
+        }
+        self.stats.expanded += 1;
+        let (g, rhs) = (self.g[u as usize], self.rhs[u as usize]);
+        if T::ENABLED {
+            let parent = self.best_successor(space, u).1;
+            let f = rhs + space.heuristic(self.heuristic, self.query.start, u);
+            tracer.event(Event::new(EventKind::Expand, u, parent, rhs, f));
+        }
+        let preds: Vec<NodeId> = space.neighbours(u).map(|(p, _)| p).collect();
+        if q(g) > q(rhs) {
+            self.g[u as usize] = rhs;
+            for p in preds {
+                self.update_vertex(space, p, tracer);
+            }
+        } else {
+            self.g[u as usize] = INF;
+            self.stats.reopened += 1;
+            for p in preds {
+                self.update_vertex(space, p, tracer);
+            }
+            self.update_vertex(space, u, tracer);
+        }
+        Status::Running
+    }
+}
+
+impl<S: Space> Incremental<S> for DStarLite {
+    fn world_changed<T: Tracer>(&mut self, space: &S, around: &[NodeId], tracer: &mut T) {
+        if self.g.len() != space.num_nodes() {
+            Search::reset(self, space, self.query);
+            return;
+        }
+        self.km += space.heuristic(self.heuristic, self.last, self.query.start);
+        self.last = self.query.start;
+        if T::ENABLED {
+            tracer.event(Event::marker(EventKind::WorldChange, NONE));
+            tracer.event(Event::marker(EventKind::Replan, self.query.start));
+        }
+        for &u in around {
+            if (u as usize) < self.g.len() {
+                self.update_vertex(space, u, tracer);
+            }
+        }
+        self.path.clear();
+        let ends_free = space.is_passable(self.query.start) && space.is_passable(self.query.goal);
+        self.status = if ends_free {
+            Status::Running
+        } else {
+            Status::NoPath
+        };
+    }
+
+    fn move_start(&mut self, space: &S, start: NodeId) {
+        self.query.start = start;
+        self.path.clear();
+        self.status = if space.is_passable(start) && space.is_passable(self.query.goal) {
+            Status::Running
+        } else {
+            Status::NoPath
+        };
+    }
+}
+
+impl SearchState for DStarLite {
+    fn status(&self) -> Status {
+        self.status
+    }
+
+    fn path(&self) -> Option<&[NodeId]> {
+        (self.status == Status::Found).then_some(&self.path[..])
+    }
+
+    fn cost(&self) -> Option<f64> {
+        (self.status == Status::Found).then(|| self.g[self.query.start as usize])
+    }
+
+    fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    fn open_len(&self) -> usize {
+        self.queue_len
+    }
+
+    fn g(&self, n: NodeId) -> Option<f64> {
+        self.g.get(n as usize).copied().filter(|g| g.is_finite())
+    }
+}

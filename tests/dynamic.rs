@@ -1,0 +1,164 @@
+//! Incremental search against search from scratch: after every world change and agent move,
+//! D* Lite's repaired plan must cost exactly what A* finds on the changed map.
+
+use pathlab::map::{Cell, Edit, Generator, Grid, Rect};
+use pathlab::search::{AStar, DStarLite, Incremental, Query, Search, SearchState, Status};
+use pathlab::space::{Connectivity, GridSpace, Heuristic, NodeId, Space, TerrainRule};
+use pathlab::trace::{NullTracer, Recorder};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn free(space: &GridSpace, rng: &mut ChaCha8Rng) -> NodeId {
+    loop {
+        let n = rng.random_range(0..space.num_nodes() as u32);
+        if space.is_passable(n) {
+            return n;
+        }
+    }
+}
+
+fn astar_cost(space: &GridSpace, start: NodeId, goal: NodeId) -> Option<f64> {
+    let mut a = AStar::new(space, Query { start, goal }, Heuristic::Octile);
+    (a.run(space, &mut NullTracer) == Status::Found).then(|| a.cost().unwrap())
+}
+
+fn same(a: Option<f64>, b: Option<f64>) -> bool {
+    match (a, b) {
+        (Some(x), Some(y)) => (x - y).abs() <= 1e-9 * x.max(1.0),
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+/// One random change tape: the agent walks along its plan while cells toggle around it.
+/// Returns the number of replans checked.
+fn tape(seed: u64, connectivity: Connectivity) -> usize {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (w, h) = (rng.random_range(8..28), rng.random_range(8..28));
+    let mut grid: Grid = Generator::RandomBlocks {
+        density: rng.random_range(0.1..0.35),
+    }
+    .generate(w, h, seed);
+    let mut space = GridSpace::new(&grid, connectivity, TerrainRule::Class);
+    if space.num_nodes() < 4 {
+        return 0;
+    }
+    let mut start = free(&space, &mut rng);
+    let goal = free(&space, &mut rng);
+    let mut d = DStarLite::new(&space, Query { start, goal }, Heuristic::Octile);
+    d.run(&space, &mut NullTracer);
+    assert!(
+        same(d.cost(), astar_cost(&space, start, goal)),
+        "seed {seed}: first plan"
+    );
+    let mut checked = 1;
+    for _ in 0..12 {
+        // The agent takes a few steps along the current plan.
+        if let Some(path) = d.path().map(|p| p.to_vec()) {
+            let k = rng.random_range(0..4).min(path.len() - 1);
+            start = path[k];
+            d.move_start(&space, start);
+        }
+        // Then some cells toggle (never the agent's or the goal's).
+        let mut changed: Option<Rect> = None;
+        for _ in 0..rng.random_range(1..6) {
+            let (x, y) = (rng.random_range(0..w), rng.random_range(0..h));
+            let n = y * w + x;
+            if n == start || n == goal {
+                continue;
+            }
+            let cell = if grid.get(x, y) == Some(Cell::WALL) {
+                Cell::FREE
+            } else {
+                Cell::WALL
+            };
+            let a = Edit::SetCell { x, y, cell }.apply(&mut grid).unwrap();
+            let r = a.changed.unwrap();
+            changed = Some(changed.map_or(r, |c| c.union(r)));
+        }
+        let Some(r) = changed else { continue };
+        space.update(&grid, Some(r));
+        let around = space.around(r);
+        d.world_changed(&space, &around, &mut NullTracer);
+        d.check_invariants(&space)
+            .unwrap_or_else(|e| panic!("seed {seed}: after the change: {e}"));
+        d.run(&space, &mut NullTracer);
+        let expect = astar_cost(&space, start, goal);
+        if !same(d.cost(), expect) {
+            eprintln!(
+                "status {:?} g(start) {:?} rhs(start) {} invariants {:?}",
+                d.status(),
+                d.g(start),
+                d.rhs(start),
+                d.check_invariants(&space)
+            );
+        }
+        assert!(
+            same(d.cost(), expect),
+            "seed {seed}: D* Lite {:?} vs A* {:?} after a change in {r:?}",
+            d.cost(),
+            expect
+        );
+        if let Some(p) = d.path() {
+            let c = pathlab::search::path_cost(&space, p).expect("a connected path");
+            assert!(same(Some(c), expect), "seed {seed}: path cost {c}");
+            assert_eq!((p[0], *p.last().unwrap()), (start, goal));
+        }
+        checked += 1;
+    }
+    checked
+}
+
+#[test]
+fn dstar_lite_matches_search_from_scratch_on_1000_change_tapes() {
+    let mut replans = 0;
+    for seed in 0..1000 {
+        let conn = if seed % 4 == 0 {
+            Connectivity::Four
+        } else {
+            Connectivity::Eight
+        };
+        replans += tape(seed, conn);
+    }
+    assert!(replans > 8000, "only {replans} replans checked");
+}
+
+#[test]
+fn a_wall_across_the_path_is_repaired_by_hand_known_detour() {
+    // Start left, goal right, open room; then a wall with one gap at the bottom row.
+    let rows = [".......", ".......", ".......", ".......", "......."];
+    let mut grid = Grid::from_rows(&rows);
+    let mut space = GridSpace::octile(&grid);
+    let (start, goal) = (space.node(0, 0).unwrap(), space.node(6, 0).unwrap());
+    let mut d = DStarLite::new(&space, Query { start, goal }, Heuristic::Octile);
+    let mut rec = Recorder::new(space.num_nodes());
+    d.run(&space, &mut rec);
+    assert_eq!(d.cost(), Some(6.0));
+    let wall = Rect {
+        x: 3,
+        y: 0,
+        w: 1,
+        h: 4,
+    };
+    Edit::SetRect {
+        rect: wall,
+        cell: Cell::WALL,
+    }
+    .apply(&mut grid)
+    .unwrap();
+    space.update(&grid, Some(wall));
+    d.world_changed(&space, &space.around(wall), &mut rec);
+    d.run(&space, &mut rec);
+    // Through the gap at (3, 4), entered straight (no corner cutting past the wall's end):
+    // (0,0)→(2,4) is 2√2 + 2, then (2,4)→(4,4) is 2, then (4,4)→(6,0) is 2√2 + 2.
+    let expect = 4.0 * 2f64.sqrt() + 6.0;
+    assert!((d.cost().unwrap() - expect).abs() < 1e-9, "{:?}", d.cost());
+    assert!(d.path().unwrap().contains(&space.node(3, 4).unwrap()));
+    // The repair is recorded as a world change followed by more steps.
+    let kinds: Vec<_> = rec.iter().map(|e| e.kind).collect();
+    let change = kinds
+        .iter()
+        .position(|&k| k == pathlab::trace::EventKind::WorldChange)
+        .expect("world change event");
+    assert!(kinds[change..].contains(&pathlab::trace::EventKind::Expand));
+}
