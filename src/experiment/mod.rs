@@ -1,6 +1,8 @@
 //! Scenario suites: a map with its problems, solved by any registered algorithm. The CLI's
 //! `solve` and `bench`, the benchmark tests and the criterion benches all go through here.
 
+pub mod dynamic;
+
 use crate::map::io::{read_map, read_scen, Problem};
 use crate::map::Grid;
 use crate::search::{registry, DynSearch, Query, Status};

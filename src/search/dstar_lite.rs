@@ -161,6 +161,10 @@ impl DStarLite {
     }
 
     fn enqueue(&mut self, n: NodeId, k: Key) {
+        // Already queued under this key: its heap entry is still valid.
+        if self.queued[n as usize] == Some(k) {
+            return;
+        }
         if self.queued[n as usize].is_none() {
             self.queue_len += 1;
         }
@@ -203,6 +207,11 @@ impl DStarLite {
         if u != self.query.goal {
             self.rhs[u as usize] = self.best_successor(space, u).0;
         }
+        self.requeue(space, u, tracer);
+    }
+
+    /// Queues `u` under its current key if it is inconsistent, and takes it off otherwise.
+    fn requeue<S: Space, T: Tracer>(&mut self, space: &S, u: NodeId, tracer: &mut T) {
         let (g, rhs) = (self.g[u as usize], self.rhs[u as usize]);
         if q(g) != q(rhs) {
             let k = self.key(space, u);
@@ -326,19 +335,43 @@ impl<S: Space> Search<S> for DStarLite {
             let f = rhs + space.heuristic(self.heuristic, self.query.start, u);
             tracer.event(Event::new(EventKind::Expand, u, parent, rhs, f));
         }
-        let preds: Vec<NodeId> = space.neighbours(u).map(|(p, _)| p).collect();
+        // The optimised updates of Koenig & Likhachev (2002, Fig. 4): a settled node can only
+        // lower its predecessors' rhs, so each takes a min instead of rescanning its successors;
+        // after an invalidation only predecessors whose rhs came through u are rescanned.
+        let mut preds = [(0 as NodeId, 0.0f64); 16];
+        let mut np = 0;
+        for (p, c) in space.neighbours(u) {
+            if np < preds.len() {
+                preds[np] = (p, c);
+                np += 1;
+            }
+        }
+        let goal = self.query.goal;
         if q(g) > q(rhs) {
             self.g[u as usize] = rhs;
-            for p in preds {
-                self.update_vertex(space, p, tracer);
+            for &(p, c) in &preds[..np] {
+                if p != goal {
+                    let via = c + rhs;
+                    if via < self.rhs[p as usize] {
+                        self.rhs[p as usize] = via;
+                    }
+                }
+                self.requeue(space, p, tracer);
             }
         } else {
             self.g[u as usize] = INF;
             self.stats.reopened += 1;
-            for p in preds {
-                self.update_vertex(space, p, tracer);
+            for &(p, c) in preds[..np].iter().chain([(u, 0.0)].iter()) {
+                let through_u = if p == u {
+                    true
+                } else {
+                    q(self.rhs[p as usize]) == q(c + g)
+                };
+                if p != goal && through_u {
+                    self.rhs[p as usize] = self.best_successor(space, p).0;
+                }
+                self.requeue(space, p, tracer);
             }
-            self.update_vertex(space, u, tracer);
         }
         Status::Running
     }

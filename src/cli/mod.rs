@@ -1,6 +1,8 @@
 //! The command line. The output forms of `solve`, `bench` and `trace` are a contract other tools
 //! rely on: change them only with care.
 
+mod experiment;
+
 use anyhow::{bail, Result};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -84,6 +86,11 @@ pub enum Command {
     Convert { input: PathBuf, output: PathBuf },
     /// List the registered algorithms and their parameters.
     Algos,
+    /// Reproduce an experiment of the source theses.
+    Experiment {
+        #[command(subcommand)]
+        which: experiment::Experiment,
+    },
 }
 
 #[derive(clap::Args, Debug)]
@@ -174,6 +181,7 @@ pub fn run(cmd: Command) -> Result<i32> {
             rules,
         } => trace(&map, start, goal, &algo, &out, posthoc.as_deref(), rules),
         Command::Convert { input, output } => convert(&input, &output),
+        Command::Experiment { which } => experiment::run(which),
         Command::Algos => {
             for a in registry::all() {
                 println!("{:<16} {}  [{}]", a.name, a.summary, a.title);
@@ -203,17 +211,17 @@ fn load(args: &SuiteArgs) -> Result<(Suite, Solver)> {
 }
 
 /// A progress bar on stderr that appears only once the work has taken a second.
-struct LateProgress {
+pub(crate) struct LateProgress {
     bar: ProgressBar,
     started: Instant,
     shown: bool,
 }
 
 impl LateProgress {
-    fn new(len: usize) -> LateProgress {
+    pub(crate) fn new(len: usize) -> LateProgress {
         let bar = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::hidden());
         bar.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} problems, {eta} left")
+            ProgressStyle::with_template("{bar:40} {pos}/{len}, {eta} left")
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         LateProgress {
@@ -223,7 +231,7 @@ impl LateProgress {
         }
     }
 
-    fn inc(&mut self) {
+    pub(crate) fn inc(&mut self) {
         self.bar.inc(1);
         if !self.shown && self.started.elapsed() > Duration::from_secs(1) {
             self.bar.set_draw_target(ProgressDrawTarget::stderr());

@@ -1,0 +1,545 @@
+//! Seed 003's dynamic-world experiment: room and random maps with dynamic obstacles, seeded
+//! change tapes replayed identically for every algorithm, and an agent that walks one cell per
+//! tick and replans after every change.
+//!
+//! Choices where the thesis is silent (docs/dynamic.md lists them all): rooms repeat every 16
+//! cells including their one-cell wall; doors are one cell; obstacle blocks are 4-connected;
+//! each change sets as many obstacles off as on, so the 80:20 blocked:open split holds; an
+//! obstacle that would close over the agent stays open for that algorithm.
+
+use crate::map::{Cell, Grid, Rect};
+use crate::search::{AStar, DStarLite, Incremental, Query, Search, SearchState, Status};
+use crate::space::{Connectivity, GridSpace, Heuristic, NodeId, Space, TerrainRule};
+use crate::trace::NullTracer;
+use rand::seq::{IndexedRandom, SliceRandom};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::time::{Duration, Instant};
+
+/// The two map structures of seed 003.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MapKind {
+    /// 16-cell rooms whose doors open and close; a random spanning tree of doors stays open.
+    Room,
+    /// 25% random obstacles; each 4-connected block of obstacles appears and disappears whole.
+    Random,
+}
+
+impl MapKind {
+    /// Name as in the CLI and CSV.
+    pub fn name(self) -> &'static str {
+        match self {
+            MapKind::Room => "room",
+            MapKind::Random => "random",
+        }
+    }
+}
+
+/// A map with its dynamic obstacles (each a set of cells that change together).
+#[derive(Clone, Debug)]
+pub struct DynamicMap {
+    /// The map with every dynamic obstacle closed.
+    pub base: Grid,
+    pub obstacles: Vec<Vec<usize>>,
+    /// The state the tape starts from: true = closed (blocked).
+    pub initial: Vec<bool>,
+    pub start: (u32, u32),
+    pub goal: (u32, u32),
+}
+
+/// Room period: 15 cells of room and a one-cell wall.
+const ROOM: u32 = 16;
+
+impl DynamicMap {
+    /// A `size × size` map of `kind` from `seed`. Start bottom-left, goal top-right.
+    pub fn generate(kind: MapKind, size: u32, seed: u64) -> DynamicMap {
+        let size = size.max(4);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let (mut base, obstacles) = match kind {
+            MapKind::Room => rooms(size, &mut rng),
+            MapKind::Random => random(size, &mut rng),
+        };
+        let start = (0, size - 1);
+        let goal = (size - 1, 0);
+        for p in [start, goal] {
+            base.set(p.0, p.1, Cell::FREE);
+        }
+        // 80:20 closed:open to begin with.
+        let mut initial = vec![true; obstacles.len()];
+        let mut order: Vec<usize> = (0..obstacles.len()).collect();
+        order.shuffle(&mut rng);
+        for &i in order.iter().take(obstacles.len() / 5) {
+            initial[i] = false;
+        }
+        DynamicMap {
+            base,
+            obstacles,
+            initial,
+            start,
+            goal,
+        }
+    }
+
+    /// The map in the tape's initial state.
+    pub fn initial_grid(&self) -> Grid {
+        let mut g = self.base.clone();
+        for (o, &closed) in self.obstacles.iter().zip(&self.initial) {
+            if !closed {
+                for &c in o {
+                    let (x, y) = g.coords(c);
+                    g.set(x, y, Cell::FREE);
+                }
+            }
+        }
+        g
+    }
+}
+
+fn rooms(n: u32, rng: &mut ChaCha8Rng) -> (Grid, Vec<Vec<usize>>) {
+    let mut g = Grid::new(n, n, Cell::FREE);
+    let wall = |v: u32| v > 0 && v % ROOM == 0;
+    for y in 0..n {
+        for x in 0..n {
+            if wall(x) || wall(y) {
+                g.set(x, y, Cell::WALL);
+            }
+        }
+    }
+    // Room r spans (r·16 + 1 ..= r·16 + 15), room 0 from 0; doors sit in the wall between two.
+    let rooms = n.div_ceil(ROOM);
+    let span = |r: u32| {
+        let lo = if r == 0 { 0 } else { r * ROOM + 1 };
+        (lo, ((r + 1) * ROOM - 1).min(n - 1))
+    };
+    // Each door: (room a, room b, cell). East doors, then south doors.
+    let mut doors: Vec<(u32, u32, usize)> = vec![];
+    for ry in 0..rooms {
+        for rx in 0..rooms {
+            let id = ry * rooms + rx;
+            let wx = (rx + 1) * ROOM;
+            if rx + 1 < rooms && wx < n {
+                let (lo, hi) = span(ry);
+                let y = rng.random_range(lo..=hi);
+                doors.push((id, id + 1, g.index(wx, y)));
+            }
+            let wy = (ry + 1) * ROOM;
+            if ry + 1 < rooms && wy < n {
+                let (lo, hi) = span(rx);
+                let x = rng.random_range(lo..=hi);
+                doors.push((id, id + rooms, g.index(x, wy)));
+            }
+        }
+    }
+    // A randomized depth-first search over rooms: its doors stay open for good.
+    let mut seen = vec![false; (rooms * rooms) as usize];
+    let mut tree = vec![false; doors.len()];
+    let mut stack = vec![0u32];
+    seen[0] = true;
+    while let Some(&r) = stack.last() {
+        let mut next: Vec<(usize, u32)> = doors
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &(a, b, _))| match (a == r, b == r) {
+                (true, _) if !seen[b as usize] => Some((i, b)),
+                (_, true) if !seen[a as usize] => Some((i, a)),
+                _ => None,
+            })
+            .collect();
+        if next.is_empty() {
+            stack.pop();
+            continue;
+        }
+        next.shuffle(rng);
+        let (i, to) = next[0];
+        tree[i] = true;
+        seen[to as usize] = true;
+        stack.push(to);
+    }
+    let mut obstacles = vec![];
+    for (i, &(_, _, c)) in doors.iter().enumerate() {
+        let (x, y) = g.coords(c);
+        if tree[i] {
+            g.set(x, y, Cell::FREE);
+        } else {
+            obstacles.push(vec![c]);
+        }
+    }
+    (g, obstacles)
+}
+
+fn random(n: u32, rng: &mut ChaCha8Rng) -> (Grid, Vec<Vec<usize>>) {
+    let (start, goal) = ((0u32, n - 1), (n - 1, 0u32));
+    let len = (n * n) as usize;
+    let mut tiles = vec![b'.'; len];
+    for t in tiles.iter_mut() {
+        if rng.random_bool(0.25) {
+            *t = b'@';
+        }
+    }
+    let idx = |p: (u32, u32)| (p.1 * n + p.0) as usize;
+    tiles[idx(start)] = b'.';
+    tiles[idx(goal)] = b'.';
+    // Free cells that cannot reach the goal become obstacles, so every free cell has a route.
+    let reach = flood(&tiles, n, idx(goal), |t| t == b'.');
+    for (i, t) in tiles.iter_mut().enumerate() {
+        if *t == b'.' && !reach[i] {
+            *t = b'@';
+        }
+    }
+    if !reach[idx(start)] {
+        // Open a straight corridor along the left column and the top row.
+        for y in 0..n {
+            tiles[idx((0, y))] = b'.';
+        }
+        for x in 0..n {
+            tiles[idx((x, 0))] = b'.';
+        }
+    }
+    // Each 4-connected block of obstacles is one dynamic obstacle.
+    let mut owner = vec![usize::MAX; len];
+    let mut obstacles: Vec<Vec<usize>> = vec![];
+    let nu = n as usize;
+    for i in 0..len {
+        if tiles[i] != b'@' || owner[i] != usize::MAX {
+            continue;
+        }
+        // Label the block in place (one pass over the map for all blocks together).
+        let id = obstacles.len();
+        let mut cells = vec![];
+        let mut stack = vec![i];
+        owner[i] = id;
+        while let Some(c) = stack.pop() {
+            cells.push(c);
+            let (x, y) = (c % nu, c / nu);
+            for (ok, d) in [
+                (x > 0, c.wrapping_sub(1)),
+                (x + 1 < nu, c + 1),
+                (y > 0, c.wrapping_sub(nu)),
+                (y + 1 < nu, c + nu),
+            ] {
+                if ok && tiles[d] == b'@' && owner[d] == usize::MAX {
+                    owner[d] = id;
+                    stack.push(d);
+                }
+            }
+        }
+        cells.sort_unstable();
+        obstacles.push(cells);
+    }
+    (Grid::from_tiles(n, n, tiles), obstacles)
+}
+
+/// Cells 4-connected to `from` through cells passing `ok`.
+fn flood(tiles: &[u8], n: u32, from: usize, ok: impl Fn(u8) -> bool) -> Vec<bool> {
+    let mut seen = vec![false; tiles.len()];
+    if !ok(tiles[from]) {
+        return seen;
+    }
+    let mut stack = vec![from];
+    seen[from] = true;
+    let n = n as usize;
+    while let Some(c) = stack.pop() {
+        let (x, y) = (c % n, c / n);
+        let mut push = |d: usize| {
+            if !seen[d] && ok(tiles[d]) {
+                seen[d] = true;
+                stack.push(d);
+            }
+        };
+        if x > 0 {
+            push(c - 1);
+        }
+        if x + 1 < n {
+            push(c + 1);
+        }
+        if y > 0 {
+            push(c - n);
+        }
+        if y + 1 < n {
+            push(c + n);
+        }
+    }
+    seen
+}
+
+/// The seeded sequence of changes: event k (after step 10·(k+1)) sets some obstacles to a
+/// state. Generated on demand, the same for every algorithm.
+#[derive(Clone, Debug)]
+pub struct Tape {
+    rng: ChaCha8Rng,
+    state: Vec<bool>,
+    magnitude: f64,
+    events: Vec<Vec<(usize, bool)>>,
+}
+
+impl Tape {
+    /// A tape for `map` flipping `magnitude` (0–1) of its obstacles per event.
+    pub fn new(map: &DynamicMap, magnitude: f64, seed: u64) -> Tape {
+        Tape {
+            rng: ChaCha8Rng::seed_from_u64(seed ^ 0x7A9E_5EED),
+            state: map.initial.clone(),
+            magnitude,
+            events: vec![],
+        }
+    }
+
+    /// Event `k`: obstacles and the state each takes.
+    pub fn event(&mut self, k: usize) -> &[(usize, bool)] {
+        while self.events.len() <= k {
+            let total = self.state.len();
+            let flips = ((total as f64 * self.magnitude).round() as usize).max(1);
+            let closed: Vec<usize> = (0..total).filter(|&i| self.state[i]).collect();
+            let open: Vec<usize> = (0..total).filter(|&i| !self.state[i]).collect();
+            // Equal numbers each way keep the closed:open split where it started.
+            let k = flips.div_ceil(2);
+            let mut ev: Vec<(usize, bool)> = vec![];
+            let pick = |from: &[usize], rng: &mut ChaCha8Rng| -> Vec<usize> {
+                from.choose_multiple(rng, k.min(from.len()))
+                    .copied()
+                    .collect()
+            };
+            for i in pick(&closed, &mut self.rng) {
+                ev.push((i, false));
+            }
+            for i in pick(&open, &mut self.rng) {
+                ev.push((i, true));
+            }
+            for &(i, s) in &ev {
+                self.state[i] = s;
+            }
+            self.events.push(ev);
+        }
+        &self.events[k]
+    }
+}
+
+/// An algorithm the agent can plan with.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum DynAlgo {
+    /// A* from scratch after every change.
+    AStar,
+    /// D* Lite, repairing its plan.
+    DStarLite,
+}
+
+impl DynAlgo {
+    /// Parses one entry of `--algos`; the other seed 003 variants are named in the error.
+    pub fn parse(s: &str) -> Result<DynAlgo, String> {
+        match s {
+            "astar" => Ok(DynAlgo::AStar),
+            "dstar-lite" => Ok(DynAlgo::DStarLite),
+            other if other.starts_with("rtd:") || other.starts_with("ad:") => Err(format!(
+                "`{other}`: RTD* and AD* are not built yet; this build runs astar and dstar-lite"
+            )),
+            other => Err(format!(
+                "unknown algorithm `{other}` (known: astar, dstar-lite, rtd:LIMIT, ad:EPS, ad:changing)"
+            )),
+        }
+    }
+
+    /// Name as in the CSV.
+    pub fn name(self) -> &'static str {
+        match self {
+            DynAlgo::AStar => "astar",
+            DynAlgo::DStarLite => "dstar-lite",
+        }
+    }
+}
+
+/// One agent run's measurements (CSV columns).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunResult {
+    pub success: bool,
+    /// Steps travelled.
+    pub path_length: u64,
+    pub replans: u64,
+    pub expanded: u64,
+    pub recompute_ms_avg: f64,
+    pub total_ms: f64,
+}
+
+/// Steps between world changes (seed 003: 10).
+pub const CHANGE_EVERY: u64 = 10;
+
+/// The planner behind an agent.
+enum Planner {
+    AStar(Box<AStar>),
+    DStar(Box<DStarLite>),
+}
+
+/// Runs the agent from start to goal on `map` with `algo`, replaying `tape`. `oracle` checks
+/// every replan against A* from scratch and panics on a mismatch (tests).
+pub fn run_agent(map: &DynamicMap, tape: &mut Tape, algo: DynAlgo, oracle: bool) -> RunResult {
+    let mut grid = map.initial_grid();
+    let mut state = map.initial.clone();
+    let mut space = GridSpace::new(&grid, Connectivity::Four, TerrainRule::Class);
+    let node = |p: (u32, u32)| p.1 * map.base.width() + p.0;
+    let (mut at, goal) = (node(map.start), node(map.goal));
+    let h = Heuristic::Manhattan;
+    let q = Query { start: at, goal };
+    let mut total = Duration::ZERO;
+    let mut recompute = Duration::ZERO;
+    let (mut expanded, mut replans, mut steps) = (0u64, 0u64, 0u64);
+    let t0 = Instant::now();
+    let mut planner = match algo {
+        DynAlgo::AStar => Planner::AStar(Box::new(AStar::new(&space, q, h))),
+        DynAlgo::DStarLite => Planner::DStar(Box::new(DStarLite::new(&space, q, h))),
+    };
+    let mut path: Vec<NodeId> = plan(&mut planner, &space, &mut expanded);
+    total += t0.elapsed();
+    let limit = 20 * space.num_nodes() as u64;
+    let mut pos = 0usize;
+    let mut ok = !path.is_empty();
+    while ok && at != goal && steps < limit {
+        pos += 1;
+        at = path[pos];
+        steps += 1;
+        if steps % CHANGE_EVERY == 0 {
+            // Untimed: the world changes (an obstacle never closes over the agent).
+            let ev = tape.event((steps / CHANGE_EVERY - 1) as usize).to_vec();
+            let mut changed: Option<Rect> = None;
+            let mut cells: Vec<Rect> = vec![];
+            for (o, closed) in ev {
+                if state[o] == closed || (closed && map.obstacles[o].contains(&(at as usize))) {
+                    continue;
+                }
+                state[o] = closed;
+                let cell = if closed { Cell::WALL } else { Cell::FREE };
+                for &c in &map.obstacles[o] {
+                    let (x, y) = grid.coords(c);
+                    grid.set(x, y, cell);
+                    let r = Rect { x, y, w: 1, h: 1 };
+                    changed = Some(changed.map_or(r, |u| u.union(r)));
+                    cells.push(r);
+                }
+            }
+            space.update(&grid, changed);
+            let t = Instant::now();
+            path = match &mut planner {
+                Planner::AStar(a) => {
+                    Search::reset(a.as_mut(), &space, Query { start: at, goal });
+                    a.run(&space, &mut NullTracer);
+                    expanded += a.stats().expanded;
+                    a.path().map_or(vec![], |p| p.to_vec())
+                }
+                Planner::DStar(d) => {
+                    let before = d.stats().expanded;
+                    d.move_start(&space, at);
+                    if !cells.is_empty() {
+                        // The changed cells' neighbourhoods, not their bounding box: changes are
+                        // scattered over the whole map.
+                        // (Repeats are harmless: a second update of a node changes nothing.)
+                        let around: Vec<NodeId> =
+                            cells.iter().flat_map(|&r| space.around(r)).collect();
+                        d.world_changed(&space, &around, &mut NullTracer);
+                    }
+                    d.run(&space, &mut NullTracer);
+                    expanded += d.stats().expanded - before;
+                    d.path().map_or(vec![], |p| p.to_vec())
+                }
+            };
+            let dt = t.elapsed();
+            recompute += dt;
+            total += dt;
+            replans += 1;
+            pos = 0;
+            if oracle {
+                check(&space, at, goal, &path);
+            }
+            ok = !path.is_empty();
+        }
+    }
+    RunResult {
+        success: at == goal,
+        path_length: steps,
+        replans,
+        expanded,
+        recompute_ms_avg: if replans > 0 {
+            recompute.as_secs_f64() * 1e3 / replans as f64
+        } else {
+            0.0
+        },
+        total_ms: total.as_secs_f64() * 1e3,
+    }
+}
+
+/// Plans from scratch (A*), or the first plan (D* Lite).
+fn plan(p: &mut Planner, space: &GridSpace, expanded: &mut u64) -> Vec<NodeId> {
+    let s: &mut dyn SearchState = match p {
+        Planner::AStar(a) => {
+            a.run(space, &mut NullTracer);
+            a.as_mut()
+        }
+        Planner::DStar(d) => {
+            d.run(space, &mut NullTracer);
+            d.as_mut()
+        }
+    };
+    *expanded += s.stats().expanded;
+    if s.status() == Status::Found {
+        s.path().map_or(vec![], |p| p.to_vec())
+    } else {
+        vec![]
+    }
+}
+
+/// The replanned path must cost what A* from scratch finds.
+fn check(space: &GridSpace, at: NodeId, goal: NodeId, path: &[NodeId]) {
+    let mut a = AStar::new(space, Query { start: at, goal }, Heuristic::Manhattan);
+    let want = (a.run(space, &mut NullTracer) == Status::Found).then(|| a.cost().unwrap_or(0.0));
+    let got = (!path.is_empty()).then(|| crate::search::path_cost(space, path).unwrap_or(f64::NAN));
+    match (want, got) {
+        (Some(w), Some(g)) => assert!((w - g).abs() < 1e-9, "replan cost {g}, A* {w}"),
+        (None, None) => {}
+        _ => panic!("replan found {got:?}, A* {want:?}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn maps_have_routes_and_obstacles() {
+        for kind in [MapKind::Room, MapKind::Random] {
+            for seed in 0..4 {
+                let m = DynamicMap::generate(kind, 64, seed);
+                assert!(!m.obstacles.is_empty(), "{kind:?}");
+                // With every obstacle closed the agent still has a route.
+                let sp = GridSpace::new(&m.base, Connectivity::Four, TerrainRule::Class);
+                let q = Query {
+                    start: sp.node(m.start.0, m.start.1).unwrap(),
+                    goal: sp.node(m.goal.0, m.goal.1).unwrap(),
+                };
+                let mut a = AStar::new(&sp, q, Heuristic::Manhattan);
+                assert_eq!(
+                    a.run(&sp, &mut NullTracer),
+                    Status::Found,
+                    "{kind:?} {seed}"
+                );
+                let closed = m.initial.iter().filter(|&&c| c).count();
+                let share = closed as f64 / m.initial.len() as f64;
+                assert!(
+                    (0.7..=0.9).contains(&share) || m.initial.len() < 10,
+                    "{share}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn agents_reach_the_goal_and_replans_match_astar() {
+        for kind in [MapKind::Room, MapKind::Random] {
+            for seed in 0..3 {
+                let m = DynamicMap::generate(kind, 48, seed);
+                let mut tape = Tape::new(&m, 0.1, seed);
+                for algo in [DynAlgo::AStar, DynAlgo::DStarLite] {
+                    let r = run_agent(&m, &mut tape, algo, true);
+                    assert!(r.success, "{kind:?} {seed} {algo:?}");
+                    assert!(r.path_length >= 2 * 47);
+                    assert_eq!(r.replans, r.path_length / CHANGE_EVERY);
+                }
+            }
+        }
+    }
+}
