@@ -152,12 +152,11 @@ impl DStarLite {
         Ok(())
     }
 
-    fn key<S: Space>(&self, space: &S, n: NodeId) -> Key {
+    /// The key of `n`; `h` is the heuristic towards the current start (made once per step by
+    /// `Space::heuristic_to`, so the start's coordinates are not worked out per key).
+    fn key(&self, h: &impl Fn(NodeId) -> f64, n: NodeId) -> Key {
         let m = self.g[n as usize].min(self.rhs[n as usize]);
-        Key(
-            q(m + space.heuristic(self.heuristic, self.query.start, n) + self.km),
-            q(m),
-        )
+        Key(q(m + h(n) + self.km), q(m))
     }
 
     fn enqueue(&mut self, n: NodeId, k: Key) {
@@ -170,6 +169,22 @@ impl DStarLite {
         }
         self.queued[n as usize] = Some(k);
         self.heap.push(Entry { key: k, node: n });
+        // Lazy deletion leaves stale entries behind; across many replans they outnumber the
+        // live ones and every pop sifts through them. Rebuild from the live keys when they do.
+        if self.heap.len() > 4 * self.queue_len + 4096 {
+            let live: Vec<Entry> = self
+                .queued
+                .iter()
+                .enumerate()
+                .filter_map(|(i, k)| {
+                    k.map(|key| Entry {
+                        key,
+                        node: i as NodeId,
+                    })
+                })
+                .collect();
+            self.heap = BinaryHeap::from(live);
+        }
         self.stats.generated += 1;
         self.stats.max_open = self.stats.max_open.max(self.queue_len as u64);
     }
@@ -203,18 +218,24 @@ impl DStarLite {
         best
     }
 
-    fn update_vertex<S: Space, T: Tracer>(&mut self, space: &S, u: NodeId, tracer: &mut T) {
+    fn update_vertex<S: Space, T: Tracer>(
+        &mut self,
+        space: &S,
+        h: &impl Fn(NodeId) -> f64,
+        u: NodeId,
+        tracer: &mut T,
+    ) {
         if u != self.query.goal {
             self.rhs[u as usize] = self.best_successor(space, u).0;
         }
-        self.requeue(space, u, tracer);
+        self.requeue(h, u, tracer);
     }
 
     /// Queues `u` under its current key if it is inconsistent, and takes it off otherwise.
-    fn requeue<S: Space, T: Tracer>(&mut self, space: &S, u: NodeId, tracer: &mut T) {
+    fn requeue<T: Tracer>(&mut self, h: &impl Fn(NodeId) -> f64, u: NodeId, tracer: &mut T) {
         let (g, rhs) = (self.g[u as usize], self.rhs[u as usize]);
         if q(g) != q(rhs) {
-            let k = self.key(space, u);
+            let k = self.key(h, u);
             self.enqueue(u, k);
             if T::ENABLED {
                 tracer.event(Event::new(EventKind::Inconsistent, u, NONE, g, rhs));
@@ -288,7 +309,7 @@ impl<S: Space> Search<S> for DStarLite {
             return;
         }
         self.rhs[query.goal as usize] = 0.0;
-        let k = self.key(space, query.goal);
+        let k = self.key(&space.heuristic_to(self.heuristic, query.start), query.goal);
         self.enqueue(query.goal, k);
     }
 
@@ -304,7 +325,9 @@ impl<S: Space> Search<S> for DStarLite {
         }
         self.started = true;
         let s = self.query.start as usize;
-        let start_key = self.key(space, self.query.start);
+        let hf = space.heuristic_to(self.heuristic, self.query.start);
+        let h = &hf;
+        let start_key = self.key(h, self.query.start);
         let top = self.top();
         let go_on = top.is_some_and(|t| t.key.lt(start_key)) || q(self.rhs[s]) != q(self.g[s]);
         let Some(top) = top.filter(|_| go_on) else {
@@ -321,7 +344,7 @@ impl<S: Space> Search<S> for DStarLite {
         let u = top.node;
         self.heap.pop();
         self.dequeue(u);
-        let k_new = self.key(space, u);
+        let k_new = self.key(h, u);
         if top.key.lt(k_new) {
             // k_m grew since this key was made: queue it again with its current key.
             self.enqueue(u, k_new);
@@ -332,7 +355,7 @@ impl<S: Space> Search<S> for DStarLite {
         let (g, rhs) = (self.g[u as usize], self.rhs[u as usize]);
         if T::ENABLED {
             let parent = self.best_successor(space, u).1;
-            let f = rhs + space.heuristic(self.heuristic, self.query.start, u);
+            let f = rhs + h(u);
             tracer.event(Event::new(EventKind::Expand, u, parent, rhs, f));
         }
         // The optimised updates of Koenig & Likhachev (2002, Fig. 4): a settled node can only
@@ -356,7 +379,7 @@ impl<S: Space> Search<S> for DStarLite {
                         self.rhs[p as usize] = via;
                     }
                 }
-                self.requeue(space, p, tracer);
+                self.requeue(h, p, tracer);
             }
         } else {
             self.g[u as usize] = INF;
@@ -370,7 +393,7 @@ impl<S: Space> Search<S> for DStarLite {
                 if p != goal && through_u {
                     self.rhs[p as usize] = self.best_successor(space, p).0;
                 }
-                self.requeue(space, p, tracer);
+                self.requeue(h, p, tracer);
             }
         }
         Status::Running
@@ -389,9 +412,10 @@ impl<S: Space> Incremental<S> for DStarLite {
             tracer.event(Event::marker(EventKind::WorldChange, NONE));
             tracer.event(Event::marker(EventKind::Replan, self.query.start));
         }
+        let hf = space.heuristic_to(self.heuristic, self.query.start);
         for &u in around {
             if (u as usize) < self.g.len() {
-                self.update_vertex(space, u, tracer);
+                self.update_vertex(space, &hf, u, tracer);
             }
         }
         self.path.clear();
