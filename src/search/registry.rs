@@ -2,7 +2,7 @@
 //! benchmarks iterate. Adding an algorithm is one file plus one entry here.
 
 use super::params::{ParamSpec, Params};
-use super::{AStar, Bfs, DStarLite, Dijkstra, DynSearch, Greedy, Query, WeightedAStar};
+use super::{AStar, AraStar, Bfs, DStarLite, Dijkstra, DynSearch, Greedy, Query, WeightedAStar};
 use crate::space::{GridSpace, SpaceKind};
 
 /// What an algorithm promises about the paths it returns.
@@ -78,6 +78,14 @@ static ALGORITHMS: &[AlgoInfo] = &[
         params: Dijkstra::PARAMS,
         guarantee: Guarantee::Optimal,
         grid: maker!(Dijkstra),
+    },
+    AlgoInfo {
+        name: "ara-star",
+        title: "ARA*",
+        summary: "anytime: weighted A* passes with falling ε, each solution ≤ ε × optimal, the last optimal",
+        params: AraStar::PARAMS,
+        guarantee: Guarantee::Optimal,
+        grid: maker!(AraStar),
     },
     AlgoInfo {
         name: "dstar-lite",
