@@ -162,3 +162,61 @@ fn a_wall_across_the_path_is_repaired_by_hand_known_detour() {
         .expect("world change event");
     assert!(kinds[change..].contains(&pathlab::trace::EventKind::Expand));
 }
+
+/// AD* with a static ε on the same kind of tapes: every replan's path is valid and costs at
+/// most ε times A*'s.
+#[test]
+fn ad_star_replans_stay_within_epsilon_on_500_change_tapes() {
+    use pathlab::search::AdStar;
+    let mut checked = 0;
+    for seed in 0..500u64 {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed + 10_000);
+        let (w, h) = (rng.random_range(8..24), rng.random_range(8..24));
+        let mut grid = Generator::RandomBlocks { density: 0.25 }.generate(w, h, seed);
+        let mut space = GridSpace::new(&grid, Connectivity::Four, TerrainRule::Class);
+        let mut start = free(&space, &mut rng);
+        let goal = free(&space, &mut rng);
+        let eps = [1.0, 2.0, 3.0][seed as usize % 3];
+        let mut d = AdStar::new(
+            &space,
+            Query { start, goal },
+            eps,
+            0.0,
+            Heuristic::Manhattan,
+        );
+        for _ in 0..10 {
+            d.run(&space, &mut NullTracer);
+            let opt = astar_cost(&space, start, goal);
+            match (d.path(), opt) {
+                (Some(p), Some(o)) => {
+                    let c = pathlab::search::path_cost(&space, p).expect("a connected path");
+                    assert!(c <= eps * o + 1e-9, "seed {seed}: {c} > {eps} × {o}");
+                    assert_eq!((p[0], *p.last().unwrap()), (start, goal));
+                    let k = rng.random_range(0..3).min(p.len() - 1);
+                    start = p[k];
+                    d.move_start(&space, start);
+                    checked += 1;
+                }
+                (None, None) => {}
+                (got, want) => panic!("seed {seed}: AD* {:?} vs A* {want:?}", got.map(|p| p.len())),
+            }
+            let (x, y) = (rng.random_range(0..w), rng.random_range(0..h));
+            if y * w + x == start || y * w + x == goal {
+                continue;
+            }
+            let cell = if grid.get(x, y) == Some(Cell::WALL) {
+                Cell::FREE
+            } else {
+                Cell::WALL
+            };
+            let r = Edit::SetCell { x, y, cell }
+                .apply(&mut grid)
+                .unwrap()
+                .changed
+                .unwrap();
+            space.update(&grid, Some(r));
+            d.world_changed(&space, &space.around(r), &mut NullTracer);
+        }
+    }
+    assert!(checked > 2000, "{checked}");
+}

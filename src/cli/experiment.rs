@@ -25,7 +25,7 @@ pub enum Experiment {
         /// Runs (each its own map and tape).
         #[arg(long, default_value_t = 100)]
         runs: u32,
-        /// Comma-separated: astar, dstar-lite (rtd:LIMIT, ad:EPS, ad:changing are not built yet).
+        /// Comma-separated: astar, dstar-lite, ad:EPS, ad:changing (rtd:LIMIT is not built yet).
         #[arg(long, default_value = "astar,dstar-lite")]
         algos: String,
         /// Seed of run 0 (run r uses seed + r).

@@ -1,6 +1,7 @@
 //! The search spine: every algorithm is a resumable state machine behind [`Search`], advanced one
 //! expansion at a time, emitting events into a [`Tracer`] type parameter.
 
+mod ad_star;
 mod ara_star;
 mod astar;
 mod best_first;
@@ -15,6 +16,7 @@ pub mod params;
 pub mod registry;
 mod weighted_astar;
 
+pub use ad_star::AdStar;
 pub use ara_star::AraStar;
 pub use astar::AStar;
 pub use best_first::{BestFirst, Priority};

@@ -2,7 +2,9 @@
 //! benchmarks iterate. Adding an algorithm is one file plus one entry here.
 
 use super::params::{ParamSpec, Params};
-use super::{AStar, AraStar, Bfs, DStarLite, Dijkstra, DynSearch, Greedy, Query, WeightedAStar};
+use super::{
+    AStar, AdStar, AraStar, Bfs, DStarLite, Dijkstra, DynSearch, Greedy, Query, WeightedAStar,
+};
 use crate::space::{GridSpace, SpaceKind};
 
 /// What an algorithm promises about the paths it returns.
@@ -86,6 +88,14 @@ static ALGORITHMS: &[AlgoInfo] = &[
         params: AraStar::PARAMS,
         guarantee: Guarantee::Optimal,
         grid: maker!(AraStar),
+    },
+    AlgoInfo {
+        name: "ad-star",
+        title: "AD*",
+        summary: "anytime and incremental: D* Lite repairs with ARA*'s falling ε; the last solution optimal",
+        params: AdStar::PARAMS,
+        guarantee: Guarantee::Optimal,
+        grid: maker!(AdStar),
     },
     AlgoInfo {
         name: "dstar-lite",
