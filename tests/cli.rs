@@ -251,18 +251,20 @@ fn experiment_dynamic_writes_the_agreed_csv() {
             .collect()
     };
     assert_eq!(strip(&String::from_utf8_lossy(&again.stdout)), strip(&text));
-    // Variants not built yet are refused with one line, not run as something else.
-    let e = one_clean_line(&pathlab(&[
-        "experiment",
-        "dynamic",
-        "--map-kind",
-        "random",
-        "--size",
-        "32",
-        "--magnitude",
-        "2",
-        "--algos",
-        "astar,rtd:32",
-    ]));
-    assert!(e.contains("rtd:32"), "{e}");
+    // Bad entries are refused with one line naming them, not run as something else.
+    for bad in ["rtd:1", "ad:0.5", "lpa"] {
+        let e = one_clean_line(&pathlab(&[
+            "experiment",
+            "dynamic",
+            "--map-kind",
+            "random",
+            "--size",
+            "32",
+            "--magnitude",
+            "2",
+            "--algos",
+            &format!("astar,{bad}"),
+        ]));
+        assert!(e.contains(bad), "{e}");
+    }
 }

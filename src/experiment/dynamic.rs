@@ -325,6 +325,8 @@ pub enum DynAlgo {
     /// AD* with seed 003's changing ε: 2 at the start, −0.1 after each step, +0.5 on a change,
     /// never below 1; a new path with each new ε.
     AdChanging,
+    /// RTD* with this many expansions per step, half global (D* Lite), half local (LSS-LRTA*).
+    Rtd(usize),
 }
 
 impl DynAlgo {
@@ -338,9 +340,10 @@ impl DynAlgo {
                 Ok(e) if (1.0..=100.0).contains(&e) => Ok(DynAlgo::AdStatic(e)),
                 _ => Err(format!("`{other}`: ε must be a number from 1 to 100, or `changing`")),
             },
-            other if other.starts_with("rtd:") => Err(format!(
-                "`{other}`: RTD* is not built yet; this build runs astar, dstar-lite, ad:EPS, ad:changing"
-            )),
+            other if other.starts_with("rtd:") => match other[4..].parse::<usize>() {
+                Ok(l) if (2..=1_000_000).contains(&l) => Ok(DynAlgo::Rtd(l)),
+                _ => Err(format!("`{other}`: the expansion limit must be a whole number ≥ 2")),
+            },
             other => Err(format!(
                 "unknown algorithm `{other}` (known: astar, dstar-lite, rtd:LIMIT, ad:EPS, ad:changing)"
             )),
@@ -354,6 +357,7 @@ impl DynAlgo {
             DynAlgo::DStarLite => "dstar-lite".into(),
             DynAlgo::AdStatic(e) => format!("ad:{e}"),
             DynAlgo::AdChanging => "ad:changing".into(),
+            DynAlgo::Rtd(l) => format!("rtd:{l}"),
         }
     }
 }
@@ -379,6 +383,42 @@ enum Planner {
     DStar(Box<DStarLite>),
     /// AD*, and for the changing variant its ε in tenths.
     Ad(Box<AdStar>, Option<u32>),
+    /// RTD*: the global D* Lite, the local search's learned h, the two budgets, and what the
+    /// global search reached on its last slice.
+    Rtd(Box<Rtd>),
+}
+
+struct Rtd {
+    d: DStarLite,
+    learned: super::rtd::Learned,
+    global: usize,
+    local: usize,
+    status: super::rtd::GlobalStatus,
+}
+
+impl Rtd {
+    /// A global slice, then the step it leads to (`at` itself when waiting); adds expansions.
+    fn decide(
+        &mut self,
+        space: &GridSpace,
+        at: NodeId,
+        goal: NodeId,
+        expanded: &mut u64,
+    ) -> Vec<NodeId> {
+        let (status, pops) = super::rtd::global_search(&mut self.d, space, self.global);
+        self.status = status;
+        let (next, local) = super::rtd::choose_step(
+            status,
+            &self.d,
+            space,
+            &mut self.learned,
+            at,
+            goal,
+            self.local,
+        );
+        *expanded += pops + local;
+        vec![at, next.unwrap_or(at)]
+    }
 }
 
 /// Runs the agent from start to goal on `map` with `algo`, replaying `tape`. `oracle` checks
@@ -401,8 +441,21 @@ pub fn run_agent(map: &DynamicMap, tape: &mut Tape, algo: DynAlgo, oracle: bool)
         DynAlgo::AdStatic(e) => Planner::Ad(Box::new(AdStar::new(&space, q, e, 0.0, h)), None),
         // ε in whole tenths, so 2.0 − 10 × 0.1 is exactly 1.
         DynAlgo::AdChanging => Planner::Ad(Box::new(AdStar::new(&space, q, 2.0, 0.0, h)), Some(20)),
+        DynAlgo::Rtd(limit) => {
+            let local = limit / 2;
+            Planner::Rtd(Box::new(Rtd {
+                d: DStarLite::new(&space, q, h),
+                learned: Default::default(),
+                global: limit - local,
+                local,
+                status: super::rtd::GlobalStatus::LimitReached,
+            }))
+        }
     };
-    let mut path: Vec<NodeId> = plan(&mut planner, &space, &mut expanded);
+    let mut path: Vec<NodeId> = match &mut planner {
+        Planner::Rtd(r) => r.decide(&space, at, goal, &mut expanded),
+        _ => plan(&mut planner, &space, &mut expanded),
+    };
     total += t0.elapsed();
     let limit = 20 * space.num_nodes() as u64;
     let mut pos = 0usize;
@@ -429,6 +482,16 @@ pub fn run_agent(map: &DynamicMap, tape: &mut Tape, algo: DynAlgo, oracle: bool)
                     path = p.to_vec();
                     pos = 0;
                 }
+                total += t.elapsed();
+            }
+        }
+        // RTD*: a global slice and a step decision after every move.
+        if let Planner::Rtd(r) = &mut planner {
+            r.d.advance(&space, at);
+            if !change && at != goal {
+                let t = Instant::now();
+                path = r.decide(&space, at, goal, &mut expanded);
+                pos = 0;
                 total += t.elapsed();
             }
         }
@@ -459,6 +522,16 @@ pub fn run_agent(map: &DynamicMap, tape: &mut Tape, algo: DynAlgo, oracle: bool)
                     a.run(&space, &mut NullTracer);
                     expanded += a.stats().expanded;
                     a.path().map_or(vec![], |p| p.to_vec())
+                }
+                Planner::Rtd(r) => {
+                    if !cells.is_empty() {
+                        let around: Vec<NodeId> =
+                            cells.iter().flat_map(|&r| space.around(r)).collect();
+                        r.d.world_changed(&space, &around, &mut NullTracer);
+                        // Learned h is kept across changes (the thesis does not say); it may
+                        // overestimate where a wall opened, which costs detours, not success.
+                    }
+                    r.decide(&space, at, goal, &mut expanded)
                 }
                 Planner::Ad(ad, tenths) => {
                     let before = ad.stats().expanded;
@@ -497,12 +570,14 @@ pub fn run_agent(map: &DynamicMap, tape: &mut Tape, algo: DynAlgo, oracle: bool)
             total += dt;
             replans += 1;
             pos = 0;
-            if oracle {
-                let bound = match &planner {
-                    Planner::Ad(ad, _) => ad.epsilon(),
-                    _ => 1.0,
-                };
-                check(&space, at, goal, &path, bound);
+            let bound = match &planner {
+                Planner::Ad(ad, _) => Some(ad.epsilon()),
+                // RTD*'s step decisions are not whole plans.
+                Planner::Rtd(_) => None,
+                _ => Some(1.0),
+            };
+            if let Some(b) = bound.filter(|_| oracle) {
+                check(&space, at, goal, &path, b);
             }
             ok = !path.is_empty();
         }
@@ -535,6 +610,10 @@ fn plan(p: &mut Planner, space: &GridSpace, expanded: &mut u64) -> Vec<NodeId> {
         Planner::Ad(a, _) => {
             a.run(space, &mut NullTracer);
             a.as_mut()
+        }
+        Planner::Rtd(r) => {
+            r.d.run(space, &mut NullTracer);
+            &mut r.d
         }
     };
     *expanded += s.stats().expanded;
@@ -603,6 +682,7 @@ mod tests {
                     DynAlgo::DStarLite,
                     DynAlgo::AdStatic(2.0),
                     DynAlgo::AdChanging,
+                    DynAlgo::Rtd(32),
                 ] {
                     let r = run_agent(&m, &mut tape, algo, true);
                     assert!(r.success, "{kind:?} {seed} {algo:?}");

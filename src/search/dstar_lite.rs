@@ -126,6 +126,20 @@ impl DStarLite {
         self.km
     }
 
+    /// Moves the start and raises k_m at once by h(old, new) (RTD*, whose global search goes
+    /// on every step): summed per step this is at least what one raise at the next change
+    /// would be, which keeps old keys valid lower bounds.
+    pub fn advance<S: Space>(&mut self, space: &S, start: NodeId) {
+        self.km += space.heuristic(self.heuristic, self.query.start, start);
+        self.last = start;
+        Incremental::move_start(self, space, start);
+    }
+
+    /// g of every node (∞ where unknown), for step choices by argmin c + g.
+    pub fn g_values(&self) -> &[f64] {
+        &self.g
+    }
+
     /// Checks D* Lite's invariants (rhs is the one-step lookahead of g; exactly the
     /// inconsistent nodes are queued, under their current keys): a test aid, O(nodes).
     pub fn check_invariants<S: Space>(&self, space: &S) -> Result<(), String> {
