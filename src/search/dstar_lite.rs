@@ -168,11 +168,13 @@ impl DStarLite {
 
     /// The key of `n`; `h` is the heuristic towards the current start (made once per step by
     /// `Space::heuristic_to`, so the start's coordinates are not worked out per key).
+    #[inline]
     fn key(&self, h: &impl Fn(NodeId) -> f64, n: NodeId) -> Key {
         let m = self.g[n as usize].min(self.rhs[n as usize]);
         Key(q(m + h(n) + self.km), q(m))
     }
 
+    #[inline]
     fn enqueue(&mut self, n: NodeId, k: Key) {
         // Already queued under this key: its heap entry is still valid.
         if self.queued[n as usize] == Some(k) {
@@ -203,6 +205,7 @@ impl DStarLite {
         self.stats.max_open = self.stats.max_open.max(self.queue_len as u64);
     }
 
+    #[inline]
     fn dequeue(&mut self, n: NodeId) {
         if self.queued[n as usize].take().is_some() {
             self.queue_len -= 1;
@@ -221,6 +224,7 @@ impl DStarLite {
     }
 
     /// Best successor value: min over s of c(u, s) + g(s), and the s giving it.
+    #[inline]
     fn best_successor<S: Space>(&self, space: &S, u: NodeId) -> (f64, NodeId) {
         let mut best = (INF, NONE);
         for (s, c) in space.neighbours(u) {
@@ -246,6 +250,7 @@ impl DStarLite {
     }
 
     /// Queues `u` under its current key if it is inconsistent, and takes it off otherwise.
+    #[inline]
     fn requeue<T: Tracer>(&mut self, h: &impl Fn(NodeId) -> f64, u: NodeId, tracer: &mut T) {
         let (g, rhs) = (self.g[u as usize], self.rhs[u as usize]);
         if q(g) != q(rhs) {
