@@ -91,6 +91,8 @@ pub struct Run {
     pub shown: usize,
     scanned: usize,
     open_now: i64,
+    /// Nodes on the open list, as the events tell it.
+    queued: Vec<bool>,
     /// Time spent searching and recording.
     pub record_time: Duration,
     /// Time of the same search with recording off, measured once it has finished.
@@ -116,6 +118,7 @@ impl Run {
             shown: 0,
             scanned: 0,
             open_now: 0,
+            queued: vec![false; crate::space::Space::num_nodes(space)],
             record_time: Duration::ZERO,
             search_time: None,
             generation: 0,
@@ -139,6 +142,7 @@ impl Run {
         self.shown = 0;
         self.scanned = 0;
         self.open_now = 0;
+        self.queued.iter_mut().for_each(|q| *q = false);
         self.record_time = Duration::ZERO;
         self.search_time = None;
         self.retime = None;
@@ -235,13 +239,31 @@ impl Run {
     fn scan(&mut self) {
         for i in self.scanned..self.rec.len() {
             let Some(e) = self.rec.get(i) else { break };
+            let n = e.node as usize;
+            if n >= self.queued.len() {
+                continue;
+            }
+            // The open list's size from the events: a node is on it from its first
+            // generate (or, for D* Lite and AD*, from becoming inconsistent) to its expansion.
             match e.kind {
-                EventKind::Source | EventKind::Generate | EventKind::Reopen => self.open_now += 1,
+                EventKind::Source
+                | EventKind::Generate
+                | EventKind::Update
+                | EventKind::Reopen
+                | EventKind::Inconsistent => {
+                    if !self.queued[n] {
+                        self.queued[n] = true;
+                        self.open_now += 1;
+                    }
+                }
                 EventKind::Expand => {
                     self.series.node.push(e.node);
                     self.series.f.push(e.b);
                     self.series.open.push(self.open_now.max(0) as u32);
-                    self.open_now -= 1;
+                    if self.queued[n] {
+                        self.queued[n] = false;
+                        self.open_now -= 1;
+                    }
                 }
                 _ => {}
             }
