@@ -250,11 +250,11 @@ impl Run {
                 | EventKind::Generate
                 | EventKind::Update
                 | EventKind::Reopen
-                | EventKind::Inconsistent => {
-                    if !self.queued[n] {
-                        self.queued[n] = true;
-                        self.open_now += 1;
-                    }
+                | EventKind::Inconsistent
+                    if !self.queued[n] =>
+                {
+                    self.queued[n] = true;
+                    self.open_now += 1;
                 }
                 EventKind::Expand => {
                     self.series.node.push(e.node);
