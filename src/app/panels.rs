@@ -544,6 +544,12 @@ fn inspector(app: &mut PathlabApp, ui: &mut egui::Ui) {
         ui.label("f");
         ui.label(num(info.f));
         ui.end_row();
+        if !info.rhs.is_nan() {
+            // Incremental searches: rhs is the one-step lookahead; g ≠ rhs means inconsistent.
+            ui.label("rhs");
+            ui.label(num(info.rhs));
+            ui.end_row();
+        }
         ui.label("parent");
         ui.label(if info.parent == crate::trace::NONE {
             "—".into()

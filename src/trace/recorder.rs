@@ -57,6 +57,8 @@ pub struct NodeInfo {
     pub parent: u32,
     /// Step (0-based expansion number) at which the node was first expanded.
     pub expanded_at: Option<usize>,
+    /// rhs of the latest inconsistency event (D* Lite, AD*), NaN if none.
+    pub rhs: f32,
 }
 
 impl Recorder {
@@ -263,6 +265,7 @@ impl Recorder {
             f: f32::NAN,
             parent: NONE,
             expanded_at: None,
+            rhs: f32::NAN,
         };
         for &i in &ids {
             let e = self.events[i as usize];
@@ -284,6 +287,7 @@ impl Recorder {
                 }
                 EventKind::Inconsistent => {
                     info.g = ev.a;
+                    info.rhs = ev.b;
                 }
                 _ => {}
             }
@@ -404,5 +408,21 @@ mod tests {
             let (a, b) = (growing.node_info(n, k), all.node_info(n, k));
             assert_eq!(format!("{a:?}"), format!("{b:?}"), "node {n} at {k}");
         }
+    }
+
+    #[test]
+    fn node_info_carries_rhs_of_inconsistent_nodes() {
+        let mut r = Recorder::new(4);
+        r.event(Event::new(
+            EventKind::Inconsistent,
+            3,
+            NONE,
+            f64::INFINITY,
+            2.5,
+        ));
+        let i = r.node_info(3, 1);
+        assert_eq!((i.state, i.rhs), (NodeState::Inconsistent, 2.5));
+        assert!(i.g.is_infinite());
+        assert!(r.node_info(2, 1).rhs.is_nan());
     }
 }
