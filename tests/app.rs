@@ -282,3 +282,44 @@ fn a_dropped_map_file_opens() {
     assert_eq!(h.state().doc.grid, grid);
     h.get_by_label_contains("pathlab opens .map, .scen");
 }
+
+#[test]
+fn an_edit_is_repaired_by_dstar_lite_and_restarts_astar() {
+    let mut app = default_app();
+    app.set_algorithm(0, pathlab::app::AlgoChoice::named("dstar-lite"));
+    app.add_view(pathlab::app::AlgoChoice::named("astar"));
+    app.to_end();
+    let path = app.views[0].run.path().unwrap().to_vec();
+    let before = app.views[0].run.rec.len();
+    // A wall on the middle of D* Lite's path.
+    let (x, y) = app.space.xy(path[path.len() / 2]);
+    app.edit(Edit::SetCell {
+        x,
+        y,
+        cell: Cell::WALL,
+    });
+    app.to_end();
+    let d = &app.views[0].run;
+    assert!(d.repaired, "D* Lite repairs");
+    assert!(
+        d.rec.len() > before,
+        "its timeline grew instead of restarting"
+    );
+    assert!(d
+        .rec
+        .iter()
+        .skip(before)
+        .any(|e| e.kind == pathlab::trace::EventKind::WorldChange));
+    assert!(!app.views[1].run.repaired, "A* restarts");
+    // The oracle: the repaired cost equals A* from scratch on the edited map.
+    let q = Query {
+        start: app.space.node(app.doc.start.0, app.doc.start.1).unwrap(),
+        goal: app.space.node(app.doc.goal.0, app.doc.goal.1).unwrap(),
+    };
+    let mut a = AStar::new(&app.space, q, Heuristic::Octile);
+    a.run(&app.space, &mut NullTracer);
+    let (dc, ac) = (d.cost().unwrap(), a.cost().unwrap());
+    assert!((dc - ac).abs() < 1e-9, "D* Lite {dc} vs A* {ac}");
+    assert_eq!(app.views[1].run.cost(), Some(ac));
+    assert!(!d.path().unwrap().contains(&path[path.len() / 2]));
+}

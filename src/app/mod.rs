@@ -447,8 +447,12 @@ impl PathlabApp {
     /// Reacts to a document change: rebuilds the affected part of the space, restarts runs.
     fn touched(&mut self, t: Touched) {
         match t {
-            Touched::Cells(Some(r)) if self.space.width() == self.doc.grid.width() => {
-                self.space.update(&self.doc.grid, Some(r))
+            Touched::Cells(Some(r))
+                if self.space.width() == self.doc.grid.width()
+                    && self.space.height() == self.doc.grid.height() =>
+            {
+                self.cells_changed(r);
+                return;
             }
             Touched::Cells(_) => {
                 let (c, rule) = self.space.rules();
@@ -458,6 +462,24 @@ impl PathlabApp {
             Touched::Endpoints => {}
         }
         self.restart_all();
+    }
+
+    /// Cells inside `r` changed (same map size): the space is updated; incremental algorithms
+    /// repair in place, the change and the repair joining their timeline; the others start
+    /// again. A cursor that was at the end stays at the end.
+    fn cells_changed(&mut self, r: crate::map::Rect) {
+        self.space.update(&self.doc.grid, Some(r));
+        let at_end = self.cursor > 0 && self.cursor >= self.max_steps() && !self.searching();
+        let around = self.space.around(r);
+        for i in 0..self.views.len() {
+            if !self.views[i].run.repair(&self.space, &around) {
+                self.rerun_view(i);
+            }
+        }
+        self.best_open_cache = None;
+        if at_end {
+            self.to_end();
+        }
     }
 
     /// Replaces the document (open, new, generate).
@@ -680,8 +702,13 @@ impl PathlabApp {
             let s = self.stroke.get_or_insert_with(|| (vec![], vec![]));
             s.0.push((c.0, c.1, cell));
             s.1.push((c.0, c.1, before));
-            self.space.update(&self.doc.grid, changed);
-            self.restart_all();
+            match changed {
+                Some(r) => self.cells_changed(r),
+                None => {
+                    self.space.update(&self.doc.grid, None);
+                    self.restart_all();
+                }
+            }
         }
     }
 

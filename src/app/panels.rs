@@ -659,6 +659,8 @@ fn plots(app: &mut PathlabApp, ui: &mut egui::Ui) {
                             };
                             [k as f64 + 1.0, y]
                         })
+                        // Invalidated nodes (D* Lite, AD*) expand with f = ∞: not plottable.
+                        .filter(|p| p[1].is_finite())
                         .collect();
                     p.line(Line::new(
                         format!("{} {}", i + 1, v.run.choice.info.title),

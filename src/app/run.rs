@@ -100,6 +100,8 @@ pub struct Run {
     /// Bumped whenever the recording grows or restarts (views redraw on change).
     pub generation: u64,
     retime: Option<std::sync::mpsc::Receiver<Duration>>,
+    /// Repaired after a world change at least once (its timeline holds the change).
+    pub repaired: bool,
 }
 
 /// Searches larger than this are not re-run just to time them without recording.
@@ -123,6 +125,7 @@ impl Run {
             search_time: None,
             generation: 0,
             retime: None,
+            repaired: false,
         })
     }
 
@@ -146,7 +149,25 @@ impl Run {
         self.record_time = Duration::ZERO;
         self.search_time = None;
         self.retime = None;
+        self.repaired = false;
         self.generation += 1;
+    }
+
+    /// Repairs an incremental search (D* Lite, AD*) after the cells around `around` changed,
+    /// recording the change and the repair after what is already recorded; false when this
+    /// algorithm must restart instead.
+    pub fn repair(&mut self, space: &GridSpace, around: &[NodeId]) -> bool {
+        if self.rec.num_nodes() != crate::space::Space::num_nodes(space)
+            || !self.search.repair_record(space, around, &mut self.rec)
+        {
+            return false;
+        }
+        // Timing a repair by re-running from scratch would time something else.
+        self.repaired = true;
+        self.search_time = None;
+        self.retime = None;
+        self.generation += 1;
+        true
     }
 
     /// Search status.
@@ -196,7 +217,8 @@ impl Run {
         self.record_time += t0.elapsed();
         self.scan();
         self.generation += 1;
-        if self.finished() && self.retime.is_none() && self.search_time.is_none() {
+        if self.finished() && self.retime.is_none() && self.search_time.is_none() && !self.repaired
+        {
             self.start_retime(space);
         }
         if let Some(t) = self.retime.as_ref().and_then(|rx| rx.try_recv().ok()) {

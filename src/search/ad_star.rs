@@ -298,6 +298,11 @@ impl AdStar {
 }
 
 impl<S: Space> Search<S> for AdStar {
+    fn repair<T: Tracer>(&mut self, space: &S, around: &[NodeId], tracer: &mut T) -> bool {
+        Incremental::world_changed(self, space, around, tracer);
+        true
+    }
+
     fn reset(&mut self, space: &S, query: Query) {
         let n = space.num_nodes();
         self.g.clear();

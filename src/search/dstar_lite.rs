@@ -306,6 +306,11 @@ impl DStarLite {
 }
 
 impl<S: Space> Search<S> for DStarLite {
+    fn repair<T: Tracer>(&mut self, space: &S, around: &[NodeId], tracer: &mut T) -> bool {
+        Incremental::world_changed(self, space, around, tracer);
+        true
+    }
+
     fn reset(&mut self, space: &S, query: Query) {
         let n = space.num_nodes();
         self.g.clear();

@@ -18,6 +18,13 @@ pub trait DynSearch<S: Space>: SearchState {
     fn run_null(&mut self, space: &S) -> Status;
     /// Runs to the end, recording every event.
     fn run_record(&mut self, space: &S, rec: &mut Recorder) -> Status;
+    /// Repairs after a world change, recording it; false if the search must restart instead.
+    fn repair_record(
+        &mut self,
+        space: &S,
+        around: &[crate::space::NodeId],
+        rec: &mut Recorder,
+    ) -> bool;
 }
 
 impl<S: Space, A: Search<S>> DynSearch<S> for A {
@@ -35,5 +42,13 @@ impl<S: Space, A: Search<S>> DynSearch<S> for A {
     }
     fn run_record(&mut self, space: &S, rec: &mut Recorder) -> Status {
         Search::run(self, space, rec)
+    }
+    fn repair_record(
+        &mut self,
+        space: &S,
+        around: &[crate::space::NodeId],
+        rec: &mut Recorder,
+    ) -> bool {
+        Search::repair(self, space, around, rec)
     }
 }

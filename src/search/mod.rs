@@ -96,6 +96,13 @@ pub trait Search<S: Space>: SearchState {
     /// Does one unit of work (one expansion for best-first searches).
     fn step<T: Tracer>(&mut self, space: &S, tracer: &mut T) -> Status;
 
+    /// The space changed around `around` (the space is already updated). Incremental searches
+    /// repair their state, record the change, and return true (they are running again); the
+    /// others return false and must be restarted.
+    fn repair<T: Tracer>(&mut self, _space: &S, _around: &[NodeId], _tracer: &mut T) -> bool {
+        false
+    }
+
     /// Steps until the search is no longer running.
     fn run<T: Tracer>(&mut self, space: &S, tracer: &mut T) -> Status {
         loop {
