@@ -5,7 +5,7 @@
 //! times the optimum. One step is one pop.
 
 use super::dstar_lite::Incremental;
-use super::params::{ParamKind, ParamSpec, Params, HEURISTIC};
+use super::params::{ParamSpec, Params, DECREMENT, EPSILON, HEURISTIC};
 use super::{Query, Search, SearchState, Stats, Status};
 use crate::space::{Heuristic, NodeId, Space};
 use crate::trace::{Event, EventKind, Tracer, NONE};
@@ -14,13 +14,7 @@ use std::collections::BinaryHeap;
 
 const INF: f64 = f64::INFINITY;
 
-fn q(x: f64) -> u64 {
-    if x.is_finite() {
-        super::heap::key(x)
-    } else {
-        u64::MAX
-    }
-}
+use super::heap::key_or_inf as q;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Set {
@@ -58,25 +52,7 @@ pub struct AdStar {
 
 impl AdStar {
     /// Registry parameters.
-    pub const PARAMS: &'static [ParamSpec] = &[
-        ParamSpec {
-            name: "epsilon",
-            help: "first heuristic inflation ε₀ ≥ 1; each solution costs at most ε × optimal",
-            kind: ParamKind::Float,
-            default: 3.0,
-            min: 1.0,
-            max: 100.0,
-        },
-        ParamSpec {
-            name: "decrement",
-            help: "how much ε falls after each solution",
-            kind: ParamKind::Float,
-            default: 0.5,
-            min: 0.01,
-            max: 100.0,
-        },
-        HEURISTIC,
-    ];
+    pub const PARAMS: &'static [ParamSpec] = &[EPSILON, DECREMENT, HEURISTIC];
 
     /// AD* from ε₀ = `eps`; with `decrement` > 0 it keeps improving until ε = 1.
     pub fn new<S: Space>(space: &S, query: Query, eps: f64, decrement: f64, h: Heuristic) -> Self {
@@ -141,14 +117,7 @@ impl AdStar {
     }
 
     fn best_successor<S: Space>(&self, space: &S, u: NodeId) -> (f64, NodeId) {
-        let mut best = (INF, NONE);
-        for (s, c) in space.neighbours(u) {
-            let v = c + self.g[s as usize];
-            if v < best.0 {
-                best = (v, s);
-            }
-        }
-        best
+        super::dstar_lite::lookahead(space, &self.g, u)
     }
 
     fn push_open(&mut self, h: &impl Fn(NodeId) -> f64, n: NodeId) {

@@ -3,7 +3,7 @@
 //! most ε times the optimum; the last, at ε = 1, is optimal. One step is one expansion; each
 //! published solution is a `Solution` event (cost, ε).
 
-use super::params::{ParamKind, ParamSpec, Params, HEURISTIC};
+use super::params::{ParamSpec, Params, DECREMENT, EPSILON, HEURISTIC};
 use super::{Query, Search, SearchState, Stats, Status};
 use crate::space::{Heuristic, NodeId, Space};
 use crate::trace::{Event, EventKind, Tracer, NONE};
@@ -45,35 +45,11 @@ pub struct AraStar {
     started: bool,
 }
 
-fn q(x: f64) -> u64 {
-    if x.is_finite() {
-        super::heap::key(x)
-    } else {
-        u64::MAX
-    }
-}
+use super::heap::key_or_inf as q;
 
 impl AraStar {
     /// Registry parameters.
-    pub const PARAMS: &'static [ParamSpec] = &[
-        ParamSpec {
-            name: "epsilon",
-            help: "first heuristic weight ε₀ ≥ 1; each solution costs at most ε × optimal",
-            kind: ParamKind::Float,
-            default: 3.0,
-            min: 1.0,
-            max: 100.0,
-        },
-        ParamSpec {
-            name: "decrement",
-            help: "how much ε falls after each solution",
-            kind: ParamKind::Float,
-            default: 0.5,
-            min: 0.01,
-            max: 100.0,
-        },
-        HEURISTIC,
-    ];
+    pub const PARAMS: &'static [ParamSpec] = &[EPSILON, DECREMENT, HEURISTIC];
 
     /// ARA* from ε₀ = `eps`, lowering ε by `decrement` after each solution.
     pub fn new<S: Space>(space: &S, query: Query, eps: f64, decrement: f64, h: Heuristic) -> Self {

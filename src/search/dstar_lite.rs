@@ -19,13 +19,7 @@ const INF: f64 = f64::INFINITY;
 struct Key(u64, u64);
 
 /// A cost in key units; infinity above every finite cost.
-fn q(x: f64) -> u64 {
-    if x.is_finite() {
-        super::heap::key(x)
-    } else {
-        u64::MAX
-    }
-}
+use super::heap::key_or_inf as q;
 
 impl Key {
     fn lt(self, o: Key) -> bool {
@@ -53,6 +47,20 @@ impl PartialOrd for Entry {
     fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
         Some(self.cmp(o))
     }
+}
+
+/// The one-step lookahead of the backward searches (D* Lite, AD*): min over successors s of
+/// c(u, s) + g(s), and the s giving it (NONE when every successor is unreached).
+#[inline]
+pub(super) fn lookahead<S: Space>(space: &S, g: &[f64], u: NodeId) -> (f64, NodeId) {
+    let mut best = (INF, NONE);
+    for (s, c) in space.neighbours(u) {
+        let v = c + g[s as usize];
+        if v < best.0 {
+            best = (v, s);
+        }
+    }
+    best
 }
 
 /// D* Lite search state.
@@ -226,14 +234,7 @@ impl DStarLite {
     /// Best successor value: min over s of c(u, s) + g(s), and the s giving it.
     #[inline]
     fn best_successor<S: Space>(&self, space: &S, u: NodeId) -> (f64, NodeId) {
-        let mut best = (INF, NONE);
-        for (s, c) in space.neighbours(u) {
-            let v = c + self.g[s as usize];
-            if v < best.0 {
-                best = (v, s);
-            }
-        }
-        best
+        lookahead(space, &self.g, u)
     }
 
     fn update_vertex<S: Space, T: Tracer>(

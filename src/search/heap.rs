@@ -23,6 +23,17 @@ pub fn key(x: f64) -> u64 {
     ((x + BIAS).to_bits() - BIAS.to_bits()).min(MAX48)
 }
 
+/// [`key`], with infinity (an unreached node's g) above every finite cost: the exact compare
+/// of D* Lite, ARA* and AD*, whose g and rhs may be infinite.
+#[inline(always)]
+pub fn key_or_inf(x: f64) -> u64 {
+    if x.is_finite() {
+        key(x)
+    } else {
+        u64::MAX
+    }
+}
+
 /// One open-list entry: a 64-bit sort key (f in the high 48 bits, the integer part of g in the
 /// low 16) and the node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

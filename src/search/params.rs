@@ -35,6 +35,26 @@ pub const HEURISTIC: ParamSpec = ParamSpec {
     max: 3.0,
 };
 
+/// The first inflation ε₀ of the anytime searches (ARA*, AD*).
+pub const EPSILON: ParamSpec = ParamSpec {
+    name: "epsilon",
+    help: "first heuristic inflation ε₀ ≥ 1; each solution costs at most ε × optimal",
+    kind: ParamKind::Float,
+    default: 3.0,
+    min: 1.0,
+    max: 100.0,
+};
+
+/// How much the anytime searches lower ε after each solution.
+pub const DECREMENT: ParamSpec = ParamSpec {
+    name: "decrement",
+    help: "how much ε falls after each solution",
+    kind: ParamKind::Float,
+    default: 0.5,
+    min: 0.01,
+    max: 100.0,
+};
+
 /// Parameter values, complete (defaults filled in) and within range.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Params {
