@@ -38,6 +38,12 @@ fn default_app() -> PathlabApp {
 
 /// A* on the built-in map, straight from the core: the oracle for what the app shows.
 fn core_astar() -> (f64, u64) {
+    let (_, a) = core_astar_search();
+    (a.cost().unwrap(), a.stats().expanded)
+}
+
+/// The built-in map's space and A* run to its end on it.
+fn core_astar_search() -> (GridSpace, AStar) {
     let (g, s, t) = pathlab::builtin::default_world();
     let sp = GridSpace::octile(&g);
     let q = Query {
@@ -46,7 +52,7 @@ fn core_astar() -> (f64, u64) {
     };
     let mut a = AStar::new(&sp, q, Heuristic::Octile);
     a.run(&sp, &mut NullTracer);
-    (a.cost().unwrap(), a.stats().expanded)
+    (sp, a)
 }
 
 #[test]
@@ -98,14 +104,7 @@ fn inspector_shows_g_of_a_closed_cell() {
     h.get_by_label("on path");
     h.get_by_label("0.000");
     // A closed cell off the path: the inspector's g is the core search's g.
-    let (g, s, t) = pathlab::builtin::default_world();
-    let sp = GridSpace::octile(&g);
-    let q = Query {
-        start: sp.node(s.0, s.1).unwrap(),
-        goal: sp.node(t.0, t.1).unwrap(),
-    };
-    let mut a = AStar::new(&sp, q, Heuristic::Octile);
-    a.run(&sp, &mut NullTracer);
+    let (sp, a) = core_astar_search();
     let path = a.path().unwrap().to_vec();
     let run = &h.state().views[0].run;
     let n = *run
