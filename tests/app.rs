@@ -321,4 +321,50 @@ fn an_edit_is_repaired_by_dstar_lite_and_restarts_astar() {
     assert!((dc - ac).abs() < 1e-9, "D* Lite {dc} vs A* {ac}");
     assert_eq!(app.views[1].run.cost(), Some(ac));
     assert!(!d.path().unwrap().contains(&path[path.len() / 2]));
+    // The app's own oracle ran after the repair and shows agreement.
+    let o = d
+        .oracle
+        .as_ref()
+        .expect("the repair was checked against A*");
+    assert!(o.agrees(), "{}", o.text());
+    assert_eq!((o.repaired, o.scratch), (Some(dc), Some(ac)));
+    assert!(
+        app.views[1].run.oracle.is_none(),
+        "A* restarted: nothing to check"
+    );
+}
+
+#[test]
+fn the_experiment_window_runs_the_harness_and_tabulates_it() {
+    use pathlab::experiment::dynamic::{run_experiment, summarise};
+    let mut app = default_app();
+    app.experiment.open = true;
+    app.experiment.size = 32;
+    app.experiment.runs = 3;
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("Run experiment").click();
+    for _ in 0..2000 {
+        h.step();
+        if h.state().experiment.result.is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    h.run();
+    let (setup, rows, sum) = h.state().experiment.result.clone().expect("a result");
+    assert_eq!(rows.len(), 9, "3 runs × A*, D* Lite, RTD* 32");
+    // The same experiment straight from the core: everything but the times agrees.
+    let want = run_experiment(&setup, &|| {}, &Default::default());
+    let want = summarise(&setup.algos, &want);
+    for (a, b) in sum.iter().zip(&want) {
+        assert_eq!(
+            (a.algo, a.success, a.path_length, a.replans, a.expanded),
+            (b.algo, b.success, b.path_length, b.replans, b.expanded)
+        );
+    }
+    h.get_by_label("× first");
+    assert!(h.state().experiment.csv().unwrap().starts_with(
+        "algo,map_kind,size,magnitude,run,success,path_length,replans,expanded,recompute_ms_avg,total_ms\n"
+    ));
 }

@@ -158,6 +158,21 @@ pub fn show(
         draw_parent_arrows(&painter, cam, view, space, run);
     }
     if run.path_visible() {
+        if let Some(o) = run.oracle.as_ref().filter(|o| !o.agrees()) {
+            // The path A* from scratch found, beside the repaired one that disagrees with it.
+            let pts: Vec<Pos2> = o
+                .scratch_path
+                .iter()
+                .map(|&n| cam.centre(view, space.xy(n)))
+                .collect();
+            let w = (cam.zoom * 0.22).clamp(2.5, 6.0);
+            painter.add(egui::Shape::dashed_line(
+                &pts,
+                Stroke::new(w, palette::ORACLE_BAD),
+                w * 2.0,
+                w * 1.5,
+            ));
+        }
         if let Some(path) = run.path() {
             draw_path(&painter, cam, view, space, path);
         }
@@ -204,6 +219,18 @@ pub fn show(
         egui::FontId::proportional(13.0),
         Color32::WHITE,
     );
+    if let Some(o) = &run.oracle {
+        // The oracle's verdict on the last repair, under the title.
+        let (fill, text) = if o.agrees() {
+            (palette::ORACLE_OK, o.text())
+        } else {
+            (palette::ORACLE_BAD, format!("{} (dashed: A*)", o.text()))
+        };
+        let galley = painter.layout_no_wrap(text, egui::FontId::proportional(13.0), Color32::WHITE);
+        let r = Rect::from_min_size(view.min + vec2(4.0, 24.0), galley.size() + vec2(12.0, 6.0));
+        painter.rect_filled(r, 4.0, fill);
+        painter.galley(r.min + vec2(6.0, 3.0), galley, Color32::WHITE);
+    }
     if ov.legend {
         draw_legend(&painter, view, ov.diff);
     }

@@ -103,6 +103,7 @@ pub enum DialogPurpose {
     ExportRun,
     ExportPosthoc,
     ExportPng,
+    ExportCsv,
 }
 
 /// A native file dialog running on its own thread, so the UI keeps drawing.
@@ -150,6 +151,12 @@ impl PendingDialog {
                     }
                     DialogPurpose::ExportPng => {
                         d.add_filter("PNG image", &["png"])
+                            .set_file_name(name)
+                            .save_file()
+                            .await
+                    }
+                    DialogPurpose::ExportCsv => {
+                        d.add_filter("CSV", &["csv"])
                             .set_file_name(name)
                             .save_file()
                             .await

@@ -7,6 +7,7 @@
 
 mod canvas;
 mod document;
+mod experiment;
 mod files;
 mod palette;
 mod panels;
@@ -284,6 +285,8 @@ pub struct PathlabApp {
     space_panned: bool,
     best_open_cache: Option<BestOpen>,
     quit_now: bool,
+    /// Run ▸ Dynamic experiment.
+    pub experiment: experiment::ExperimentWindow,
 }
 
 const SPEED_DEFAULT: f32 = 20.0;
@@ -344,6 +347,7 @@ impl PathlabApp {
             space_panned: false,
             best_open_cache: None,
             quit_now: false,
+            experiment: Default::default(),
         };
         app.add_view(AlgoChoice::named("astar"));
         if let Some(f) = &opts.file {
@@ -853,6 +857,12 @@ impl PathlabApp {
         if self.show_help {
             panels::help(self, &ctx);
         }
+        if self.experiment.open && self.experiment.show(&ctx) && self.dialog.is_none() {
+            self.dialog = Some(PendingDialog::spawn(
+                DialogPurpose::ExportCsv,
+                "dynamic.csv",
+            ));
+        }
         if self.searching() || self.playing || self.dialog.is_some() || self.opts.scrub_test {
             ctx.request_repaint();
         }
@@ -1130,6 +1140,13 @@ impl PathlabApp {
             DialogPurpose::ExportPng => {
                 self.shot_target = Some((p, self.canvas_rect));
                 self.shot_requested = false;
+            }
+            DialogPurpose::ExportCsv => {
+                let text = self.experiment.csv().unwrap_or_default();
+                self.status = match crate::map::io::write_atomic(&p, text.as_bytes()) {
+                    Ok(()) => format!("Saved the experiment to {}", p.display()),
+                    Err(e) => format!("Could not save {}: {e}", p.display()),
+                };
             }
         }
     }

@@ -122,6 +122,10 @@ pub(super) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     app.to_end();
                 }
                 ui.separator();
+                if ui.button("Dynamic experiment (seed 003)…").clicked() {
+                    app.experiment.open = true;
+                }
+                ui.separator();
                 ui.radio_value(&mut app.sync, Sync::Shared, "Views share one step cursor");
                 ui.radio_value(
                     &mut app.sync,

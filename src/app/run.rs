@@ -102,6 +102,66 @@ pub struct Run {
     retime: Option<std::sync::mpsc::Receiver<Duration>>,
     /// Repaired after a world change at least once (its timeline holds the change).
     pub repaired: bool,
+    /// The last repair checked against A* from scratch, once the repair has finished.
+    pub oracle: Option<Oracle>,
+    oracle_due: bool,
+}
+
+/// A repaired plan checked against A* from scratch on the same world: the repair must cost
+/// the optimum (D* Lite), or at most ε₀ times it (AD*).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Oracle {
+    /// Cost of the repaired plan; `None` when the repair found no path.
+    pub repaired: Option<f64>,
+    /// Cost of A* from scratch; `None` when there is no path.
+    pub scratch: Option<f64>,
+    /// A*'s path, drawn beside the repaired one when they disagree.
+    pub scratch_path: Vec<NodeId>,
+    /// Allowed factor over the optimum.
+    pub bound: f64,
+}
+
+impl Oracle {
+    /// Compares `repaired` with A* from scratch on `space` for `query`.
+    pub fn check(space: &GridSpace, query: Query, repaired: Option<f64>, bound: f64) -> Oracle {
+        use crate::search::{AStar, Search, SearchState};
+        use crate::space::{Connectivity, Heuristic};
+        let h = match space.rules().0 {
+            Connectivity::Four => Heuristic::Manhattan,
+            Connectivity::Eight => Heuristic::Octile,
+        };
+        let mut a = AStar::new(space, query, h);
+        a.run(space, &mut crate::trace::NullTracer);
+        Oracle {
+            repaired,
+            scratch: a.cost(),
+            scratch_path: a.path().map_or(vec![], |p| p.to_vec()),
+            bound,
+        }
+    }
+
+    /// True when the repair is as good as it must be (both without a path counts as agreeing).
+    pub fn agrees(&self) -> bool {
+        match (self.repaired, self.scratch) {
+            (Some(r), Some(s)) => r >= s - 1e-6 && r <= s * self.bound + 1e-6,
+            (None, None) => true,
+            _ => false,
+        }
+    }
+
+    /// One line for the badge.
+    pub fn text(&self) -> String {
+        let c = |x: Option<f64>| x.map_or("no path".to_string(), |v| format!("{v:.3}"));
+        if self.agrees() {
+            format!("✔ repair agrees with A* from scratch ({})", c(self.scratch))
+        } else {
+            format!(
+                "MISMATCH: repair {}, A* from scratch {}",
+                c(self.repaired),
+                c(self.scratch)
+            )
+        }
+    }
 }
 
 /// Searches larger than this are not re-run just to time them without recording.
@@ -126,6 +186,8 @@ impl Run {
             generation: 0,
             retime: None,
             repaired: false,
+            oracle: None,
+            oracle_due: false,
         })
     }
 
@@ -150,6 +212,8 @@ impl Run {
         self.search_time = None;
         self.retime = None;
         self.repaired = false;
+        self.oracle = None;
+        self.oracle_due = false;
         self.generation += 1;
     }
 
@@ -164,6 +228,8 @@ impl Run {
         }
         // Timing a repair by re-running from scratch would time something else.
         self.repaired = true;
+        self.oracle = None;
+        self.oracle_due = true;
         self.search_time = None;
         self.retime = None;
         self.generation += 1;
@@ -204,6 +270,7 @@ impl Run {
     pub fn pump(&mut self, space: &GridSpace, budget: Duration) {
         if self.finished() {
             self.poll_retime();
+            self.check_oracle(space);
             return;
         }
         let t0 = Instant::now();
@@ -224,6 +291,29 @@ impl Run {
         if let Some(t) = self.retime.as_ref().and_then(|rx| rx.try_recv().ok()) {
             self.search_time = Some(t);
         }
+        self.check_oracle(space);
+    }
+
+    /// Once a repair has finished, checks it against A* from scratch (one A* per edit).
+    fn check_oracle(&mut self, space: &GridSpace) {
+        if !self.oracle_due || !self.finished() {
+            return;
+        }
+        self.oracle_due = false;
+        let bound = self
+            .choice
+            .values
+            .get("epsilon")
+            .copied()
+            .unwrap_or(1.0)
+            .max(1.0);
+        let repaired = if self.status() == Status::Found {
+            self.cost()
+        } else {
+            None
+        };
+        self.oracle = Some(Oracle::check(space, self.query, repaired, bound));
+        self.generation += 1;
     }
 
     /// Times the same search without recording, on a worker thread (a million-node Dijkstra
@@ -377,4 +467,33 @@ pub struct Breakpoints {
     pub f_decrease: bool,
     /// Stop when the open list holds more than this many nodes.
     pub open_over: Option<u64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Oracle;
+
+    fn oracle(repaired: Option<f64>, scratch: Option<f64>, bound: f64) -> Oracle {
+        Oracle {
+            repaired,
+            scratch,
+            scratch_path: vec![],
+            bound,
+        }
+    }
+
+    #[test]
+    fn the_oracle_accepts_the_optimum_or_within_epsilon_and_nothing_else() {
+        assert!(oracle(Some(10.0), Some(10.0), 1.0).agrees());
+        assert!(!oracle(Some(10.5), Some(10.0), 1.0).agrees());
+        assert!(oracle(Some(14.0), Some(10.0), 1.5).agrees());
+        assert!(!oracle(Some(16.0), Some(10.0), 1.5).agrees());
+        // Cheaper than the optimum means the repair's cost is wrong.
+        assert!(!oracle(Some(9.0), Some(10.0), 2.0).agrees());
+        assert!(oracle(None, None, 1.0).agrees());
+        assert!(!oracle(None, Some(3.0), 1.0).agrees());
+        assert!(!oracle(Some(3.0), None, 1.0).agrees());
+        assert!(oracle(Some(10.0), Some(10.0), 1.0).text().starts_with('✔'));
+        assert!(oracle(None, Some(3.0), 1.0).text().contains("no path"));
+    }
 }

@@ -2,10 +2,10 @@
 
 use super::LateProgress;
 use anyhow::{bail, Context, Result};
-use pathlab::experiment::dynamic::{run_agent, DynAlgo, DynamicMap, MapKind, RunResult, Tape};
-use rayon::prelude::*;
+use pathlab::experiment::dynamic::{self, run_experiment, DynAlgo, MapKind, Setup};
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 
 #[derive(clap::Subcommand, Debug)]
@@ -25,7 +25,8 @@ pub enum Experiment {
         /// Runs (each its own map and tape).
         #[arg(long, default_value_t = 100)]
         runs: u32,
-        /// Comma-separated: astar, dstar-lite, ad:EPS, ad:changing (rtd:LIMIT is not built yet).
+        /// Comma-separated: astar (on the incremental searches' heap, as the thesis compared
+        /// them), astar:lane (pathlab's faster A*), dstar-lite, rtd:LIMIT, ad:EPS, ad:changing.
         #[arg(long, default_value = "astar,dstar-lite")]
         algos: String,
         /// Seed of run 0 (run r uses seed + r).
@@ -36,10 +37,6 @@ pub enum Experiment {
         csv: Option<PathBuf>,
     },
 }
-
-/// The CSV header (a contract other tools read).
-pub const HEADER: &str =
-    "algo,map_kind,size,magnitude,run,success,path_length,replans,expanded,recompute_ms_avg,total_ms";
 
 pub fn run(e: Experiment) -> Result<i32> {
     let Experiment::Dynamic {
@@ -67,47 +64,32 @@ pub fn run(e: Experiment) -> Result<i32> {
         .map(|a| DynAlgo::parse(a.trim()))
         .collect::<Result<_, _>>()
         .map_err(anyhow::Error::msg)?;
+    let setup = Setup {
+        kind,
+        size,
+        magnitude,
+        runs,
+        algos,
+        seed,
+    };
     let progress = Mutex::new(LateProgress::new(runs as usize));
-    let rows: Vec<(u32, DynAlgo, RunResult)> = (0..runs)
-        .into_par_iter()
-        .flat_map_iter(|r| {
-            let map = DynamicMap::generate(kind, size, seed + r as u64);
-            let mut tape = Tape::new(&map, magnitude / 100.0, seed + r as u64);
-            let out: Vec<_> = algos
-                .iter()
-                .map(|&a| (r, a, run_agent(&map, &mut tape, a, false)))
-                .collect();
+    let rows = run_experiment(
+        &setup,
+        &|| {
             if let Ok(mut p) = progress.lock() {
                 p.inc();
             }
-            out
-        })
-        .collect();
+        },
+        &AtomicBool::new(false),
+    );
     drop(progress);
-    let mut text = String::from(HEADER);
-    text.push('\n');
-    for (r, a, res) in &rows {
-        text.push_str(&format!(
-            "{},{},{},{},{},{},{},{},{},{:.4},{:.4}\n",
-            a.name(),
-            kind.name(),
-            size,
-            magnitude,
-            r,
-            res.success,
-            res.path_length,
-            res.replans,
-            res.expanded,
-            res.recompute_ms_avg,
-            res.total_ms
-        ));
-    }
+    let text = dynamic::csv(&setup, &rows);
     match csv {
         Some(p) => pathlab::map::io::write_atomic(&p, text.as_bytes())
             .with_context(|| format!("writing {}", p.display()))?,
         None => std::io::stdout().write_all(text.as_bytes())?,
     }
-    Ok(if rows.iter().all(|(_, _, r)| r.success) {
+    Ok(if rows.iter().all(|r| r.result.success) {
         0
     } else {
         1

@@ -7,6 +7,7 @@
 //! each change sets as many obstacles off as on, so the 80:20 blocked:open split holds; an
 //! obstacle that would close over the agent stays open for that algorithm.
 
+use super::heap_astar::HeapAStar;
 use crate::map::{Cell, Grid, Rect};
 use crate::search::{AStar, AdStar, DStarLite, Incremental, Query, Search, SearchState, Status};
 use crate::space::{Connectivity, GridSpace, Heuristic, NodeId, Space, TerrainRule};
@@ -170,29 +171,38 @@ fn rooms(n: u32, rng: &mut ChaCha8Rng) -> (Grid, Vec<Vec<usize>>) {
 fn random(n: u32, rng: &mut ChaCha8Rng) -> (Grid, Vec<Vec<usize>>) {
     let (start, goal) = ((0u32, n - 1), (n - 1, 0u32));
     let len = (n * n) as usize;
-    let mut tiles = vec![b'.'; len];
-    for t in tiles.iter_mut() {
-        if rng.random_bool(0.25) {
-            *t = b'@';
+    let idx = |p: (u32, u32)| (p.1 * n + p.0) as usize;
+    // Walls are drawn again until the start reaches the goal: a start or goal walled into a
+    // pocket would otherwise leave one wall block covering the whole map (every unreachable
+    // free cell becomes a wall), one in six maps at 128 before this rule.
+    let mut tiles = vec![];
+    let mut reach = vec![];
+    for attempt in 0.. {
+        tiles = (0..len)
+            .map(|_| if rng.random_bool(0.25) { b'@' } else { b'.' })
+            .collect();
+        tiles[idx(start)] = b'.';
+        tiles[idx(goal)] = b'.';
+        reach = flood(&tiles, n, idx(goal), |t| t == b'.');
+        if reach[idx(start)] {
+            break;
+        }
+        if attempt == 1000 {
+            // Practically never at 25%: open a corridor along the left column and the top row.
+            for y in 0..n {
+                tiles[idx((0, y))] = b'.';
+            }
+            for x in 0..n {
+                tiles[idx((x, 0))] = b'.';
+            }
+            reach = flood(&tiles, n, idx(goal), |t| t == b'.');
+            break;
         }
     }
-    let idx = |p: (u32, u32)| (p.1 * n + p.0) as usize;
-    tiles[idx(start)] = b'.';
-    tiles[idx(goal)] = b'.';
     // Free cells that cannot reach the goal become obstacles, so every free cell has a route.
-    let reach = flood(&tiles, n, idx(goal), |t| t == b'.');
     for (i, t) in tiles.iter_mut().enumerate() {
         if *t == b'.' && !reach[i] {
             *t = b'@';
-        }
-    }
-    if !reach[idx(start)] {
-        // Open a straight corridor along the left column and the top row.
-        for y in 0..n {
-            tiles[idx((0, y))] = b'.';
-        }
-        for x in 0..n {
-            tiles[idx((x, 0))] = b'.';
         }
     }
     // Each 4-connected block of obstacles is one dynamic obstacle.
@@ -316,8 +326,11 @@ impl Tape {
 /// An algorithm the agent can plan with.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum DynAlgo {
-    /// A* from scratch after every change.
+    /// A* from scratch after every change, on the incremental searches' indexed heap (the
+    /// thesis's comparable setting).
     AStar,
+    /// pathlab's own A* (the open list with an equal-f lane) from scratch after every change.
+    AStarLane,
     /// D* Lite, repairing its plan.
     DStarLite,
     /// AD* with a fixed ε.
@@ -334,6 +347,7 @@ impl DynAlgo {
     pub fn parse(s: &str) -> Result<DynAlgo, String> {
         match s {
             "astar" => Ok(DynAlgo::AStar),
+            "astar:lane" => Ok(DynAlgo::AStarLane),
             "dstar-lite" => Ok(DynAlgo::DStarLite),
             "ad:changing" => Ok(DynAlgo::AdChanging),
             other if other.starts_with("ad:") => match other[3..].parse::<f64>() {
@@ -345,7 +359,7 @@ impl DynAlgo {
                 _ => Err(format!("`{other}`: the expansion limit must be a whole number ≥ 2")),
             },
             other => Err(format!(
-                "unknown algorithm `{other}` (known: astar, dstar-lite, rtd:LIMIT, ad:EPS, ad:changing)"
+                "unknown algorithm `{other}` (known: astar, astar:lane, dstar-lite, rtd:LIMIT, ad:EPS, ad:changing)"
             )),
         }
     }
@@ -354,6 +368,7 @@ impl DynAlgo {
     pub fn name(self) -> String {
         match self {
             DynAlgo::AStar => "astar".into(),
+            DynAlgo::AStarLane => "astar:lane".into(),
             DynAlgo::DStarLite => "dstar-lite".into(),
             DynAlgo::AdStatic(e) => format!("ad:{e}"),
             DynAlgo::AdChanging => "ad:changing".into(),
@@ -379,6 +394,7 @@ pub const CHANGE_EVERY: u64 = 10;
 
 /// The planner behind an agent.
 enum Planner {
+    HeapAStar(Box<HeapAStar>),
     AStar(Box<AStar>),
     DStar(Box<DStarLite>),
     /// AD*, and for the changing variant its ε in tenths.
@@ -436,7 +452,8 @@ pub fn run_agent(map: &DynamicMap, tape: &mut Tape, algo: DynAlgo, oracle: bool)
     let (mut expanded, mut replans, mut steps) = (0u64, 0u64, 0u64);
     let t0 = Instant::now();
     let mut planner = match algo {
-        DynAlgo::AStar => Planner::AStar(Box::new(AStar::new(&space, q, h))),
+        DynAlgo::AStar => Planner::HeapAStar(Box::default()),
+        DynAlgo::AStarLane => Planner::AStar(Box::new(AStar::new(&space, q, h))),
         DynAlgo::DStarLite => Planner::DStar(Box::new(DStarLite::new(&space, q, h))),
         DynAlgo::AdStatic(e) => Planner::Ad(Box::new(AdStar::new(&space, q, e, 0.0, h)), None),
         // ε in whole tenths, so 2.0 − 10 × 0.1 is exactly 1.
@@ -454,7 +471,7 @@ pub fn run_agent(map: &DynamicMap, tape: &mut Tape, algo: DynAlgo, oracle: bool)
     };
     let mut path: Vec<NodeId> = match &mut planner {
         Planner::Rtd(r) => r.decide(&space, at, goal, &mut expanded),
-        _ => plan(&mut planner, &space, &mut expanded),
+        _ => plan(&mut planner, &space, q, &mut expanded),
     };
     total += t0.elapsed();
     let limit = 20 * space.num_nodes() as u64;
@@ -498,8 +515,7 @@ pub fn run_agent(map: &DynamicMap, tape: &mut Tape, algo: DynAlgo, oracle: bool)
         if change {
             // Untimed: the world changes (an obstacle never closes over the agent).
             let ev = tape.event((steps / CHANGE_EVERY - 1) as usize).to_vec();
-            let mut changed: Option<Rect> = None;
-            let mut cells: Vec<Rect> = vec![];
+            let mut cells: Vec<(u32, u32)> = vec![];
             for (o, closed) in ev {
                 if state[o] == closed || (closed && map.obstacles[o].contains(&(at as usize))) {
                     continue;
@@ -509,14 +525,27 @@ pub fn run_agent(map: &DynamicMap, tape: &mut Tape, algo: DynAlgo, oracle: bool)
                 for &c in &map.obstacles[o] {
                     let (x, y) = grid.coords(c);
                     grid.set(x, y, cell);
-                    let r = Rect { x, y, w: 1, h: 1 };
-                    changed = Some(changed.map_or(r, |u| u.union(r)));
-                    cells.push(r);
+                    cells.push((x, y));
                 }
             }
-            space.update(&grid, changed);
+            space.update_cells(&grid, &cells);
             let t = Instant::now();
+            // The changed cells' neighbourhoods, not their bounding box: changes are scattered
+            // over the whole map. (Repeats are harmless: a second update of a node changes
+            // nothing.) Worked out inside the timed part, as the incremental searches' work.
+            let around = |space: &GridSpace| {
+                let mut v = Vec::with_capacity(cells.len() * 5);
+                for &(x, y) in &cells {
+                    space.around_into(Rect { x, y, w: 1, h: 1 }, &mut v);
+                }
+                v
+            };
             path = match &mut planner {
+                Planner::HeapAStar(a) => {
+                    let p = a.search(&space, at, goal, h);
+                    expanded += a.expanded;
+                    p
+                }
                 Planner::AStar(a) => {
                     Search::reset(a.as_mut(), &space, Query { start: at, goal });
                     a.run(&space, &mut NullTracer);
@@ -525,9 +554,7 @@ pub fn run_agent(map: &DynamicMap, tape: &mut Tape, algo: DynAlgo, oracle: bool)
                 }
                 Planner::Rtd(r) => {
                     if !cells.is_empty() {
-                        let around: Vec<NodeId> =
-                            cells.iter().flat_map(|&r| space.around(r)).collect();
-                        r.d.world_changed(&space, &around, &mut NullTracer);
+                        r.d.world_changed(&space, &around(&space), &mut NullTracer);
                         // Learned h is kept across changes (the thesis does not say); it may
                         // overestimate where a wall opened, which costs detours, not success.
                     }
@@ -541,9 +568,7 @@ pub fn run_agent(map: &DynamicMap, tape: &mut Tape, algo: DynAlgo, oracle: bool)
                         ad.set_epsilon(&space, *t as f64 / 10.0);
                     }
                     if !cells.is_empty() {
-                        let around: Vec<NodeId> =
-                            cells.iter().flat_map(|&r| space.around(r)).collect();
-                        ad.world_changed(&space, &around, &mut NullTracer);
+                        ad.world_changed(&space, &around(&space), &mut NullTracer);
                     }
                     ad.run(&space, &mut NullTracer);
                     expanded += ad.stats().expanded - before;
@@ -553,12 +578,7 @@ pub fn run_agent(map: &DynamicMap, tape: &mut Tape, algo: DynAlgo, oracle: bool)
                     let before = d.stats().expanded;
                     d.move_start(&space, at);
                     if !cells.is_empty() {
-                        // The changed cells' neighbourhoods, not their bounding box: changes are
-                        // scattered over the whole map.
-                        // (Repeats are harmless: a second update of a node changes nothing.)
-                        let around: Vec<NodeId> =
-                            cells.iter().flat_map(|&r| space.around(r)).collect();
-                        d.world_changed(&space, &around, &mut NullTracer);
+                        d.world_changed(&space, &around(&space), &mut NullTracer);
                     }
                     d.run(&space, &mut NullTracer);
                     expanded += d.stats().expanded - before;
@@ -582,6 +602,11 @@ pub fn run_agent(map: &DynamicMap, tape: &mut Tape, algo: DynAlgo, oracle: bool)
             ok = !path.is_empty();
         }
     }
+    if let Planner::DStar(d) = &planner {
+        if std::env::var_os("PATHLAB_DSTATS").is_some() {
+            eprintln!("{:?} open {}", d.stats(), d.open_len());
+        }
+    }
     RunResult {
         success: at == goal,
         path_length: steps,
@@ -596,9 +621,138 @@ pub fn run_agent(map: &DynamicMap, tape: &mut Tape, algo: DynAlgo, oracle: bool)
     }
 }
 
+/// One CSV row of the experiment: run number, algorithm, measurements.
+#[derive(Clone, Debug)]
+pub struct Row {
+    pub run: u32,
+    pub algo: DynAlgo,
+    pub result: RunResult,
+}
+
+/// The experiment's settings (the command line's and the app window's).
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub kind: MapKind,
+    pub size: u32,
+    /// Percent of the obstacles changed per event.
+    pub magnitude: f64,
+    pub runs: u32,
+    pub algos: Vec<DynAlgo>,
+    pub seed: u64,
+}
+
+/// Runs every algorithm of `setup` on the same maps and tapes, runs in parallel (rayon);
+/// `done` is called after each run (progress), and a true `cancel` stops before the next run.
+pub fn run_experiment(
+    setup: &Setup,
+    done: &(dyn Fn() + Sync),
+    cancel: &std::sync::atomic::AtomicBool,
+) -> Vec<Row> {
+    use rayon::prelude::*;
+    use std::sync::atomic::Ordering;
+    (0..setup.runs)
+        .into_par_iter()
+        .flat_map_iter(|r| {
+            if cancel.load(Ordering::Relaxed) {
+                return vec![];
+            }
+            let seed = setup.seed + r as u64;
+            let map = DynamicMap::generate(setup.kind, setup.size, seed);
+            let mut tape = Tape::new(&map, setup.magnitude / 100.0, seed);
+            let out: Vec<Row> = setup
+                .algos
+                .iter()
+                .map(|&algo| Row {
+                    run: r,
+                    algo,
+                    result: run_agent(&map, &mut tape, algo, false),
+                })
+                .collect();
+            done();
+            out
+        })
+        .collect()
+}
+
+/// The CSV header (a contract other tools read).
+pub const CSV_HEADER: &str =
+    "algo,map_kind,size,magnitude,run,success,path_length,replans,expanded,recompute_ms_avg,total_ms";
+
+/// The rows as CSV, header first.
+pub fn csv(setup: &Setup, rows: &[Row]) -> String {
+    let mut text = String::from(CSV_HEADER);
+    text.push('\n');
+    for Row {
+        run,
+        algo,
+        result: res,
+    } in rows
+    {
+        text.push_str(&format!(
+            "{},{},{},{},{},{},{},{},{},{:.4},{:.4}\n",
+            algo.name(),
+            setup.kind.name(),
+            setup.size,
+            setup.magnitude,
+            run,
+            res.success,
+            res.path_length,
+            res.replans,
+            res.expanded,
+            res.recompute_ms_avg,
+            res.total_ms
+        ));
+    }
+    text
+}
+
+/// Means over the runs of one algorithm.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    pub algo: DynAlgo,
+    pub runs: usize,
+    pub success: f64,
+    pub path_length: f64,
+    pub replans: f64,
+    pub expanded: f64,
+    pub recompute_ms: f64,
+    pub total_ms: f64,
+}
+
+/// Per-algorithm means, in the order of `algos`.
+pub fn summarise(algos: &[DynAlgo], rows: &[Row]) -> Vec<Summary> {
+    algos
+        .iter()
+        .map(|&algo| {
+            let mine: Vec<&RunResult> = rows
+                .iter()
+                .filter(|r| r.algo == algo)
+                .map(|r| &r.result)
+                .collect();
+            let n = mine.len().max(1) as f64;
+            let mean = |f: &dyn Fn(&RunResult) -> f64| mine.iter().map(|r| f(r)).sum::<f64>() / n;
+            Summary {
+                algo,
+                runs: mine.len(),
+                success: mean(&|r| r.success as u8 as f64),
+                path_length: mean(&|r| r.path_length as f64),
+                replans: mean(&|r| r.replans as f64),
+                expanded: mean(&|r| r.expanded as f64),
+                recompute_ms: mean(&|r| r.recompute_ms_avg),
+                total_ms: mean(&|r| r.total_ms),
+            }
+        })
+        .collect()
+}
+
 /// Plans from scratch (A*), or the first plan (D* Lite).
-fn plan(p: &mut Planner, space: &GridSpace, expanded: &mut u64) -> Vec<NodeId> {
+fn plan(p: &mut Planner, space: &GridSpace, q: Query, expanded: &mut u64) -> Vec<NodeId> {
     let s: &mut dyn SearchState = match p {
+        Planner::HeapAStar(a) => {
+            let path = a.search(space, q.start, q.goal, Heuristic::Manhattan);
+            *expanded += a.expanded;
+            return path;
+        }
         Planner::AStar(a) => {
             a.run(space, &mut NullTracer);
             a.as_mut()

@@ -2,6 +2,7 @@
 //! `solve` and `bench`, the benchmark tests and the criterion benches all go through here.
 
 pub mod dynamic;
+pub mod heap_astar;
 pub mod rtd;
 
 use crate::map::io::{read_map, read_scen, Problem};

@@ -7,8 +7,9 @@
 use crate::search::{DStarLite, Search, SearchState, Status};
 use crate::space::{GridSpace, Heuristic, NodeId, Space};
 use crate::trace::{NullTracer, NONE};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::collections::BinaryHeap;
 
 /// What the global search reached within its budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,9 +95,9 @@ pub fn local_search(
     goal: NodeId,
     limit: usize,
 ) -> (Option<NodeId>, u64) {
-    let mut g: HashMap<NodeId, f64> = HashMap::new();
-    let mut parent: HashMap<NodeId, NodeId> = HashMap::new();
-    let mut closed: HashSet<NodeId> = HashSet::new();
+    let mut g: HashMap<NodeId, f64> = HashMap::default();
+    let mut parent: HashMap<NodeId, NodeId> = HashMap::default();
+    let mut closed: HashSet<NodeId> = HashSet::default();
     let mut open: BinaryHeap<Reverse<(u64, u64, NodeId)>> = BinaryHeap::new();
     g.insert(at, 0.0);
     let f = |g: f64, n: NodeId, l: &Learned| g + l.get(space, n, goal);
@@ -125,7 +126,7 @@ pub fn local_search(
     }
     // The frontier: open nodes not expanded, best f first (ties: larger g, deeper).
     let frontier: Vec<NodeId> = {
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         open.iter()
             .map(|Reverse((_, _, n))| *n)
             .filter(|n| !closed.contains(n) && seen.insert(*n))
@@ -147,7 +148,7 @@ pub fn local_search(
     for &s in &frontier {
         heap.push(Reverse((key(learned.get(space, s, goal)), s)));
     }
-    let mut done: HashSet<NodeId> = HashSet::new();
+    let mut done: HashSet<NodeId> = HashSet::default();
     while let Some(Reverse((_, s))) = heap.pop() {
         if !done.insert(s) {
             continue;

@@ -9,12 +9,11 @@ use super::params::{ParamSpec, Params, DECREMENT, EPSILON, HEURISTIC};
 use super::{Query, Search, SearchState, Stats, Status};
 use crate::space::{Heuristic, NodeId, Space};
 use crate::trace::{Event, EventKind, Tracer, NONE};
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 const INF: f64 = f64::INFINITY;
 
 use super::heap::key_or_inf as q;
+use super::keyed_heap::KeyedHeap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Set {
@@ -36,12 +35,11 @@ pub struct AdStar {
     g: Vec<f64>,
     rhs: Vec<f64>,
     set: Vec<Set>,
-    key_of: Vec<(u64, u64)>,
-    heap: BinaryHeap<Reverse<((u64, u64), NodeId)>>,
+    /// OPEN under its keys (the nodes whose set is `Open`).
+    heap: KeyedHeap,
     query: Query,
     status: Status,
     stats: Stats,
-    open_len: usize,
     path: Vec<NodeId>,
     solutions: Vec<(f64, f64)>,
     /// Lower ε and search again after each solution (a single anytime search); off in agent
@@ -64,12 +62,10 @@ impl AdStar {
             g: vec![],
             rhs: vec![],
             set: vec![],
-            key_of: vec![],
-            heap: BinaryHeap::new(),
+            heap: KeyedHeap::default(),
             query,
             status: Status::Running,
             stats: Stats::default(),
-            open_len: 0,
             path: vec![],
             solutions: vec![],
             anytime: decrement > 0.0,
@@ -121,17 +117,12 @@ impl AdStar {
     }
 
     fn push_open(&mut self, h: &impl Fn(NodeId) -> f64, n: NodeId) {
-        let k = self.key(h, n);
-        if self.set[n as usize] != Set::Open {
-            self.open_len += 1;
-        } else if self.key_of[n as usize] == k {
-            return;
-        }
+        let (k1, k2) = self.key(h, n);
         self.set[n as usize] = Set::Open;
-        self.key_of[n as usize] = k;
-        self.heap.push(Reverse((k, n)));
-        self.stats.generated += 1;
-        self.stats.max_open = self.stats.max_open.max(self.open_len as u64);
+        if self.heap.set(n, ((k1 as u128) << 64) | k2 as u128) {
+            self.stats.generated += 1;
+            self.stats.max_open = self.stats.max_open.max(self.heap.len() as u64);
+        }
     }
 
     fn update_state<S: Space, T: Tracer>(
@@ -148,7 +139,7 @@ impl AdStar {
         let closed = matches!(self.set[i], Set::Closed | Set::ClosedIncons);
         if self.set[i] == Set::Open {
             self.set[i] = Set::None;
-            self.open_len -= 1;
+            self.heap.remove(s);
         }
         if q(self.g[i]) != q(self.rhs[i]) {
             if closed {
@@ -175,8 +166,7 @@ impl AdStar {
     /// INCONS joins OPEN, every key is remade for the current start and ε, CLOSED empties.
     fn next_search<S: Space>(&mut self, space: &S) {
         let h = space.heuristic_to(self.heuristic, self.query.start);
-        self.heap.clear();
-        self.open_len = 0;
+        self.heap.reset(self.set.len());
         for i in 0..self.set.len() {
             let reopen = match self.set[i] {
                 Set::Open | Set::Incons | Set::ClosedIncons => true,
@@ -196,14 +186,10 @@ impl AdStar {
         };
     }
 
-    fn top(&mut self) -> Option<((u64, u64), NodeId)> {
-        while let Some(&Reverse((k, n))) = self.heap.peek() {
-            if self.set[n as usize] == Set::Open && self.key_of[n as usize] == k {
-                return Some((k, n));
-            }
-            self.heap.pop();
-        }
-        None
+    fn top(&self) -> Option<((u64, u64), NodeId)> {
+        self.heap
+            .top()
+            .map(|(k, n)| (((k >> 64) as u64, k as u64), n))
     }
 
     fn publish<S: Space, T: Tracer>(&mut self, space: &S, tracer: &mut T) {
@@ -280,10 +266,7 @@ impl<S: Space> Search<S> for AdStar {
         self.rhs.resize(n, INF);
         self.set.clear();
         self.set.resize(n, Set::None);
-        self.key_of.clear();
-        self.key_of.resize(n, (0, 0));
-        self.heap.clear();
-        self.open_len = 0;
+        self.heap.reset(n);
         self.query = query;
         self.eps = self.eps_start;
         self.stats = Stats::default();
@@ -333,9 +316,8 @@ impl<S: Space> Search<S> for AdStar {
             }
             return self.status;
         };
-        self.heap.pop();
+        self.heap.remove(u);
         self.set[u as usize] = Set::None;
-        self.open_len -= 1;
         self.stats.expanded += 1;
         let (g, rhs) = (self.g[u as usize], self.rhs[u as usize]);
         if T::ENABLED {
@@ -405,7 +387,7 @@ impl SearchState for AdStar {
     }
 
     fn open_len(&self) -> usize {
-        self.open_len
+        self.heap.len()
     }
 
     fn g(&self, n: NodeId) -> Option<f64> {

@@ -2,12 +2,11 @@
 //! search from the goal whose g and rhs values are repaired, not recomputed, when edge costs
 //! change or the agent moves. One step is one pop of its priority queue.
 
+use super::keyed_heap::KeyedHeap;
 use super::params::{ParamSpec, Params, HEURISTIC};
 use super::{Query, Search, SearchState, Stats, Status};
 use crate::space::{Heuristic, NodeId, Space};
 use crate::trace::{Event, EventKind, Tracer, NONE};
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 
 const INF: f64 = f64::INFINITY;
 
@@ -25,27 +24,14 @@ impl Key {
     fn lt(self, o: Key) -> bool {
         self < o
     }
-}
 
-/// Heap entry; lazy deletion: an entry counts only while it equals its node's current key.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Entry {
-    key: Key,
-    node: NodeId,
-}
-
-impl Eq for Entry {}
-
-impl Ord for Entry {
-    fn cmp(&self, o: &Self) -> Ordering {
-        // Reversed (BinaryHeap is a max-heap); ties by node id keep runs deterministic.
-        o.key.cmp(&self.key).then(o.node.cmp(&self.node))
+    /// As one integer for the keyed heap: the first component in the high half.
+    fn packed(self) -> u128 {
+        ((self.0 as u128) << 64) | self.1 as u128
     }
-}
 
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
+    fn unpacked(k: u128) -> Key {
+        Key((k >> 64) as u64, k as u64)
     }
 }
 
@@ -69,10 +55,12 @@ pub struct DStarLite {
     heuristic: Heuristic,
     g: Vec<f64>,
     rhs: Vec<f64>,
-    /// Current key of each node on the queue (`None` when not on it).
-    queued: Vec<Option<Key>>,
-    heap: BinaryHeap<Entry>,
-    queue_len: usize,
+    /// The inconsistent nodes under their keys.
+    heap: KeyedHeap,
+    /// The world change at which each node was last updated (`around` lists a node once per
+    /// changed cell next to it; a repeat would redo the same lookahead).
+    seen: Vec<u32>,
+    change: u32,
     km: f64,
     query: Query,
     last: NodeId,
@@ -104,9 +92,9 @@ impl DStarLite {
             heuristic: h,
             g: vec![],
             rhs: vec![],
-            queued: vec![],
-            heap: BinaryHeap::new(),
-            queue_len: 0,
+            heap: KeyedHeap::default(),
+            seen: vec![],
+            change: 0,
             km: 0.0,
             query,
             last: query.start,
@@ -164,10 +152,12 @@ impl DStarLite {
                 ));
             }
             let inconsistent = q(self.g[n as usize]) != q(self.rhs[n as usize]);
-            if inconsistent != self.queued[n as usize].is_some() {
+            if inconsistent != self.heap.contains(n) {
                 return Err(format!(
                     "node {n}: g {} rhs {} queued {:?}",
-                    self.g[n as usize], self.rhs[n as usize], self.queued[n as usize]
+                    self.g[n as usize],
+                    self.rhs[n as usize],
+                    self.heap.key_of(n).map(Key::unpacked)
                 ));
             }
         }
@@ -184,51 +174,15 @@ impl DStarLite {
 
     #[inline]
     fn enqueue(&mut self, n: NodeId, k: Key) {
-        // Already queued under this key: its heap entry is still valid.
-        if self.queued[n as usize] == Some(k) {
-            return;
+        if self.heap.set(n, k.packed()) {
+            self.stats.generated += 1;
+            self.stats.max_open = self.stats.max_open.max(self.heap.len() as u64);
         }
-        if self.queued[n as usize].is_none() {
-            self.queue_len += 1;
-        }
-        self.queued[n as usize] = Some(k);
-        self.heap.push(Entry { key: k, node: n });
-        // Lazy deletion leaves stale entries behind; across many replans they outnumber the
-        // live ones and every pop sifts through them. Rebuild from the live keys when they do.
-        if self.heap.len() > 4 * self.queue_len + 4096 {
-            let live: Vec<Entry> = self
-                .queued
-                .iter()
-                .enumerate()
-                .filter_map(|(i, k)| {
-                    k.map(|key| Entry {
-                        key,
-                        node: i as NodeId,
-                    })
-                })
-                .collect();
-            self.heap = BinaryHeap::from(live);
-        }
-        self.stats.generated += 1;
-        self.stats.max_open = self.stats.max_open.max(self.queue_len as u64);
     }
 
     #[inline]
     fn dequeue(&mut self, n: NodeId) {
-        if self.queued[n as usize].take().is_some() {
-            self.queue_len -= 1;
-        }
-    }
-
-    /// The valid top entry, dropping stale ones.
-    fn top(&mut self) -> Option<Entry> {
-        while let Some(&e) = self.heap.peek() {
-            if self.queued[e.node as usize] == Some(e.key) {
-                return Some(e);
-            }
-            self.heap.pop();
-        }
-        None
+        self.heap.remove(n);
     }
 
     /// Best successor value: min over s of c(u, s) + g(s), and the s giving it.
@@ -318,10 +272,7 @@ impl<S: Space> Search<S> for DStarLite {
         self.g.resize(n, INF);
         self.rhs.clear();
         self.rhs.resize(n, INF);
-        self.queued.clear();
-        self.queued.resize(n, None);
-        self.heap.clear();
-        self.queue_len = 0;
+        self.heap.reset(n);
         self.km = 0.0;
         self.query = query;
         self.last = query.start;
@@ -353,9 +304,9 @@ impl<S: Space> Search<S> for DStarLite {
         let hf = space.heuristic_to(self.heuristic, self.query.start);
         let h = &hf;
         let start_key = self.key(h, self.query.start);
-        let top = self.top();
-        let go_on = top.is_some_and(|t| t.key.lt(start_key)) || q(self.rhs[s]) != q(self.g[s]);
-        let Some(top) = top.filter(|_| go_on) else {
+        let top = self.heap.top().map(|(k, n)| (Key::unpacked(k), n));
+        let go_on = top.is_some_and(|t| t.0.lt(start_key)) || q(self.rhs[s]) != q(self.g[s]);
+        let Some((top_key, u)) = top.filter(|_| go_on) else {
             if self.g[s].is_finite() {
                 self.extract_path(space, tracer);
             } else {
@@ -366,16 +317,14 @@ impl<S: Space> Search<S> for DStarLite {
             }
             return self.status;
         };
-        let u = top.node;
-        self.heap.pop();
-        self.dequeue(u);
         let k_new = self.key(h, u);
-        if top.key.lt(k_new) {
+        if top_key.lt(k_new) {
             // k_m grew since this key was made: queue it again with its current key.
             self.enqueue(u, k_new);
             self.stats.updated += 1;
             return Status::Running;
         }
+        self.dequeue(u);
         self.stats.expanded += 1;
         let (g, rhs) = (self.g[u as usize], self.rhs[u as usize]);
         if T::ENABLED {
@@ -438,8 +387,16 @@ impl<S: Space> Incremental<S> for DStarLite {
             tracer.event(Event::marker(EventKind::Replan, self.query.start));
         }
         let hf = space.heuristic_to(self.heuristic, self.query.start);
+        self.change = self.change.wrapping_add(1);
+        if self.change == 0 || self.seen.len() != self.g.len() {
+            self.seen.clear();
+            self.seen.resize(self.g.len(), 0);
+            self.change = 1;
+        }
         for &u in around {
-            if (u as usize) < self.g.len() {
+            let i = u as usize;
+            if i < self.g.len() && self.seen[i] != self.change {
+                self.seen[i] = self.change;
                 self.update_vertex(space, &hf, u, tracer);
             }
         }
@@ -481,7 +438,7 @@ impl SearchState for DStarLite {
     }
 
     fn open_len(&self) -> usize {
-        self.queue_len
+        self.heap.len()
     }
 
     fn g(&self, n: NodeId) -> Option<f64> {

@@ -11,6 +11,7 @@ mod dstar_lite;
 mod dyn_search;
 mod greedy;
 mod heap;
+mod keyed_heap;
 mod nodes;
 pub mod params;
 pub mod registry;
@@ -25,7 +26,8 @@ pub use dijkstra::Dijkstra;
 pub use dstar_lite::{DStarLite, Incremental};
 pub use dyn_search::DynSearch;
 pub use greedy::Greedy;
-pub use heap::{Entry, OpenHeap};
+pub use heap::{key_or_inf, Entry, OpenHeap};
+pub use keyed_heap::KeyedHeap;
 pub use nodes::{Mark, NodeTable};
 pub use weighted_astar::WeightedAStar;
 

@@ -187,16 +187,53 @@ impl GridSpace {
     }
 
     /// Every node whose edges may change when cells inside `rect` change: the rectangle and a
-    /// one-cell margin (what incremental searches are told after an edit).
+    /// one-cell margin (what incremental searches are told after an edit). On a 4-connected grid
+    /// the margin's corners are left out: no edge of theirs touches the rectangle.
     pub fn around(&self, rect: Rect) -> Vec<NodeId> {
+        let mut out = vec![];
+        self.around_into(rect, &mut out);
+        out
+    }
+
+    /// [`GridSpace::around`], appended to `out` (no allocation per changed cell).
+    pub fn around_into(&self, rect: Rect, out: &mut Vec<NodeId>) {
         let x0 = rect.x.saturating_sub(1);
         let y0 = rect.y.saturating_sub(1);
         let x1 = (rect.x + rect.w + 1).min(self.width);
         let y1 = (rect.y + rect.h + 1).min(self.height);
-        (y0..y1)
-            .flat_map(|y| (x0..x1).map(move |x| (x, y)))
-            .filter_map(|(x, y)| self.node(x, y))
-            .collect()
+        let cross = self.connectivity == Connectivity::Four;
+        for y in y0..y1 {
+            for x in x0..x1 {
+                let outside_x = x < rect.x || x >= rect.x + rect.w;
+                let outside_y = y < rect.y || y >= rect.y + rect.h;
+                if cross && outside_x && outside_y {
+                    continue;
+                }
+                out.extend(self.node(x, y));
+            }
+        }
+    }
+
+    /// Updates single cells changed in `grid` (scattered changes, where the bounding rectangle
+    /// of [`GridSpace::update`] would cover the whole map).
+    pub fn update_cells(&mut self, grid: &Grid, cells: &[(u32, u32)]) {
+        if grid.width() != self.width || grid.height() != self.height {
+            *self = GridSpace::new(grid, self.connectivity, self.rule);
+            return;
+        }
+        for &(x, y) in cells {
+            let i = grid.index(x, y);
+            self.classes[i] = self.rule.class(grid.tiles()[i]);
+            self.costs[i] = grid.costs()[i];
+        }
+        self.refresh_costs();
+        for &(x, y) in cells {
+            for yy in y.saturating_sub(1)..(y + 2).min(self.height) {
+                for xx in x.saturating_sub(1)..(x + 2).min(self.width) {
+                    self.compute_moves(xx, yy);
+                }
+            }
+        }
     }
 
     /// Width in cells.

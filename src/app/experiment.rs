@@ -1,0 +1,302 @@
+//! Run ▸ Dynamic experiment: seed 003's harness (the same code as `pathlab experiment
+//! dynamic`) in a window, on a worker thread, with progress, a table of means and a chart.
+
+use crate::experiment::dynamic::{self, DynAlgo, MapKind, Row, Setup, Summary};
+use eframe::egui::{self, RichText};
+use egui_plot::{Bar, BarChart, Plot};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{channel, Receiver};
+use std::sync::Arc;
+
+/// The variants offered, in the thesis's order; the first is the baseline of the ratios.
+const ALGOS: &[&str] = &[
+    "astar",
+    "astar:lane",
+    "dstar-lite",
+    "rtd:32",
+    "rtd:128",
+    "rtd:512",
+    "ad:2",
+    "ad:3",
+    "ad:5",
+    "ad:changing",
+];
+
+struct Job {
+    done: Arc<AtomicUsize>,
+    cancel: Arc<AtomicBool>,
+    rx: Receiver<(Setup, Vec<Row>)>,
+    runs: u32,
+}
+
+/// The window's settings, the job in flight and the last result.
+pub struct ExperimentWindow {
+    pub open: bool,
+    /// Room maps (else random blocks).
+    pub room: bool,
+    pub size: u32,
+    /// Percent of the obstacles changed per event.
+    pub magnitude: f64,
+    pub runs: u32,
+    pub seed: u64,
+    chosen: Vec<bool>,
+    job: Option<Job>,
+    /// The last finished experiment: its setup, rows and per-algorithm means.
+    pub result: Option<(Setup, Vec<Row>, Vec<Summary>)>,
+}
+
+impl Default for ExperimentWindow {
+    fn default() -> Self {
+        ExperimentWindow {
+            open: false,
+            room: true,
+            size: 128,
+            magnitude: 2.0,
+            runs: 20,
+            seed: 1,
+            chosen: ALGOS
+                .iter()
+                .map(|a| matches!(*a, "astar" | "dstar-lite" | "rtd:32"))
+                .collect(),
+            job: None,
+            result: None,
+        }
+    }
+}
+
+impl ExperimentWindow {
+    /// The setup the controls describe.
+    pub fn setup(&self) -> Setup {
+        Setup {
+            kind: if self.room {
+                MapKind::Room
+            } else {
+                MapKind::Random
+            },
+            size: self.size,
+            magnitude: self.magnitude,
+            runs: self.runs,
+            algos: ALGOS
+                .iter()
+                .zip(&self.chosen)
+                .filter(|(_, &on)| on)
+                .filter_map(|(a, _)| DynAlgo::parse(a).ok())
+                .collect(),
+            seed: self.seed,
+        }
+    }
+
+    /// Starts the experiment on a worker thread (rayon inside).
+    pub fn start(&mut self) {
+        let setup = self.setup();
+        if setup.algos.is_empty() {
+            return;
+        }
+        let (tx, rx) = channel();
+        let done = Arc::new(AtomicUsize::new(0));
+        let cancel = Arc::new(AtomicBool::new(false));
+        let (d, c) = (done.clone(), cancel.clone());
+        let runs = setup.runs;
+        std::thread::spawn(move || {
+            let rows = dynamic::run_experiment(
+                &setup,
+                &|| {
+                    d.fetch_add(1, Ordering::Relaxed);
+                },
+                &c,
+            );
+            let _ = tx.send((setup, rows));
+        });
+        self.job = Some(Job {
+            done,
+            cancel,
+            rx,
+            runs,
+        });
+    }
+
+    /// True while an experiment runs.
+    pub fn running(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// Takes a finished experiment's rows; true when one arrived.
+    pub fn poll(&mut self) -> bool {
+        let Some(job) = &self.job else { return false };
+        let Ok((setup, rows)) = job.rx.try_recv() else {
+            return false;
+        };
+        let cancelled = job.cancel.load(Ordering::Relaxed);
+        self.job = None;
+        if !cancelled {
+            let sum = dynamic::summarise(&setup.algos, &rows);
+            self.result = Some((setup, rows, sum));
+        }
+        true
+    }
+
+    /// The last result as CSV (the command line's format).
+    pub fn csv(&self) -> Option<String> {
+        self.result
+            .as_ref()
+            .map(|(setup, rows, _)| dynamic::csv(setup, rows))
+    }
+
+    /// Draws the window; returns true when the user asks to save the CSV.
+    pub fn show(&mut self, ctx: &egui::Context) -> bool {
+        self.poll();
+        let mut open = self.open;
+        let mut save = false;
+        egui::Window::new("Dynamic experiment (seed 003)")
+            .open(&mut open)
+            .default_width(560.0)
+            .show(ctx, |ui| {
+                self.controls(ui);
+                ui.separator();
+                save = self.results(ui);
+            });
+        self.open = open;
+        if self.running() {
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
+        }
+        save
+    }
+
+    fn controls(&mut self, ui: &mut egui::Ui) {
+        ui.label(
+            "An agent crosses the map one cell per tick; every 10 ticks a share of the \
+             obstacles opens or closes, and the agent replans. Every algorithm faces the \
+             same maps and change tapes.",
+        );
+        let idle = !self.running();
+        ui.add_enabled_ui(idle, |ui| {
+            egui::Grid::new("exp-setup").num_columns(2).show(ui, |ui| {
+                ui.label("map");
+                ui.horizontal(|ui| {
+                    ui.radio_value(&mut self.room, true, "rooms with doors");
+                    ui.radio_value(&mut self.room, false, "random blocks");
+                });
+                ui.end_row();
+                ui.label("size");
+                ui.add(
+                    egui::DragValue::new(&mut self.size)
+                        .range(16..=1024)
+                        .suffix(" cells"),
+                );
+                ui.end_row();
+                ui.label("change magnitude");
+                ui.add(
+                    egui::DragValue::new(&mut self.magnitude)
+                        .range(0.5..=100.0)
+                        .speed(0.5)
+                        .suffix(" %"),
+                );
+                ui.end_row();
+                let l = ui.label("runs");
+                ui.add(egui::DragValue::new(&mut self.runs).range(1..=1000))
+                    .labelled_by(l.id);
+                ui.end_row();
+                let l = ui.label("seed");
+                ui.add(egui::DragValue::new(&mut self.seed))
+                    .labelled_by(l.id);
+                ui.end_row();
+            });
+            ui.horizontal_wrapped(|ui| {
+                for (a, on) in ALGOS.iter().zip(self.chosen.iter_mut()) {
+                    ui.checkbox(on, *a);
+                }
+            });
+        });
+        ui.horizontal(|ui| match &self.job {
+            Some(job) => {
+                let d = job.done.load(Ordering::Relaxed);
+                ui.add(
+                    egui::ProgressBar::new(d as f32 / job.runs.max(1) as f32)
+                        .text(format!("run {d} of {}", job.runs))
+                        .desired_width(300.0),
+                );
+                if ui.button("Cancel").clicked() {
+                    job.cancel.store(true, Ordering::Relaxed);
+                }
+            }
+            None => {
+                if ui.button("Run experiment").clicked() {
+                    self.start();
+                }
+            }
+        });
+    }
+
+    /// The table and chart of the last result; true when "Save CSV" was clicked.
+    fn results(&mut self, ui: &mut egui::Ui) -> bool {
+        let Some((setup, _, sum)) = &self.result else {
+            ui.label("No result yet.");
+            return false;
+        };
+        ui.label(
+            RichText::new(format!(
+                "{} {} × {}, {}% per change, {} runs, seed {}",
+                setup.kind.name(),
+                setup.size,
+                setup.size,
+                setup.magnitude,
+                setup.runs,
+                setup.seed
+            ))
+            .strong(),
+        );
+        let base = sum.first().map_or(1.0, |s| s.recompute_ms.max(1e-9));
+        egui::Grid::new("exp-table")
+            .striped(true)
+            .num_columns(8)
+            .show(ui, |ui| {
+                for h in [
+                    "algorithm",
+                    "success",
+                    "length",
+                    "replans",
+                    "expanded",
+                    "recompute ms",
+                    "× first",
+                    "total ms",
+                ] {
+                    ui.label(RichText::new(h).strong());
+                }
+                ui.end_row();
+                for s in sum {
+                    ui.label(s.algo.name());
+                    ui.label(format!("{:.0}%", s.success * 100.0));
+                    ui.label(format!("{:.0}", s.path_length));
+                    ui.label(format!("{:.1}", s.replans));
+                    ui.label(format!("{:.0}", s.expanded));
+                    ui.label(format!("{:.4}", s.recompute_ms));
+                    ui.label(format!("{:.2}", s.recompute_ms / base));
+                    ui.label(format!("{:.1}", s.total_ms));
+                    ui.end_row();
+                }
+            });
+        let bars: Vec<Bar> = sum
+            .iter()
+            .enumerate()
+            .map(|(i, s)| Bar::new(i as f64, s.recompute_ms).name(s.algo.name()))
+            .collect();
+        let names: Vec<String> = sum.iter().map(|s| s.algo.name()).collect();
+        Plot::new("exp-recompute")
+            .height(160.0)
+            .allow_scroll(false)
+            .allow_drag(false)
+            .y_axis_label("recompute ms per replan")
+            .x_axis_formatter(move |m, _| {
+                let i = m.value.round();
+                if (m.value - i).abs() < 1e-6 && i >= 0.0 {
+                    names.get(i as usize).cloned().unwrap_or_default()
+                } else {
+                    String::new()
+                }
+            })
+            .show(ui, |p| {
+                p.bar_chart(BarChart::new("recompute ms", bars).width(0.6));
+            });
+        ui.button("Save CSV…").clicked()
+    }
+}
