@@ -602,11 +602,6 @@ pub fn run_agent(map: &DynamicMap, tape: &mut Tape, algo: DynAlgo, oracle: bool)
             ok = !path.is_empty();
         }
     }
-    if let Planner::DStar(d) = &planner {
-        if std::env::var_os("PATHLAB_DSTATS").is_some() {
-            eprintln!("{:?} open {}", d.stats(), d.open_len());
-        }
-    }
     RunResult {
         success: at == goal,
         path_length: steps,
