@@ -368,3 +368,49 @@ fn the_experiment_window_runs_the_harness_and_tabulates_it() {
         "algo,map_kind,size,magnitude,run,success,path_length,replans,expanded,recompute_ms_avg,total_ms\n"
     ));
 }
+
+#[test]
+fn stepping_back_across_a_repaired_change_shows_the_map_as_it_was() {
+    let mut app = default_app();
+    app.set_algorithm(0, pathlab::app::AlgoChoice::named("dstar-lite"));
+    app.to_end();
+    let path = app.views[0].run.path().unwrap().to_vec();
+    let (x, y) = app.space.xy(path[path.len() / 3]);
+    let before_tile = app.doc.grid.get(x, y).unwrap().tile;
+    app.edit(Edit::SetCell {
+        x,
+        y,
+        cell: Cell::WALL,
+    });
+    app.to_end();
+    let run = &app.views[0].run;
+    assert_eq!(run.changes.len(), 1);
+    let change = run.changes[0].clone();
+    let w = app.doc.grid.width() as usize;
+    assert_eq!(
+        change.cells,
+        vec![(y as usize * w + x as usize, before_tile, b'@')]
+    );
+    let mut h = harness(app);
+    h.run();
+    let wall = h.state().views[0].pixel(x, y).unwrap();
+    // Back, one step at a time, until the cursor is before the change's events.
+    let mut steps = 0;
+    loop {
+        let run = &mut h.state_mut().views[0].run;
+        let at = run.event_cursor();
+        if run.world_at(at) == 0 {
+            break;
+        }
+        h.key_press(egui::Key::ArrowLeft);
+        h.run();
+        steps += 1;
+        assert!(steps < 100_000, "never got back before the change");
+    }
+    let then = h.state().views[0].pixel(x, y).unwrap();
+    assert_ne!(then, wall, "the cell is drawn as it was before the wall");
+    // And forward again to the end: the wall is back.
+    h.key_press(egui::Key::End);
+    h.run();
+    assert_eq!(h.state().views[0].pixel(x, y).unwrap(), wall);
+}

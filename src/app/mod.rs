@@ -114,6 +114,14 @@ pub struct View {
     serial: u64,
 }
 
+impl View {
+    /// The colour the view's map texture gives cell (x, y) (what the user sees under the
+    /// overlays), once drawn.
+    pub fn pixel(&self, x: u32, y: u32) -> Option<egui::Color32> {
+        self.tex.pixel(x, y)
+    }
+}
+
 /// A modal question on screen.
 #[derive(Clone, Debug, PartialEq)]
 enum Prompt {
@@ -287,6 +295,8 @@ pub struct PathlabApp {
     quit_now: bool,
     /// Run ▸ Dynamic experiment.
     pub experiment: experiment::ExperimentWindow,
+    /// The tiles as the runs last saw them: an edit's old cells come from here.
+    seen_tiles: Vec<u8>,
 }
 
 const SPEED_DEFAULT: f32 = 20.0;
@@ -348,7 +358,9 @@ impl PathlabApp {
             best_open_cache: None,
             quit_now: false,
             experiment: Default::default(),
+            seen_tiles: vec![],
         };
+        app.seen_tiles = app.doc.grid.tiles().to_vec();
         app.add_view(AlgoChoice::named("astar"));
         if let Some(f) = &opts.file {
             if let Err(e) = app.open_now(f) {
@@ -442,6 +454,7 @@ impl PathlabApp {
 
     /// Restarts every run (after an edit), keeping the step cursor where it was.
     pub fn restart_all(&mut self) {
+        self.seen_tiles = self.doc.grid.tiles().to_vec();
         for i in 0..self.views.len() {
             self.rerun_view(i);
         }
@@ -475,8 +488,28 @@ impl PathlabApp {
         self.space.update(&self.doc.grid, Some(r));
         let at_end = self.cursor > 0 && self.cursor >= self.max_steps() && !self.searching();
         let around = self.space.around(r);
+        let tiles = self.doc.grid.tiles();
+        if self.seen_tiles.len() != tiles.len() {
+            self.seen_tiles = tiles.to_vec();
+        }
+        let w = self.doc.grid.width() as usize;
+        let mut cells = vec![];
+        for y in r.y as usize..(r.y + r.h) as usize {
+            for x in r.x as usize..(r.x + r.w) as usize {
+                let i = y * w + x;
+                if let (Some(&new), Some(old)) = (tiles.get(i), self.seen_tiles.get_mut(i)) {
+                    if *old != new {
+                        cells.push((i, *old, new));
+                        *old = new;
+                    }
+                }
+            }
+        }
         for i in 0..self.views.len() {
-            if !self.views[i].run.repair(&self.space, &around) {
+            if !self.views[i]
+                .run
+                .repair(&self.space, &around, cells.clone())
+            {
                 self.rerun_view(i);
             }
         }

@@ -105,6 +105,18 @@ pub struct Run {
     /// The last repair checked against A* from scratch, once the repair has finished.
     pub oracle: Option<Oracle>,
     oracle_due: bool,
+    /// The world changes this run repaired across, in timeline order, so stepping back
+    /// before one shows the map as it was.
+    pub changes: Vec<WorldChange>,
+}
+
+/// Cells that changed during a run, at a place in its timeline.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorldChange {
+    /// Index of the change's first event: cursors past it show the new cells.
+    pub event: usize,
+    /// (cell index, tile before, tile after).
+    pub cells: Vec<(usize, u8, u8)>,
 }
 
 /// A repaired plan checked against A* from scratch on the same world: the repair must cost
@@ -153,7 +165,18 @@ impl Oracle {
     pub fn text(&self) -> String {
         let c = |x: Option<f64>| x.map_or("no path".to_string(), |v| format!("{v:.3}"));
         if self.agrees() {
-            format!("✔ repair agrees with A* from scratch ({})", c(self.scratch))
+            if self.bound > 1.0 {
+                format!(
+                    "Repair checked: within ε = {} of A* from scratch ({})",
+                    self.bound,
+                    c(self.scratch)
+                )
+            } else {
+                format!(
+                    "Repair checked: equals A* from scratch ({})",
+                    c(self.scratch)
+                )
+            }
         } else {
             format!(
                 "MISMATCH: repair {}, A* from scratch {}",
@@ -188,6 +211,7 @@ impl Run {
             repaired: false,
             oracle: None,
             oracle_due: false,
+            changes: vec![],
         })
     }
 
@@ -214,17 +238,27 @@ impl Run {
         self.repaired = false;
         self.oracle = None;
         self.oracle_due = false;
+        self.changes.clear();
         self.generation += 1;
     }
 
     /// Repairs an incremental search (D* Lite, AD*) after the cells around `around` changed,
     /// recording the change and the repair after what is already recorded; false when this
     /// algorithm must restart instead.
-    pub fn repair(&mut self, space: &GridSpace, around: &[NodeId]) -> bool {
+    pub fn repair(
+        &mut self,
+        space: &GridSpace,
+        around: &[NodeId],
+        cells: Vec<(usize, u8, u8)>,
+    ) -> bool {
+        let event = self.rec.len();
         if self.rec.num_nodes() != crate::space::Space::num_nodes(space)
             || !self.search.repair_record(space, around, &mut self.rec)
         {
             return false;
+        }
+        if !cells.is_empty() {
+            self.changes.push(WorldChange { event, cells });
         }
         // Timing a repair by re-running from scratch would time something else.
         self.repaired = true;
@@ -393,6 +427,25 @@ impl Run {
         }
     }
 
+    /// How many of the run's world changes have happened by event `cursor`.
+    pub fn world_at(&self, cursor: usize) -> usize {
+        self.changes.partition_point(|c| c.event < cursor)
+    }
+
+    /// The map's tiles as they were once `version` changes had happened, from the current
+    /// `tiles` (later changes undone, newest first).
+    pub fn tiles_at(&self, tiles: &[u8], version: usize) -> Vec<u8> {
+        let mut t = tiles.to_vec();
+        for c in self.changes[version.min(self.changes.len())..].iter().rev() {
+            for &(i, old, _) in &c.cells {
+                if let Some(x) = t.get_mut(i) {
+                    *x = old;
+                }
+            }
+        }
+        t
+    }
+
     /// The node expanded by the step just shown.
     pub fn current_node(&self) -> Option<NodeId> {
         self.shown
@@ -493,7 +546,9 @@ mod tests {
         assert!(oracle(None, None, 1.0).agrees());
         assert!(!oracle(None, Some(3.0), 1.0).agrees());
         assert!(!oracle(Some(3.0), None, 1.0).agrees());
-        assert!(oracle(Some(10.0), Some(10.0), 1.0).text().starts_with('✔'));
+        assert!(oracle(Some(10.0), Some(10.0), 1.0)
+            .text()
+            .starts_with("Repair checked"));
         assert!(oracle(None, Some(3.0), 1.0).text().contains("no path"));
     }
 }

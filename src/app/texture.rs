@@ -27,6 +27,8 @@ struct Shown {
     diff_serial: Option<u64>,
     cursor: usize,
     other_cursor: usize,
+    /// World changes (of the run's own timeline) that have happened at the cursor.
+    world: usize,
 }
 
 /// One view's map texture.
@@ -38,6 +40,9 @@ pub struct MapTexture {
     shown: Option<Shown>,
     /// Cells recoloured by the last sync (for frame-time logs).
     pub last_recoloured: usize,
+    /// The map before the run's later world changes: (map revision, run serial, world
+    /// version, tiles), kept while the cursor stays before a change.
+    past: Option<(u64, u64, usize, Vec<u8>)>,
 }
 
 impl Default for MapTexture {
@@ -49,6 +54,7 @@ impl Default for MapTexture {
             tex: None,
             shown: None,
             last_recoloured: 0,
+            past: None,
         }
     }
 }
@@ -57,6 +63,14 @@ impl MapTexture {
     /// The texture, once synced.
     pub fn id(&self) -> Option<egui::TextureId> {
         self.tex.as_ref().map(|t| t.id())
+    }
+
+    /// The colour of cell (x, y) as last drawn.
+    pub fn pixel(&self, x: u32, y: u32) -> Option<Color32> {
+        let (x, y) = (x as usize, y as usize);
+        (x < self.size[0])
+            .then(|| self.pixels.get(y * self.size[0] + x).copied())
+            .flatten()
     }
 
     /// Brings the texture up to date with the map and the run's cursor. With `diff`, cells are
@@ -75,20 +89,49 @@ impl MapTexture {
             Some((r, s)) => (Some(*s), r.event_cursor()),
             None => (None, 0),
         };
+        // Behind a world change the run repaired across, the map is drawn as it was then.
+        let world = if diff.is_none() {
+            run.world_at(cursor)
+        } else {
+            run.changes.len()
+        };
         let now = Shown {
             map_revision,
             run_serial,
             diff_serial,
             cursor,
             other_cursor,
+            world,
         };
         if self.shown == Some(now) && self.tex.is_some() {
             self.last_recoloured = 0;
             return;
         }
         let size = [grid.width() as usize, grid.height() as usize];
+        let current = (map_revision, run_serial, world);
+        if world == run.changes.len() {
+            self.past = None;
+        } else if self
+            .past
+            .as_ref()
+            .is_none_or(|p| (p.0, p.1, p.2) != current)
+        {
+            self.past = Some((
+                map_revision,
+                run_serial,
+                world,
+                run.tiles_at(grid.tiles(), world),
+            ));
+        }
+        // Taken out while drawing (the methods below borrow self), put back at the end.
+        let past = self.past.take();
+        let tiles: &[u8] = match &past {
+            Some(p) => &p.3,
+            None => grid.tiles(),
+        };
         let same_world = self.shown.is_some_and(|s| {
             s.map_revision == map_revision
+                && s.world == world
                 && s.run_serial == run_serial
                 && s.diff_serial.is_none()
                 && diff_serial.is_none()
@@ -96,11 +139,10 @@ impl MapTexture {
         let old_cursor = self.shown.map_or(0, |s| s.cursor);
         let (lo, hi) = (old_cursor.min(cursor), old_cursor.max(cursor));
         if same_world && hi - lo <= PARTIAL_LIMIT && self.tex.is_some() {
-            self.recolour_events(ctx, grid, run, lo, hi, cursor);
+            self.recolour_events(ctx, tiles, run, lo, hi, cursor);
         } else {
             self.size = size;
             self.pixels.resize(size[0] * size[1], palette::FREE);
-            let tiles = grid.tiles();
             match diff {
                 Some((other, _)) => {
                     let a = run.rec.seek(cursor).clone();
@@ -125,6 +167,7 @@ impl MapTexture {
             }
         }
         self.shown = Some(now);
+        self.past = past;
     }
 
     /// Recolours the cells named by events `lo..hi` as they are at `cursor`, and uploads the
@@ -132,7 +175,7 @@ impl MapTexture {
     fn recolour_events(
         &mut self,
         _ctx: &egui::Context,
-        grid: &Grid,
+        tiles: &[u8],
         run: &mut Run,
         lo: usize,
         hi: usize,
@@ -153,7 +196,6 @@ impl MapTexture {
             return;
         }
         let states = run.rec.seek(cursor);
-        let tiles = grid.tiles();
         let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
         for &c in &touched {
             self.pixels[c] = self.lut.get(tiles[c], states.get(c) as u8);
