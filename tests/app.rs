@@ -414,3 +414,31 @@ fn stepping_back_across_a_repaired_change_shows_the_map_as_it_was() {
     h.run();
     assert_eq!(h.state().views[0].pixel(x, y).unwrap(), wall);
 }
+
+#[test]
+fn sent_agents_walk_and_stopping_restores_the_map() {
+    let mut app = default_app();
+    let before = app.doc.grid.clone();
+    app.sim.ticks_per_sec = 200.0;
+    app.sim.every = 2;
+    app.sim.percent = 30.0;
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("Send agents").click();
+    for _ in 0..400 {
+        h.step();
+        if h.state().sim.agents.iter().all(|a| a.arrived) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let sim = &h.state().sim;
+    assert!(sim.agents[0].trail.len() > 10, "{}", sim.summary());
+    assert!(!sim.agents[0].recompute_ms.is_empty(), "it replanned");
+    h.get_by_label("recompute time per replan (ms)");
+    h.get_by_label("Stop").click();
+    h.run();
+    assert_eq!(h.state().doc.grid, before);
+    assert!(h.state().sim.agents.is_empty());
+    h.get_by_label("Replay last tape");
+}

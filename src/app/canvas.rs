@@ -78,6 +78,9 @@ pub struct Gesture {
     pub secondary: Option<(u32, u32)>,
 }
 
+/// An agent's cell and the cells it walked.
+pub type AgentMark<'a> = (&'a (u32, u32), &'a [(u32, u32)]);
+
 /// Everything a view draws besides the texture.
 pub struct Overlay<'a> {
     pub title: &'a str,
@@ -86,6 +89,8 @@ pub struct Overlay<'a> {
     pub selected: Option<(u32, u32)>,
     pub rect_preview: Option<((u32, u32), (u32, u32))>,
     pub legend: bool,
+    /// This view's agent: where it stands and the cells it walked.
+    pub agent: Option<AgentMark<'a>>,
     pub diff: bool,
 }
 
@@ -190,6 +195,19 @@ pub fn show(
         palette::GOAL,
         Stroke::new(2.0, Color32::WHITE),
     );
+    if let Some((at, trail)) = ov.agent {
+        let pts: Vec<Pos2> = trail.iter().map(|&c| cam.centre(view, c)).collect();
+        painter.add(egui::Shape::line(
+            pts,
+            Stroke::new((cam.zoom * 0.12).clamp(1.5, 3.0), palette::AGENT),
+        ));
+        painter.circle(
+            cam.centre(view, *at),
+            (cam.zoom * 0.5).max(5.0),
+            palette::AGENT,
+            Stroke::new(2.0, Color32::WHITE),
+        );
+    }
     if let Some(c) = ov.selected {
         painter.rect_stroke(
             cam.cell_rect(view, c),

@@ -5,6 +5,7 @@
 //! bottom. State lives in [`PathlabApp`]; `show` draws it into any `Ui`, so the window, the
 //! headless screenshot and the egui_kittest tests run the same code.
 
+mod agent;
 mod canvas;
 mod document;
 mod experiment;
@@ -297,6 +298,8 @@ pub struct PathlabApp {
     pub experiment: experiment::ExperimentWindow,
     /// The tiles as the runs last saw them: an edit's old cells come from here.
     seen_tiles: Vec<u8>,
+    /// Agents crossing the map while it changes.
+    pub sim: agent::AgentSim,
 }
 
 const SPEED_DEFAULT: f32 = 20.0;
@@ -359,6 +362,7 @@ impl PathlabApp {
             quit_now: false,
             experiment: Default::default(),
             seen_tiles: vec![],
+            sim: Default::default(),
         };
         app.seen_tiles = app.doc.grid.tiles().to_vec();
         app.add_view(AlgoChoice::named("astar"));
@@ -521,6 +525,8 @@ impl PathlabApp {
 
     /// Replaces the document (open, new, generate).
     fn set_document(&mut self, doc: Document) {
+        self.agents_stop();
+        self.sim.blocks = None;
         self.doc = doc;
         self.space = GridSpace::octile(&self.doc.grid);
         self.cam.fit_pending = true;
@@ -868,6 +874,7 @@ impl PathlabApp {
         self.pump_runs(ui.input(|i| i.unstable_dt));
         laps.lap("search");
         self.advance_play(dt);
+        self.agents_advance(dt);
         if self.opts.scrub_test {
             self.scrub_step();
         }
@@ -896,7 +903,12 @@ impl PathlabApp {
                 "dynamic.csv",
             ));
         }
-        if self.searching() || self.playing || self.dialog.is_some() || self.opts.scrub_test {
+        if self.searching()
+            || self.playing
+            || self.sim.playing
+            || self.dialog.is_some()
+            || self.opts.scrub_test
+        {
             ctx.request_repaint();
         }
         self.frame += 1;
@@ -957,6 +969,7 @@ impl PathlabApp {
                 rect_preview: self.rect_from.zip(self.hover),
                 legend: self.show_legend && i == 0,
                 diff: other.is_some(),
+                agent: self.sim.agents.get(i).map(|a| (&a.at, &a.trail[..])),
             };
             let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
             let v = &mut self.views[i];

@@ -24,6 +24,8 @@ pub const GRID_LINE: Color32 = Color32::from_rgba_premultiplied(0, 0, 0, 28);
 /// The oracle badge: a repair that agrees with A* from scratch, and one that does not.
 pub const ORACLE_OK: Color32 = Color32::from_rgb(40, 130, 70);
 pub const ORACLE_BAD: Color32 = Color32::from_rgb(200, 30, 40);
+/// An agent walking a changing map, and its trail.
+pub const AGENT: Color32 = Color32::from_rgb(30, 110, 230);
 pub const ARROW: Color32 = Color32::from_rgba_premultiplied(60, 60, 60, 160);
 
 /// Colour of a terrain with nothing on it.

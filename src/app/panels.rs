@@ -276,9 +276,12 @@ pub(super) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
                         .small(),
                 );
                 ui.separator();
-                generators(app, ui);
+                // A new map under walking agents would strand them: stop them first.
+                ui.add_enabled_ui(!app.sim.active, |ui| generators(app, ui));
                 ui.separator();
                 algorithms(app, ui);
+                ui.separator();
+                dynamic_world(app, ui);
                 ui.separator();
                 breakpoints(app, ui);
                 if !app.doc.problems.is_empty() {
@@ -287,6 +290,156 @@ pub(super) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 }
             });
         });
+}
+
+/// Agents crossing the map while its obstacles change (seed 003's flips, seed 000's timed and
+/// patrolling blocks, or the last outing's tape again).
+fn dynamic_world(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    use crate::experiment::behaviour::Mover;
+    ui.heading("Dynamic world");
+    let sim = &mut app.sim;
+    ui.add_enabled_ui(!sim.active, |ui| {
+        ui.checkbox(&mut sim.flips, "Wall blocks flip (seed 003)")
+            .on_hover_text(
+                "Every few ticks a share of the map's wall blocks opens or closes, as many each \
+                 way; blocks larger than the limit stay put",
+            );
+        egui::Grid::new("dyn-settings")
+            .num_columns(2)
+            .show(ui, |ui| {
+                let l = ui.label("change");
+                ui.add(
+                    egui::DragValue::new(&mut sim.percent)
+                        .range(0.5..=100.0)
+                        .suffix(" %"),
+                )
+                .labelled_by(l.id);
+                ui.end_row();
+                let l = ui.label("every");
+                ui.add(
+                    egui::DragValue::new(&mut sim.every)
+                        .range(1..=1000)
+                        .suffix(" ticks"),
+                )
+                .labelled_by(l.id);
+                ui.end_row();
+                let l = ui.label("blocks up to");
+                ui.add(
+                    egui::DragValue::new(&mut sim.max_block)
+                        .range(1..=100_000)
+                        .suffix(" cells"),
+                )
+                .labelled_by(l.id);
+                ui.end_row();
+                let l = ui.label("tape seed");
+                ui.add(egui::DragValue::new(&mut sim.seed))
+                    .labelled_by(l.id);
+                ui.end_row();
+            });
+        let at = app.selected.unwrap_or(app.doc.start);
+        ui.horizontal_wrapped(|ui| {
+            if ui
+                .button("+ Timed block")
+                .on_hover_text(
+                    "A 2×2 block at the selected cell: 20 ticks there, 20 gone (seed 000)",
+                )
+                .clicked()
+            {
+                sim.movers.push(Mover::Timed {
+                    x: at.0,
+                    y: at.1,
+                    w: 2,
+                    h: 2,
+                    on: 20,
+                    off: 20,
+                    phase: 0,
+                });
+            }
+            if ui
+                .button("+ Patrolling block")
+                .on_hover_text(
+                    "A 2×2 block from the selected cell, 10 cells right and back, a cell every \
+                     2 ticks (seed 000)",
+                )
+                .clicked()
+            {
+                sim.movers.push(Mover::Patrol {
+                    x: at.0,
+                    y: at.1,
+                    w: 2,
+                    h: 2,
+                    dx: 1,
+                    dy: 0,
+                    len: 10,
+                    every: 2,
+                });
+            }
+        });
+        let mut remove = None;
+        for (i, m) in sim.movers.iter().enumerate() {
+            ui.horizontal(|ui| {
+                let text = match m {
+                    Mover::Timed { x, y, .. } => format!("timed block at ({x}, {y})"),
+                    Mover::Patrol { x, y, .. } => format!("patrol from ({x}, {y})"),
+                };
+                ui.label(RichText::new(text).small());
+                if ui.small_button("remove").clicked() {
+                    remove = Some(i);
+                }
+            });
+        }
+        if let Some(i) = remove {
+            sim.movers.remove(i);
+        }
+    });
+    let sim = &app.sim;
+    let (active, playing, has_tape) = (sim.active, sim.playing, sim.last_tape.is_some());
+    ui.horizontal_wrapped(|ui| {
+        if !active {
+            if ui
+                .button("Send agents")
+                .on_hover_text("One agent per view walks its path; the map changes as set above")
+                .clicked()
+            {
+                app.agents_start(false);
+            }
+            if ui
+                .add_enabled(has_tape, egui::Button::new("Replay last tape"))
+                .on_hover_text("The same changes at the same ticks, for another algorithm")
+                .clicked()
+            {
+                app.agents_start(true);
+            }
+        } else {
+            if ui.button(if playing { "Pause" } else { "Go on" }).clicked() {
+                app.sim.playing = !playing;
+            }
+            if ui.button("Tick").clicked() {
+                app.agent_tick();
+            }
+            if ui
+                .button("Stop")
+                .on_hover_text("Call the agents back and restore the map")
+                .clicked()
+            {
+                app.agents_stop();
+            }
+        }
+    });
+    let l = ui.label("speed");
+    ui.add(
+        egui::Slider::new(&mut app.sim.ticks_per_sec, 1.0..=200.0)
+            .logarithmic(true)
+            .suffix(" ticks/s"),
+    )
+    .labelled_by(l.id);
+    if app.sim.active {
+        ui.label(RichText::new(app.sim.summary()).small());
+        ui.label(
+            RichText::new("Click cells to toggle walls while they walk: every view replans.")
+                .small(),
+        );
+    }
 }
 
 fn generators(app: &mut PathlabApp, ui: &mut egui::Ui) {
@@ -346,6 +499,38 @@ fn generators(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 });
             }
         });
+        let mut seed003 = None;
+        ui.horizontal(|ui| {
+            ui.label("Seed 003 (square):").on_hover_text(
+                "The dynamic experiment's maps; their doors or blocks are what flips when agents \
+                 are sent",
+            );
+            if ui.button("Rooms + doors").clicked() {
+                seed003 = Some(crate::experiment::dynamic::MapKind::Room);
+            }
+            if ui.button("Random").clicked() {
+                seed003 = Some(crate::experiment::dynamic::MapKind::Random);
+            }
+        });
+        if let Some(kind) = seed003 {
+            let m = crate::experiment::dynamic::DynamicMap::generate(
+                kind,
+                app.gen_size.0,
+                app.gen_seed,
+            );
+            app.edit(Edit::Replace(Box::new(m.initial_grid())));
+            app.doc.set_start(m.start);
+            app.doc.set_goal(m.goal);
+            app.touched(super::Touched::Endpoints);
+            app.cam.fit_pending = true;
+            app.status = format!(
+                "Generated seed 003's {} map with seed {}: {} dynamic obstacles",
+                kind.name(),
+                app.gen_seed,
+                m.obstacles.len()
+            );
+            app.sim.blocks = Some(m);
+        }
         if let Some(g) = gen {
             let grid = g.generate(app.gen_size.0, app.gen_size.1, app.gen_seed);
             // As an undoable edit of the whole map, so a generated map can be taken back.
@@ -637,6 +822,28 @@ fn stats_table(app: &mut PathlabApp, ui: &mut egui::Ui) {
 
 fn plots(app: &mut PathlabApp, ui: &mut egui::Ui) {
     ui.heading("Plots");
+    // While agents walk, their replans come first.
+    if app.sim.agents.iter().any(|a| !a.recompute_ms.is_empty()) {
+        ui.label("recompute time per replan (ms)");
+        Plot::new("recompute_plot")
+            .height(130.0)
+            .legend(Legend::default())
+            .allow_scroll(false)
+            .show(ui, |p| {
+                for (i, (a, v)) in app.sim.agents.iter().zip(&app.views).enumerate() {
+                    let pts: PlotPoints = a
+                        .recompute_ms
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &ms)| [k as f64 + 1.0, ms])
+                        .collect();
+                    p.line(Line::new(
+                        format!("{} {}", i + 1, v.run.choice.info.title),
+                        pts,
+                    ));
+                }
+            });
+    }
     let cursor = app.cursor as f64;
     for (title, id, pick) in [
         ("open-list size", "open_plot", 0),

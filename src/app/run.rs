@@ -167,7 +167,7 @@ impl Oracle {
         if self.agrees() {
             if self.bound > 1.0 {
                 format!(
-                    "Repair checked: within ε = {} of A* from scratch ({})",
+                    "Repair within ε = {} of A* from scratch ({})",
                     self.bound,
                     c(self.scratch)
                 )
@@ -179,7 +179,7 @@ impl Oracle {
             }
         } else {
             format!(
-                "MISMATCH: repair {}, A* from scratch {}",
+                "MISMATCH: repair {}, A* {}",
                 c(self.repaired),
                 c(self.scratch)
             )
@@ -268,6 +268,37 @@ impl Run {
         self.retime = None;
         self.generation += 1;
         true
+    }
+
+    /// An agent of this run now stands at `start` and the world changed around `around`
+    /// (`cells` as logged): an incremental search moves its start and repairs, the others
+    /// start again from there; then the search runs to its end. Returns the time of the
+    /// replanning alone (recording included, the oracle's check after it not).
+    pub fn replan(
+        &mut self,
+        space: &GridSpace,
+        start: NodeId,
+        around: &[NodeId],
+        cells: Vec<(usize, u8, u8)>,
+    ) -> Duration {
+        let q = Query {
+            start,
+            goal: self.query.goal,
+        };
+        let t = Instant::now();
+        let moved = self.rec.num_nodes() == crate::space::Space::num_nodes(space)
+            && self.search.move_start_dyn(space, start);
+        self.query = q;
+        if !moved || !self.repair(space, around, cells) {
+            self.restart(space, q);
+        }
+        while self.search.step_record(space, &mut self.rec) == Status::Running {}
+        let dt = t.elapsed();
+        self.record_time += dt;
+        self.scan();
+        self.generation += 1;
+        self.check_oracle(space);
+        dt
     }
 
     /// Search status.

@@ -81,6 +81,24 @@ impl DynamicMap {
         }
     }
 
+    /// Any map's blocked cells as dynamic obstacles: each 4-connected block of at most
+    /// `max_cells` cells (larger ones, such as outer walls, stay put), all closed to begin with.
+    pub fn from_walls(grid: &Grid, start: (u32, u32), goal: (u32, u32), max_cells: usize) -> Self {
+        let blocked = |t: u8| crate::space::TerrainRule::Class.class(t) == 0;
+        let (w, h) = (grid.width() as usize, grid.height() as usize);
+        let obstacles: Vec<Vec<usize>> = wall_blocks(grid.tiles(), w, h, blocked)
+            .into_iter()
+            .filter(|b| b.len() <= max_cells)
+            .collect();
+        DynamicMap {
+            base: grid.clone(),
+            initial: vec![true; obstacles.len()],
+            obstacles,
+            start,
+            goal,
+        }
+    }
+
     /// The map in the tape's initial state.
     pub fn initial_grid(&self) -> Grid {
         let mut g = self.base.clone();
@@ -206,37 +224,42 @@ fn random(n: u32, rng: &mut ChaCha8Rng) -> (Grid, Vec<Vec<usize>>) {
         }
     }
     // Each 4-connected block of obstacles is one dynamic obstacle.
-    let mut owner = vec![usize::MAX; len];
-    let mut obstacles: Vec<Vec<usize>> = vec![];
-    let nu = n as usize;
-    for i in 0..len {
-        if tiles[i] != b'@' || owner[i] != usize::MAX {
+    let obstacles = wall_blocks(&tiles, n as usize, n as usize, |t| t == b'@');
+    (Grid::from_tiles(n, n, tiles), obstacles)
+}
+
+/// The 4-connected blocks of cells passing `wall`, each as sorted cell indices (one pass over
+/// the map labels them all).
+fn wall_blocks(tiles: &[u8], w: usize, h: usize, wall: impl Fn(u8) -> bool) -> Vec<Vec<usize>> {
+    let mut owner = vec![usize::MAX; tiles.len()];
+    let mut blocks: Vec<Vec<usize>> = vec![];
+    for i in 0..tiles.len() {
+        if !wall(tiles[i]) || owner[i] != usize::MAX {
             continue;
         }
-        // Label the block in place (one pass over the map for all blocks together).
-        let id = obstacles.len();
+        let id = blocks.len();
         let mut cells = vec![];
         let mut stack = vec![i];
         owner[i] = id;
         while let Some(c) = stack.pop() {
             cells.push(c);
-            let (x, y) = (c % nu, c / nu);
+            let (x, y) = (c % w, c / w);
             for (ok, d) in [
                 (x > 0, c.wrapping_sub(1)),
-                (x + 1 < nu, c + 1),
-                (y > 0, c.wrapping_sub(nu)),
-                (y + 1 < nu, c + nu),
+                (x + 1 < w, c + 1),
+                (y > 0, c.wrapping_sub(w)),
+                (y + 1 < h, c + w),
             ] {
-                if ok && tiles[d] == b'@' && owner[d] == usize::MAX {
+                if ok && wall(tiles[d]) && owner[d] == usize::MAX {
                     owner[d] = id;
                     stack.push(d);
                 }
             }
         }
         cells.sort_unstable();
-        obstacles.push(cells);
+        blocks.push(cells);
     }
-    (Grid::from_tiles(n, n, tiles), obstacles)
+    blocks
 }
 
 /// Cells 4-connected to `from` through cells passing `ok`.
@@ -791,6 +814,20 @@ fn check(space: &GridSpace, at: NodeId, goal: NodeId, path: &[NodeId], bound: f6
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn any_maps_walls_become_blocks_up_to_a_size() {
+        let tiles = b"@@.@\n....\n.OO.\n....\n@@@@"
+            .iter()
+            .copied()
+            .filter(|&c| c != b'\n');
+        let g = Grid::from_tiles(4, 5, tiles.collect());
+        let m = DynamicMap::from_walls(&g, (0, 1), (3, 1), 3);
+        // The two-cell block, the lone wall and the out-of-bounds pair; the row of four stays.
+        assert_eq!(m.obstacles, vec![vec![0, 1], vec![3], vec![9, 10]]);
+        assert_eq!(m.initial, vec![true; 3]);
+        assert_eq!(m.initial_grid(), g);
+    }
 
     #[test]
     fn maps_have_routes_and_obstacles() {

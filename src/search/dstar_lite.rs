@@ -266,6 +266,11 @@ impl<S: Space> Search<S> for DStarLite {
         true
     }
 
+    fn start_moved(&mut self, space: &S, start: NodeId) -> bool {
+        Incremental::move_start(self, space, start);
+        true
+    }
+
     fn reset(&mut self, space: &S, query: Query) {
         let n = space.num_nodes();
         self.g.clear();

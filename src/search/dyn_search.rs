@@ -25,6 +25,8 @@ pub trait DynSearch<S: Space>: SearchState {
         around: &[crate::space::NodeId],
         rec: &mut Recorder,
     ) -> bool;
+    /// Moves the start (an agent's step); false if the search must restart instead.
+    fn move_start_dyn(&mut self, space: &S, start: crate::space::NodeId) -> bool;
 }
 
 impl<S: Space, A: Search<S>> DynSearch<S> for A {
@@ -50,5 +52,8 @@ impl<S: Space, A: Search<S>> DynSearch<S> for A {
         rec: &mut Recorder,
     ) -> bool {
         Search::repair(self, space, around, rec)
+    }
+    fn move_start_dyn(&mut self, space: &S, start: crate::space::NodeId) -> bool {
+        Search::start_moved(self, space, start)
     }
 }

@@ -105,6 +105,13 @@ pub trait Search<S: Space>: SearchState {
         false
     }
 
+    /// The agent now stands at `start`. Incremental searches keep what they know and return
+    /// true (a `repair` follows before they search again); the others return false and must be
+    /// restarted from there.
+    fn start_moved(&mut self, _space: &S, _start: NodeId) -> bool {
+        false
+    }
+
     /// Steps until the search is no longer running.
     fn run<T: Tracer>(&mut self, space: &S, tracer: &mut T) -> Status {
         loop {

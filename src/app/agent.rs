@@ -1,0 +1,381 @@
+//! Agents crossing a changing map: one agent per view walks its run's path a cell per tick,
+//! the world's behaviours (flipping blocks, timed and patrolling blocks, or a recorded tape)
+//! change cells, and every view replans from where its agent stands: D* Lite and AD* repair,
+//! the others search again. Each replan's time is kept for the recompute plot.
+
+use super::PathlabApp;
+use crate::experiment::behaviour::{ChangeTape, Mover, World};
+use crate::experiment::dynamic::DynamicMap;
+use crate::map::{Cell, Grid, Rect};
+use crate::space::NodeId;
+
+/// One view's agent.
+#[derive(Clone, Debug, Default)]
+pub struct Agent {
+    pub at: (u32, u32),
+    /// Cells walked, the start first.
+    pub trail: Vec<(u32, u32)>,
+    /// Index of `at` in the run's current path.
+    pos: usize,
+    /// Milliseconds of each replan.
+    pub recompute_ms: Vec<f64>,
+    /// Ticks spent waiting without a path.
+    pub waited: u32,
+    pub arrived: bool,
+}
+
+/// The agents, the world's behaviours and the tape they made.
+pub struct AgentSim {
+    /// Agents are out (the map is the changing world, restored when they stop).
+    pub active: bool,
+    pub playing: bool,
+    pub ticks_per_sec: f32,
+    /// Seed 003's flips of the map's wall blocks.
+    pub flips: bool,
+    /// Percent of the blocks changed per change.
+    pub percent: f64,
+    /// Ticks between flips (seed 003: 10).
+    pub every: u32,
+    pub seed: u64,
+    /// Wall blocks larger than this stay put (outer walls, long corridors).
+    pub max_block: usize,
+    pub movers: Vec<Mover>,
+    /// The dynamic obstacles of a map made by seed 003's generator (its doors or blocks);
+    /// other maps flip their own wall blocks.
+    pub blocks: Option<DynamicMap>,
+    pub tick: u64,
+    acc: f64,
+    pub agents: Vec<Agent>,
+    world: Option<World>,
+    /// A tape being replayed instead of the behaviours.
+    replay: Option<ChangeTape>,
+    /// The map before the agents set out.
+    snapshot: Option<Grid>,
+    /// The changes of the last outing, replayable.
+    pub last_tape: Option<ChangeTape>,
+}
+
+impl Default for AgentSim {
+    fn default() -> Self {
+        AgentSim {
+            active: false,
+            playing: false,
+            ticks_per_sec: 10.0,
+            flips: true,
+            percent: 10.0,
+            every: 10,
+            seed: 1,
+            max_block: 64,
+            movers: vec![],
+            blocks: None,
+            tick: 0,
+            acc: 0.0,
+            agents: vec![],
+            world: None,
+            replay: None,
+            snapshot: None,
+            last_tape: None,
+        }
+    }
+}
+
+impl AgentSim {
+    /// One line on where the agents are.
+    pub fn summary(&self) -> String {
+        let parts: Vec<String> = self
+            .agents
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                format!(
+                    "{}: {} steps, {} replans{}",
+                    i + 1,
+                    a.trail.len().saturating_sub(1),
+                    a.recompute_ms.len(),
+                    if a.arrived { ", arrived" } else { "" }
+                )
+            })
+            .collect();
+        format!("tick {} — {}", self.tick, parts.join("; "))
+    }
+}
+
+impl PathlabApp {
+    /// Sends one agent per view from the start; with `replay`, the last outing's tape drives
+    /// the changes instead of the behaviours.
+    pub fn agents_start(&mut self, replay: bool) {
+        if self.sim.active {
+            self.agents_stop();
+        }
+        self.finish_all();
+        let grid = self.doc.grid.clone();
+        let sim = &mut self.sim;
+        sim.replay = if replay { sim.last_tape.clone() } else { None };
+        sim.world = if sim.replay.is_some() {
+            None
+        } else {
+            let mut w = World::new(&grid);
+            if sim.flips {
+                let same_size = |m: &&DynamicMap| {
+                    (m.base.width(), m.base.height()) == (grid.width(), grid.height())
+                };
+                let map = match sim.blocks.as_ref().filter(same_size) {
+                    Some(m) => {
+                        // From the map as it is now: closed where the cells are walls.
+                        let mut m = m.clone();
+                        for (o, closed) in m.obstacles.iter().zip(m.initial.iter_mut()) {
+                            let (x, y) = grid.coords(o[0]);
+                            *closed = !self.doc.is_free(x, y);
+                        }
+                        m
+                    }
+                    None => {
+                        DynamicMap::from_walls(&grid, self.doc.start, self.doc.goal, sim.max_block)
+                    }
+                };
+                w = w.with_flips(map, sim.percent, sim.every as u64, sim.seed);
+            }
+            for m in &sim.movers {
+                w = w.with_mover(m.clone());
+            }
+            Some(w)
+        };
+        sim.snapshot = Some(grid);
+        sim.tick = 0;
+        sim.acc = 0.0;
+        sim.agents = self
+            .views
+            .iter()
+            .map(|_| Agent {
+                at: self.doc.start,
+                trail: vec![self.doc.start],
+                ..Default::default()
+            })
+            .collect();
+        sim.active = true;
+        sim.playing = true;
+    }
+
+    /// Calls the agents back and puts the map back as it was; the tape stays for a replay.
+    pub fn agents_stop(&mut self) {
+        if !self.sim.active {
+            return;
+        }
+        self.sim.active = false;
+        self.sim.playing = false;
+        if let Some(w) = self.sim.world.take() {
+            self.sim.last_tape = Some(w.tape);
+        }
+        if let Some(g) = self.sim.snapshot.take() {
+            self.doc.grid = g;
+            self.doc.revision += 1;
+            let (c, rule) = self.space.rules();
+            self.space = crate::space::GridSpace::new(&self.doc.grid, c, rule);
+            self.restart_all();
+        }
+        self.sim.agents.clear();
+    }
+
+    /// Runs every view to its end (agents need whole paths).
+    fn finish_all(&mut self) {
+        for v in &mut self.views {
+            v.run.finish(&self.space);
+        }
+        self.to_end();
+    }
+
+    /// Advances the agents by the ticks due after `dt` seconds.
+    pub(super) fn agents_advance(&mut self, dt: f32) {
+        if !self.sim.active || !self.sim.playing {
+            return;
+        }
+        if self.sim.agents.len() != self.views.len() {
+            // Views were added or removed: the outing no longer matches them.
+            self.agents_stop();
+            return;
+        }
+        self.sim.acc += (dt * self.sim.ticks_per_sec) as f64;
+        let n = (self.sim.acc.floor() as usize).min(50);
+        self.sim.acc -= self.sim.acc.floor();
+        for _ in 0..n {
+            self.agent_tick();
+            if self.sim.agents.iter().all(|a| a.arrived) {
+                self.sim.playing = false;
+                self.status = format!("Every agent arrived — {}", self.sim.summary());
+                break;
+            }
+        }
+    }
+
+    /// One tick: each agent steps along its path, then the world changes and every view
+    /// replans from its agent.
+    pub fn agent_tick(&mut self) {
+        if !self.sim.active {
+            return;
+        }
+        let goal = self.doc.goal;
+        for (i, v) in self.views.iter_mut().enumerate() {
+            let Some(a) = self.sim.agents.get_mut(i) else {
+                continue;
+            };
+            if a.arrived {
+                continue;
+            }
+            v.run.finish(&self.space);
+            match v.run.path() {
+                Some(p) if a.pos + 1 < p.len() => {
+                    a.pos += 1;
+                    a.at = self.space.xy(p[a.pos]);
+                    a.trail.push(a.at);
+                    a.arrived = a.at == goal;
+                }
+                _ => a.waited += 1,
+            }
+        }
+        self.sim.tick += 1;
+        let tick = self.sim.tick;
+        let keep: Vec<(u32, u32)> = self.sim.agents.iter().map(|a| a.at).collect();
+        let changes = match (&mut self.sim.world, &self.sim.replay) {
+            (_, Some(tape)) => tape.at(tick).to_vec(),
+            (Some(w), None) => w.tick(tick, &self.doc.grid, &keep),
+            (None, None) => vec![],
+        };
+        if !changes.is_empty() {
+            self.world_cells(&changes);
+        }
+        self.to_end();
+    }
+
+    /// Applies cell changes made by the world (not undoable: the map is restored when the
+    /// agents stop) and has every view replan from its agent.
+    fn world_cells(&mut self, changes: &[(u32, u32, Cell)]) {
+        let w = self.doc.grid.width() as usize;
+        let mut logged = vec![];
+        let mut xy = vec![];
+        for &(x, y, c) in changes {
+            let i = y as usize * w + x as usize;
+            let old = self.doc.grid.get(x, y).map_or(c.tile, |o| o.tile);
+            self.doc.grid.set(x, y, c);
+            if let Some(s) = self.seen_tiles.get_mut(i) {
+                *s = c.tile;
+            }
+            logged.push((i, old, c.tile));
+            xy.push((x, y));
+        }
+        self.doc.revision += 1;
+        self.space.update_cells(&self.doc.grid, &xy);
+        let mut around = vec![];
+        for &(x, y) in &xy {
+            self.space
+                .around_into(Rect { x, y, w: 1, h: 1 }, &mut around);
+        }
+        self.agents_replan(&around, logged);
+    }
+
+    /// Every view replans from its agent after the cells in `logged` changed.
+    pub(super) fn agents_replan(&mut self, around: &[NodeId], logged: Vec<(usize, u8, u8)>) {
+        for (i, v) in self.views.iter_mut().enumerate() {
+            let Some(a) = self.sim.agents.get_mut(i) else {
+                continue;
+            };
+            if a.arrived {
+                continue;
+            }
+            let Some(start) = self.space.node(a.at.0, a.at.1) else {
+                continue;
+            };
+            let dt = v.run.replan(&self.space, start, around, logged.clone());
+            a.recompute_ms.push(dt.as_secs_f64() * 1e3);
+            a.pos = 0;
+        }
+        self.best_open_cache = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::{AlgoChoice, Options};
+
+    fn app() -> PathlabApp {
+        PathlabApp::new(Options {
+            recovery_file: Some(
+                std::env::temp_dir().join(format!("pathlab-agent-test-{}.ron", std::process::id())),
+            ),
+            ..Options::default()
+        })
+    }
+
+    /// Agents of D* Lite and A* cross the built-in map while blocks flip; every replan of D*
+    /// Lite agrees with A* from scratch, both arrive, and stopping restores the map.
+    #[test]
+    fn agents_cross_a_flipping_map_and_the_map_comes_back() {
+        let mut app = app();
+        app.set_algorithm(0, AlgoChoice::named("dstar-lite"));
+        app.add_view(AlgoChoice::named("astar"));
+        let before = app.doc.grid.clone();
+        app.sim.percent = 30.0;
+        app.sim.every = 3;
+        app.agents_start(false);
+        let mut replans = 0;
+        for _ in 0..2000 {
+            app.agent_tick();
+            if let Some(o) = &app.views[0].run.oracle {
+                assert!(o.agrees(), "{}", o.text());
+            }
+            replans = app.sim.agents[0].recompute_ms.len();
+            if app.sim.agents.iter().all(|a| a.arrived) {
+                break;
+            }
+        }
+        assert!(
+            app.sim.agents.iter().all(|a| a.arrived),
+            "{}",
+            app.sim.summary()
+        );
+        assert!(replans > 0, "the world changed on the way");
+        assert_eq!(
+            app.sim.agents[1].recompute_ms.len(),
+            replans,
+            "both replanned at every change"
+        );
+        assert!(
+            app.views[0].run.repaired,
+            "D* Lite repaired instead of restarting"
+        );
+        for a in &app.sim.agents {
+            assert!(a
+                .trail
+                .windows(2)
+                .all(|w| { w[0].0.abs_diff(w[1].0) <= 1 && w[0].1.abs_diff(w[1].1) <= 1 }));
+        }
+        app.agents_stop();
+        assert_eq!(app.doc.grid, before);
+        assert!(app
+            .sim
+            .last_tape
+            .as_ref()
+            .is_some_and(|t| !t.events.is_empty()));
+    }
+
+    /// A replayed tape makes the same changes at the same ticks.
+    #[test]
+    fn a_replayed_tape_gives_the_same_outing() {
+        let mut app = app();
+        app.sim.percent = 30.0;
+        app.sim.every = 3;
+        app.agents_start(false);
+        for _ in 0..30 {
+            app.agent_tick();
+        }
+        let first = app.doc.grid.clone();
+        let trail = app.sim.agents[0].trail.clone();
+        app.agents_stop();
+        app.agents_start(true);
+        for _ in 0..30 {
+            app.agent_tick();
+        }
+        assert_eq!(app.doc.grid, first);
+        assert_eq!(app.sim.agents[0].trail, trail);
+    }
+}
