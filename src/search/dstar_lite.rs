@@ -70,6 +70,15 @@ pub struct DStarLite {
     started: bool,
 }
 
+/// A directed edge whose cost changed: `old` and `new` costs, ∞ where there is no edge.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EdgeChange {
+    pub from: NodeId,
+    pub to: NodeId,
+    pub old: f64,
+    pub new: f64,
+}
+
 /// What an incremental search offers beyond [`Search`]: repairs after the world changes, and
 /// a start that moves with the agent.
 pub trait Incremental<S: Space> {
@@ -77,6 +86,15 @@ pub trait Incremental<S: Space> {
     /// have changed (for a grid: the changed cells and their eight neighbours). The search is
     /// running again afterwards.
     fn world_changed<T: Tracer>(&mut self, space: &S, around: &[NodeId], tracer: &mut T);
+
+    /// The space has been updated and these directed edges changed cost (∞: no edge). By
+    /// default every changed edge's source is updated as by [`Incremental::world_changed`].
+    fn edges_changed<T: Tracer>(&mut self, space: &S, edges: &[EdgeChange], tracer: &mut T) {
+        let mut from: Vec<NodeId> = edges.iter().map(|e| e.from).collect();
+        from.sort_unstable();
+        from.dedup();
+        self.world_changed(space, &from, tracer);
+    }
 
     /// The agent now stands at `start`.
     fn move_start(&mut self, space: &S, start: NodeId);
@@ -404,6 +422,48 @@ impl<S: Space> Incremental<S> for DStarLite {
                 self.seen[i] = self.change;
                 self.update_vertex(space, &hf, u, tracer);
             }
+        }
+        self.path.clear();
+        let ends_free = space.is_passable(self.query.start) && space.is_passable(self.query.goal);
+        self.status = if ends_free {
+            Status::Running
+        } else {
+            Status::NoPath
+        };
+    }
+
+    /// The optimised edge update of Koenig & Likhachev (2002, Fig. 4): a cheaper edge can only
+    /// lower its source's rhs (one min), a dearer one matters only if rhs came through it (a
+    /// rescan then). Most changed edges cost no successor scan at all.
+    fn edges_changed<T: Tracer>(&mut self, space: &S, edges: &[EdgeChange], tracer: &mut T) {
+        if self.g.len() != space.num_nodes() {
+            Search::reset(self, space, self.query);
+            return;
+        }
+        self.km += space.heuristic(self.heuristic, self.last, self.query.start);
+        self.last = self.query.start;
+        if T::ENABLED {
+            tracer.event(Event::marker(EventKind::WorldChange, NONE));
+            tracer.event(Event::marker(EventKind::Replan, self.query.start));
+        }
+        let hf = space.heuristic_to(self.heuristic, self.query.start);
+        let goal = self.query.goal;
+        for e in edges {
+            let (u, v) = (e.from as usize, e.to as usize);
+            if u >= self.g.len() || v >= self.g.len() || e.old == e.new {
+                continue;
+            }
+            if e.from != goal {
+                if e.new < e.old {
+                    let via = e.new + self.g[v];
+                    if via < self.rhs[u] {
+                        self.rhs[u] = via;
+                    }
+                } else if q(self.rhs[u]) == q(e.old + self.g[v]) {
+                    self.rhs[u] = self.best_successor(space, e.from).0;
+                }
+            }
+            self.requeue(&hf, e.from, tracer);
         }
         self.path.clear();
         let ends_free = space.is_passable(self.query.start) && space.is_passable(self.query.goal);
