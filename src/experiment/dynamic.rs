@@ -431,10 +431,10 @@ enum Planner {
 
 struct Rtd {
     d: DStarLite,
-    learned: super::rtd::Learned,
+    learned: crate::search::rtd::Learned,
     global: usize,
     local: usize,
-    status: super::rtd::GlobalStatus,
+    status: crate::search::rtd::GlobalStatus,
 }
 
 impl Rtd {
@@ -446,9 +446,9 @@ impl Rtd {
         goal: NodeId,
         expanded: &mut u64,
     ) -> Vec<NodeId> {
-        let (status, pops) = super::rtd::global_search(&mut self.d, space, self.global);
+        let (status, pops) = crate::search::rtd::global_search(&mut self.d, space, self.global);
         self.status = status;
-        let (next, local) = super::rtd::choose_step(
+        let (next, local) = crate::search::rtd::choose_step(
             status,
             &self.d,
             space,
@@ -490,7 +490,7 @@ pub fn run_agent(map: &DynamicMap, tape: &mut Tape, algo: DynAlgo, oracle: bool)
                 learned: Default::default(),
                 global: limit - local,
                 local,
-                status: super::rtd::GlobalStatus::LimitReached,
+                status: crate::search::rtd::GlobalStatus::LimitReached,
             }))
         }
     };
@@ -800,12 +800,26 @@ fn edge_changes(grid: &Grid, flipped: &[(usize, bool)], was: &mut [u8]) -> Vec<E
             if !ok || (was[n] != 0 && n < c) {
                 continue;
             }
-            let old = if free_before(c) && free_before(n) { 1.0 } else { INF };
+            let old = if free_before(c) && free_before(n) {
+                1.0
+            } else {
+                INF
+            };
             let new = if free_now(c) && free_now(n) { 1.0 } else { INF };
             if old != new {
                 let (a, b) = (c as NodeId, n as NodeId);
-                out.push(EdgeChange { from: a, to: b, old, new });
-                out.push(EdgeChange { from: b, to: a, old, new });
+                out.push(EdgeChange {
+                    from: a,
+                    to: b,
+                    old,
+                    new,
+                });
+                out.push(EdgeChange {
+                    from: b,
+                    to: a,
+                    old,
+                    new,
+                });
             }
         }
     }

@@ -4,7 +4,6 @@
 pub mod behaviour;
 pub mod dynamic;
 pub mod heap_astar;
-pub mod rtd;
 
 use crate::map::io::{read_map, read_scen, Problem};
 use crate::map::Grid;

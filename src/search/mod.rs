@@ -15,6 +15,7 @@ mod keyed_heap;
 mod nodes;
 pub mod params;
 pub mod registry;
+pub mod rtd;
 mod weighted_astar;
 
 pub use ad_star::AdStar;

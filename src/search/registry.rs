@@ -106,6 +106,14 @@ static ALGORITHMS: &[AlgoInfo] = &[
         grid: maker!(DStarLite),
     },
     AlgoInfo {
+        name: "rtd-star",
+        title: "RTD*",
+        summary: "real-time: an agent moves a cell per decision of at most `limit` expansions (D* Lite, else LSS-LRTA*); its walk is the path",
+        params: super::rtd::RtdStar::PARAMS,
+        guarantee: Guarantee::Valid,
+        grid: maker!(super::rtd::RtdStar),
+    },
+    AlgoInfo {
         name: "weighted-astar",
         title: "Weighted A*",
         summary: "best-first by g + w·h; at most w × optimal, usually much faster",
