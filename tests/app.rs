@@ -210,7 +210,15 @@ fn default_view_snapshot() {
     h.run();
     h.get_by_label(">|").click();
     h.run();
-    // Search time is the one value that differs from run to run.
+    // Search time is the one value that differs from run to run. It is measured on a worker
+    // thread: wait for it first, or it may land after the fixed value below.
+    for _ in 0..2000 {
+        if h.state().views[0].run.search_time.is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        h.run();
+    }
     h.state_mut().views[0].run.search_time = Some(std::time::Duration::from_micros(40));
     h.run();
     h.snapshot("default_view");

@@ -172,10 +172,7 @@ impl Oracle {
                     c(self.scratch)
                 )
             } else {
-                format!(
-                    "Repair checked: equals A* from scratch ({})",
-                    c(self.scratch)
-                )
+                format!("Repair = A* from scratch ({})", c(self.scratch))
             }
         } else {
             format!(
@@ -579,7 +576,7 @@ mod tests {
         assert!(!oracle(Some(3.0), None, 1.0).agrees());
         assert!(oracle(Some(10.0), Some(10.0), 1.0)
             .text()
-            .starts_with("Repair checked"));
+            .starts_with("Repair = A*"));
         assert!(oracle(None, Some(3.0), 1.0).text().contains("no path"));
     }
 }
