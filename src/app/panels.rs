@@ -738,6 +738,14 @@ fn inspector(app: &mut PathlabApp, ui: &mut egui::Ui) {
             ui.label("rhs");
             ui.label(num(info.rhs));
             ui.end_row();
+            if let Some((k1, k2)) = run.queue_key(n) {
+                ui.label("key (latest)").on_hover_text(
+                    "The key it is queued under at the end of what is recorded: \
+                     [min(g, rhs) + h + k_m; min(g, rhs)] for D* Lite",
+                );
+                ui.label(format!("[{k1:.3}; {k2:.3}]"));
+                ui.end_row();
+            }
         }
         ui.label("parent");
         ui.label(if info.parent == crate::trace::NONE {

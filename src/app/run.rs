@@ -318,6 +318,11 @@ impl Run {
         self.search.cost()
     }
 
+    /// The key `n` is queued under in the search's latest state (D* Lite, AD*).
+    pub fn queue_key(&self, n: NodeId) -> Option<(f64, f64)> {
+        self.search.queue_key(n)
+    }
+
     /// Path nodes, once found.
     pub fn path(&self) -> Option<&[NodeId]> {
         self.search.path()

@@ -398,4 +398,8 @@ impl SearchState for AdStar {
     fn g(&self, n: NodeId) -> Option<f64> {
         self.g.get(n as usize).copied().filter(|g| g.is_finite())
     }
+
+    fn queue_key(&self, n: NodeId) -> Option<(f64, f64)> {
+        self.heap.key_pair(n)
+    }
 }

@@ -509,4 +509,41 @@ impl SearchState for DStarLite {
     fn g(&self, n: NodeId) -> Option<f64> {
         self.g.get(n as usize).copied().filter(|g| g.is_finite())
     }
+
+    fn queue_key(&self, n: NodeId) -> Option<(f64, f64)> {
+        self.heap.key_pair(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::Grid;
+    use crate::space::GridSpace;
+    use crate::trace::NullTracer;
+
+    /// After a search, every node left on the queue is inconsistent and queued under
+    /// [min(g, rhs) + h(start, n) + k_m; min(g, rhs)] (k_m = 0 before any change).
+    #[test]
+    fn queued_keys_read_back_as_costs() {
+        let grid = Grid::from_rows(&["......", ".@@@..", "......", "..@..."]);
+        let sp = GridSpace::octile(&grid);
+        let q = Query {
+            start: sp.node(0, 0).unwrap(),
+            goal: sp.node(5, 3).unwrap(),
+        };
+        let mut d = DStarLite::new(&sp, q, Heuristic::Octile);
+        assert_eq!(d.run(&sp, &mut NullTracer), Status::Found);
+        let mut queued = 0;
+        for n in 0..sp.num_nodes() as NodeId {
+            let Some((k1, k2)) = d.queue_key(n) else {
+                continue;
+            };
+            queued += 1;
+            let m = d.g[n as usize].min(d.rhs[n as usize]);
+            let h = sp.heuristic(Heuristic::Octile, q.start, n);
+            assert!((k2 - m).abs() < 1e-5 && (k1 - (m + h)).abs() < 1e-5, "{n}");
+        }
+        assert!(queued > 0);
+    }
 }

@@ -41,6 +41,20 @@ impl KeyedHeap {
         self.keys.is_empty()
     }
 
+    /// The key of `n` as two costs (the halves of a two-part key in the open list's fixed
+    /// point; ∞ for an infinite part), if queued.
+    pub fn key_pair(&self, n: u32) -> Option<(f64, f64)> {
+        let part = |k: u64| {
+            if k == u64::MAX {
+                f64::INFINITY
+            } else {
+                k as f64 / (1u64 << 20) as f64
+            }
+        };
+        self.key_of(n)
+            .map(|k| (part((k >> 64) as u64), part(k as u64)))
+    }
+
     /// The key of `n`, if queued.
     #[inline]
     pub fn key_of(&self, n: u32) -> Option<u128> {

@@ -89,6 +89,11 @@ pub trait SearchState {
 
     /// g of node `n` if this search reached it.
     fn g(&self, n: NodeId) -> Option<f64>;
+
+    /// The two-part key node `n` is queued under now (D* Lite, AD*), if it is queued.
+    fn queue_key(&self, _n: NodeId) -> Option<(f64, f64)> {
+        None
+    }
 }
 
 /// A search for one query on a space `S`, advanced by `step`.
