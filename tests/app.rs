@@ -450,3 +450,30 @@ fn sent_agents_walk_and_stopping_restores_the_map() {
     assert!(h.state().sim.agents.is_empty());
     h.get_by_label("Replay last tape");
 }
+
+#[test]
+fn ara_star_shows_each_solution_and_its_epsilon() {
+    let mut app = default_app();
+    app.set_algorithm(0, pathlab::app::AlgoChoice::named("ara-star"));
+    app.to_end();
+    let sols = app.views[0].run.series.solutions.clone();
+    assert!(sols.len() >= 2, "{sols:?}");
+    let (best, _) = core_astar();
+    let last = *sols.last().unwrap();
+    assert_eq!(last.2, 1.0, "the last solution is at ε = 1");
+    assert!(
+        (last.1 as f64 - best).abs() < 1e-3,
+        "and optimal: {} vs {best}",
+        last.1
+    );
+    assert!(sols.windows(2).all(|w| w[1].1 <= w[0].1 && w[1].2 < w[0].2));
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("Anytime solutions (later ones greyed)");
+    // The view's title shows the solution published by the step shown: the last at the end,
+    // none at the start.
+    assert_eq!(h.state().views[0].run.solution_shown(), Some((last.1, 1.0)));
+    h.key_press(egui::Key::Home);
+    h.run();
+    assert_eq!(h.state().views[0].run.solution_shown(), None);
+}

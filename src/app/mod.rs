@@ -956,8 +956,12 @@ impl PathlabApp {
                     b.map(|o| (&mut o.run, o.serial)),
                 );
             }
+            let sol = self.views[i]
+                .run
+                .solution_shown()
+                .map_or(String::new(), |(c, e)| format!(" — ε {e:.2}, cost {c:.3}"));
             let title = format!(
-                "{}{}",
+                "{}{}{sol}",
                 self.views[i].run.choice.label(),
                 if other.is_some() { " — diff" } else { "" }
             );

@@ -826,6 +826,32 @@ fn stats_table(app: &mut PathlabApp, ui: &mut egui::Ui) {
         RichText::new("expanded: shown/total; path_length in moves; time without recording")
             .small(),
     );
+    if app.views.iter().any(|v| !v.run.series.solutions.is_empty()) {
+        ui.label(RichText::new("Anytime solutions (later ones greyed)").strong());
+        egui::Grid::new("solutions").striped(true).show(ui, |ui| {
+            for h in ["run", "at step", "ε", "cost"] {
+                ui.label(RichText::new(h).small().strong());
+            }
+            ui.end_row();
+            for (i, v) in app.views.iter().enumerate() {
+                for &(step, cost, eps) in &v.run.series.solutions {
+                    let text = |t: String| {
+                        let r = RichText::new(t);
+                        if step > v.run.shown {
+                            r.weak()
+                        } else {
+                            r
+                        }
+                    };
+                    ui.label(text(format!("{} {}", i + 1, v.run.choice.info.title)));
+                    ui.label(text(step.to_string()));
+                    ui.label(text(format!("{eps:.2}")));
+                    ui.label(text(format!("{cost:.3}")));
+                    ui.end_row();
+                }
+            }
+        });
+    }
 }
 
 fn plots(app: &mut PathlabApp, ui: &mut egui::Ui) {

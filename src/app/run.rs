@@ -78,6 +78,8 @@ pub struct Series {
     pub f: Vec<f32>,
     /// Open-list size when the step began.
     pub open: Vec<u32>,
+    /// Anytime solutions (ARA*, AD*): steps done when it was published, its cost and ε.
+    pub solutions: Vec<(usize, f32, f32)>,
 }
 
 /// A run: built, recorded a slice per frame (so the UI never waits), and seekable.
@@ -435,6 +437,12 @@ impl Run {
                     self.queued[n] = true;
                     self.open_now += 1;
                 }
+                EventKind::Solution => {
+                    let (cost, eps) = (e.a, e.b);
+                    self.series
+                        .solutions
+                        .push((self.series.node.len(), cost, eps));
+                }
                 EventKind::Expand => {
                     self.series.node.push(e.node);
                     self.series.f.push(e.b);
@@ -477,6 +485,16 @@ impl Run {
             }
         }
         t
+    }
+
+    /// The latest anytime solution published by the step shown: (cost, ε).
+    pub fn solution_shown(&self) -> Option<(f32, f32)> {
+        self.series
+            .solutions
+            .iter()
+            .rev()
+            .find(|s| s.0 <= self.shown)
+            .map(|s| (s.1, s.2))
     }
 
     /// The node expanded by the step just shown.
