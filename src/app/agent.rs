@@ -246,13 +246,48 @@ impl PathlabApp {
         self.to_end();
     }
 
+    /// Writes the last outing's change tape.
+    pub fn save_tape(&mut self, path: &std::path::Path) {
+        let (w, h) = (self.doc.grid.width(), self.doc.grid.height());
+        self.status = match &self.sim.last_tape {
+            None => "No tape yet: send the agents first".into(),
+            Some(t) => match t.save(path, w, h) {
+                Ok(()) => format!("Saved the change tape to {}", path.display()),
+                Err(e) => e.to_string(),
+            },
+        };
+    }
+
+    /// Reads a change tape for "Replay last tape".
+    pub fn open_tape(&mut self, path: &std::path::Path) {
+        self.status = match ChangeTape::load(path) {
+            Ok((t, (w, h))) => {
+                let same = (w, h) == (self.doc.grid.width(), self.doc.grid.height());
+                let n = t.events.len();
+                self.sim.last_tape = Some(t);
+                format!(
+                    "Loaded {n} changes from {}{}",
+                    path.display(),
+                    if same {
+                        ""
+                    } else {
+                        " (made on a map of another size: cells outside this one are skipped)"
+                    }
+                )
+            }
+            Err(e) => e.to_string(),
+        };
+    }
+
     /// Applies cell changes made by the world (not undoable: the map is restored when the
     /// agents stop) and has every view replan from its agent.
     fn world_cells(&mut self, changes: &[(u32, u32, Cell)]) {
         let w = self.doc.grid.width() as usize;
+        let (gw, gh) = (self.doc.grid.width(), self.doc.grid.height());
         let mut logged = vec![];
         let mut xy = vec![];
-        for &(x, y, c) in changes {
+        // A loaded tape may come from a bigger map.
+        for &(x, y, c) in changes.iter().filter(|c| c.0 < gw && c.1 < gh) {
             let i = y as usize * w + x as usize;
             let old = self.doc.grid.get(x, y).map_or(c.tile, |o| o.tile);
             self.doc.grid.set(x, y, c);
@@ -261,6 +296,9 @@ impl PathlabApp {
             }
             logged.push((i, old, c.tile));
             xy.push((x, y));
+        }
+        if xy.is_empty() {
+            return;
         }
         self.doc.revision += 1;
         self.space.update_cells(&self.doc.grid, &xy);
@@ -377,5 +415,19 @@ mod tests {
         }
         assert_eq!(app.doc.grid, first);
         assert_eq!(app.sim.agents[0].trail, trail);
+        // Through a file, in another session.
+        app.agents_stop();
+        let p = std::env::temp_dir().join(format!("pathlab-tape-app-{}.ron", std::process::id()));
+        app.save_tape(&p);
+        let mut other = super::tests::app();
+        other.open_tape(&p);
+        assert!(other.status.starts_with("Loaded"), "{}", other.status);
+        other.agents_start(true);
+        for _ in 0..30 {
+            other.agent_tick();
+        }
+        assert_eq!(other.doc.grid, first);
+        assert_eq!(other.sim.agents[0].trail, trail);
+        std::fs::remove_file(&p).ok();
     }
 }

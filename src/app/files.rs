@@ -104,6 +104,8 @@ pub enum DialogPurpose {
     ExportPosthoc,
     ExportPng,
     ExportCsv,
+    SaveTape,
+    OpenTape,
 }
 
 /// A native file dialog running on its own thread, so the UI keeps drawing.
@@ -153,6 +155,18 @@ impl PendingDialog {
                         d.add_filter("PNG image", &["png"])
                             .set_file_name(name)
                             .save_file()
+                            .await
+                    }
+                    DialogPurpose::SaveTape => {
+                        d.add_filter("change tape (RON)", &["ron"])
+                            .set_file_name(name)
+                            .save_file()
+                            .await
+                    }
+                    DialogPurpose::OpenTape => {
+                        d.add_filter("change tape (RON)", &["ron"])
+                            .add_filter("all files", &["*"])
+                            .pick_file()
                             .await
                     }
                     DialogPurpose::ExportCsv => {

@@ -1191,6 +1191,8 @@ impl PathlabApp {
                 self.shot_target = Some((p, self.canvas_rect));
                 self.shot_requested = false;
             }
+            DialogPurpose::SaveTape => self.save_tape(&p),
+            DialogPurpose::OpenTape => self.open_tape(&p),
             DialogPurpose::ExportCsv => {
                 let text = self.experiment.csv().unwrap_or_default();
                 self.status = match crate::map::io::write_atomic(&p, text.as_bytes()) {

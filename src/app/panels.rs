@@ -410,6 +410,22 @@ fn dynamic_world(app: &mut PathlabApp, ui: &mut egui::Ui) {
             {
                 app.agents_start(true);
             }
+            if ui
+                .add_enabled(has_tape, egui::Button::new("Save tape…"))
+                .on_hover_text("The last outing's changes as a RON file")
+                .clicked()
+                && app.dialog.is_none()
+            {
+                app.dialog = Some(PendingDialog::spawn(DialogPurpose::SaveTape, "changes.ron"));
+            }
+            if ui
+                .button("Load tape…")
+                .on_hover_text("Changes saved before, to replay on this map")
+                .clicked()
+                && app.dialog.is_none()
+            {
+                app.dialog = Some(PendingDialog::spawn(DialogPurpose::OpenTape, ""));
+            }
         } else {
             if ui.button(if playing { "Pause" } else { "Go on" }).clicked() {
                 app.sim.playing = !playing;

@@ -5,6 +5,7 @@
 //! kept as a [`ChangeTape`] that replays the same changes on the same map.
 
 use super::dynamic::{DynamicMap, Tape};
+use crate::map::io::IoError;
 use crate::map::{Cell, Grid};
 use serde::{Deserialize, Serialize};
 
@@ -109,7 +110,66 @@ pub struct ChangeTape {
     pub events: Vec<(u64, CellChanges)>,
 }
 
+/// A change tape on disk: the map size it was made on, and its events.
+#[derive(Serialize, Deserialize)]
+struct TapeFile {
+    version: u32,
+    width: u32,
+    height: u32,
+    events: Vec<(u64, CellChanges)>,
+}
+
+/// Version of the tape file format.
+pub const TAPE_VERSION: u32 = 1;
+
 impl ChangeTape {
+    /// Writes the tape (made on a `width × height` map) as RON, atomically.
+    pub fn save(&self, path: &std::path::Path, width: u32, height: u32) -> Result<(), IoError> {
+        let file = TapeFile {
+            version: TAPE_VERSION,
+            width,
+            height,
+            events: self.events.clone(),
+        };
+        let text =
+            ron::ser::to_string_pretty(&file, ron::ser::PrettyConfig::default()).map_err(|e| {
+                IoError::Format {
+                    file: path.to_path_buf(),
+                    msg: e.to_string(),
+                }
+            })?;
+        crate::map::io::write_atomic(path, text.as_bytes())
+    }
+
+    /// Reads a tape and the map size it was made on; errors name the file and line.
+    pub fn load(path: &std::path::Path) -> Result<(ChangeTape, (u32, u32)), IoError> {
+        let text = crate::map::io::read_text_file(path)?;
+        let file: TapeFile = ron::from_str(&text)
+            .map_err(|e| IoError::parse(path, e.span.start.line, e.code.to_string()))?;
+        if file.version > TAPE_VERSION {
+            return Err(IoError::parse(
+                path,
+                1,
+                format!(
+                    "tape version {} is newer than this pathlab reads ({TAPE_VERSION})",
+                    file.version
+                ),
+            ));
+        }
+        if !file.events.windows(2).all(|w| w[0].0 < w[1].0) {
+            return Err(IoError::Format {
+                file: path.to_path_buf(),
+                msg: "the ticks of a change tape must increase".into(),
+            });
+        }
+        Ok((
+            ChangeTape {
+                events: file.events,
+            },
+            (file.width, file.height),
+        ))
+    }
+
     /// The changes recorded at `tick`.
     pub fn at(&self, tick: u64) -> &[(u32, u32, Cell)] {
         match self.events.binary_search_by_key(&tick, |e| e.0) {
@@ -231,6 +291,26 @@ mod tests {
         for &(x, y, c) in ch {
             grid.set(x, y, c);
         }
+    }
+
+    #[test]
+    fn a_tape_survives_a_round_trip_and_a_bad_file_names_itself() {
+        let dir = std::env::temp_dir().join(format!("pathlab-tape-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let tape = ChangeTape {
+            events: vec![
+                (10, vec![(1, 2, Cell::WALL)]),
+                (20, vec![(1, 2, Cell::FREE)]),
+            ],
+        };
+        let p = dir.join("t.ron");
+        tape.save(&p, 8, 4).unwrap();
+        assert_eq!(ChangeTape::load(&p).unwrap(), (tape, (8, 4)));
+        let bad = dir.join("bad.ron");
+        std::fs::write(&bad, "(version: 1,\n width: 8,\n height: oops)").unwrap();
+        let e = ChangeTape::load(&bad).unwrap_err().to_string();
+        assert!(e.contains("bad.ron") && e.contains('3'), "{e}");
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
