@@ -3,7 +3,7 @@
 //! change or the agent moves. One step is one pop of its priority queue.
 
 use super::keyed_heap::KeyedHeap;
-use super::params::{ParamSpec, Params, HEURISTIC};
+use super::params::{ParamSpec, Params, DSTAR_EPSILON, DSTAR_KEY, HEURISTIC};
 use super::{Query, Search, SearchState, Stats, Status};
 use crate::space::{Heuristic, NodeId, Space};
 use crate::trace::{Event, EventKind, Tracer, NONE};
@@ -49,10 +49,23 @@ pub(super) fn lookahead<S: Space>(space: &S, g: &[f64], u: NodeId) -> (f64, Node
     best
 }
 
+/// How D* Lite makes its keys when the heuristic is inflated (they agree at ε = 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyRule {
+    /// Seed 000's: ε inflates h only for over-consistent nodes, as AD* does. With the original
+    /// key and ε > 1, under-consistent nodes queued after a change sort too low, the search
+    /// stops early and the path can fail to reach the goal (seed 000, Fig. 46).
+    Seed000,
+    /// Koenig & Likhachev's key with h inflated everywhere.
+    Original,
+}
+
 /// D* Lite search state.
 #[derive(Clone, Debug)]
 pub struct DStarLite {
     heuristic: Heuristic,
+    eps: f64,
+    rule: KeyRule,
     g: Vec<f64>,
     rhs: Vec<f64>,
     /// The inconsistent nodes under their keys.
@@ -102,12 +115,14 @@ pub trait Incremental<S: Space> {
 
 impl DStarLite {
     /// Registry parameters.
-    pub const PARAMS: &'static [ParamSpec] = &[HEURISTIC];
+    pub const PARAMS: &'static [ParamSpec] = &[HEURISTIC, DSTAR_EPSILON, DSTAR_KEY];
 
     /// D* Lite for `query` with heuristic `h`.
     pub fn new<S: Space>(space: &S, query: Query, h: Heuristic) -> DStarLite {
         let mut s = DStarLite {
             heuristic: h,
+            eps: 1.0,
+            rule: KeyRule::Seed000,
             g: vec![],
             rhs: vec![],
             heap: KeyedHeap::default(),
@@ -127,7 +142,32 @@ impl DStarLite {
 
     /// From registry parameters.
     pub fn from_params<S: Space>(space: &S, query: Query, p: &Params) -> DStarLite {
-        DStarLite::new(space, query, p.heuristic())
+        let rule = if p.get("key") >= 1.0 {
+            KeyRule::Original
+        } else {
+            KeyRule::Seed000
+        };
+        let eps = if p.values().contains_key("epsilon") {
+            p.get("epsilon")
+        } else {
+            1.0
+        };
+        DStarLite::inflated(space, query, p.heuristic(), eps, rule)
+    }
+
+    /// D* Lite with the heuristic inflated by `eps` (≥ 1), keys made by `rule`.
+    pub fn inflated<S: Space>(
+        space: &S,
+        query: Query,
+        h: Heuristic,
+        eps: f64,
+        rule: KeyRule,
+    ) -> DStarLite {
+        let mut d = DStarLite::new(space, query, h);
+        d.eps = eps.max(1.0);
+        d.rule = rule;
+        Search::reset(&mut d, space, query);
+        d
     }
 
     /// rhs of node `n` (the one-step lookahead value).
@@ -144,7 +184,7 @@ impl DStarLite {
     /// on every step): summed per step this is at least what one raise at the next change
     /// would be, which keeps old keys valid lower bounds.
     pub fn advance<S: Space>(&mut self, space: &S, start: NodeId) {
-        self.km += space.heuristic(self.heuristic, self.query.start, start);
+        self.km += self.eps * space.heuristic(self.heuristic, self.query.start, start);
         self.last = start;
         Incremental::move_start(self, space, start);
     }
@@ -186,8 +226,19 @@ impl DStarLite {
     /// `Space::heuristic_to`, so the start's coordinates are not worked out per key).
     #[inline]
     fn key(&self, h: &impl Fn(NodeId) -> f64, n: NodeId) -> Key {
-        let m = self.g[n as usize].min(self.rhs[n as usize]);
-        Key(q(m + h(n) + self.km), q(m))
+        let (g, rhs) = (self.g[n as usize], self.rhs[n as usize]);
+        if self.eps == 1.0 {
+            let m = g.min(rhs);
+            return Key(q(m + h(n) + self.km), q(m));
+        }
+        match self.rule {
+            KeyRule::Seed000 if q(g) > q(rhs) => Key(q(rhs + self.eps * h(n) + self.km), q(rhs)),
+            KeyRule::Seed000 => Key(q(g + h(n) + self.km), q(g)),
+            KeyRule::Original => {
+                let m = g.min(rhs);
+                Key(q(m + self.eps * h(n) + self.km), q(m))
+            }
+        }
     }
 
     #[inline]
@@ -403,7 +454,8 @@ impl<S: Space> Incremental<S> for DStarLite {
             Search::reset(self, space, self.query);
             return;
         }
-        self.km += space.heuristic(self.heuristic, self.last, self.query.start);
+        // Scaled by ε, since keys carry ε·h (seed 000's code does the same).
+        self.km += self.eps * space.heuristic(self.heuristic, self.last, self.query.start);
         self.last = self.query.start;
         if T::ENABLED {
             tracer.event(Event::marker(EventKind::WorldChange, NONE));
@@ -440,7 +492,8 @@ impl<S: Space> Incremental<S> for DStarLite {
             Search::reset(self, space, self.query);
             return;
         }
-        self.km += space.heuristic(self.heuristic, self.last, self.query.start);
+        // Scaled by ε, since keys carry ε·h (seed 000's code does the same).
+        self.km += self.eps * space.heuristic(self.heuristic, self.last, self.query.start);
         self.last = self.query.start;
         if T::ENABLED {
             tracer.event(Event::marker(EventKind::WorldChange, NONE));

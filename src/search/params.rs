@@ -45,6 +45,27 @@ pub const EPSILON: ParamSpec = ParamSpec {
     max: 100.0,
 };
 
+/// D* Lite's heuristic inflation (seed 000 ran it with ε > 1); 1 keeps it optimal.
+pub const DSTAR_EPSILON: ParamSpec = ParamSpec {
+    name: "epsilon",
+    help: "heuristic inflation ε ≥ 1; paths cost at most ε × optimal with the seed 000 key",
+    kind: ParamKind::Float,
+    default: 1.0,
+    min: 1.0,
+    max: 100.0,
+};
+
+/// D* Lite's key: seed 000's inflates h only for over-consistent nodes (what makes ε > 1 safe
+/// after a change); the original inflates every key.
+pub const DSTAR_KEY: ParamSpec = ParamSpec {
+    name: "key",
+    help: "seed000: [rhs + ε·h + k_m; rhs] if g > rhs, else [g + h + k_m; g]; original: [min(g, rhs) + ε·h + k_m; min(g, rhs)]",
+    kind: ParamKind::Choice(&["seed000", "original"]),
+    default: 0.0,
+    min: 0.0,
+    max: 1.0,
+};
+
 /// How much the anytime searches lower ε after each solution.
 pub const DECREMENT: ParamSpec = ParamSpec {
     name: "decrement",

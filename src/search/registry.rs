@@ -100,9 +100,9 @@ static ALGORITHMS: &[AlgoInfo] = &[
     AlgoInfo {
         name: "dstar-lite",
         title: "D* Lite",
-        summary: "backward search that repairs its g/rhs values when the map changes; optimal",
+        summary: "backward search that repairs its g/rhs values when the map changes; optimal at ε = 1",
         params: DStarLite::PARAMS,
-        guarantee: Guarantee::Optimal,
+        guarantee: Guarantee::BoundedBy("epsilon"),
         grid: maker!(DStarLite),
     },
     AlgoInfo {
