@@ -221,6 +221,14 @@ impl PathlabApp {
             if a.arrived {
                 continue;
             }
+            // A view restarted from the map's start (its algorithm changed, say) plans again
+            // from where its agent stands.
+            if let Some(n) = self.space.node(a.at.0, a.at.1) {
+                if v.run.query.start != n {
+                    v.run.replan(&self.space, n, &[], vec![]);
+                    a.pos = 0;
+                }
+            }
             v.run.finish(&self.space);
             match v.run.path() {
                 Some(p) if a.pos + 1 < p.len() => {

@@ -506,17 +506,22 @@ impl<S: Space> Incremental<S> for DStarLite {
             if u >= self.g.len() || v >= self.g.len() || e.old == e.new {
                 continue;
             }
-            if e.from != goal {
-                if e.new < e.old {
-                    let via = e.new + self.g[v];
-                    if via < self.rhs[u] {
-                        self.rhs[u] = via;
-                    }
-                } else if q(self.rhs[u]) == q(e.old + self.g[v]) {
-                    self.rhs[u] = self.best_successor(space, e.from).0;
-                }
+            // Only a node whose rhs moved can change its consistency (g is untouched here).
+            if e.from == goal {
+                continue;
             }
-            self.requeue(&hf, e.from, tracer);
+            let before = self.rhs[u];
+            if e.new < e.old {
+                let via = e.new + self.g[v];
+                if via < before {
+                    self.rhs[u] = via;
+                }
+            } else if q(before) == q(e.old + self.g[v]) {
+                self.rhs[u] = self.best_successor(space, e.from).0;
+            }
+            if self.rhs[u] != before {
+                self.requeue(&hf, e.from, tracer);
+            }
         }
         self.path.clear();
         let ends_free = space.is_passable(self.query.start) && space.is_passable(self.query.goal);
