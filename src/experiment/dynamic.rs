@@ -502,6 +502,10 @@ pub fn run_agent(map: &DynamicMap, tape: &mut Tape, algo: DynAlgo, oracle: bool)
     let limit = 20 * space.num_nodes() as u64;
     // Scratch for `edge_changes`: per cell, 0 unchanged, 1 was free, 2 was a wall.
     let mut was = vec![0u8; space.num_nodes()];
+    // The changed edges of the last change, its memory reused (a fresh buffer per change cost
+    // page faults inside the timed part).
+    let mut edges: Vec<EdgeChange> = vec![];
+    let mut around_buf: Vec<NodeId> = vec![];
     let mut pos = 0usize;
     let mut ok = !path.is_empty();
     while ok && at != goal && steps < limit {
@@ -560,16 +564,6 @@ pub fn run_agent(map: &DynamicMap, tape: &mut Tape, algo: DynAlgo, oracle: bool)
             }
             space.update_cells(&grid, &cells);
             let t = Instant::now();
-            // The changed cells' neighbourhoods, not their bounding box: changes are scattered
-            // over the whole map. (Repeats are harmless: a second update of a node changes
-            // nothing.) Worked out inside the timed part, as the incremental searches' work.
-            let around = |space: &GridSpace| {
-                let mut v = Vec::with_capacity(cells.len() * 5);
-                for &(x, y) in &cells {
-                    space.around_into(Rect { x, y, w: 1, h: 1 }, &mut v);
-                }
-                v
-            };
             path = match &mut planner {
                 Planner::HeapAStar(a) => {
                     let p = a.search(&space, at, goal, h);
@@ -584,7 +578,7 @@ pub fn run_agent(map: &DynamicMap, tape: &mut Tape, algo: DynAlgo, oracle: bool)
                 }
                 Planner::Rtd(r) => {
                     if !cells.is_empty() {
-                        let edges = edge_changes(&grid, &flipped, &mut was);
+                        edge_changes(&grid, &flipped, &mut was, &mut edges);
                         r.d.edges_changed(&space, &edges, &mut NullTracer);
                         // Learned h is kept across changes (the thesis does not say); it may
                         // overestimate where a wall opened, which costs detours, not success.
@@ -599,7 +593,14 @@ pub fn run_agent(map: &DynamicMap, tape: &mut Tape, algo: DynAlgo, oracle: bool)
                         ad.set_epsilon(&space, *t as f64 / 10.0);
                     }
                     if !cells.is_empty() {
-                        ad.world_changed(&space, &around(&space), &mut NullTracer);
+                        // The changed cells' neighbourhoods, not their bounding box: changes
+                        // are scattered over the whole map. (Repeats are harmless: a second
+                        // update of a node changes nothing.)
+                        around_buf.clear();
+                        for &(x, y) in &cells {
+                            space.around_into(Rect { x, y, w: 1, h: 1 }, &mut around_buf);
+                        }
+                        ad.world_changed(&space, &around_buf, &mut NullTracer);
                     }
                     ad.run(&space, &mut NullTracer);
                     expanded += ad.stats().expanded - before;
@@ -609,7 +610,7 @@ pub fn run_agent(map: &DynamicMap, tape: &mut Tape, algo: DynAlgo, oracle: bool)
                     let before = d.stats().expanded;
                     d.move_start(&space, at);
                     if !cells.is_empty() {
-                        let edges = edge_changes(&grid, &flipped, &mut was);
+                        edge_changes(&grid, &flipped, &mut was, &mut edges);
                         d.edges_changed(&space, &edges, &mut NullTracer);
                     }
                     d.run(&space, &mut NullTracer);
@@ -775,7 +776,7 @@ pub fn summarise(algos: &[DynAlgo], rows: &[Row]) -> Vec<Summary> {
 /// The directed edges that changed when the `flipped` cells (index, closed now) changed on a
 /// 4-connected unit-cost grid (seed 003's setting): an edge exists where both its cells are
 /// free. `was` is all zeros on entry and on return.
-fn edge_changes(grid: &Grid, flipped: &[(usize, bool)], was: &mut [u8]) -> Vec<EdgeChange> {
+fn edge_changes(grid: &Grid, flipped: &[(usize, bool)], was: &mut [u8], out: &mut Vec<EdgeChange>) {
     const INF: f64 = f64::INFINITY;
     let tiles = grid.tiles();
     for &(c, closed) in flipped {
@@ -787,7 +788,7 @@ fn edge_changes(grid: &Grid, flipped: &[(usize, bool)], was: &mut [u8]) -> Vec<E
         w => w == 1,
     };
     let (w, h) = (grid.width() as usize, grid.height() as usize);
-    let mut out = Vec::with_capacity(flipped.len() * 4);
+    out.clear();
     for &(c, _) in flipped {
         let (x, y) = (c % w, c / w);
         for (ok, n) in [
@@ -826,7 +827,6 @@ fn edge_changes(grid: &Grid, flipped: &[(usize, bool)], was: &mut [u8]) -> Vec<E
     for &(c, _) in flipped {
         was[c] = 0;
     }
-    out
 }
 
 /// Plans from scratch (A*), or the first plan (D* Lite).

@@ -66,6 +66,34 @@ pub fn gradient_step(d: &DStarLite, space: &GridSpace, at: NodeId) -> Option<Nod
 pub struct Learned {
     h: HashMap<NodeId, f64>,
     heuristic: Heuristic,
+    /// The local search's working sets, kept between decisions so each one does not allocate
+    /// and grow them again (a tenth of a decision's time).
+    scratch: Scratch,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Scratch {
+    g: HashMap<NodeId, f64>,
+    parent: HashMap<NodeId, NodeId>,
+    closed: HashSet<NodeId>,
+    open: BinaryHeap<Reverse<(u64, u64, NodeId)>>,
+    seen: HashSet<NodeId>,
+    frontier: Vec<NodeId>,
+    heap: BinaryHeap<Reverse<(u64, NodeId)>>,
+    done: HashSet<NodeId>,
+}
+
+impl Scratch {
+    fn clear(&mut self) {
+        self.g.clear();
+        self.parent.clear();
+        self.closed.clear();
+        self.open.clear();
+        self.seen.clear();
+        self.frontier.clear();
+        self.heap.clear();
+        self.done.clear();
+    }
 }
 
 impl Default for Learned {
@@ -80,6 +108,7 @@ impl Learned {
         Learned {
             h: HashMap::default(),
             heuristic,
+            scratch: Scratch::default(),
         }
     }
 
@@ -124,10 +153,32 @@ pub fn local_search_traced<T: Tracer>(
     limit: usize,
     tracer: &mut T,
 ) -> (Option<NodeId>, u64) {
-    let mut g: HashMap<NodeId, f64> = HashMap::default();
-    let mut parent: HashMap<NodeId, NodeId> = HashMap::default();
-    let mut closed: HashSet<NodeId> = HashSet::default();
-    let mut open: BinaryHeap<Reverse<(u64, u64, NodeId)>> = BinaryHeap::new();
+    let mut sc = std::mem::take(&mut learned.scratch);
+    sc.clear();
+    let result = local_search_in(space, learned, &mut sc, at, goal, limit, tracer);
+    learned.scratch = sc;
+    result
+}
+
+fn local_search_in<T: Tracer>(
+    space: &GridSpace,
+    learned: &mut Learned,
+    sc: &mut Scratch,
+    at: NodeId,
+    goal: NodeId,
+    limit: usize,
+    tracer: &mut T,
+) -> (Option<NodeId>, u64) {
+    let Scratch {
+        g,
+        parent,
+        closed,
+        open,
+        seen,
+        frontier,
+        heap,
+        done,
+    } = sc;
     g.insert(at, 0.0);
     let f = |g: f64, n: NodeId, l: &Learned| g + l.get(space, n, goal);
     open.push(Reverse((key(f(0.0, at, learned)), 0, at)));
@@ -158,13 +209,11 @@ pub fn local_search_traced<T: Tracer>(
         }
     }
     // The frontier: open nodes not expanded, best f first (ties: larger g, deeper).
-    let frontier: Vec<NodeId> = {
-        let mut seen = HashSet::default();
+    frontier.extend(
         open.iter()
             .map(|Reverse((_, _, n))| *n)
-            .filter(|n| !closed.contains(n) && seen.insert(*n))
-            .collect()
-    };
+            .filter(|n| !closed.contains(n) && seen.insert(*n)),
+    );
     let best = frontier.iter().copied().min_by(|&a, &b| {
         let (fa, fb) = (f(g[&a], a, learned), f(g[&b], b, learned));
         fa.total_cmp(&fb).then(g[&b].total_cmp(&g[&a]))
@@ -174,14 +223,12 @@ pub fn local_search_traced<T: Tracer>(
     };
     // Learning: h of every expanded node becomes its distance to the frontier plus the
     // frontier's h (Dijkstra backwards from the frontier over the expanded nodes).
-    let mut heap: BinaryHeap<Reverse<(u64, NodeId)>> = BinaryHeap::new();
-    for &s in &closed {
+    for &s in closed.iter() {
         learned.h.insert(s, f64::INFINITY);
     }
-    for &s in &frontier {
+    for &s in frontier.iter() {
         heap.push(Reverse((key(learned.get(space, s, goal)), s)));
     }
-    let mut done: HashSet<NodeId> = HashSet::default();
     while let Some(Reverse((_, s))) = heap.pop() {
         if !done.insert(s) {
             continue;
