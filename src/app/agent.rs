@@ -352,13 +352,14 @@ mod tests {
         })
     }
 
-    /// Agents of D* Lite and A* cross the built-in map while blocks flip; every replan of D*
-    /// Lite agrees with A* from scratch, both arrive, and stopping restores the map.
+    /// Agents of D* Lite, A* and RTD* cross the built-in map while blocks flip; every replan of
+    /// D* Lite agrees with A* from scratch, all arrive, and stopping restores the map.
     #[test]
     fn agents_cross_a_flipping_map_and_the_map_comes_back() {
         let mut app = app();
         app.set_algorithm(0, AlgoChoice::named("dstar-lite"));
         app.add_view(AlgoChoice::named("astar"));
+        app.add_view(AlgoChoice::named("rtd-star"));
         let before = app.doc.grid.clone();
         app.sim.percent = 30.0;
         app.sim.every = 3;
@@ -383,8 +384,9 @@ mod tests {
         assert_eq!(
             app.sim.agents[1].recompute_ms.len(),
             replans,
-            "both replanned at every change"
+            "A* replanned at every change too"
         );
+        assert!(!app.sim.agents[2].recompute_ms.is_empty(), "and RTD*");
         assert!(
             app.views[0].run.repaired,
             "D* Lite repaired instead of restarting"
