@@ -236,10 +236,7 @@ impl AdStar {
             return;
         }
         if T::ENABLED {
-            for (i, &p) in self.path.iter().enumerate() {
-                let prev = if i == 0 { NONE } else { self.path[i - 1] };
-                tracer.event(Event::new(EventKind::PathNode, p, prev, 0.0, 0.0));
-            }
+            super::trace_path(space, &self.path, tracer);
             tracer.event(Event::new(
                 EventKind::Found,
                 self.query.goal,

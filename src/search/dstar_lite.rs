@@ -189,6 +189,34 @@ impl DStarLite {
         Incremental::move_start(self, space, start);
     }
 
+    /// What every world change starts with: k_m catches up with the agent's moves, and the
+    /// change is recorded. False when the space changed size (the search started over).
+    fn begin_change<S: Space, T: Tracer>(&mut self, space: &S, tracer: &mut T) -> bool {
+        if self.g.len() != space.num_nodes() {
+            Search::reset(self, space, self.query);
+            return false;
+        }
+        // Scaled by ε, since keys carry ε·h (seed 000's code does the same).
+        self.km += self.eps * space.heuristic(self.heuristic, self.last, self.query.start);
+        self.last = self.query.start;
+        if T::ENABLED {
+            tracer.event(Event::marker(EventKind::WorldChange, NONE));
+            tracer.event(Event::marker(EventKind::Replan, self.query.start));
+        }
+        true
+    }
+
+    /// After a change: the old path is gone and the search runs again (if its ends are free).
+    fn end_change<S: Space>(&mut self, space: &S) {
+        self.path.clear();
+        let ends_free = space.is_passable(self.query.start) && space.is_passable(self.query.goal);
+        self.status = if ends_free {
+            Status::Running
+        } else {
+            Status::NoPath
+        };
+    }
+
     /// g of every node (∞ where unknown), for step choices by argmin c + g.
     pub fn g_values(&self) -> &[f64] {
         &self.g
@@ -305,18 +333,7 @@ impl DStarLite {
             self.path.push(n);
         }
         if T::ENABLED {
-            let mut g = 0.0;
-            let mut prev = NONE;
-            for &p in &self.path {
-                if prev != NONE {
-                    g += space
-                        .neighbours(prev)
-                        .find(|&(m, _)| m == p)
-                        .map_or(0.0, |(_, c)| c);
-                }
-                tracer.event(Event::new(EventKind::PathNode, p, prev, g, 0.0));
-                prev = p;
-            }
+            super::trace_path(space, &self.path, tracer);
             tracer.event(Event::new(
                 EventKind::Found,
                 self.query.goal,
@@ -450,16 +467,8 @@ impl<S: Space> Search<S> for DStarLite {
 
 impl<S: Space> Incremental<S> for DStarLite {
     fn world_changed<T: Tracer>(&mut self, space: &S, around: &[NodeId], tracer: &mut T) {
-        if self.g.len() != space.num_nodes() {
-            Search::reset(self, space, self.query);
+        if !self.begin_change(space, tracer) {
             return;
-        }
-        // Scaled by ε, since keys carry ε·h (seed 000's code does the same).
-        self.km += self.eps * space.heuristic(self.heuristic, self.last, self.query.start);
-        self.last = self.query.start;
-        if T::ENABLED {
-            tracer.event(Event::marker(EventKind::WorldChange, NONE));
-            tracer.event(Event::marker(EventKind::Replan, self.query.start));
         }
         let hf = space.heuristic_to(self.heuristic, self.query.start);
         self.change = self.change.wrapping_add(1);
@@ -475,29 +484,15 @@ impl<S: Space> Incremental<S> for DStarLite {
                 self.update_vertex(space, &hf, u, tracer);
             }
         }
-        self.path.clear();
-        let ends_free = space.is_passable(self.query.start) && space.is_passable(self.query.goal);
-        self.status = if ends_free {
-            Status::Running
-        } else {
-            Status::NoPath
-        };
+        self.end_change(space);
     }
 
     /// The optimised edge update of Koenig & Likhachev (2002, Fig. 4): a cheaper edge can only
     /// lower its source's rhs (one min), a dearer one matters only if rhs came through it (a
     /// rescan then). Most changed edges cost no successor scan at all.
     fn edges_changed<T: Tracer>(&mut self, space: &S, edges: &[EdgeChange], tracer: &mut T) {
-        if self.g.len() != space.num_nodes() {
-            Search::reset(self, space, self.query);
+        if !self.begin_change(space, tracer) {
             return;
-        }
-        // Scaled by ε, since keys carry ε·h (seed 000's code does the same).
-        self.km += self.eps * space.heuristic(self.heuristic, self.last, self.query.start);
-        self.last = self.query.start;
-        if T::ENABLED {
-            tracer.event(Event::marker(EventKind::WorldChange, NONE));
-            tracer.event(Event::marker(EventKind::Replan, self.query.start));
         }
         let hf = space.heuristic_to(self.heuristic, self.query.start);
         let goal = self.query.goal;
@@ -523,13 +518,7 @@ impl<S: Space> Incremental<S> for DStarLite {
                 self.requeue(&hf, e.from, tracer);
             }
         }
-        self.path.clear();
-        let ends_free = space.is_passable(self.query.start) && space.is_passable(self.query.goal);
-        self.status = if ends_free {
-            Status::Running
-        } else {
-            Status::NoPath
-        };
+        self.end_change(space);
     }
 
     fn move_start(&mut self, space: &S, start: NodeId) {

@@ -129,6 +129,29 @@ pub trait Search<S: Space>: SearchState {
     }
 }
 
+/// Emits a `PathNode` event for each node of `path`, with g summed along it by the space's edge
+/// costs (the searches that build their path by following g or by walking, not by parents).
+pub(crate) fn trace_path<S: Space, T: Tracer>(space: &S, path: &[NodeId], tracer: &mut T) {
+    let mut g = 0.0;
+    let mut prev = crate::trace::NONE;
+    for &p in path {
+        if prev != crate::trace::NONE {
+            g += space
+                .neighbours(prev)
+                .find(|&(m, _)| m == p)
+                .map_or(0.0, |(_, c)| c);
+        }
+        tracer.event(crate::trace::Event::new(
+            crate::trace::EventKind::PathNode,
+            p,
+            prev,
+            g,
+            0.0,
+        ));
+        prev = p;
+    }
+}
+
 /// Length of a path by the space's edge costs; `None` if two consecutive nodes are not adjacent.
 pub fn path_cost<S: Space>(space: &S, path: &[NodeId]) -> Option<f64> {
     let mut total = 0.0;

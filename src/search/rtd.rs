@@ -364,18 +364,7 @@ impl RtdStar {
         if next == self.goal {
             self.status = Status::Found;
             if T::ENABLED {
-                let mut g = 0.0;
-                let mut prev = NONE;
-                for &p in &self.trail {
-                    if prev != NONE {
-                        g += space
-                            .neighbours(prev)
-                            .find(|&(m, _)| m == p)
-                            .map_or(0.0, |(_, c)| c);
-                    }
-                    tracer.event(Event::new(EventKind::PathNode, p, prev, g, 0.0));
-                    prev = p;
-                }
+                super::trace_path(space, &self.trail, tracer);
                 tracer.event(Event::new(
                     EventKind::Found,
                     self.goal,
