@@ -1,6 +1,7 @@
 //! The panels around the canvas: menus, tools, algorithm, timeline, inspector, statistics, plots,
 //! and the modal prompts.
 
+use super::envelope::envelope;
 use super::files::{DialogPurpose, PendingDialog};
 use super::{AlgoChoice, PathlabApp, PendingAction, Prompt, Sync, Tool};
 use crate::map::{Cell, Edit, Generator};
@@ -822,7 +823,25 @@ fn stats_table(app: &mut PathlabApp, ui: &mut egui::Ui) {
             let r = &v.run;
             let st = r.stats();
             ui.label(format!("{} {}", i + 1, r.choice.info.title));
-            ui.label(format!("{}/{}", r.shown, st.expanded));
+            // Room for the widest count this run can show: the grid sizes its columns from the
+            // previous frame, so a count that just grew a digit would overlap the next column.
+            let widest = ui
+                .painter()
+                .layout_no_wrap(
+                    format!("{0}/{0}", st.expanded),
+                    egui::TextStyle::Body.resolve(ui.style()),
+                    egui::Color32::WHITE,
+                )
+                .size()
+                .x;
+            ui.allocate_ui_with_layout(
+                egui::vec2(widest, ui.spacing().interact_size.y),
+                egui::Layout::left_to_right(egui::Align::Center),
+                |ui| {
+                    ui.set_min_width(widest);
+                    ui.label(format!("{}/{}", r.shown, st.expanded));
+                },
+            );
             ui.label(st.generated.to_string());
             ui.label(st.reopened.to_string());
             ui.label(
@@ -895,6 +914,7 @@ fn plots(app: &mut PathlabApp, ui: &mut egui::Ui) {
             });
     }
     let cursor = app.cursor as f64;
+    let buckets = (ui.available_width() / 2.0).max(1.0) as usize;
     for (title, id, pick) in [
         ("open-list size", "open_plot", 0),
         ("f of the expanded node", "f_plot", 1),
@@ -907,22 +927,15 @@ fn plots(app: &mut PathlabApp, ui: &mut egui::Ui) {
             .show(ui, |p| {
                 for (i, v) in app.views.iter().enumerate() {
                     let s = &v.run.series;
-                    let n = s.f.len();
-                    // At most ~2000 points per line: plots stay cheap on million-step runs.
-                    let stride = (n / 2000).max(1);
-                    let pts: PlotPoints = (0..n)
-                        .step_by(stride)
-                        .map(|k| {
-                            let y = if pick == 0 {
-                                s.open[k] as f64
-                            } else {
-                                s.f[k] as f64
-                            };
-                            [k as f64 + 1.0, y]
-                        })
-                        // Invalidated nodes (D* Lite, AD*) expand with f = ∞: not plottable.
-                        .filter(|p| p[1].is_finite())
-                        .collect();
+                    let value = |k: usize| {
+                        if pick == 0 {
+                            s.open[k] as f64
+                        } else {
+                            s.f[k] as f64
+                        }
+                    };
+                    // One bucket per two pixels; at most 20,000 steps read per frame.
+                    let pts = envelope(s.f.len(), value, buckets, 20_000);
                     p.line(Line::new(
                         format!("{} {}", i + 1, v.run.choice.info.title),
                         pts,
