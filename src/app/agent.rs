@@ -8,6 +8,7 @@ use crate::experiment::behaviour::{ChangeTape, Mover, World};
 use crate::experiment::dynamic::DynamicMap;
 use crate::map::{Cell, Grid, Rect};
 use crate::space::NodeId;
+use rustc_hash::FxHashSet;
 
 /// One view's agent.
 #[derive(Clone, Debug, Default)]
@@ -51,6 +52,9 @@ pub struct AgentSim {
     replay: Option<ChangeTape>,
     /// The map before the agents set out.
     snapshot: Option<Grid>,
+    /// Cells the world changed since then and the user has not edited since: "Stop" puts
+    /// these back from the snapshot and leaves every other cell as the user made it.
+    world_owned: FxHashSet<usize>,
     /// The changes of the last outing, replayable.
     pub last_tape: Option<ChangeTape>,
 }
@@ -74,6 +78,7 @@ impl Default for AgentSim {
             world: None,
             replay: None,
             snapshot: None,
+            world_owned: FxHashSet::default(),
             last_tape: None,
         }
     }
@@ -141,6 +146,7 @@ impl PathlabApp {
             Some(w)
         };
         sim.snapshot = Some(grid);
+        sim.world_owned.clear();
         sim.tick = 0;
         sim.acc = 0.0;
         sim.agents = self
@@ -156,7 +162,21 @@ impl PathlabApp {
         sim.playing = true;
     }
 
-    /// Calls the agents back and puts the map back as it was; the tape stays for a replay.
+    /// The user edited the cells in `r` while the agents are out: those cells are theirs now.
+    pub(super) fn agents_user_edited(&mut self, r: Rect) {
+        if !self.sim.active || self.sim.world_owned.is_empty() {
+            return;
+        }
+        let w = self.doc.grid.width() as usize;
+        for y in r.y as usize..(r.y + r.h) as usize {
+            for x in r.x as usize..(r.x + r.w) as usize {
+                self.sim.world_owned.remove(&(y * w + x));
+            }
+        }
+    }
+
+    /// Calls the agents back and puts back the cells the world changed; the tape stays for a
+    /// replay.
     pub fn agents_stop(&mut self) {
         if !self.sim.active {
             return;
@@ -166,8 +186,22 @@ impl PathlabApp {
         if let Some(w) = self.sim.world.take() {
             self.sim.last_tape = Some(w.tape);
         }
+        let owned = std::mem::take(&mut self.sim.world_owned);
         if let Some(g) = self.sim.snapshot.take() {
-            self.doc.grid = g;
+            // Only the world's changes are undone: edits, undos and redos made while the agents
+            // walked are the user's work and stay. A resize during the outing leaves the map
+            // as the user made it.
+            let same_size =
+                (g.width(), g.height()) == (self.doc.grid.width(), self.doc.grid.height());
+            if same_size && !owned.is_empty() {
+                let w = g.width() as usize;
+                for &i in &owned {
+                    let (x, y) = ((i % w) as u32, (i / w) as u32);
+                    if let Some(c) = g.get(x, y) {
+                        self.doc.grid.set(x, y, c);
+                    }
+                }
+            }
             self.doc.revision += 1;
             let (c, rule) = self.space.rules();
             self.space = crate::space::GridSpace::new(&self.doc.grid, c, rule);
@@ -299,6 +333,7 @@ impl PathlabApp {
             let i = y as usize * w + x as usize;
             let old = self.doc.grid.get(x, y).map_or(c.tile, |o| o.tile);
             self.doc.grid.set(x, y, c);
+            self.sim.world_owned.insert(i);
             if let Some(s) = self.seen_tiles.get_mut(i) {
                 *s = c.tile;
             }
@@ -404,6 +439,65 @@ mod tests {
             .last_tape
             .as_ref()
             .is_some_and(|t| !t.events.is_empty()));
+    }
+
+    /// Stopping undoes only the world's changes: an undo of an edit made before the outing, an
+    /// edit made during it, and an edit over a cell the world had changed all stay.
+    #[test]
+    fn stopping_keeps_the_users_edits_and_undos() {
+        use crate::map::Edit;
+        let mut app = app();
+        let free: Vec<(u32, u32)> = (0..app.doc.grid.height())
+            .flat_map(|y| (0..app.doc.grid.width()).map(move |x| (x, y)))
+            .filter(|&(x, y)| {
+                app.doc.grid.get(x, y) == Some(Cell::FREE)
+                    && (x, y) != app.doc.start
+                    && (x, y) != app.doc.goal
+            })
+            .collect();
+        let (a, b) = (free[0], free[free.len() / 2]);
+        let wall_at = |(x, y): (u32, u32)| Edit::SetCell {
+            x,
+            y,
+            cell: Cell::WALL,
+        };
+        app.edit(wall_at(a));
+        let mut expected = app.doc.grid.clone();
+        app.sim.percent = 30.0;
+        app.sim.every = 3;
+        app.agents_start(false);
+        for _ in 0..12 {
+            app.agent_tick();
+        }
+        assert!(!app.sim.world_owned.is_empty(), "the world changed cells");
+        assert_ne!(app.doc.grid, expected);
+        // Undo the edit made before the outing, paint a new wall, and repaint a cell the world
+        // changed.
+        app.undo();
+        expected.set(a.0, a.1, Cell::FREE);
+        app.edit(wall_at(b));
+        expected.set(b.0, b.1, Cell::WALL);
+        let w = app.doc.grid.width() as usize;
+        let i = *app.sim.world_owned.iter().min().expect("a world cell");
+        let c = ((i % w) as u32, (i / w) as u32);
+        // Swamp: neither what the world made of the cell nor what it was before.
+        let mine = Cell {
+            tile: b'S',
+            cost: 1.0,
+        };
+        assert_ne!(expected.get(c.0, c.1), Some(mine));
+        app.edit(Edit::SetCell {
+            x: c.0,
+            y: c.1,
+            cell: mine,
+        });
+        expected.set(c.0, c.1, mine);
+        app.agents_stop();
+        assert_eq!(app.doc.grid, expected);
+        // The undo history still matches the map.
+        app.undo();
+        app.undo();
+        assert_eq!(app.doc.grid.get(b.0, b.1), Some(Cell::FREE));
     }
 
     /// A replayed tape makes the same changes at the same ticks.

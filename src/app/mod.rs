@@ -494,6 +494,7 @@ impl PathlabApp {
     /// repair in place, the change and the repair joining their timeline; the others start
     /// again. A cursor that was at the end stays at the end.
     fn cells_changed(&mut self, r: crate::map::Rect) {
+        self.agents_user_edited(r);
         self.space.update(&self.doc.grid, Some(r));
         let at_end = self.cursor > 0 && self.cursor >= self.max_steps() && !self.searching();
         let around = self.space.around(r);
