@@ -162,6 +162,23 @@ impl PathlabApp {
         sim.playing = true;
     }
 
+    /// The map as the user made it: while the agents are out, the cells the world changed are
+    /// shown as they were, so saves and the recovery file hold the user's work only.
+    pub(super) fn user_grid(&self) -> std::borrow::Cow<'_, Grid> {
+        match &self.sim.snapshot {
+            Some(before)
+                if !self.sim.world_owned.is_empty()
+                    && (before.width(), before.height())
+                        == (self.doc.grid.width(), self.doc.grid.height()) =>
+            {
+                let mut g = self.doc.grid.clone();
+                restore_cells(&mut g, before, &self.sim.world_owned);
+                std::borrow::Cow::Owned(g)
+            }
+            _ => std::borrow::Cow::Borrowed(&self.doc.grid),
+        }
+    }
+
     /// The user edited the cells in `r` while the agents are out: those cells are theirs now.
     pub(super) fn agents_user_edited(&mut self, r: Rect) {
         if !self.sim.active || self.sim.world_owned.is_empty() {
@@ -193,14 +210,8 @@ impl PathlabApp {
             // as the user made it.
             let same_size =
                 (g.width(), g.height()) == (self.doc.grid.width(), self.doc.grid.height());
-            if same_size && !owned.is_empty() {
-                let w = g.width() as usize;
-                for &i in &owned {
-                    let (x, y) = ((i % w) as u32, (i / w) as u32);
-                    if let Some(c) = g.get(x, y) {
-                        self.doc.grid.set(x, y, c);
-                    }
-                }
+            if same_size {
+                restore_cells(&mut self.doc.grid, &g, &owned);
             }
             self.doc.revision += 1;
             let (c, rule) = self.space.rules();
@@ -373,6 +384,17 @@ impl PathlabApp {
     }
 }
 
+/// Copies the cells at `indices` from `from` into `to` (same size).
+fn restore_cells(to: &mut Grid, from: &Grid, indices: &FxHashSet<usize>) {
+    let w = from.width() as usize;
+    for &i in indices {
+        let (x, y) = ((i % w) as u32, (i / w) as u32);
+        if let Some(c) = from.get(x, y) {
+            to.set(x, y, c);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -492,6 +514,8 @@ mod tests {
             cell: mine,
         });
         expected.set(c.0, c.1, mine);
+        // Saves and the recovery file see the user's map, not the world's.
+        assert_eq!(*app.user_grid(), expected);
         app.agents_stop();
         assert_eq!(app.doc.grid, expected);
         // The undo history still matches the map.

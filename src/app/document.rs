@@ -218,8 +218,12 @@ impl Document {
     }
 
     /// The document as a pathlab project (map, start, goal, problems, algorithms).
-    pub fn to_project(&self, algorithms: Vec<crate::map::io::AlgoSettings>) -> Project {
-        let mut p = Project::new(&self.grid);
+    pub fn to_project(
+        &self,
+        grid: &Grid,
+        algorithms: Vec<crate::map::io::AlgoSettings>,
+    ) -> Project {
+        let mut p = Project::new(grid);
         p.start = Some(self.start);
         p.goal = Some(self.goal);
         p.scenarios = self.problems.clone();

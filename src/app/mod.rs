@@ -1167,8 +1167,9 @@ impl PathlabApp {
     }
 
     fn save_to(&mut self, p: &std::path::Path) {
-        let project = self.doc.to_project(self.algo_settings());
-        match files::save(p, &project, &self.doc.grid) {
+        let grid = self.user_grid();
+        let project = self.doc.to_project(&grid, self.algo_settings());
+        match files::save(p, &project, &grid) {
             Ok(()) => {
                 self.doc.path = Some(p.to_path_buf());
                 self.doc.dirty = false;
@@ -1241,7 +1242,7 @@ impl PathlabApp {
                 self.status = format!("Cannot write the recovery file: {e}");
             }
         }
-        let project = self.doc.to_project(self.algo_settings());
+        let project = self.doc.to_project(&self.user_grid(), self.algo_settings());
         let path = self.recovery_file();
         self.recovery_job = Some(std::thread::spawn(move || {
             files::write_recovery(&path, &project)
