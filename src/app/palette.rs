@@ -64,7 +64,8 @@ pub fn cell(tile: u8, state: NodeState) -> Color32 {
 
 /// [`cell`] for every map character and state code, so a whole-map recolour is one table
 /// lookup per cell.
-pub struct CellTable(Vec<Color32>);
+/// A fixed-size table, so that indexing by (tile, state) needs no bounds check.
+pub struct CellTable(Box<[Color32; 1024]>);
 
 impl CellTable {
     pub fn new() -> CellTable {
@@ -74,11 +75,13 @@ impl CellTable {
             NodeState::Closed,
             NodeState::Inconsistent,
         ];
-        CellTable(
-            (0..=255u8)
-                .flat_map(|t| states.map(|s| cell(t, s)))
-                .collect(),
-        )
+        let mut table = Box::new([Color32::TRANSPARENT; 1024]);
+        for t in 0..=255u8 {
+            for (s, &state) in states.iter().enumerate() {
+                table[(t as usize) << 2 | s] = cell(t, state);
+            }
+        }
+        CellTable(table)
     }
 
     /// Colour of map character `tile` in state code `state` (0–3).

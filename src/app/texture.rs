@@ -6,6 +6,7 @@ use super::palette;
 use super::run::Run;
 use crate::map::Grid;
 use eframe::egui::{self, Color32, ColorImage, TextureHandle, TextureOptions};
+use std::sync::Arc;
 
 /// Cursor moves over more events than this recolour the whole map (cheaper than collecting
 /// that many touched cells one by one).
@@ -34,7 +35,10 @@ struct Shown {
 /// One view's map texture.
 pub struct MapTexture {
     lut: palette::CellTable,
-    pixels: Vec<Color32>,
+    /// The texture's pixels. Shared with egui while an upload is pending and written in place
+    /// afterwards: a fresh 4 MB image per full recolour cost an allocation, page faults and a
+    /// copy every frame.
+    image: Arc<ColorImage>,
     size: [usize; 2],
     tex: Option<TextureHandle>,
     shown: Option<Shown>,
@@ -49,7 +53,7 @@ impl Default for MapTexture {
     fn default() -> Self {
         MapTexture {
             lut: palette::CellTable::new(),
-            pixels: vec![],
+            image: Arc::new(ColorImage::new([0, 0], Vec::new())),
             size: [0, 0],
             tex: None,
             shown: None,
@@ -69,7 +73,7 @@ impl MapTexture {
     pub fn pixel(&self, x: u32, y: u32) -> Option<Color32> {
         let (x, y) = (x as usize, y as usize);
         (x < self.size[0])
-            .then(|| self.pixels.get(y * self.size[0] + x).copied())
+            .then(|| self.image.pixels.get(y * self.size[0] + x).copied())
             .flatten()
     }
 
@@ -142,25 +146,25 @@ impl MapTexture {
             self.recolour_events(ctx, tiles, run, lo, hi, cursor);
         } else {
             self.size = size;
-            self.pixels.resize(size[0] * size[1], palette::FREE);
+            let image = Arc::make_mut(&mut self.image);
+            if image.size != size {
+                *image = ColorImage::filled(size, palette::FREE);
+            }
             match diff {
                 Some((other, _)) => {
                     let a = run.rec.seek(cursor).clone();
                     let b = other.rec.seek(other_cursor);
-                    for (i, p) in self.pixels.iter_mut().enumerate() {
+                    for (i, p) in image.pixels.iter_mut().enumerate() {
                         *p = palette::diff(tiles[i], a.get(i), b.get(i));
                     }
                 }
                 None => {
                     let states = run.rec.seek(cursor);
-                    let lut = &self.lut;
-                    for ((p, &t), c) in self.pixels.iter_mut().zip(tiles).zip(states.codes()) {
-                        *p = lut.get(t, c);
-                    }
+                    recolour_all(&mut image.pixels, tiles, states.packed(), &self.lut);
                 }
             }
-            self.last_recoloured = self.pixels.len();
-            let image = ColorImage::new(size, self.pixels.clone());
+            self.last_recoloured = image.pixels.len();
+            let image = self.image.clone();
             match &mut self.tex {
                 Some(t) => t.set(image, OPTIONS),
                 None => self.tex = Some(ctx.load_texture("map", image, OPTIONS)),
@@ -182,7 +186,7 @@ impl MapTexture {
         cursor: usize,
     ) {
         let w = self.size[0];
-        let n = self.pixels.len();
+        let n = self.image.pixels.len();
         let mut touched: Vec<usize> = Vec::with_capacity(hi - lo);
         for i in lo..hi {
             if let Some(e) = run.rec.get(i) {
@@ -196,9 +200,10 @@ impl MapTexture {
             return;
         }
         let states = run.rec.seek(cursor);
+        let pixels = &mut Arc::make_mut(&mut self.image).pixels;
         let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
         for &c in &touched {
-            self.pixels[c] = self.lut.get(tiles[c], states.get(c) as u8);
+            pixels[c] = self.lut.get(tiles[c], states.get(c) as u8);
             let (x, y) = (c % w, c / w);
             x0 = x0.min(x);
             y0 = y0.min(y);
@@ -208,10 +213,65 @@ impl MapTexture {
         let (rw, rh) = (x1 - x0 + 1, y1 - y0 + 1);
         let mut sub = Vec::with_capacity(rw * rh);
         for y in y0..=y1 {
-            sub.extend_from_slice(&self.pixels[y * w + x0..y * w + x1 + 1]);
+            sub.extend_from_slice(&pixels[y * w + x0..y * w + x1 + 1]);
         }
         if let Some(t) = &mut self.tex {
             t.set_partial([x0, y0], ColorImage::new([rw, rh], sub), OPTIONS);
         }
+    }
+}
+
+/// Colours every cell from its tile and its state, four cells per byte of packed states: the
+/// whole-map pass after a jump across the run, about three times faster than one cell at a time
+/// through an iterator of codes.
+fn recolour_all(pixels: &mut [Color32], tiles: &[u8], packed: &[u8], lut: &palette::CellTable) {
+    let n = pixels.len().min(tiles.len()).min(packed.len() * 4);
+    let (pixels, tiles) = (&mut pixels[..n], &tiles[..n]);
+    let whole = n / 4 * 4;
+    for ((p, t), &b) in pixels[..whole]
+        .chunks_exact_mut(4)
+        .zip(tiles[..whole].chunks_exact(4))
+        .zip(packed)
+    {
+        p[0] = lut.get(t[0], b);
+        p[1] = lut.get(t[1], b >> 2);
+        p[2] = lut.get(t[2], b >> 4);
+        p[3] = lut.get(t[3], b >> 6);
+    }
+    for i in whole..n {
+        pixels[i] = lut.get(tiles[i], packed[i / 4] >> (2 * (i % 4)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::{NodeState, NodeStates};
+
+    /// The packed pass colours every cell as the table does one cell at a time, including a
+    /// tail shorter than one byte of states.
+    #[test]
+    fn recolour_all_matches_cell_by_cell() {
+        let n = 4 * 1000 + 3;
+        let lut = palette::CellTable::new();
+        let tiles: Vec<u8> = (0..n).map(|i| b".@TSW"[i * 7 % 5]).collect();
+        let mut states = NodeStates::new(n);
+        let all = [
+            NodeState::Unseen,
+            NodeState::Open,
+            NodeState::Closed,
+            NodeState::Inconsistent,
+        ];
+        for i in 0..n {
+            states.set(i, all[i * 13 % 4]);
+        }
+        let mut pixels = vec![Color32::BLACK; n];
+        recolour_all(&mut pixels, &tiles, states.packed(), &lut);
+        let expected: Vec<Color32> = tiles
+            .iter()
+            .zip(states.codes())
+            .map(|(&t, c)| lut.get(t, c))
+            .collect();
+        assert_eq!(pixels, expected);
     }
 }

@@ -70,6 +70,11 @@ impl NodeStates {
         }
     }
 
+    /// The packed codes: node `n`'s state is bits `2 (n % 4)` and up of byte `n / 4`.
+    pub fn packed(&self) -> &[u8] {
+        &self.bits
+    }
+
     /// Every node's state as its 2-bit code (`NodeState as u8`), in node order: a whole-map
     /// pass (e.g. recolouring a view) without a bounds check per node.
     pub fn codes(&self) -> impl Iterator<Item = u8> + '_ {
