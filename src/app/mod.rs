@@ -48,6 +48,15 @@ pub struct Options {
 
 /// Opens the window and blocks until it is closed.
 pub fn run(opts: Options) -> Result<(), String> {
+    // With software rendering (Mesa's llvmpipe: CI, virtual machines, no GPU), every egui shape
+    // samples the font atlas, which egui marks for bilinear filtering. Nearest filtering draws
+    // the same pixels, because egui aligns glyphs and shapes to the pixel grid (a screenshot
+    // differs in about 400 pixels, all on anti-aliased disc edges), and saves 2 to 3 ms a frame
+    // at 1280 × 800. A big map shrunk to fit is then sampled nearest too. Other drivers ignore
+    // the variable, and a value the user set is kept. Set before any thread starts.
+    if std::env::var_os("LP_PERF").is_none() {
+        std::env::set_var("LP_PERF", "no_linear");
+    }
     let mut native = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("pathlab")
