@@ -285,3 +285,71 @@ fn inflated_dstar_lite_with_seed_000_keys_stays_within_epsilon_on_500_tapes() {
         "seed 000's failure of the original key should show on these tapes"
     );
 }
+
+/// What the views show is what D* Lite holds: after every plan and every repair, a node is drawn
+/// as open or inconsistent exactly when it is on the queue. (Nodes that become consistent again
+/// without an expansion leave the queue, and their colour goes back.)
+#[test]
+fn recorded_states_match_dstar_lites_queue_across_changes() {
+    use pathlab::trace::NodeState;
+    let mut consistent_again = 0;
+    for seed in 0..200u64 {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed + 50_000);
+        let (w, h) = (rng.random_range(8..24), rng.random_range(8..24));
+        let mut grid = Generator::RandomBlocks { density: 0.25 }.generate(w, h, seed);
+        let mut space = GridSpace::octile(&grid);
+        let mut start = free(&space, &mut rng);
+        let goal = free(&space, &mut rng);
+        let mut d = DStarLite::new(&space, Query { start, goal }, Heuristic::Octile);
+        let mut rec = Recorder::new(space.num_nodes());
+        let nodes = space.num_nodes() as NodeId;
+        let check = |d: &DStarLite, rec: &mut Recorder, when: &str| {
+            let states = rec.seek(usize::MAX).clone();
+            for n in 0..nodes {
+                let shown = matches!(
+                    states.get(n as usize),
+                    NodeState::Open | NodeState::Inconsistent
+                );
+                let queued = d.queue_key(n).is_some();
+                assert_eq!(
+                    shown,
+                    queued,
+                    "seed {seed}, {when}: node {n} shown {:?}, queued {queued}",
+                    states.get(n as usize)
+                );
+            }
+        };
+        d.run(&space, &mut rec);
+        check(&d, &mut rec, "first plan");
+        for round in 0..8 {
+            if let Some(p) = d.path().map(|p| p.to_vec()) {
+                start = p[rng.random_range(0..3).min(p.len() - 1)];
+                d.move_start(&space, start);
+            }
+            let (x, y) = (rng.random_range(0..w), rng.random_range(0..h));
+            if y * w + x == start || y * w + x == goal {
+                continue;
+            }
+            let cell = if grid.get(x, y) == Some(Cell::WALL) {
+                Cell::FREE
+            } else {
+                Cell::WALL
+            };
+            let r = Edit::SetCell { x, y, cell }
+                .apply(&mut grid)
+                .unwrap()
+                .changed
+                .unwrap();
+            space.update(&grid, Some(r));
+            d.world_changed(&space, &space.around(r), &mut rec);
+            check(&d, &mut rec, &format!("change {round}"));
+            d.run(&space, &mut rec);
+            check(&d, &mut rec, &format!("repair {round}"));
+        }
+        consistent_again += rec
+            .iter()
+            .filter(|e| e.kind == pathlab::trace::EventKind::Consistent)
+            .count();
+    }
+    assert!(consistent_again > 0, "some nodes became consistent again");
+}

@@ -14,7 +14,7 @@ use std::path::Path;
 fn replay(rec: &Recorder, k: usize) -> NodeStates {
     let mut s = NodeStates::new(rec.num_nodes());
     for e in rec.iter().take(k) {
-        if let Some(st) = state_after(e.kind) {
+        if let Some(st) = state_after(e.kind, e.a) {
             s.set(e.node as usize, st);
         }
     }

@@ -425,7 +425,8 @@ impl Run {
                 continue;
             }
             // The open list's size from the events: a node is on it from its first
-            // generate (or, for D* Lite and AD*, from becoming inconsistent) to its expansion.
+            // generate (or, for D* Lite and AD*, from becoming inconsistent) to its expansion, or
+            // until it is consistent again.
             match e.kind {
                 EventKind::Source
                 | EventKind::Generate
@@ -436,6 +437,10 @@ impl Run {
                 {
                     self.queued[n] = true;
                     self.open_now += 1;
+                }
+                EventKind::Consistent if self.queued[n] => {
+                    self.queued[n] = false;
+                    self.open_now -= 1;
                 }
                 EventKind::Solution => {
                     let (cost, eps) = (e.a, e.b);

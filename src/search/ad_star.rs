@@ -137,7 +137,8 @@ impl AdStar {
         }
         let i = s as usize;
         let closed = matches!(self.set[i], Set::Closed | Set::ClosedIncons);
-        if self.set[i] == Set::Open {
+        let was_open = self.set[i] == Set::Open;
+        if was_open {
             self.set[i] = Set::None;
             self.heap.remove(s);
         }
@@ -158,8 +159,21 @@ impl AdStar {
                     self.rhs[i],
                 ));
             }
-        } else if self.set[i] == Set::Incons || self.set[i] == Set::ClosedIncons {
-            self.set[i] = if closed { Set::Closed } else { Set::None };
+        } else {
+            let was_inconsistent =
+                was_open || self.set[i] == Set::Incons || self.set[i] == Set::ClosedIncons;
+            if self.set[i] == Set::Incons || self.set[i] == Set::ClosedIncons {
+                self.set[i] = if closed { Set::Closed } else { Set::None };
+            }
+            if was_inconsistent && T::ENABLED {
+                tracer.event(Event::new(
+                    EventKind::Consistent,
+                    s,
+                    NONE,
+                    self.g[i],
+                    self.rhs[i],
+                ));
+            }
         }
     }
 

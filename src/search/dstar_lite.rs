@@ -278,8 +278,9 @@ impl DStarLite {
     }
 
     #[inline]
-    fn dequeue(&mut self, n: NodeId) {
-        self.heap.remove(n);
+    /// Takes `n` off the queue; false if it was not on it.
+    fn dequeue(&mut self, n: NodeId) -> bool {
+        self.heap.remove(n)
     }
 
     /// Best successor value: min over s of c(u, s) + g(s), and the s giving it.
@@ -311,8 +312,8 @@ impl DStarLite {
             if T::ENABLED {
                 tracer.event(Event::new(EventKind::Inconsistent, u, NONE, g, rhs));
             }
-        } else {
-            self.dequeue(u);
+        } else if self.dequeue(u) && T::ENABLED {
+            tracer.event(Event::new(EventKind::Consistent, u, NONE, g, rhs));
         }
     }
 

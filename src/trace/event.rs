@@ -39,11 +39,15 @@ pub enum EventKind {
     NoPath = 13,
     /// An anytime algorithm published a solution; `a` = cost, `b` = its bound (ε).
     Solution = 14,
+    /// A queued inconsistent node became consistent again (g = rhs) without being expanded,
+    /// and left the open list; `a` = g. It shows as expanded again, or as unseen when g is
+    /// infinite.
+    Consistent = 15,
 }
 
 impl EventKind {
     /// All kinds, in numeric order.
-    pub const ALL: [EventKind; 15] = [
+    pub const ALL: [EventKind; 16] = [
         EventKind::Source,
         EventKind::Destination,
         EventKind::Generate,
@@ -59,6 +63,7 @@ impl EventKind {
         EventKind::Found,
         EventKind::NoPath,
         EventKind::Solution,
+        EventKind::Consistent,
     ];
 
     /// The kind with this numeric value.
@@ -84,6 +89,7 @@ impl EventKind {
             EventKind::Found => "end",
             EventKind::NoPath => "no-path",
             EventKind::Solution => "solution",
+            EventKind::Consistent => "consistent",
         }
     }
 }

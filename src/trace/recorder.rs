@@ -6,13 +6,17 @@ use super::states::{NodeState, NodeStates};
 use super::Tracer;
 
 /// The display state an event leaves its node in; `None` for events that leave it as it was.
-pub fn state_after(kind: EventKind) -> Option<NodeState> {
+/// `a` is the event's first value (g for the kinds that carry one).
+#[inline(always)]
+pub fn state_after(kind: EventKind, a: f32) -> Option<NodeState> {
     match kind {
         EventKind::Source | EventKind::Generate | EventKind::Update | EventKind::Reopen => {
             Some(NodeState::Open)
         }
         EventKind::Expand => Some(NodeState::Closed),
         EventKind::Inconsistent => Some(NodeState::Inconsistent),
+        EventKind::Consistent if a.is_finite() => Some(NodeState::Closed),
+        EventKind::Consistent => Some(NodeState::Unseen),
         _ => None,
     }
 }
@@ -142,7 +146,14 @@ impl Recorder {
 
     #[inline(always)]
     fn apply(states: &mut NodeStates, e: &PackedEvent) {
-        if let Some(s) = state_after(e.kind()) {
+        let kind = e.kind();
+        // Only a consistent-again node needs the event's value (finite g or not).
+        let a = if kind == EventKind::Consistent {
+            e.unpack().a
+        } else {
+            0.0
+        };
+        if let Some(s) = state_after(kind, a) {
             states.set(e.node() as usize, s);
         }
     }
@@ -289,9 +300,13 @@ impl Recorder {
                     info.g = ev.a;
                     info.rhs = ev.b;
                 }
+                EventKind::Consistent => {
+                    info.g = ev.a;
+                    info.rhs = ev.a;
+                }
                 _ => {}
             }
-            if let Some(st) = state_after(ev.kind) {
+            if let Some(st) = state_after(ev.kind, ev.a) {
                 info.state = st;
             }
         }
