@@ -30,6 +30,33 @@ fn same(a: Option<f64>, b: Option<f64>) -> bool {
     }
 }
 
+/// Flips one random cell between wall and free ground (never a cell in `keep`) and updates the
+/// space; returns the changed rectangle, or `None` when the draw hit a kept cell.
+fn toggle_random_cell(
+    grid: &mut Grid,
+    space: &mut GridSpace,
+    rng: &mut ChaCha8Rng,
+    keep: [NodeId; 2],
+) -> Option<Rect> {
+    let (w, h) = (grid.width(), grid.height());
+    let (x, y) = (rng.random_range(0..w), rng.random_range(0..h));
+    if keep.contains(&(y * w + x)) {
+        return None;
+    }
+    let cell = if grid.get(x, y) == Some(Cell::WALL) {
+        Cell::FREE
+    } else {
+        Cell::WALL
+    };
+    let r = Edit::SetCell { x, y, cell }
+        .apply(grid)
+        .unwrap()
+        .changed
+        .unwrap();
+    space.update(grid, Some(r));
+    Some(r)
+}
+
 /// One random change tape: the agent walks along its plan while cells toggle around it.
 /// Returns the number of replans checked.
 fn tape(seed: u64, connectivity: Connectivity) -> usize {
@@ -236,21 +263,9 @@ fn ad_star_replans_stay_within_epsilon_on_500_change_tapes() {
                 (None, None) => {}
                 (got, want) => panic!("seed {seed}: AD* {:?} vs A* {want:?}", got.map(|p| p.len())),
             }
-            let (x, y) = (rng.random_range(0..w), rng.random_range(0..h));
-            if y * w + x == start || y * w + x == goal {
+            let Some(r) = toggle_random_cell(&mut grid, &mut space, &mut rng, [start, goal]) else {
                 continue;
-            }
-            let cell = if grid.get(x, y) == Some(Cell::WALL) {
-                Cell::FREE
-            } else {
-                Cell::WALL
             };
-            let r = Edit::SetCell { x, y, cell }
-                .apply(&mut grid)
-                .unwrap()
-                .changed
-                .unwrap();
-            space.update(&grid, Some(r));
             d.world_changed(&space, &space.around(r), &mut NullTracer);
         }
     }
@@ -326,21 +341,9 @@ fn recorded_states_match_dstar_lites_queue_across_changes() {
                 start = p[rng.random_range(0..3).min(p.len() - 1)];
                 d.move_start(&space, start);
             }
-            let (x, y) = (rng.random_range(0..w), rng.random_range(0..h));
-            if y * w + x == start || y * w + x == goal {
+            let Some(r) = toggle_random_cell(&mut grid, &mut space, &mut rng, [start, goal]) else {
                 continue;
-            }
-            let cell = if grid.get(x, y) == Some(Cell::WALL) {
-                Cell::FREE
-            } else {
-                Cell::WALL
             };
-            let r = Edit::SetCell { x, y, cell }
-                .apply(&mut grid)
-                .unwrap()
-                .changed
-                .unwrap();
-            space.update(&grid, Some(r));
             d.world_changed(&space, &space.around(r), &mut rec);
             check(&d, &mut rec, &format!("change {round}"));
             d.run(&space, &mut rec);
