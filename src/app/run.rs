@@ -186,6 +186,14 @@ impl Oracle {
     }
 }
 
+/// The app's recorder: checkpoints eight times as dense as the library default. A jump along
+/// the timeline replays the events since the nearest checkpoint within the frame, up to a full
+/// interval; at one checkpoint per node count that was about 2 ms on a 1024 × 1024 map, at an
+/// eighth of it about 0.3 ms. The price is 2 bytes per event for checkpoints instead of 0.25.
+fn app_recorder(num_nodes: usize) -> Recorder {
+    Recorder::with_interval(num_nodes, (num_nodes / 8).max(1 << 16))
+}
+
 /// Searches larger than this are not re-run just to time them without recording.
 const RETIME_LIMIT: u64 = 2_000_000;
 
@@ -197,7 +205,7 @@ impl Run {
             choice,
             query,
             search,
-            rec: Recorder::new(crate::space::Space::num_nodes(space)),
+            rec: app_recorder(crate::space::Space::num_nodes(space)),
             series: Series::default(),
             shown: 0,
             scanned: 0,
