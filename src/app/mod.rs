@@ -699,11 +699,12 @@ impl PathlabApp {
     }
 
     /// Searches a slice of each frame. The slice adapts to the last frame's length: it shrinks
-    /// while frames take longer than 15 ms (a 60 Hz frame, with a margin) and grows back when
-    /// they are faster, so a big search after an edit slows down before the window does.
+    /// while frames take longer than 14 ms (a 60 Hz frame, with a margin for the frames that run
+    /// long) and grows back when they are faster, so a big search after an edit slows down
+    /// before the window does.
     fn pump_runs(&mut self, last_frame: f32) {
         if self.searching() {
-            self.search_budget_us = if last_frame > 0.015 {
+            self.search_budget_us = if last_frame > 0.014 {
                 (self.search_budget_us * 3 / 4).max(500)
             } else {
                 (self.search_budget_us + 250).min(8000)
