@@ -200,3 +200,44 @@ fn a_wall_across_the_map_means_no_path() {
         assert_eq!(s.run_null(&space), Status::NoPath, "{}", info.name);
     }
 }
+
+/// Stepping one expansion at a time (the app) and running to the end in one call (the CLI and
+/// benchmarks) are the same search: same events in the same order, same answer.
+#[test]
+fn stepping_and_running_record_the_same_events() {
+    use pathlab::trace::Recorder;
+    let mut rng = ChaCha8Rng::seed_from_u64(77);
+    let mut compared = 0;
+    for _ in 0..200 {
+        let grid = random_world(&mut rng);
+        let space = GridSpace::new(&grid, Connectivity::Eight, TerrainRule::Class);
+        let (Some(s), Some(t)) = (
+            random_passable(&mut rng, &space),
+            random_passable(&mut rng, &space),
+        ) else {
+            continue;
+        };
+        let q = Query { start: s, goal: t };
+        for info in registry::all() {
+            let mut whole = Recorder::new(space.num_nodes());
+            let mut a = registry::build_grid(info.name, &space, q).unwrap();
+            let end = a.run_record(&space, &mut whole);
+            let mut stepped = Recorder::new(space.num_nodes());
+            let mut b = registry::build_grid(info.name, &space, q).unwrap();
+            while b.step_record(&space, &mut stepped) == Status::Running {}
+            let name = info.name;
+            assert_eq!(b.status(), end, "{name}");
+            assert_eq!(b.cost(), a.cost(), "{name}");
+            assert_eq!(b.stats().expanded, a.stats().expanded, "{name}");
+            // Bit patterns, so that the NaN values of marker events compare equal.
+            let bits = |r: &Recorder| -> Vec<_> {
+                r.iter()
+                    .map(|e| (e.kind, e.node, e.other, e.a.to_bits(), e.b.to_bits()))
+                    .collect()
+            };
+            assert_eq!(bits(&whole), bits(&stepped), "{name}: events differ");
+            compared += 1;
+        }
+    }
+    assert!(compared > 1000, "{compared}");
+}

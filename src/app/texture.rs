@@ -294,7 +294,10 @@ mod tests {
             let rects = changed_blocks(size, &cells);
             let mut covered = vec![0u8; n];
             for &[x0, y0, x1, y1] in &rects {
-                assert!(x0 < x1 && x1 <= size[0] && y0 < y1 && y1 <= size[1], "{size:?}");
+                assert!(
+                    x0 < x1 && x1 <= size[0] && y0 < y1 && y1 <= size[1],
+                    "{size:?}"
+                );
                 for y in y0..y1 {
                     for x in x0..x1 {
                         covered[y * size[0] + x] += 1;
@@ -302,7 +305,10 @@ mod tests {
                 }
             }
             assert!(covered.iter().all(|&c| c <= 1), "rectangles overlap");
-            assert!(cells.iter().all(|&c| covered[c] == 1), "a change is left out");
+            assert!(
+                cells.iter().all(|&c| covered[c] == 1),
+                "a change is left out"
+            );
         }
         // A ring of radius 400 on a 1024 × 1024 map, one cell thick.
         let ring: Vec<usize> = (0..3600)

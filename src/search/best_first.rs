@@ -110,6 +110,25 @@ impl<S: Space> Search<S> for BestFirst {
 
     #[inline]
     fn step<T: Tracer>(&mut self, space: &S, tracer: &mut T) -> Status {
+        self.expand_up_to(space, tracer, 1)
+    }
+
+    fn run<T: Tracer>(&mut self, space: &S, tracer: &mut T) -> Status {
+        self.expand_up_to(space, tracer, u64::MAX)
+    }
+}
+
+impl BestFirst {
+    /// Expands up to `limit` nodes: the one body behind `step` (limit 1) and `run` (no limit).
+    /// Running many expansions in one call keeps the open list, the node table and the
+    /// counters in registers across expansions instead of reloading them through `self`.
+    #[inline]
+    fn expand_up_to<S: Space, T: Tracer>(
+        &mut self,
+        space: &S,
+        tracer: &mut T,
+        limit: u64,
+    ) -> Status {
         if self.status != Status::Running {
             return self.status;
         }
@@ -118,33 +137,6 @@ impl<S: Space> Search<S> for BestFirst {
             let h = space.heuristic(self.heuristic, s, self.query.goal);
             tracer.event(Event::new(EventKind::Source, s, NONE, 0.0, self.f(0.0, h)));
             tracer.event(Event::marker(EventKind::Destination, self.query.goal));
-        }
-        let (n, g) = loop {
-            let Some(e) = self.heap.pop() else {
-                self.status = Status::NoPath;
-                if T::ENABLED {
-                    tracer.event(Event::marker(EventKind::NoPath, self.query.goal));
-                }
-                return self.status;
-            };
-            // Lazy deletion. A node's newest entry has its lowest g, so its lowest f, and comes
-            // out first; every older entry finds the node closed and is skipped. (Greedy pushes
-            // equal f, and then the table's g, the best, is the one used.)
-            let n = e.node();
-            if self.nodes.mark(n) == Mark::Open {
-                break (n, self.nodes.g(n));
-            }
-        };
-        self.nodes.close(n);
-        self.open_count -= 1;
-        self.stats.expanded += 1;
-        if T::ENABLED {
-            let f = self.f(g, space.heuristic(self.heuristic, n, self.query.goal));
-            tracer.event(Event::new(EventKind::Expand, n, self.nodes.parent(n), g, f));
-        }
-        if n == self.query.goal {
-            self.finish(tracer);
-            return self.status;
         }
         let goal = self.query.goal;
         let heuristic = self.heuristic;
@@ -159,40 +151,82 @@ impl<S: Space> Search<S> for BestFirst {
             Priority::Weighted(w) => g + w * h,
             Priority::HeuristicOnly => h,
         };
-        for (m, cost) in space.neighbours(n) {
-            let ng = g + cost;
-            // Improvements are judged on heap keys: sums of the same costs in another order differ
-            // in the last bits, and treating that noise as a better path reopens closed nodes in
-            // cascades (it tripled expansions on some Dragon Age queries).
-            let better = || ng < nodes.g(m) && key(ng) < key(nodes.g(m));
-            let kind = match nodes.mark(m) {
-                Mark::New => {
-                    nodes.open(m, ng, n);
-                    *open_count += 1;
-                    EventKind::Generate
-                }
-                Mark::Open if better() => {
-                    nodes.improve(m, ng, n);
-                    stats.updated += 1;
-                    EventKind::Update
-                }
-                Mark::Closed if reopen && better() => {
-                    nodes.improve(m, ng, n);
-                    stats.reopened += 1;
-                    *open_count += 1;
-                    EventKind::Reopen
-                }
-                _ => continue,
-            };
-            let f = fcalc(ng, h_of(m));
-            heap.push(f, ng, m);
-            stats.generated += 1;
-            if T::ENABLED {
-                tracer.event(Event::new(kind, m, n, ng, f));
+        let mut done = 0;
+        let status = loop {
+            if done == limit {
+                break Status::Running;
             }
+            let popped = loop {
+                let Some(e) = heap.pop() else {
+                    break None;
+                };
+                // Lazy deletion. A node's newest entry has its lowest g, so its lowest f, and
+                // comes out first; every older entry finds the node closed and is skipped.
+                // (Greedy pushes equal f, and then the table's g, the best, is the one used.)
+                let n = e.node();
+                if nodes.mark(n) == Mark::Open {
+                    break Some((n, nodes.g(n)));
+                }
+            };
+            let Some((n, g)) = popped else {
+                break Status::NoPath;
+            };
+            nodes.close(n);
+            *open_count -= 1;
+            stats.expanded += 1;
+            done += 1;
+            if T::ENABLED {
+                let f = fcalc(g, h_of(n));
+                tracer.event(Event::new(EventKind::Expand, n, nodes.parent(n), g, f));
+            }
+            if n == goal {
+                break Status::Found;
+            }
+            for (m, cost) in space.neighbours(n) {
+                let ng = g + cost;
+                // Improvements are judged on heap keys: sums of the same costs in another order
+                // differ in the last bits, and treating that noise as a better path reopens
+                // closed nodes in cascades (it tripled expansions on some Dragon Age queries).
+                let better = || ng < nodes.g(m) && key(ng) < key(nodes.g(m));
+                let kind = match nodes.mark(m) {
+                    Mark::New => {
+                        nodes.open(m, ng, n);
+                        *open_count += 1;
+                        EventKind::Generate
+                    }
+                    Mark::Open if better() => {
+                        nodes.improve(m, ng, n);
+                        stats.updated += 1;
+                        EventKind::Update
+                    }
+                    Mark::Closed if reopen && better() => {
+                        nodes.improve(m, ng, n);
+                        stats.reopened += 1;
+                        *open_count += 1;
+                        EventKind::Reopen
+                    }
+                    _ => continue,
+                };
+                let f = fcalc(ng, h_of(m));
+                heap.push(f, ng, m);
+                stats.generated += 1;
+                if T::ENABLED {
+                    tracer.event(Event::new(kind, m, n, ng, f));
+                }
+            }
+            stats.max_open = stats.max_open.max(*open_count);
+        };
+        match status {
+            Status::Found => self.finish(tracer),
+            Status::NoPath => {
+                self.status = Status::NoPath;
+                if T::ENABLED {
+                    tracer.event(Event::marker(EventKind::NoPath, self.query.goal));
+                }
+            }
+            _ => {}
         }
-        self.stats.max_open = self.stats.max_open.max(self.open_count);
-        Status::Running
+        self.status
     }
 }
 
@@ -237,6 +271,9 @@ macro_rules! best_first_algorithm {
             #[inline]
             fn step<T: $crate::trace::Tracer>(&mut self, space: &S, tracer: &mut T) -> $crate::search::Status {
                 self.0.step(space, tracer)
+            }
+            fn run<T: $crate::trace::Tracer>(&mut self, space: &S, tracer: &mut T) -> $crate::search::Status {
+                self.0.run(space, tracer)
             }
         }
 
