@@ -138,6 +138,24 @@ impl BestFirst {
             tracer.event(Event::new(EventKind::Source, s, NONE, 0.0, self.f(0.0, h)));
             tracer.event(Event::marker(EventKind::Destination, self.query.goal));
         }
+        // A* and Dijkstra (f = g + h, nothing reopened) get a loop of their own, without the
+        // weight's multiply and the reopening test on every edge.
+        match (self.priority, self.reopen) {
+            (Priority::Weighted(w), false) if w == 1.0 => {
+                self.expand_loop::<S, T, true>(space, tracer, limit)
+            }
+            _ => self.expand_loop::<S, T, false>(space, tracer, limit),
+        }
+    }
+
+    /// The loop of [`BestFirst::expand_up_to`]; `PLAIN`: f = g + h and no reopening.
+    #[inline]
+    fn expand_loop<S: Space, T: Tracer, const PLAIN: bool>(
+        &mut self,
+        space: &S,
+        tracer: &mut T,
+        limit: u64,
+    ) -> Status {
         let goal = self.query.goal;
         let heuristic = self.heuristic;
         let priority = self.priority;
@@ -147,9 +165,15 @@ impl BestFirst {
         let stats = &mut self.stats;
         let open_count = &mut self.open_count;
         let h_of = space.heuristic_to(heuristic, goal);
-        let fcalc = |g: f64, h: f64| match priority {
-            Priority::Weighted(w) => g + w * h,
-            Priority::HeuristicOnly => h,
+        let fcalc = |g: f64, h: f64| {
+            if PLAIN {
+                g + h
+            } else {
+                match priority {
+                    Priority::Weighted(w) => g + w * h,
+                    Priority::HeuristicOnly => h,
+                }
+            }
         };
         let mut done = 0;
         let status = loop {
@@ -199,7 +223,7 @@ impl BestFirst {
                         stats.updated += 1;
                         EventKind::Update
                     }
-                    Mark::Closed if reopen && better() => {
+                    Mark::Closed if !PLAIN && reopen && better() => {
                         nodes.improve(m, ng, n);
                         stats.reopened += 1;
                         *open_count += 1;
