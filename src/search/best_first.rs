@@ -141,7 +141,7 @@ impl BestFirst {
         // A* and Dijkstra (f = g + h, nothing reopened) get a loop of their own, without the
         // weight's multiply and the reopening test on every edge.
         match (self.priority, self.reopen) {
-            (Priority::Weighted(w), false) if w == 1.0 => {
+            (Priority::Weighted(1.0), false) => {
                 self.expand_loop::<S, T, true>(space, tracer, limit)
             }
             _ => self.expand_loop::<S, T, false>(space, tracer, limit),
