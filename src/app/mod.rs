@@ -250,6 +250,9 @@ struct FrameLog {
     gap_ms: Vec<f32>,
     /// eframe's measure of the previous frame: update plus painting, without vsync waits.
     cpu_ms: Vec<f32>,
+    /// Frame intervals logged so far, and how many of them took longer than 16 ms.
+    gaps: usize,
+    over: usize,
 }
 
 /// The whole app state.
@@ -1432,6 +1435,16 @@ impl PathlabApp {
         }
         log.last = Some(now);
         if log.ui_ms.len() >= 60 {
+            // The 60 Hz budget, as a count: percentiles alone hide how many frames miss it.
+            let over = log.gap_ms.iter().filter(|&&g| g > 16.0).count();
+            log.gaps += log.gap_ms.len();
+            log.over += over;
+            let missed = format!(
+                "over 16 ms: {over} of {} (so far {} of {})",
+                log.gap_ms.len(),
+                log.over,
+                log.gaps
+            );
             let stats = |v: &mut Vec<f32>| {
                 v.sort_by(|a, b| a.total_cmp(b));
                 let p = |q: f32| {
@@ -1444,7 +1457,7 @@ impl PathlabApp {
                 s
             };
             eprintln!(
-                "frames: update ms {} | update+paint ms {} | frame interval ms {}",
+                "frames: update ms {} | update+paint ms {} | frame interval ms {} | {missed}",
                 stats(&mut log.ui_ms),
                 stats(&mut log.cpu_ms),
                 stats(&mut log.gap_ms)
