@@ -16,8 +16,8 @@ pub enum Priority {
     HeuristicOnly,
 }
 
-/// Best-first search with a binary heap, lazy deletion and reopening of closed nodes whose g
-/// improves (never needed with a consistent heuristic; needed for weighted A*'s bound with an
+/// Best-first search on [`OpenHeap`] (a better g moves a node's entry; entries left in its lane
+/// are skipped when popped), with reopening of closed nodes whose g improves (never needed with a consistent heuristic; needed for weighted A*'s bound with an
 /// inconsistent one).
 #[derive(Clone, Debug)]
 pub struct BestFirst {
@@ -184,9 +184,11 @@ impl BestFirst {
                 let Some(e) = heap.pop() else {
                     break None;
                 };
-                // Lazy deletion. A node's newest entry has its lowest g, so its lowest f, and
-                // comes out first; every older entry finds the node closed and is skipped.
-                // (Greedy pushes equal f, and then the table's g, the best, is the one used.)
+                // A node has two entries when one of its pushes went to the heap's lane (the
+                // heap moves a node's entry, the lane cannot). Its newest entry
+                // has its lowest g, so its lowest f, and comes out first; the older one finds the
+                // node closed and is skipped. (Greedy pushes equal f, and then the table's g,
+                // the best, is the one used.)
                 let n = e.node();
                 if nodes.mark(n) == Mark::Open {
                     break Some((n, nodes.g(n)));
