@@ -234,7 +234,11 @@ impl BestFirst {
                     _ => continue,
                 };
                 let f = fcalc(ng, h_of(m));
-                heap.push(f, ng, m);
+                if kind == EventKind::Generate {
+                    heap.push_new(f, ng, m);
+                } else {
+                    heap.push(f, ng, m);
+                }
                 stats.generated += 1;
                 if T::ENABLED {
                     tracer.event(Event::new(kind, m, n, ng, f));

@@ -166,6 +166,29 @@ impl OpenHeap {
         self.push_heap(e);
     }
 
+    /// [`OpenHeap::push`] for a node the caller knows has no entry (a node new to the search):
+    /// skips reading the node's position, a cache miss on large maps (1–4% of A*).
+    #[inline(always)]
+    pub fn push_new(&mut self, f: f64, g: f64, node: u32) {
+        let e = Entry::new(key(f), key(g), node);
+        if e.f_key() == self.floor {
+            self.lane.push(e);
+            return;
+        }
+        let n = node as usize;
+        if n >= self.pos.len() {
+            self.pos.resize(n + 1, ABSENT);
+        }
+        debug_assert_eq!(
+            self.pos[n], ABSENT,
+            "push_new on node {n}, which has an entry"
+        );
+        let i = self.keys.len();
+        self.keys.push(e.key);
+        self.nodes.push(e.node);
+        self.sift_up(i, e);
+    }
+
     #[inline(always)]
     fn push_heap(&mut self, e: Entry) {
         let n = e.node as usize;
@@ -332,7 +355,12 @@ mod tests {
                 // A consistent search never pushes below the last popped f; others may.
                 let low = if consistent { last_f } else { 0.0 };
                 let f = low + rng.random_range(0..4) as f64 * 0.5;
-                h.push(f, rng.random_range(0..3) as f64, i);
+                // Every node here is new: both ways of pushing one must keep the order.
+                if i % 2 == 0 {
+                    h.push(f, rng.random_range(0..3) as f64, i);
+                } else {
+                    h.push_new(f, rng.random_range(0..3) as f64, i);
+                }
                 live.push((key(f), i));
                 if rng.random_bool(0.45) {
                     let e = h.pop().unwrap();
@@ -393,8 +421,19 @@ mod tests {
             let node = rng.random_range(0..2000u32);
             if !closed.contains(&node) {
                 let f = floor + rng.random_range(0..6) as f64 * 0.5;
-                if live.get(&node).is_none_or(|&k| key(f) < k) {
-                    h.push(f, 0.0, node);
+                // A node not yet pushed goes through `push_new`, as the search does it.
+                let pushed = match live.get(&node) {
+                    None => {
+                        h.push_new(f, 0.0, node);
+                        true
+                    }
+                    Some(&k) if key(f) < k => {
+                        h.push(f, 0.0, node);
+                        true
+                    }
+                    Some(_) => false,
+                };
+                if pushed {
                     live.insert(node, key(f));
                 }
             }
