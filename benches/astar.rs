@@ -76,14 +76,15 @@ fn pathfinding_astar(space: &GridSpace, q: Query) -> Option<u64> {
 /// Per-query times (best of 9, interleaved), the ratio of the median query times, and the
 /// median of the per-query ratios. The crate's times swing by a third between runs on this VM
 /// (its hash maps are allocated afresh for every query), so a single best of 5 was not enough.
+/// The 9 runs of a problem are spread over the whole measurement (9 rounds over all problems)
+/// rather than back to back, so that a burst of load on the machine cannot spoil all of them.
 fn print_median_ratios(label: &str, suite: &pathlab::experiment::Suite, astar: &mut AStar) {
     let space = &suite.space;
-    let (mut ours, mut plain, mut engine) = (vec![], vec![], vec![]);
-    let mut per_query = vec![];
-    for &q in &suite.queries {
-        let (s, t) = (space.xy(q.start), space.xy(q.goal));
-        let mut best = [f64::MAX; 3];
-        for _ in 0..9 {
+    let n = suite.queries.len();
+    let mut best = vec![[f64::MAX; 3]; n];
+    for _ in 0..9 {
+        for (&q, best) in suite.queries.iter().zip(&mut best) {
+            let (s, t) = (space.xy(q.start), space.xy(q.goal));
             let t0 = Instant::now();
             astar.reset(space, q);
             black_box(astar.run(space, &mut NullTracer));
@@ -99,11 +100,11 @@ fn print_median_ratios(label: &str, suite: &pathlab::experiment::Suite, astar: &
             black_box(pathfinding_astar(space, q));
             best[2] = best[2].min(t0.elapsed().as_secs_f64());
         }
-        ours.push(best[0]);
-        plain.push(best[1]);
-        engine.push(best[2]);
-        per_query.push(best[1] / best[0]);
     }
+    let mut ours: Vec<f64> = best.iter().map(|b| b[0]).collect();
+    let mut plain: Vec<f64> = best.iter().map(|b| b[1]).collect();
+    let mut engine: Vec<f64> = best.iter().map(|b| b[2]).collect();
+    let mut per_query: Vec<f64> = best.iter().map(|b| b[1] / b[0]).collect();
     let median = |v: &mut Vec<f64>| {
         v.sort_by(|a, b| a.total_cmp(b));
         v[v.len() / 2]
@@ -111,8 +112,7 @@ fn print_median_ratios(label: &str, suite: &pathlab::experiment::Suite, astar: &
     let (o, p, e) = (median(&mut ours), median(&mut plain), median(&mut engine));
     let r = median(&mut per_query);
     eprintln!(
-        "{label}: {} queries, median µs: pathlab {:.1}, crate {:.1} ({:.2}×; median per-query ratio {:.2}×), crate with pathlab neighbours {:.1} ({:.2}×)",
-        suite.queries.len(),
+        "{label}: {n} queries, median µs: pathlab {:.1}, crate {:.1} ({:.2}×; median per-query ratio {:.2}×), crate with pathlab neighbours {:.1} ({:.2}×)",
         o * 1e6,
         p * 1e6,
         p / o,
