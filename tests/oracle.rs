@@ -5,7 +5,8 @@
 use pathlab::map::{Cell, Grid};
 use pathlab::search::registry::{self, Guarantee};
 use pathlab::search::{path_cost, Query, Status};
-use pathlab::space::{Connectivity, GridSpace, NodeId, Space, TerrainRule};
+use pathlab::space::{Connectivity, GridSpace, Heuristic, NodeId, Space, TerrainRule};
+use pathlab::trace::{EventKind, Recorder};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::cmp::Ordering;
@@ -241,4 +242,61 @@ fn stepping_and_running_record_the_same_events() {
         }
     }
     assert!(compared > 1000, "{compared}");
+}
+
+/// A* runs a loop of its own for each heuristic it knows at compile time (octile) and one for
+/// the rest; every heuristic that is consistent on the world must give the oracle's cost.
+#[test]
+fn astar_with_every_consistent_heuristic_matches_the_oracle() {
+    let mut rng = ChaCha8Rng::seed_from_u64(77);
+    let mut checked = 0;
+    for world in 0..300 {
+        let grid = random_world(&mut rng);
+        let conn = if world % 3 == 0 {
+            Connectivity::Four
+        } else {
+            Connectivity::Eight
+        };
+        let space = GridSpace::new(&grid, conn, TerrainRule::Class);
+        let Some(q) = random_query(&mut rng, &space) else {
+            continue;
+        };
+        let best = oracle_cost(&space, q.start, q.goal);
+        // Manhattan overestimates diagonal moves, so it is consistent on 4-connected grids only.
+        let heuristics: &[&str] = match conn {
+            Connectivity::Four => &["octile", "manhattan", "euclidean", "zero"],
+            Connectivity::Eight => &["octile", "euclidean", "zero"],
+        };
+        for name in heuristics {
+            let spec = format!("astar:heuristic={name}");
+            let mut search = registry::build_grid(&spec, &space, q).unwrap();
+            let mut rec = Recorder::new(space.num_nodes());
+            let status = search.run_record(&space, &mut rec);
+            // Every expansion's f is g plus this heuristic, not another one.
+            let h = Heuristic::from_name(name).unwrap();
+            for e in (0..rec.len()).filter_map(|i| rec.get(i)) {
+                if e.kind == EventKind::Expand {
+                    let want = space.heuristic(h, e.node, q.goal) as f32;
+                    let got = e.b - e.a;
+                    assert!(
+                        (got - want).abs() <= 1e-3 * (1.0 + e.b.abs()),
+                        "world {world}, {spec}: node {} expanded with h {got}, want {want}",
+                        e.node
+                    );
+                }
+            }
+            match best {
+                None => assert_eq!(status, Status::NoPath, "world {world}, {spec}"),
+                Some(opt) => {
+                    let cost = search.cost().unwrap_or(f64::NAN);
+                    assert!(
+                        (cost - opt).abs() < 1e-6,
+                        "world {world}, {spec}, {conn:?}: cost {cost}, optimal {opt}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 600, "only {checked} runs checked");
 }

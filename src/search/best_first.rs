@@ -139,32 +139,42 @@ impl BestFirst {
             tracer.event(Event::marker(EventKind::Destination, self.query.goal));
         }
         // A* and Dijkstra (f = g + h, nothing reopened) get a loop of their own, without the
-        // weight's multiply and the reopening test on every edge.
-        match (self.priority, self.reopen) {
-            (Priority::Weighted(1.0), false) => {
-                self.expand_loop::<S, T, true>(space, tracer, limit)
+        // weight's multiply and the reopening test on every edge; with the octile heuristic
+        // (the default) the loop knows it at compile time, which spares every generated node a
+        // choice among four formulas (3% of A*).
+        match (self.priority, self.reopen, self.heuristic) {
+            (Priority::Weighted(1.0), false, Heuristic::Octile) => {
+                self.expand_loop::<S, T, true, true>(space, tracer, limit)
             }
-            _ => self.expand_loop::<S, T, false>(space, tracer, limit),
+            (Priority::Weighted(1.0), false, _) => {
+                self.expand_loop::<S, T, true, false>(space, tracer, limit)
+            }
+            _ => self.expand_loop::<S, T, false, false>(space, tracer, limit),
         }
     }
 
-    /// The loop of [`BestFirst::expand_up_to`]; `PLAIN`: f = g + h and no reopening.
+    /// The loop of [`BestFirst::expand_up_to`]; `PLAIN`: f = g + h and no reopening; `OCTILE`:
+    /// the heuristic is octile, whatever `self.heuristic` says.
     #[inline]
-    fn expand_loop<S: Space, T: Tracer, const PLAIN: bool>(
+    fn expand_loop<S: Space, T: Tracer, const PLAIN: bool, const OCTILE: bool>(
         &mut self,
         space: &S,
         tracer: &mut T,
         limit: u64,
     ) -> Status {
         let goal = self.query.goal;
-        let heuristic = self.heuristic;
+        let heuristic = if OCTILE {
+            Heuristic::Octile
+        } else {
+            self.heuristic
+        };
+        let h_of = space.heuristic_to(heuristic, goal);
         let priority = self.priority;
         let reopen = self.reopen;
         let nodes = &mut self.nodes;
         let heap = &mut self.heap;
         let stats = &mut self.stats;
         let open_count = &mut self.open_count;
-        let h_of = space.heuristic_to(heuristic, goal);
         let fcalc = |g: f64, h: f64| {
             if PLAIN {
                 g + h
@@ -180,23 +190,23 @@ impl BestFirst {
             if done == limit {
                 break Status::Running;
             }
-            let popped = loop {
+            let (n, g) = loop {
                 let Some(e) = heap.pop() else {
-                    break None;
+                    break (NONE, 0.0);
                 };
                 // A node has two entries when one of its pushes went to the heap's lane (the
-                // heap moves a node's entry, the lane cannot). Its newest entry
-                // has its lowest g, so its lowest f, and comes out first; the older one finds the
-                // node closed and is skipped. (Greedy pushes equal f, and then the table's g,
-                // the best, is the one used.)
+                // heap moves a node's entry, the lane cannot). Its newest entry has its lowest
+                // g, so its lowest f, and comes out first; the older one finds the node closed
+                // and is skipped. (Greedy pushes equal f, and then the table's g, the best, is
+                // the one used.)
                 let n = e.node();
                 if nodes.mark(n) == Mark::Open {
-                    break Some((n, nodes.g(n)));
+                    break (n, nodes.g(n));
                 }
             };
-            let Some((n, g)) = popped else {
+            if n == NONE {
                 break Status::NoPath;
-            };
+            }
             nodes.close(n);
             *open_count -= 1;
             stats.expanded += 1;
@@ -214,34 +224,41 @@ impl BestFirst {
                 // differ in the last bits, and treating that noise as a better path reopens
                 // closed nodes in cascades (it tripled expansions on some Dragon Age queries).
                 let better = || ng < nodes.g(m) && key(ng) < key(nodes.g(m));
-                let kind = match nodes.mark(m) {
+                // Each arm pushes and counts on its own, with nothing after the match: a shared
+                // tail (the event kind chosen in the match, then one push) cost A* 2–3%.
+                match nodes.mark(m) {
                     Mark::New => {
                         nodes.open(m, ng, n);
                         *open_count += 1;
-                        EventKind::Generate
+                        stats.generated += 1;
+                        let f = fcalc(ng, h_of(m));
+                        heap.push_new(f, ng, m);
+                        if T::ENABLED {
+                            tracer.event(Event::new(EventKind::Generate, m, n, ng, f));
+                        }
                     }
                     Mark::Open if better() => {
                         nodes.improve(m, ng, n);
                         stats.updated += 1;
-                        EventKind::Update
+                        stats.generated += 1;
+                        let f = fcalc(ng, h_of(m));
+                        heap.push(f, ng, m);
+                        if T::ENABLED {
+                            tracer.event(Event::new(EventKind::Update, m, n, ng, f));
+                        }
                     }
                     Mark::Closed if !PLAIN && reopen && better() => {
                         nodes.improve(m, ng, n);
                         stats.reopened += 1;
+                        stats.generated += 1;
                         *open_count += 1;
-                        EventKind::Reopen
+                        let f = fcalc(ng, h_of(m));
+                        heap.push(f, ng, m);
+                        if T::ENABLED {
+                            tracer.event(Event::new(EventKind::Reopen, m, n, ng, f));
+                        }
                     }
-                    _ => continue,
-                };
-                let f = fcalc(ng, h_of(m));
-                if kind == EventKind::Generate {
-                    heap.push_new(f, ng, m);
-                } else {
-                    heap.push(f, ng, m);
-                }
-                stats.generated += 1;
-                if T::ENABLED {
-                    tracer.event(Event::new(kind, m, n, ng, f));
+                    _ => {}
                 }
             }
             stats.max_open = stats.max_open.max(*open_count);
