@@ -73,33 +73,42 @@ fn pathfinding_astar(space: &GridSpace, q: Query) -> Option<u64> {
     pathfinding::prelude::astar(&q.start, succ, h, |n| *n == q.goal).map(|(_, c)| c)
 }
 
-/// Per-query times (best of 9, interleaved), the ratio of the median query times, and the
-/// median of the per-query ratios. The crate's times swing by a third between runs on this VM
-/// (its hash maps are allocated afresh for every query), so a single best of 5 was not enough.
-/// The 9 runs of a problem are spread over the whole measurement (9 rounds over all problems)
-/// rather than back to back, so that a burst of load on the machine cannot spoil all of them.
+/// Per-query times (best of 9), the ratio of the median query times, and the median of the
+/// per-query ratios. The crate's times swing by a third between runs on this VM (its hash maps
+/// are allocated afresh for every query), so a single best of 5 was not enough. Each of the 9
+/// rounds runs every problem with pathlab, then every problem with the crate, then with the crate
+/// on pathlab's neighbours: a problem's 9 runs are spread over the whole measurement, so a burst
+/// of load on the machine cannot spoil all of them, and each contestant runs with its own data
+/// in the caches. (Alternating contestants problem by problem had pathlab always start on node
+/// arrays the crate's hash maps had just pushed out of the caches, while the crate's allocator
+/// handed it back memory its previous query had just warmed.)
 fn print_median_ratios(label: &str, suite: &pathlab::experiment::Suite, astar: &mut AStar) {
     let space = &suite.space;
     let n = suite.queries.len();
     let mut best = vec![[f64::MAX; 3]; n];
-    for _ in 0..9 {
-        for (&q, best) in suite.queries.iter().zip(&mut best) {
-            let (s, t) = (space.xy(q.start), space.xy(q.goal));
+    let time = |k: usize, best: &mut Vec<[f64; 3]>, run: &mut dyn FnMut(Query)| {
+        for (&q, best) in suite.queries.iter().zip(best) {
             let t0 = Instant::now();
+            run(q);
+            best[k] = best[k].min(t0.elapsed().as_secs_f64());
+        }
+    };
+    for _ in 0..9 {
+        time(0, &mut best, &mut |q| {
             astar.reset(space, q);
             black_box(astar.run(space, &mut NullTracer));
-            best[0] = best[0].min(t0.elapsed().as_secs_f64());
-            let t0 = Instant::now();
+        });
+        time(1, &mut best, &mut |q| {
+            let (s, t) = (space.xy(q.start), space.xy(q.goal));
             black_box(pathfinding_astar_plain(
                 &suite.grid,
                 (s.0 as i32, s.1 as i32),
                 (t.0 as i32, t.1 as i32),
             ));
-            best[1] = best[1].min(t0.elapsed().as_secs_f64());
-            let t0 = Instant::now();
+        });
+        time(2, &mut best, &mut |q| {
             black_box(pathfinding_astar(space, q));
-            best[2] = best[2].min(t0.elapsed().as_secs_f64());
-        }
+        });
     }
     let mut ours: Vec<f64> = best.iter().map(|b| b[0]).collect();
     let mut plain: Vec<f64> = best.iter().map(|b| b[1]).collect();
