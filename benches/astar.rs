@@ -73,15 +73,18 @@ fn pathfinding_astar(space: &GridSpace, q: Query) -> Option<u64> {
     pathfinding::prelude::astar(&q.start, succ, h, |n| *n == q.goal).map(|(_, c)| c)
 }
 
-/// Per-query times (best of 9), the ratio of the median query times, and the median of the
-/// per-query ratios. The crate's times swing by a third between runs on this VM (its hash maps
-/// are allocated afresh for every query), so a single best of 5 was not enough. Each of the 9
-/// rounds runs every problem with pathlab, then every problem with the crate, then with the crate
-/// on pathlab's neighbours: a problem's 9 runs are spread over the whole measurement, so a burst
-/// of load on the machine cannot spoil all of them, and each contestant runs with its own data
-/// in the caches. (Alternating contestants problem by problem had pathlab always start on node
-/// arrays the crate's hash maps had just pushed out of the caches, while the crate's allocator
-/// handed it back memory its previous query had just warmed.)
+/// Rounds of [`print_median_ratios`].
+const ROUNDS: usize = 15;
+
+/// Per-query times (best of 15), the ratio of the median query times, and the median of the
+/// per-query ratios. This VM runs in phases: within one process, the time of the same 40
+/// problems swings between about 8 and 13 ms from one round to the next, in stretches of a few
+/// rounds. So each of the 15 rounds runs every problem with pathlab, then every problem with
+/// the crate, then with the crate on pathlab's neighbours: a problem's 15 runs are spread over the
+/// whole measurement, and each contestant gets its share of the fast stretches. (Alternating
+/// contestants problem by problem also had pathlab always start on node arrays the crate's hash
+/// maps had just pushed out of the caches, while the crate's allocator handed it back memory its
+/// previous query had just warmed.)
 fn print_median_ratios(label: &str, suite: &pathlab::experiment::Suite, astar: &mut AStar) {
     let space = &suite.space;
     let n = suite.queries.len();
@@ -93,7 +96,7 @@ fn print_median_ratios(label: &str, suite: &pathlab::experiment::Suite, astar: &
             best[k] = best[k].min(t0.elapsed().as_secs_f64());
         }
     };
-    for _ in 0..9 {
+    for _ in 0..ROUNDS {
         time(0, &mut best, &mut |q| {
             astar.reset(space, q);
             black_box(astar.run(space, &mut NullTracer));
