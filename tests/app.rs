@@ -477,3 +477,52 @@ fn ara_star_shows_each_solution_and_its_epsilon() {
     h.run();
     assert_eq!(h.state().views[0].run.solution_shown(), None);
 }
+
+#[test]
+fn four_moves_change_the_search_and_the_project_keeps_them() {
+    use pathlab::space::{Connectivity, TerrainRule};
+    let mut h = harness(app_for("moves"));
+    h.run();
+    h.state_mut()
+        .set_rules(Connectivity::Four, TerrainRule::Class);
+    h.run();
+    h.get_by_label_contains("Searches now use 4 moves");
+    assert!(h.state().doc.dirty, "the setting is saved with the project");
+    h.get_by_label(">|").click();
+    h.run();
+    // The oracle: the core's A* on the 4-connected space, which must cost more than on the
+    // 8-connected one (else this test could not tell the setting was ignored).
+    let (g, s, t) = pathlab::builtin::default_world();
+    let sp = GridSpace::new(&g, Connectivity::Four, TerrainRule::Class);
+    let q = Query {
+        start: sp.node(s.0, s.1).unwrap(),
+        goal: sp.node(t.0, t.1).unwrap(),
+    };
+    let mut a = AStar::new(&sp, q, Heuristic::Octile);
+    a.run(&sp, &mut NullTracer);
+    let four = a.cost().unwrap();
+    assert!(four > core_astar().0 + 1.0);
+    h.get_by_label_contains(&format!("cost {four:.3}"));
+    assert_eq!(h.state().cursor as u64, a.stats().expanded);
+
+    // Saved as a project and opened in a new session, the map searches with 4 moves again.
+    let file = std::env::temp_dir().join(format!(
+        "pathlab-test-{}-moves-project.ron",
+        std::process::id()
+    ));
+    h.state_mut().doc.path = Some(file.clone());
+    h.state_mut().save();
+    h.run();
+    h.get_by_label_contains("Saved");
+    drop(h);
+    let mut h = harness(app_for("moves"));
+    h.run();
+    h.state_mut().open_now(&file).unwrap();
+    h.run();
+    assert_eq!(h.state().doc.moves, Connectivity::Four);
+    assert_eq!(h.state().space.rules().0, Connectivity::Four);
+    h.get_by_label(">|").click();
+    h.run();
+    h.get_by_label_contains(&format!("cost {four:.3}"));
+    std::fs::remove_file(&file).unwrap();
+}

@@ -2,6 +2,7 @@
 
 use crate::map::io::{Problem, Project};
 use crate::map::{Edit, Grid, Rect};
+use crate::space::{Connectivity, TerrainRule};
 use std::path::PathBuf;
 
 /// A change the user made; undo applies its inverse.
@@ -33,6 +34,10 @@ pub struct Document {
     pub path: Option<PathBuf>,
     /// Problems of a `.scen` file opened for this map.
     pub problems: Vec<Problem>,
+    /// Moves the searches may make (saved with the project).
+    pub moves: Connectivity,
+    /// Which terrain the searches may cross (saved with the project).
+    pub rule: TerrainRule,
     /// Changed since the last save.
     pub dirty: bool,
     /// Bumped on every change, so the recovery writer knows when to write.
@@ -50,6 +55,8 @@ impl Document {
             goal,
             path,
             problems: vec![],
+            moves: Connectivity::Eight,
+            rule: TerrainRule::Class,
             dirty: false,
             revision: 0,
             undo: vec![],
@@ -227,6 +234,8 @@ impl Document {
         p.start = Some(self.start);
         p.goal = Some(self.goal);
         p.scenarios = self.problems.clone();
+        p.connectivity = self.moves;
+        p.terrain_rule = self.rule;
         p.algorithms = algorithms;
         p
     }

@@ -15,6 +15,8 @@ pub struct Loaded {
     /// The file to save back to (`None` for PNG imports and scenarios: saving asks where).
     pub path: Option<PathBuf>,
     pub algorithms: Vec<crate::map::io::AlgoSettings>,
+    /// Moves and terrain rule, from a project file (other files carry none).
+    pub rules: Option<(crate::space::Connectivity, crate::space::TerrainRule)>,
 }
 
 fn ext(path: &Path) -> String {
@@ -33,6 +35,7 @@ pub fn load(path: &Path) -> Result<Loaded, String> {
         problems: vec![],
         path: keep.then(|| path.to_path_buf()),
         algorithms: vec![],
+        rules: None,
     };
     match e.as_str() {
         "map" => Ok(plain(read_map(path).map_err(|e| e.to_string())?, true)),
@@ -46,6 +49,7 @@ pub fn load(path: &Path) -> Result<Loaded, String> {
                 problems: p.scenarios,
                 path: Some(path.to_path_buf()),
                 algorithms: p.algorithms,
+                rules: Some((p.connectivity, p.terrain_rule)),
             })
         }
         "scen" => {
@@ -65,6 +69,7 @@ pub fn load(path: &Path) -> Result<Loaded, String> {
                 problems,
                 path: Some(map),
                 algorithms: vec![],
+                rules: None,
             })
         }
         _ => Err(format!(

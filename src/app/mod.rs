@@ -21,7 +21,7 @@ pub use run::{AlgoChoice, Breakpoints, Run};
 
 use crate::map::{Cell, Edit};
 use crate::search::Query;
-use crate::space::GridSpace;
+use crate::space::{Connectivity, GridSpace, TerrainRule};
 use canvas::{Camera, Gesture};
 use eframe::egui;
 use files::{DialogPurpose, PendingDialog};
@@ -321,6 +321,22 @@ pub struct PathlabApp {
 
 const SPEED_DEFAULT: f32 = 20.0;
 
+/// How the moves setting reads in the UI.
+pub fn moves_name(c: Connectivity) -> &'static str {
+    match c {
+        Connectivity::Eight => "8 moves (diagonals without corner cutting)",
+        Connectivity::Four => "4 moves (no diagonals)",
+    }
+}
+
+/// How the terrain rule reads in the UI.
+pub fn rule_name(r: TerrainRule) -> &'static str {
+    match r {
+        TerrainRule::Class => "terrain classes (MovingAI)",
+        TerrainRule::GroundOnly => "ground only (. and G)",
+    }
+}
+
 impl PathlabApp {
     /// The app on the built-in map (or `opts.file`), with A* ready to step.
     pub fn new(opts: Options) -> PathlabApp {
@@ -546,7 +562,7 @@ impl PathlabApp {
         self.agents_stop();
         self.sim.blocks = None;
         self.doc = doc;
-        self.space = GridSpace::octile(&self.doc.grid);
+        self.space = GridSpace::new(&self.doc.grid, self.doc.moves, self.doc.rule);
         self.cam.fit_pending = true;
         self.cursor = 0;
         self.playing = false;
@@ -562,6 +578,8 @@ impl PathlabApp {
         let goal = l.goal.unwrap_or((w - 1 - w / 8, h / 2));
         let mut doc = Document::new(l.grid, start, goal, l.path.clone());
         doc.problems = l.problems;
+        // A project brings its own moves and terrain rule; other files keep the current ones.
+        (doc.moves, doc.rule) = l.rules.unwrap_or((self.doc.moves, self.doc.rule));
         self.set_document(doc);
         if !l.algorithms.is_empty() {
             self.views.clear();
@@ -586,6 +604,25 @@ impl PathlabApp {
             }
         );
         Ok(())
+    }
+
+    /// Sets the moves and terrain rule the searches use: the space is rebuilt and every run
+    /// restarts. A setting saved with the project, so the document counts as changed.
+    pub fn set_rules(&mut self, moves: Connectivity, rule: TerrainRule) {
+        if (moves, rule) == (self.doc.moves, self.doc.rule) {
+            return;
+        }
+        self.agents_stop();
+        (self.doc.moves, self.doc.rule) = (moves, rule);
+        self.doc.dirty = true;
+        self.doc.revision += 1;
+        self.space = GridSpace::new(&self.doc.grid, moves, rule);
+        self.restart_all();
+        self.status = format!(
+            "Searches now use {} and {}",
+            moves_name(moves),
+            rule_name(rule)
+        );
     }
 
     /// Applies an edit from the editor (undoable) and restarts the runs.
@@ -1150,7 +1187,9 @@ impl PathlabApp {
             PendingAction::New => {
                 let (w, h) = self.gen_size;
                 let grid = crate::map::Grid::new(w.max(2), h.max(1), Cell::FREE);
-                self.set_document(Document::new(grid, (0, h / 2), (w - 1, h / 2), None));
+                let mut doc = Document::new(grid, (0, h / 2), (w - 1, h / 2), None);
+                (doc.moves, doc.rule) = (self.doc.moves, self.doc.rule);
+                self.set_document(doc);
                 self.status = format!("New {w}×{h} map");
             }
             PendingAction::Quit => {
@@ -1280,6 +1319,7 @@ impl PathlabApp {
                 let g = l.goal.unwrap_or((1, 0));
                 let mut doc = Document::new(l.grid, s, g, None);
                 doc.problems = l.problems;
+                (doc.moves, doc.rule) = l.rules.unwrap_or((self.doc.moves, self.doc.rule));
                 doc.dirty = true;
                 doc.revision = 1;
                 self.set_document(doc);

@@ -617,9 +617,44 @@ fn algorithms(app: &mut PathlabApp, ui: &mut egui::Ui) {
     if let Some((i, c)) = change {
         app.set_algorithm(i, c);
     }
+    rules(app, ui);
     if app.views.len() < 4 && ui.button("+ Compare with another algorithm").clicked() {
         add_compare_view(app);
     }
+}
+
+/// Moves and terrain rule, shared by every view (they define the graph the searches walk).
+fn rules(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    use crate::space::{Connectivity, TerrainRule};
+    let (mut moves, mut rule) = (app.doc.moves, app.doc.rule);
+    egui::ComboBox::from_label("moves")
+        .selected_text(match moves {
+            Connectivity::Eight => "8",
+            Connectivity::Four => "4",
+        })
+        .show_ui(ui, |ui| {
+            for c in [Connectivity::Eight, Connectivity::Four] {
+                ui.selectable_value(&mut moves, c, super::moves_name(c));
+            }
+        })
+        .response
+        .on_hover_text("8: diagonal moves cost √2 and may not cut a blocked corner; 4: none");
+    egui::ComboBox::from_label("terrain")
+        .selected_text(match rule {
+            TerrainRule::Class => "classes",
+            TerrainRule::GroundOnly => "ground only",
+        })
+        .show_ui(ui, |ui| {
+            for r in [TerrainRule::Class, TerrainRule::GroundOnly] {
+                ui.selectable_value(&mut rule, r, super::rule_name(r));
+            }
+        })
+        .response
+        .on_hover_text(
+            "classes: ground (. G S) connects to ground and water (W) to water, T and @ never \
+             (the MovingAI benchmarks' rule); ground only: just . and G",
+        );
+    app.set_rules(moves, rule);
 }
 
 fn breakpoints(app: &mut PathlabApp, ui: &mut egui::Ui) {
