@@ -526,3 +526,23 @@ fn four_moves_change_the_search_and_the_project_keeps_them() {
     h.get_by_label_contains(&format!("cost {four:.3}"));
     std::fs::remove_file(&file).unwrap();
 }
+
+#[test]
+fn ground_only_refuses_a_start_on_swamp() {
+    use pathlab::space::{Connectivity, TerrainRule};
+    // (4, 3) is swamp on the built-in map: passable under the benchmark's classes only.
+    let swamp = (4, 3);
+    let mut h = harness(app_for("ground"));
+    h.run();
+    h.state_mut()
+        .set_rules(Connectivity::Eight, TerrainRule::GroundOnly);
+    let start = h.state().doc.start;
+    h.state_mut().move_endpoint(true, swamp);
+    h.run();
+    assert_eq!(h.state().doc.start, start);
+    h.get_by_label_contains("(4, 3) is blocked");
+    h.state_mut()
+        .set_rules(Connectivity::Eight, TerrainRule::Class);
+    h.state_mut().move_endpoint(true, swamp);
+    assert_eq!(h.state().doc.start, swamp);
+}

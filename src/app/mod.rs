@@ -907,7 +907,12 @@ impl PathlabApp {
 
     /// Moves start (`true`) or goal to a free cell (undoable) and restarts the runs.
     pub fn move_endpoint(&mut self, is_start: bool, c: (u32, u32)) {
-        if !self.doc.is_free(c.0, c.1) {
+        // The space's own test, so that under "ground only" swamp and water refuse too.
+        let passable = self
+            .space
+            .node(c.0, c.1)
+            .is_some_and(|n| crate::space::Space::is_passable(&self.space, n));
+        if !self.doc.is_free(c.0, c.1) || !passable {
             self.status = format!("({}, {}) is blocked", c.0, c.1);
             return;
         }
