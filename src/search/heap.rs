@@ -159,11 +159,15 @@ impl OpenHeap {
     #[inline(always)]
     pub fn push(&mut self, f: f64, g: f64, node: u32) {
         let e = Entry::new(key(f), key(g), node);
-        if e.f_key() == self.floor {
-            self.lane.push(e);
+        if self.lane_takes(e) {
             return;
         }
-        self.push_heap(e);
+        let at = *self.pos_slot(node);
+        match at {
+            ABSENT => self.insert(e),
+            at if e.key < self.keys[at as usize] => self.sift_up(at as usize, e),
+            at => self.sift_down(at as usize, e),
+        }
     }
 
     /// [`OpenHeap::push`] for a node the caller knows has no entry (a node new to the search):
@@ -171,41 +175,45 @@ impl OpenHeap {
     #[inline(always)]
     pub fn push_new(&mut self, f: f64, g: f64, node: u32) {
         let e = Entry::new(key(f), key(g), node);
-        if e.f_key() == self.floor {
-            self.lane.push(e);
+        if self.lane_takes(e) {
             return;
         }
+        // Grows the positions if needed; reads the slot only in debug builds.
+        let _slot = self.pos_slot(node);
+        debug_assert_eq!(
+            *_slot, ABSENT,
+            "push_new on node {node}, which has an entry"
+        );
+        self.insert(e);
+    }
+
+    /// Puts `e` in the lane if its f is the last popped f.
+    #[inline(always)]
+    fn lane_takes(&mut self, e: Entry) -> bool {
+        let takes = e.f_key() == self.floor;
+        if takes {
+            self.lane.push(e);
+        }
+        takes
+    }
+
+    /// The position slot of `node`, grown into if needed.
+    #[inline(always)]
+    fn pos_slot(&mut self, node: u32) -> &mut u32 {
         let n = node as usize;
         if n >= self.pos.len() {
             self.pos.resize(n + 1, ABSENT);
         }
-        debug_assert_eq!(
-            self.pos[n], ABSENT,
-            "push_new on node {n}, which has an entry"
-        );
+        &mut self.pos[n]
+    }
+
+    /// A new heap entry for `e`'s node, which has none (its position slot exists).
+    #[inline(always)]
+    fn insert(&mut self, e: Entry) {
         let i = self.keys.len();
         self.keys.push(e.key);
         self.nodes.push(e.node);
         self.sift_up(i, e);
-    }
-
-    #[inline(always)]
-    fn push_heap(&mut self, e: Entry) {
-        let n = e.node as usize;
-        if n >= self.pos.len() {
-            self.pos.resize(n + 1, ABSENT);
-        }
-        let at = self.pos[n];
-        if at == ABSENT {
-            let i = self.keys.len();
-            self.keys.push(e.key);
-            self.nodes.push(e.node);
-            self.sift_up(i, e);
-        } else if e.key < self.keys[at as usize] {
-            self.sift_up(at as usize, e);
-        } else {
-            self.sift_down(at as usize, e);
-        }
     }
 
     /// Places `e` at index `i` or above, moving larger parents down.
