@@ -32,7 +32,7 @@ fn run_app(a: cli::AppArgs) -> i32 {
         frames: a.frames,
         frame_log: a.frame_log,
         scrub_test: a.scrub_test,
-        recovery_file: None,
+        ..Default::default()
     };
     match pathlab::app::run(opts) {
         Ok(()) => 0,

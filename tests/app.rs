@@ -3,57 +3,16 @@
 //! (Mesa's lavapipe on CI); the other tests only read the UI tree.
 #![cfg(feature = "gui")]
 
+mod common;
+
+use common::*;
 use eframe::egui;
 use egui_kittest::kittest::Queryable;
-use egui_kittest::Harness;
-use pathlab::app::{Options, PathlabApp};
 use pathlab::map::{Cell, Edit};
 use pathlab::search::{AStar, Query, Search, SearchState};
 use pathlab::space::{GridSpace, Heuristic};
 use pathlab::trace::NullTracer;
 use std::path::PathBuf;
-
-fn harness(app: PathlabApp) -> Harness<'static, PathlabApp> {
-    Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_ui_state(|ui, app: &mut PathlabApp| app.show(ui), app)
-}
-
-/// Each test its own recovery file: tests must not meet (or leave) a real session's, nor
-/// each other's.
-fn recovery(test: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("pathlab-test-{}-{test}.ron", std::process::id()))
-}
-
-fn app_for(test: &str) -> PathlabApp {
-    PathlabApp::new(Options {
-        recovery_file: Some(recovery(test)),
-        ..Options::default()
-    })
-}
-
-fn default_app() -> PathlabApp {
-    app_for("default")
-}
-
-/// A* on the built-in map, straight from the core: the oracle for what the app shows.
-fn core_astar() -> (f64, u64) {
-    let (_, a) = core_astar_search();
-    (a.cost().unwrap(), a.stats().expanded)
-}
-
-/// The built-in map's space and A* run to its end on it.
-fn core_astar_search() -> (GridSpace, AStar) {
-    let (g, s, t) = pathlab::builtin::default_world();
-    let sp = GridSpace::octile(&g);
-    let q = Query {
-        start: sp.node(s.0, s.1).unwrap(),
-        goal: sp.node(t.0, t.1).unwrap(),
-    };
-    let mut a = AStar::new(&sp, q, Heuristic::Octile);
-    a.run(&sp, &mut NullTracer);
-    (sp, a)
-}
 
 #[test]
 fn steps_forward_and_back_with_keys() {
@@ -101,7 +60,7 @@ fn inspector_shows_g_of_a_closed_cell() {
     app.selected = Some(app.doc.start);
     let mut h = harness(app);
     h.run();
-    h.get_by_label("on path");
+    h.get_by_label("start (on path)");
     h.get_by_label("0.000");
     // A closed cell off the path: the inspector's g is the core search's g.
     let (sp, a) = core_astar_search();
@@ -176,11 +135,6 @@ fn compare_views_share_the_cursor() {
     }
     assert!(h.state().views.iter().all(|v| v.run.shown == 3));
     assert!(h.query_all_by_label("2 Dijkstra").count() >= 1);
-}
-
-fn movingai() -> Option<PathBuf> {
-    let d = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/movingai-grid");
-    d.is_dir().then_some(d)
 }
 
 #[test]

@@ -11,6 +11,12 @@ const EVERY: usize = 10;
 fn benchmark_maps() -> Option<Vec<PathBuf>> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/movingai-grid");
     if !dir.is_dir() {
+        // On CI the benchmarks are always beside the checkout: missing means broken.
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{} is missing on CI",
+            dir.display()
+        );
         eprintln!("skipping: {} is absent", dir.display());
         return None;
     }

@@ -9,6 +9,7 @@ use crate::experiment::dynamic::DynamicMap;
 use crate::map::{Cell, Grid, Rect};
 use crate::space::NodeId;
 use rustc_hash::FxHashSet;
+use std::time::Instant;
 
 /// One view's agent.
 #[derive(Clone, Debug, Default)]
@@ -219,6 +220,7 @@ impl PathlabApp {
             self.restart_all();
         }
         self.sim.agents.clear();
+        self.flash.0.clear();
     }
 
     /// Runs every view to its end (agents need whole paths).
@@ -354,6 +356,8 @@ impl PathlabApp {
         if xy.is_empty() {
             return;
         }
+        // Flashed on the canvas, then outlined until the next change (UI.md).
+        self.flash = (xy.clone(), Instant::now());
         self.doc.revision += 1;
         self.space.update_cells(&self.doc.grid, &xy);
         let mut around = vec![];

@@ -6,7 +6,7 @@ use super::run::Run;
 use super::texture::MapTexture;
 use crate::space::{GridSpace, NodeId};
 use crate::trace::{NodeState, NONE};
-use eframe::egui::{self, pos2, vec2, Color32, Pos2, Rect, Sense, Stroke, Vec2};
+use eframe::egui::{self, pos2, vec2, Color32, Pos2, Rect, RichText, Sense, Stroke, Vec2};
 
 /// Where the map sits on screen; shared by every view so compared runs line up.
 #[derive(Clone, Copy, Debug)]
@@ -76,6 +76,20 @@ pub struct Gesture {
     pub clicked: Option<(u32, u32)>,
     /// Right click, for the context menu.
     pub secondary: Option<(u32, u32)>,
+    /// The press landed on the start (`true`) or goal disc: screen distance to the disc, so
+    /// an endpoint can be grabbed even when a cell is smaller than a pixel.
+    pub grab: Option<bool>,
+    /// An entry of the cell's context menu was chosen.
+    pub menu: Option<(MenuAction, (u32, u32))>,
+}
+
+/// The entries of a cell's context menu.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MenuAction {
+    SetStart,
+    SetGoal,
+    Select,
+    BreakAt,
 }
 
 /// An agent's cell and the cells it walked.
@@ -88,10 +102,28 @@ pub struct Overlay<'a> {
     pub goal: (u32, u32),
     pub selected: Option<(u32, u32)>,
     pub rect_preview: Option<((u32, u32), (u32, u32))>,
-    pub legend: bool,
     /// This view's agent: where it stands and the cells it walked.
     pub agent: Option<AgentMark<'a>>,
     pub diff: bool,
+    /// Start (`true`) or goal being dragged, and the cell under the pointer: the disc is
+    /// drawn there while the old place shows a faint ring.
+    pub dragged: Option<(bool, (u32, u32))>,
+    /// The inspector and status line speak of this view (marked when views are compared).
+    pub active: bool,
+    /// The cell under the pointer in any view: every view outlines it, so compared runs can
+    /// be read at the same place.
+    pub pointer: Option<(u32, u32)>,
+    /// Cells the world changed last, and seconds since: filled cyan at first, fading to an
+    /// outline that stays until the next change.
+    pub flash: (&'a [(u32, u32)], f32),
+}
+
+/// Seconds a world change's flash takes to fade to its outline.
+const FLASH_SECS: f32 = 0.8;
+
+/// Radius of the start and goal discs at a zoom.
+fn disc_radius(zoom: f32) -> f32 {
+    (zoom * 0.42).max(5.0)
 }
 
 /// Draws one view and reads the pointer over it.
@@ -182,19 +214,32 @@ pub fn show(
             draw_path(&painter, cam, view, space, path);
         }
     }
-    let r = (cam.zoom * 0.42).max(4.0);
-    painter.circle(
-        cam.centre(view, ov.start),
-        r,
-        palette::START,
-        Stroke::new(1.5, Color32::WHITE),
-    );
-    painter.circle(
-        cam.centre(view, ov.goal),
-        r,
-        palette::GOAL,
-        Stroke::new(2.0, Color32::WHITE),
-    );
+    let r = disc_radius(cam.zoom);
+    for (is_start, at, fill, width) in [
+        (true, ov.start, palette::START, 1.5),
+        (false, ov.goal, palette::GOAL, 2.0),
+    ] {
+        match ov.dragged {
+            Some((s, to)) if s == is_start => {
+                // The old place as a ring, the disc under the pointer.
+                painter.circle_stroke(cam.centre(view, at), r, Stroke::new(1.5, fill));
+                painter.circle(
+                    cam.centre(view, to),
+                    r * 1.15,
+                    fill,
+                    Stroke::new(width, Color32::WHITE),
+                );
+            }
+            _ => {
+                painter.circle(
+                    cam.centre(view, at),
+                    r,
+                    fill,
+                    Stroke::new(width, Color32::WHITE),
+                );
+            }
+        }
+    }
     if let Some((at, trail)) = ov.agent {
         let pts: Vec<Pos2> = trail.iter().map(|&c| cam.centre(view, c)).collect();
         painter.add(egui::Shape::line(
@@ -227,9 +272,49 @@ pub fn show(
             egui::StrokeKind::Inside,
         );
     }
-    // Title.
+    if !ov.flash.0.is_empty() {
+        let fade = (1.0 - ov.flash.1 / FLASH_SECS).clamp(0.0, 1.0);
+        let fill = palette::CHANGED.gamma_multiply(0.85 * fade);
+        let s = Stroke::new(2.0, palette::CHANGED);
+        // A few thousand cells at most: a flip of more is still flashed, in part.
+        for &c in ov.flash.0.iter().take(4096) {
+            let r = cam.cell_rect(view, c);
+            let r = r.expand(((3.0 - r.width()) * 0.5).max(0.0));
+            if !clip.intersects(r) {
+                continue;
+            }
+            if fade > 0.0 {
+                painter.rect_filled(r, 0.0, fill);
+            }
+            painter.rect_stroke(r, 0.0, s, egui::StrokeKind::Inside);
+        }
+        if fade > 0.0 {
+            ui.ctx().request_repaint();
+        }
+    }
+    if let Some(c) = ov.pointer {
+        // The shared pointer: the same cell outlined in every view, with a cross through it
+        // when the cell is small.
+        let cr = cam.cell_rect(view, c);
+        let s = Stroke::new(1.5, palette::POINTER);
+        painter.rect_stroke(cr.expand(1.0), 0.0, s, egui::StrokeKind::Outside);
+        if cam.zoom < 12.0 {
+            let ctr = cr.center();
+            let arm = 10.0;
+            painter.line_segment([ctr - vec2(arm, 0.0), ctr - vec2(3.0, 0.0)], s);
+            painter.line_segment([ctr + vec2(3.0, 0.0), ctr + vec2(arm, 0.0)], s);
+            painter.line_segment([ctr - vec2(0.0, arm), ctr - vec2(0.0, 3.0)], s);
+            painter.line_segment([ctr + vec2(0.0, 3.0), ctr + vec2(0.0, arm)], s);
+        }
+    }
+    // Title: the active view's bar in the accent colour when views are compared.
     let title_bg = Rect::from_min_size(view.min, vec2(view.width(), 20.0));
-    painter.rect_filled(title_bg, 0.0, Color32::from_black_alpha(150));
+    let bar = if ov.active {
+        palette::ACTIVE_TITLE
+    } else {
+        Color32::from_black_alpha(150)
+    };
+    painter.rect_filled(title_bg, 0.0, bar);
     painter.text(
         view.min + vec2(6.0, 3.0),
         egui::Align2::LEFT_TOP,
@@ -249,19 +334,58 @@ pub fn show(
         painter.rect_filled(r, 4.0, fill);
         painter.galley(r.min + vec2(6.0, 3.0), galley, Color32::WHITE);
     }
-    if ov.legend {
-        draw_legend(&painter, view, ov.diff);
-    }
 
     let hover = resp.hover_pos().and_then(|p| cam.cell_at(view, p, w, h));
-    let pointer = ui.input(|i| i.pointer.interact_pos());
+    let (pointer, origin) = ui.input(|i| (i.pointer.interact_pos(), i.pointer.press_origin()));
     let at = |p: Option<Pos2>| p.and_then(|p| cam.cell_at(view, p, w, h));
     let primary_drag = resp.dragged_by(egui::PointerButton::Primary) && !panning;
+    let started = resp.drag_started_by(egui::PointerButton::Primary) && !space_held;
+    // A drag is recognised only once the pointer has moved a few pixels: the cell it began
+    // on is where the button went down, not where the pointer is now.
+    let grab = started
+        .then(|| {
+            let o = origin?;
+            let near = |c: (u32, u32)| {
+                o.distance(cam.centre(view, c)) <= r + 4.0 || at(Some(o)) == Some(c)
+            };
+            // The disc drawn on top wins when both are near.
+            if near(ov.goal) {
+                Some(false)
+            } else if near(ov.start) {
+                Some(true)
+            } else {
+                None
+            }
+        })
+        .flatten();
+    let menu_id = resp.id.with("menu-cell");
+    if resp.secondary_clicked() {
+        if let Some(c) = at(pointer) {
+            ui.ctx().data_mut(|d| d.insert_temp(menu_id, c));
+        }
+    }
+    let mut menu = None;
+    resp.context_menu(|ui| {
+        let Some(c) = ui.ctx().data(|d| d.get_temp::<(u32, u32)>(menu_id)) else {
+            ui.close();
+            return;
+        };
+        ui.label(RichText::new(format!("cell ({}, {})", c.0, c.1)).weak());
+        for (action, label) in [
+            (MenuAction::SetStart, "Set start here  (S)"),
+            (MenuAction::SetGoal, "Set goal here  (T)"),
+            (MenuAction::Select, "Inspect this cell"),
+            (MenuAction::BreakAt, "Stop when this cell is expanded"),
+        ] {
+            if ui.button(label).clicked() {
+                menu = Some((action, c));
+                ui.close();
+            }
+        }
+    });
     Gesture {
         hover,
-        pressed: (resp.drag_started_by(egui::PointerButton::Primary) && !space_held)
-            .then(|| at(pointer))
-            .flatten(),
+        pressed: started.then(|| at(origin.or(pointer))).flatten(),
         dragging: primary_drag.then(|| at(pointer)).flatten(),
         released: resp.drag_stopped_by(egui::PointerButton::Primary),
         clicked: resp
@@ -269,6 +393,8 @@ pub fn show(
             .then(|| at(pointer))
             .flatten(),
         secondary: resp.secondary_clicked().then(|| at(pointer)).flatten(),
+        grab,
+        menu,
     }
 }
 
@@ -358,45 +484,114 @@ fn draw_path(p: &egui::Painter, cam: &Camera, view: Rect, space: &GridSpace, pat
     p.add(egui::Shape::line(pts, Stroke::new(w, palette::PATH)));
 }
 
-fn draw_legend(p: &egui::Painter, view: Rect, diff: bool) {
-    let items: &[(Color32, &str)] = if diff {
-        &[
-            (palette::ONLY_A, "expanded by this run only"),
-            (palette::ONLY_B, "expanded by the other run only"),
+/// The legend's entries: search colours (or the diff's), then the terrain.
+fn legend_items(diff: bool) -> Vec<(Color32, &'static str)> {
+    let mut v = if diff {
+        vec![
+            (palette::ONLY_A, "expanded by view 1 only"),
+            (palette::ONLY_B, "expanded by view 2 only"),
             (palette::BOTH, "expanded by both"),
         ]
     } else {
-        &[
+        vec![
             (palette::OPEN, "open (waiting)"),
             (palette::CLOSED, "closed (expanded)"),
             (palette::CURRENT, "being expanded"),
             (palette::INCONSISTENT, "to repair (D* Lite, AD*)"),
             (palette::PATH, "path"),
-            (palette::AGENT, "agent and its trail"),
-            (palette::START, "start"),
-            (palette::GOAL, "goal"),
-            (palette::WALL, "wall"),
+            (palette::AGENT, "agent"),
+            (palette::CHANGED, "changed by the world"),
         ]
     };
-    let row = 16.0;
-    let size = vec2(190.0, 8.0 + row * items.len() as f32);
-    let r = Rect::from_min_size(pos2(view.min.x + 8.0, view.max.y - size.y - 8.0), size);
-    p.rect_filled(r, 4.0, Color32::from_white_alpha(225));
-    for (i, (c, label)) in items.iter().enumerate() {
-        let y = r.min.y + 4.0 + row * i as f32;
+    v.extend([
+        (palette::START, "start"),
+        (palette::GOAL, "goal"),
+        (palette::WALL, "wall"),
+        (palette::FREE, "ground"),
+        (palette::SWAMP, "swamp"),
+        (palette::WATER, "water"),
+        (palette::TREES, "trees"),
+    ]);
+    v
+}
+
+const LEGEND_ROW: f32 = 18.0;
+const LEGEND_FONT: f32 = 12.0;
+
+/// Entries laid out left to right in rows of `width`: each entry's top-left offset.
+fn legend_layout(ui: &egui::Ui, width: f32, diff: bool) -> Vec<(Vec2, Color32, &'static str)> {
+    let font = egui::FontId::proportional(LEGEND_FONT);
+    let (mut x, mut y) = (6.0, 3.0);
+    let mut out = vec![];
+    for (c, label) in legend_items(diff) {
+        let w = ui
+            .painter()
+            .layout_no_wrap(label.to_string(), font.clone(), Color32::BLACK)
+            .size()
+            .x
+            + 16.0
+            + 14.0;
+        if x + w > width && x > 6.0 {
+            x = 6.0;
+            y += LEGEND_ROW;
+        }
+        out.push((vec2(x, y), c, label));
+        x += w;
+    }
+    out
+}
+
+/// Height of the legend strip for a canvas `width` wide.
+pub fn legend_height(ui: &egui::Ui, width: f32, diff: bool) -> f32 {
+    legend_layout(ui, width, diff)
+        .last()
+        .map_or(0.0, |l| l.0.y + LEGEND_ROW + 3.0)
+}
+
+/// Draws the legend strip in `rect` (under the views: it covers no map cell).
+pub fn draw_legend(ui: &egui::Ui, rect: Rect, diff: bool) {
+    let p = ui.painter().with_clip_rect(rect);
+    p.rect_filled(rect, 0.0, Color32::from_gray(238));
+    for (at, c, label) in legend_layout(ui, rect.width(), diff) {
+        let o = rect.min + at;
         p.rect_filled(
-            Rect::from_min_size(pos2(r.min.x + 6.0, y + 2.0), vec2(12.0, 12.0)),
+            Rect::from_min_size(o + vec2(0.0, 2.0), vec2(12.0, 12.0)),
             2.0,
-            *c,
+            c,
+        );
+        p.rect_stroke(
+            Rect::from_min_size(o + vec2(0.0, 2.0), vec2(12.0, 12.0)),
+            2.0,
+            Stroke::new(1.0, Color32::from_gray(150)),
+            egui::StrokeKind::Inside,
         );
         p.text(
-            pos2(r.min.x + 24.0, y + 1.0),
+            o + vec2(16.0, 1.0),
             egui::Align2::LEFT_TOP,
-            *label,
-            egui::FontId::proportional(12.0),
+            label,
+            egui::FontId::proportional(LEGEND_FONT),
             Color32::from_gray(20),
         );
     }
+}
+
+/// Columns and rows for `n` views of a `map` in `area`: the arrangement whose views show the
+/// map largest when fitted (a wide map stacks compared views, a tall one puts them side by
+/// side).
+pub fn grid_layout(n: usize, area: Vec2, map: (u32, u32)) -> (usize, usize) {
+    let n = n.max(1);
+    let mut best = (1, n, f32::MIN);
+    for cols in 1..=n {
+        let rows = n.div_ceil(cols);
+        let cell = vec2(area.x / cols as f32, area.y / rows as f32);
+        let zoom = (cell.x / map.0.max(1) as f32).min(cell.y / map.1.max(1) as f32);
+        // Ties (and near ties) go to fewer empty slots.
+        let score = zoom * (1.0 - 0.01 * (cols * rows - n) as f32);
+        if score > best.2 {
+            best = (cols, rows, score);
+        }
+    }
+    (best.0, best.1)
 }
 
 /// Fills the view around the map, never under it: with software rendering every layer of

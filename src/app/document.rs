@@ -155,6 +155,15 @@ impl Document {
         }
     }
 
+    /// Puts start and goal on a scenario's problem: a choice of what to search, not an edit,
+    /// so neither undoable nor unsaved (a `.map` does not hold them).
+    pub fn set_endpoints_quiet(&mut self, start: (u32, u32), goal: (u32, u32)) {
+        if start != goal {
+            self.start = start;
+            self.goal = goal;
+        }
+    }
+
     fn record(&mut self, c: Change) {
         self.undo.push(c);
         self.redo.clear();

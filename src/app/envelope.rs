@@ -34,7 +34,7 @@ pub fn envelope(
         };
     for k in (0..len)
         .step_by(stride)
-        .chain((len > 0 && (len - 1) % stride != 0).then(|| len - 1))
+        .chain((len > 0 && !(len - 1).is_multiple_of(stride)).then(|| len - 1))
     {
         let v = value(k);
         if !v.is_finite() {

@@ -147,7 +147,7 @@ impl ExperimentWindow {
         self.poll();
         let mut open = self.open;
         let mut save = false;
-        egui::Window::new("Dynamic experiment (seed 003)")
+        egui::Window::new("Dynamic experiment (Mäntysalo 2024)")
             .open(&mut open)
             .default_width(560.0)
             .show(ctx, |ui| {

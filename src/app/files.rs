@@ -113,10 +113,67 @@ pub enum DialogPurpose {
     OpenTape,
 }
 
+impl DialogPurpose {
+    /// True for dialogs that pick an existing file.
+    pub fn opens(self) -> bool {
+        matches!(self, DialogPurpose::Open | DialogPurpose::OpenTape)
+    }
+
+    /// The title of the dialog (and of the path field that stands in for it).
+    pub fn title(self) -> &'static str {
+        match self {
+            DialogPurpose::Open => "Open a map, scenario, project or image",
+            DialogPurpose::SaveAs => "Save the map (.map) or project (.ron)",
+            DialogPurpose::ExportRun => "Export the run (RON)",
+            DialogPurpose::ExportPosthoc => "Export a Posthoc trace (.yaml)",
+            DialogPurpose::ExportPng => "Export the canvas as PNG",
+            DialogPurpose::ExportCsv => "Save the experiment as CSV",
+            DialogPurpose::SaveTape => "Save the change tape (RON)",
+            DialogPurpose::OpenTape => "Load a change tape (RON)",
+        }
+    }
+
+    /// File extensions listed for this purpose (lower case, no dot).
+    pub fn extensions(self) -> &'static [&'static str] {
+        match self {
+            DialogPurpose::Open => &["map", "scen", "ron", "png"],
+            DialogPurpose::SaveAs => &["map", "ron"],
+            DialogPurpose::ExportRun | DialogPurpose::SaveTape | DialogPurpose::OpenTape => {
+                &["ron"]
+            }
+            DialogPurpose::ExportPosthoc => &["yaml"],
+            DialogPurpose::ExportPng => &["png"],
+            DialogPurpose::ExportCsv => &["csv"],
+        }
+    }
+}
+
+/// How a native dialog ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DialogResult {
+    Chosen(PathBuf),
+    Cancelled,
+    /// No dialog could open (no desktop portal): the path field stands in.
+    Unavailable,
+}
+
+/// A dialog that answers faster than this without a file did not open: nobody cancels a
+/// file dialog within a quarter second, while a missing desktop portal answers at once.
+const NO_DIALOG_WITHIN: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// True when no native dialog can open here: without a session bus there is no desktop
+/// portal to ask (`PATHLAB_NO_PORTAL=1` forces this).
+pub fn portal_missing() -> bool {
+    std::env::var_os("PATHLAB_NO_PORTAL").is_some_and(|v| v != "0")
+        || std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none()
+}
+
 /// A native file dialog running on its own thread, so the UI keeps drawing.
 pub struct PendingDialog {
     pub purpose: DialogPurpose,
-    rx: Receiver<Option<PathBuf>>,
+    /// The name suggested, for the path field if no dialog opens.
+    pub suggested: String,
+    rx: Receiver<DialogResult>,
 }
 
 impl PendingDialog {
@@ -124,6 +181,7 @@ impl PendingDialog {
     pub fn spawn(purpose: DialogPurpose, suggested: &str) -> PendingDialog {
         let (tx, rx) = channel();
         let name = suggested.to_string();
+        let asked = std::time::Instant::now();
         std::thread::spawn(move || {
             let d = rfd::AsyncFileDialog::new();
             let fut = async move {
@@ -183,18 +241,73 @@ impl PendingDialog {
                 };
                 h.map(|h| h.path().to_path_buf())
             };
-            let _ = tx.send(pollster::block_on(fut));
+            let result = match pollster::block_on(fut) {
+                Some(p) => DialogResult::Chosen(p),
+                None if asked.elapsed() < NO_DIALOG_WITHIN => DialogResult::Unavailable,
+                None => DialogResult::Cancelled,
+            };
+            let _ = tx.send(result);
         });
-        PendingDialog { purpose, rx }
+        PendingDialog {
+            purpose,
+            suggested: suggested.to_string(),
+            rx,
+        }
     }
 
-    /// The chosen path once the dialog has closed: `Some(None)` if cancelled.
-    pub fn poll(&self) -> Option<Option<PathBuf>> {
+    /// How the dialog ended, once it has.
+    pub fn poll(&self) -> Option<DialogResult> {
         match self.rx.try_recv() {
-            Ok(p) => Some(p),
+            Ok(r) => Some(r),
             Err(std::sync::mpsc::TryRecvError::Empty) => None,
-            Err(std::sync::mpsc::TryRecvError::Disconnected) => Some(None),
+            // The dialog's thread died (rfd panicked): treat as no dialog.
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => Some(DialogResult::Unavailable),
         }
+    }
+}
+
+/// The recovery file this instance owns and the lock that says so. The first instance takes
+/// `recovery.ron`, a second one running beside it `recovery-1.ron`, and so on: each offers to
+/// restore only its own slot's work, and a slot frees itself when its instance exits (or
+/// crashes: the operating system drops the lock).
+pub struct RecoverySlot {
+    pub path: PathBuf,
+    _lock: Option<std::fs::File>,
+}
+
+/// Claims the first free recovery slot next to `base` (`recovery.ron` → `recovery-1.ron` …).
+pub fn claim_recovery(base: &Path) -> RecoverySlot {
+    let dir = base.parent().unwrap_or(Path::new("."));
+    let _ = std::fs::create_dir_all(dir);
+    let stem = base
+        .file_stem()
+        .map_or("recovery".into(), |s| s.to_string_lossy().into_owned());
+    for k in 0..32 {
+        let path = if k == 0 {
+            base.to_path_buf()
+        } else {
+            dir.join(format!("{stem}-{k}.ron"))
+        };
+        let lock_path = path.with_extension("lock");
+        let Ok(f) = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+        else {
+            // A folder we cannot write: recovery writes will fail and say so.
+            return RecoverySlot { path, _lock: None };
+        };
+        if f.try_lock().is_ok() {
+            return RecoverySlot {
+                path,
+                _lock: Some(f),
+            };
+        }
+    }
+    RecoverySlot {
+        path: dir.join(format!("{stem}-{}.ron", std::process::id())),
+        _lock: None,
     }
 }
 

@@ -11,12 +11,17 @@ mod document;
 mod envelope;
 mod experiment;
 mod files;
+mod help;
 mod palette;
 mod panels;
+mod path_prompt;
+mod problems;
 mod run;
 mod texture;
 
 pub use document::{Document, Touched};
+pub use files::DialogPurpose;
+pub use problems::{Order as ProblemOrder, ProblemList};
 pub use run::{AlgoChoice, Breakpoints, Run};
 
 use crate::map::{Cell, Edit};
@@ -24,7 +29,7 @@ use crate::search::Query;
 use crate::space::{Connectivity, GridSpace, TerrainRule};
 use canvas::{Camera, Gesture};
 use eframe::egui;
-use files::{DialogPurpose, PendingDialog};
+use files::PendingDialog;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -42,8 +47,12 @@ pub struct Options {
     pub frame_log: bool,
     /// Scripted scrubbing and painting, for frame-time measurements.
     pub scrub_test: bool,
-    /// Recovery file (default: [`files::recovery_path`]).
+    /// Recovery file (default: [`files::recovery_path`]); a second instance running beside
+    /// another takes the next free slot next to it (`recovery-1.ron` …).
     pub recovery_file: Option<PathBuf>,
+    /// Never try the native file dialog: ask for paths in the app (as when there is no desktop
+    /// portal, which is also detected).
+    pub no_portal: bool,
 }
 
 /// Opens the window and blocks until it is closed.
@@ -110,6 +119,15 @@ pub enum Tool {
     Rect,
     /// Flood-fill a region with the material.
     Fill,
+}
+
+/// Where the shared step cursor goes while restarted runs record again.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Resume {
+    /// Back to this step, or as far as the new runs get.
+    Step(usize),
+    /// To the end of the new runs (the cursor was at the end of the old ones).
+    End,
 }
 
 /// How views in a compare set move through their runs.
@@ -196,8 +214,8 @@ impl Laps {
 /// What the app remembers between sessions (eframe keeps the window's size and place).
 #[derive(serde::Serialize, serde::Deserialize)]
 #[serde(default)]
-struct Settings {
-    recent: Vec<PathBuf>,
+pub struct Settings {
+    pub recent: Vec<PathBuf>,
     speed: f32,
     max_speed: bool,
     step_n: usize,
@@ -215,7 +233,8 @@ impl Default for Settings {
 }
 
 impl Settings {
-    fn of(app: &PathlabApp) -> Settings {
+    /// The settings of `app`, as saved at exit.
+    pub fn of(app: &PathlabApp) -> Settings {
         Settings {
             recent: app.recent.clone(),
             speed: app.speed,
@@ -226,8 +245,17 @@ impl Settings {
         }
     }
 
-    fn apply(self, app: &mut PathlabApp) {
-        app.recent = self.recent;
+    /// Applies saved settings to an app that may already have opened a file (from the command
+    /// line): that file stays first among the recent ones.
+    pub fn apply(self, app: &mut PathlabApp) {
+        let mut recent = std::mem::take(&mut app.recent);
+        for p in self.recent {
+            if !recent.contains(&p) {
+                recent.push(p);
+            }
+        }
+        recent.truncate(8);
+        app.recent = recent;
         app.speed = self.speed.clamp(1.0, 20000.0);
         app.max_speed = self.max_speed;
         app.step_n = self.step_n.clamp(1, 1_000_000);
@@ -263,8 +291,14 @@ pub struct PathlabApp {
     pub cam: Camera,
     pub tool: Tool,
     pub material: u8,
-    /// Steps shown (shared cursor).
+    /// Steps shown (shared cursor). The one truth of the timeline: after every frame each
+    /// view shows `min(cursor, its steps)`, and `cursor <= max_steps()`.
     pub cursor: usize,
+    /// Set when runs restart: where the cursor returns as they record again.
+    resume: Option<Resume>,
+    /// The view the inspector, the open list and the status line speak of: the one under the
+    /// pointer, else the last one hovered or clicked.
+    pub active: usize,
     pub playing: bool,
     /// Expansions per second while playing.
     pub speed: f32,
@@ -283,11 +317,15 @@ pub struct PathlabApp {
     /// Pointer cell of the brush stroke's last frame.
     brush_last: Option<(u32, u32)>,
     dragging_endpoint: Option<bool>,
+    /// Where the dragged endpoint would land: its disc follows the pointer there.
+    drag_to: Option<(bool, (u32, u32))>,
     play_acc: f64,
     /// Microseconds of each frame given to searching (see `pump_runs`).
     search_budget_us: u64,
     next_serial: u64,
     pub show_help: bool,
+    /// Bottom edge of the menu bar: windows open below it.
+    pub menu_bottom: f32,
     pub show_legend: bool,
     pub gen_seed: u64,
     pub gen_size: (u32, u32),
@@ -296,6 +334,12 @@ pub struct PathlabApp {
     pub gen_corridor: u32,
     pub recent: Vec<PathBuf>,
     dialog: Option<PendingDialog>,
+    /// The path field standing in for the native dialog.
+    path_prompt: Option<path_prompt::PathPrompt>,
+    /// No native dialog can open in this session: file questions go to the path field.
+    no_portal: bool,
+    /// The recovery slot this instance owns (locked while it runs).
+    recovery: Option<files::RecoverySlot>,
     prompt: Option<Prompt>,
     recovery_written: u64,
     recovery_at: Instant,
@@ -306,6 +350,8 @@ pub struct PathlabApp {
     shot_target: Option<(PathBuf, Option<egui::Rect>)>,
     shot_requested: bool,
     pub canvas_rect: Option<egui::Rect>,
+    /// Where each view was drawn on the last frame.
+    pub view_rects: Vec<egui::Rect>,
     failure: Arc<Mutex<Option<String>>>,
     frame_log: FrameLog,
     space_panned: bool,
@@ -317,6 +363,12 @@ pub struct PathlabApp {
     seen_tiles: Vec<u8>,
     /// Agents crossing the map while it changes.
     pub sim: agent::AgentSim,
+    /// Cells the world changed last (agents walking), and when: the canvas flashes them.
+    pub flash: (Vec<(u32, u32)>, Instant),
+    /// The scenario's problem list: filter, order, the chosen problem.
+    pub problems: problems::ProblemList,
+    /// Bumped whenever the document is replaced (caches keyed on it start over).
+    doc_serial: u64,
 }
 
 const SPEED_DEFAULT: f32 = 20.0;
@@ -351,6 +403,8 @@ impl PathlabApp {
             tool: Tool::Select,
             material: b'@',
             cursor: 0,
+            resume: None,
+            active: 0,
             playing: false,
             speed: SPEED_DEFAULT,
             max_speed: false,
@@ -366,10 +420,12 @@ impl PathlabApp {
             rect_from: None,
             brush_last: None,
             dragging_endpoint: None,
+            drag_to: None,
             play_acc: 0.0,
             search_budget_us: 4000,
             next_serial: 1,
             show_help: false,
+            menu_bottom: 24.0,
             show_legend: true,
             gen_seed: 1,
             gen_size: (64, 48),
@@ -378,6 +434,9 @@ impl PathlabApp {
             gen_corridor: 2,
             recent: vec![],
             dialog: None,
+            path_prompt: None,
+            no_portal: opts.no_portal || files::portal_missing(),
+            recovery: None,
             prompt: None,
             recovery_written: 0,
             recovery_at: Instant::now(),
@@ -388,6 +447,7 @@ impl PathlabApp {
             shot_target: None,
             shot_requested: false,
             canvas_rect: None,
+            view_rects: vec![],
             failure: Arc::default(),
             frame_log: FrameLog::default(),
             space_panned: false,
@@ -396,6 +456,9 @@ impl PathlabApp {
             experiment: Default::default(),
             seen_tiles: vec![],
             sim: Default::default(),
+            problems: Default::default(),
+            flash: (vec![], Instant::now()),
+            doc_serial: 0,
         };
         app.seen_tiles = app.doc.grid.tiles().to_vec();
         app.add_view(AlgoChoice::named("astar"));
@@ -407,18 +470,72 @@ impl PathlabApp {
                 }
             }
         }
-        if opts.screenshot.is_none() && !opts.scrub_test && app.recovery_file().is_file() {
-            app.prompt = Some(Prompt::Recover);
+        if opts.screenshot.is_none() && !opts.scrub_test {
+            // Each running instance owns one recovery slot, so a second window never offers
+            // to restore (and so take over) the first one's unsaved work.
+            let base = opts
+                .recovery_file
+                .clone()
+                .unwrap_or_else(files::recovery_path);
+            app.recovery = Some(files::claim_recovery(&base));
+            if app.recovery_file().is_file() {
+                app.prompt = Some(Prompt::Recover);
+            }
         }
         app
     }
 
-    /// Where unsaved work is written.
+    /// Where unsaved work is written: this instance's recovery slot.
     pub fn recovery_file(&self) -> PathBuf {
-        self.opts
-            .recovery_file
-            .clone()
-            .unwrap_or_else(files::recovery_path)
+        match &self.recovery {
+            Some(slot) => slot.path.clone(),
+            None => self
+                .opts
+                .recovery_file
+                .clone()
+                .unwrap_or_else(files::recovery_path),
+        }
+    }
+
+    /// True while a file question (native dialog or path field) is open.
+    pub fn asking_file(&self) -> bool {
+        self.dialog.is_some() || self.path_prompt.is_some()
+    }
+
+    /// The typed-path field, while it stands in for the native dialog: its text and purpose.
+    pub fn path_field(&mut self) -> Option<&mut String> {
+        self.path_prompt.as_mut().map(|p| &mut p.text)
+    }
+
+    /// The folder file questions start in: the document's, else the last file's, else the
+    /// working folder.
+    fn file_folder(&self) -> PathBuf {
+        self.doc
+            .path
+            .as_ref()
+            .or(self.recent.first())
+            .and_then(|p| p.parent())
+            .filter(|p| p.is_dir())
+            .map(std::path::Path::to_path_buf)
+            .or_else(|| std::env::current_dir().ok())
+            .unwrap_or_else(|| PathBuf::from("."))
+    }
+
+    /// Asks for a file for `purpose`: the native dialog, or the path field where none can
+    /// open. One question at a time.
+    pub fn ask_file(&mut self, purpose: DialogPurpose, suggested: &str) {
+        if self.asking_file() {
+            return;
+        }
+        if self.no_portal {
+            self.path_prompt = Some(path_prompt::PathPrompt::new(
+                purpose,
+                self.file_folder(),
+                suggested,
+            ));
+        } else {
+            self.dialog = Some(PendingDialog::spawn(purpose, suggested));
+        }
     }
 
     /// Removes the recovery file (after a save, or when the user discards it).
@@ -472,30 +589,79 @@ impl PathlabApp {
         let serial = self.bump();
         let v = &mut self.views[i];
         v.run.restart(&self.space, q);
-        v.run.set_shown(self.cursor);
         v.serial = serial;
     }
 
     fn restart_view(&mut self, i: usize) {
+        let target = self.resume_target();
         let q = self.query();
         let choice = self.views[i].run.choice.clone();
         match Run::new(choice, &self.space, q) {
-            Ok(mut run) => {
-                run.set_shown(self.cursor);
+            Ok(run) => {
                 self.views[i].run = run;
                 self.views[i].serial = self.bump();
             }
             Err(e) => self.status = e,
         }
+        self.resume = Some(target);
+        self.settle_cursor();
     }
 
-    /// Restarts every run (after an edit), keeping the step cursor where it was.
+    /// Where the cursor should return once runs restart: the end if it was at the end of
+    /// finished runs, else the step it was at.
+    fn resume_target(&self) -> Resume {
+        match self.resume {
+            Some(r) => r,
+            None if self.cursor > 0 && self.cursor >= self.max_steps() && !self.searching() => {
+                Resume::End
+            }
+            None => Resume::Step(self.cursor),
+        }
+    }
+
+    /// Restores the timeline's one truth: the cursor follows a pending [`Resume`] (or is
+    /// clamped to what is recorded), and every view shows `min(cursor, its steps)`.
+    fn settle_cursor(&mut self) {
+        let max = self.max_steps();
+        match self.resume {
+            Some(Resume::End) => {
+                self.cursor = max;
+                if !self.searching() {
+                    self.resume = None;
+                }
+            }
+            Some(Resume::Step(n)) => {
+                self.cursor = n.min(max);
+                if max >= n || !self.searching() {
+                    self.resume = None;
+                }
+            }
+            None => self.cursor = self.cursor.min(max),
+        }
+        if self.sync == Sync::Completed {
+            self.cursor = max;
+            for v in &mut self.views {
+                let end = v.run.steps();
+                v.run.set_shown(end);
+            }
+        } else {
+            for v in &mut self.views {
+                v.run.set_shown(self.cursor);
+            }
+        }
+    }
+
+    /// Restarts every run (after an edit): the step cursor returns to where it was (or to the
+    /// end, if it was there) as the new runs record.
     pub fn restart_all(&mut self) {
+        let target = self.resume_target();
         self.seen_tiles = self.doc.grid.tiles().to_vec();
         for i in 0..self.views.len() {
             self.rerun_view(i);
         }
         self.best_open_cache = None;
+        self.resume = Some(target);
+        self.settle_cursor();
     }
 
     /// Reacts to a document change: rebuilds the affected part of the space, restarts runs.
@@ -524,7 +690,7 @@ impl PathlabApp {
     fn cells_changed(&mut self, r: crate::map::Rect) {
         self.agents_user_edited(r);
         self.space.update(&self.doc.grid, Some(r));
-        let at_end = self.cursor > 0 && self.cursor >= self.max_steps() && !self.searching();
+        let target = self.resume_target();
         let around = self.space.around(r);
         let tiles = self.doc.grid.tiles();
         if self.seen_tiles.len() != tiles.len() {
@@ -552,8 +718,11 @@ impl PathlabApp {
             }
         }
         self.best_open_cache = None;
-        if at_end {
+        self.resume = Some(target);
+        if target == Resume::End {
             self.to_end();
+        } else {
+            self.settle_cursor();
         }
     }
 
@@ -562,11 +731,15 @@ impl PathlabApp {
         self.agents_stop();
         self.sim.blocks = None;
         self.doc = doc;
+        self.doc_serial += 1;
+        self.problems.chosen = None;
         self.space = GridSpace::new(&self.doc.grid, self.doc.moves, self.doc.rule);
         self.cam.fit_pending = true;
         self.cursor = 0;
+        self.resume = None;
         self.playing = false;
         self.selected = None;
+        self.active = 0;
         self.restart_all();
     }
 
@@ -577,10 +750,17 @@ impl PathlabApp {
         let start = l.start.unwrap_or((w / 8, h / 2));
         let goal = l.goal.unwrap_or((w - 1 - w / 8, h / 2));
         let mut doc = Document::new(l.grid, start, goal, l.path.clone());
+        // A scenario opens on its first problem: mark it chosen.
+        let first_problem = l
+            .problems
+            .first()
+            .is_some_and(|p| Some(p.start) == l.start && Some(p.goal) == l.goal)
+            .then_some(0);
         doc.problems = l.problems;
         // A project brings its own moves and terrain rule; other files keep the current ones.
         (doc.moves, doc.rule) = l.rules.unwrap_or((self.doc.moves, self.doc.rule));
         self.set_document(doc);
+        self.problems.chosen = first_problem;
         if !l.algorithms.is_empty() {
             self.views.clear();
             for a in l.algorithms.iter().take(4) {
@@ -604,6 +784,23 @@ impl PathlabApp {
             }
         );
         Ok(())
+    }
+
+    /// Searches problem `i` of the scenario: start and goal move there (not an edit: the map
+    /// stays saved), and every run starts again.
+    pub fn choose_problem(&mut self, i: usize) {
+        let Some(p) = self.doc.problems.get(i) else {
+            return;
+        };
+        let (s, g, opt) = (p.start, p.goal, p.optimal);
+        self.agents_stop();
+        self.doc.set_endpoints_quiet(s, g);
+        self.problems.chosen = Some(i);
+        self.touched(Touched::Endpoints);
+        self.status = format!(
+            "Problem #{i}: ({}, {}) to ({}, {}), optimal length {opt:.3}",
+            s.0, s.1, g.0, g.1
+        );
     }
 
     /// Sets the moves and terrain rule the searches use: the space is rebuilt and every run
@@ -668,6 +865,8 @@ impl PathlabApp {
     /// Moves the shared cursor to step `s` (clamped), stopping at breakpoints when moving
     /// forward by more than one step if `check` is set.
     pub fn go_to(&mut self, s: usize, check: bool) {
+        // The user moved the cursor: a pending return after a restart is dropped.
+        self.resume = None;
         let s = s.min(self.max_steps());
         let mut target = s;
         if check && s > self.cursor {
@@ -686,9 +885,7 @@ impl PathlabApp {
             }
         }
         self.cursor = target;
-        for v in &mut self.views {
-            v.run.set_shown(target);
-        }
+        self.settle_cursor();
     }
 
     /// Steps forward `n` expansions (searching further if needed).
@@ -716,11 +913,30 @@ impl PathlabApp {
         self.playing = false;
     }
 
-    /// A one-line summary of the first view, as in the status bar.
+    /// The view the inspector and the status line speak of.
+    pub fn active_view(&self) -> Option<&View> {
+        self.views.get(self.active).or(self.views.first())
+    }
+
+    /// How the active view is named on screen: its algorithm, with its number when several
+    /// views are open.
+    pub fn view_name(&self, i: usize) -> String {
+        let Some(v) = self.views.get(i) else {
+            return String::new();
+        };
+        if self.views.len() > 1 {
+            format!("view {} {}", i + 1, v.run.choice.label())
+        } else {
+            v.run.choice.label()
+        }
+    }
+
+    /// A one-line summary of the shared step and the active view, as in the status bar.
     pub fn summary(&self) -> String {
-        let Some(v) = self.views.first() else {
+        let Some(v) = self.active_view() else {
             return "no algorithm".into();
         };
+        let i = self.active.min(self.views.len() - 1);
         let r = &v.run;
         let at_end = r.shown >= r.steps();
         let state = match r.status() {
@@ -731,11 +947,19 @@ impl PathlabApp {
                 None => "path found".to_string(),
             },
             crate::search::Status::NoPath if at_end => "no path".to_string(),
-            crate::search::Status::Found | crate::search::Status::NoPath => {
-                format!("{} expands", r.choice.info.title)
-            }
+            crate::search::Status::Found | crate::search::Status::NoPath => "expanding".into(),
         };
-        format!("Step {} of {} — {state}", r.shown, r.steps())
+        let own = if self.views.len() > 1 && r.steps() != self.max_steps() {
+            format!(" (its step {} of {})", r.shown, r.steps())
+        } else {
+            String::new()
+        };
+        format!(
+            "Step {} of {} — {}{own}: {state}",
+            self.cursor,
+            self.max_steps(),
+            self.view_name(i)
+        )
     }
 
     /// Searches a slice of each frame. The slice adapts to the last frame's length: it shrinks
@@ -754,13 +978,7 @@ impl PathlabApp {
         for v in &mut self.views {
             v.run.pump(&self.space, budget);
         }
-        if self.sync == Sync::Completed {
-            for v in &mut self.views {
-                let end = v.run.steps();
-                v.run.set_shown(end);
-            }
-            self.cursor = self.max_steps();
-        }
+        self.settle_cursor();
     }
 
     fn advance_play(&mut self, dt: f32) {
@@ -833,20 +1051,28 @@ impl PathlabApp {
     /// Handles the pointer on the canvas.
     fn gesture(&mut self, g: Gesture, ui: &egui::Ui) {
         self.hover = g.hover;
-        if let Some(c) = g.pressed {
-            match self.tool {
-                Tool::Select => {
-                    self.dragging_endpoint = if c == self.doc.start {
-                        Some(true)
-                    } else if c == self.doc.goal {
-                        Some(false)
-                    } else {
-                        None
-                    };
-                }
-                Tool::Rect => self.rect_from = Some(c),
-                _ => {}
+        if let Some(is_start) = g.grab {
+            // Start and goal can be dragged whatever the tool: a press on their disc is never
+            // meant as painting.
+            self.dragging_endpoint = Some(is_start);
+            self.rect_from = None;
+        } else if let Some(c) = g.pressed {
+            if self.tool == Tool::Rect {
+                self.rect_from = Some(c);
             }
+        }
+        if let Some(is_start) = self.dragging_endpoint {
+            if let Some(c) = g.dragging {
+                self.drag_to = Some((is_start, c));
+            }
+            if g.released {
+                self.dragging_endpoint = None;
+                if let Some((_, c)) = self.drag_to.take() {
+                    let c = self.nearest_passable(c, self.snap_radius());
+                    self.move_endpoint(is_start, c);
+                }
+            }
+            return;
         }
         if let Some(c) = g.dragging {
             match self.tool {
@@ -866,12 +1092,7 @@ impl PathlabApp {
                         });
                     }
                 }
-                Tool::Select => {
-                    if let (Some(is_start), Some(c)) = (self.dragging_endpoint.take(), g.hover) {
-                        self.move_endpoint(is_start, c);
-                    }
-                }
-                Tool::Fill => {}
+                Tool::Select | Tool::Fill => {}
             }
         }
         if let Some(c) = g.clicked {
@@ -905,6 +1126,61 @@ impl PathlabApp {
         }
     }
 
+    /// The endpoint being dragged (`true`: start) and the cell its disc is drawn on.
+    pub fn dragged_endpoint(&self) -> Option<(bool, (u32, u32))> {
+        self.drag_to.filter(|_| self.dragging_endpoint.is_some())
+    }
+
+    /// Cells within this many of a drop are searched for a passable one: about 6 pixels, so
+    /// an endpoint can be dropped by eye on a map shrunk below a pixel per cell.
+    fn snap_radius(&self) -> u32 {
+        (6.0 / self.cam.zoom).ceil().clamp(0.0, 64.0) as u32
+    }
+
+    /// `c` if the searches may stand on it, else the closest such cell within `radius`
+    /// (Chebyshev rings), else `c` (and moving there is refused with a message).
+    fn nearest_passable(&self, c: (u32, u32), radius: u32) -> (u32, u32) {
+        let ok = |x: i64, y: i64| {
+            x >= 0
+                && y >= 0
+                && self
+                    .space
+                    .node(x as u32, y as u32)
+                    .is_some_and(|n| crate::space::Space::is_passable(&self.space, n))
+        };
+        let (cx, cy) = (c.0 as i64, c.1 as i64);
+        for r in 0..=radius as i64 {
+            let mut best: Option<(i64, (u32, u32))> = None;
+            for dy in -r..=r {
+                for dx in -r..=r {
+                    if dx.abs().max(dy.abs()) == r && ok(cx + dx, cy + dy) {
+                        let d = dx * dx + dy * dy;
+                        if best.is_none_or(|b| d < b.0) {
+                            best = Some((d, ((cx + dx) as u32, (cy + dy) as u32)));
+                        }
+                    }
+                }
+            }
+            if let Some((_, p)) = best {
+                return p;
+            }
+        }
+        c
+    }
+
+    /// Acts on an entry of a cell's context menu.
+    fn menu_action(&mut self, a: canvas::MenuAction, c: (u32, u32)) {
+        match a {
+            canvas::MenuAction::SetStart => self.move_endpoint(true, c),
+            canvas::MenuAction::SetGoal => self.move_endpoint(false, c),
+            canvas::MenuAction::Select => self.selected = Some(c),
+            canvas::MenuAction::BreakAt => {
+                self.breakpoints.node = self.space.node(c.0, c.1);
+                self.status = format!("Playing stops when ({}, {}) is expanded", c.0, c.1);
+            }
+        }
+    }
+
     /// Moves start (`true`) or goal to a free cell (undoable) and restarts the runs.
     pub fn move_endpoint(&mut self, is_start: bool, c: (u32, u32)) {
         // The space's own test, so that under "ground only" swamp and water refuse too.
@@ -916,12 +1192,26 @@ impl PathlabApp {
             self.status = format!("({}, {}) is blocked", c.0, c.1);
             return;
         }
+        if c == if is_start {
+            self.doc.goal
+        } else {
+            self.doc.start
+        } {
+            self.status = "Start and goal must be different cells".into();
+            return;
+        }
         if is_start {
             self.doc.set_start(c);
         } else {
             self.doc.set_goal(c);
         }
         self.touched(Touched::Endpoints);
+        self.status = format!(
+            "{} moved to ({}, {})",
+            if is_start { "Start" } else { "Goal" },
+            c.0,
+            c.1
+        );
     }
 
     /// Draws the app into `ui` and handles input: the window, the screenshot mode and the tests
@@ -940,7 +1230,7 @@ impl PathlabApp {
             self.scrub_step();
         }
         laps.lap("script");
-        self.poll_dialog();
+        self.poll_dialog(&ctx);
         self.dropped_files(&ctx);
         self.write_recovery();
         laps.lap("files");
@@ -956,13 +1246,10 @@ impl PathlabApp {
         laps.report(16.0);
         panels::prompts(self, &ctx);
         if self.show_help {
-            panels::help(self, &ctx);
+            help::show(self, &ctx);
         }
-        if self.experiment.open && self.experiment.show(&ctx) && self.dialog.is_none() {
-            self.dialog = Some(PendingDialog::spawn(
-                DialogPurpose::ExportCsv,
-                "dynamic.csv",
-            ));
+        if self.experiment.open && self.experiment.show(&ctx) {
+            self.ask_file(DialogPurpose::ExportCsv, "dynamic.csv");
         }
         if self.searching()
             || self.playing
@@ -982,24 +1269,34 @@ impl PathlabApp {
         let n = self.views.len().max(1);
         let full = ui.available_rect_before_wrap();
         self.canvas_rect = Some(full);
-        let (cols, rows) = match n {
-            1 => (1, 1),
-            2 => (2, 1),
-            _ => (2, 2),
+        // The legend gets a strip of its own under the views, so it never covers map cells.
+        let legend_h = if self.show_legend {
+            canvas::legend_height(ui, full.width(), self.diff && self.views.len() >= 2)
+        } else {
+            0.0
         };
-        let cell = egui::vec2(full.width() / cols as f32, full.height() / rows as f32);
+        let views_area =
+            egui::Rect::from_min_max(full.min, egui::pos2(full.max.x, full.max.y - legend_h));
+        let (w, h) = (self.space.width(), self.space.height());
+        let (cols, rows) = canvas::grid_layout(n, views_area.size(), (w, h));
+        let cell = egui::vec2(
+            views_area.width() / cols as f32,
+            views_area.height() / rows as f32,
+        );
         let ctx = ui.ctx().clone();
         let rev = self.doc.revision;
         let mut gestures = vec![];
+        self.view_rects.clear();
         for i in 0..self.views.len() {
             let (c, r) = (i % cols, i / cols);
             let rect = egui::Rect::from_min_size(
-                full.min + egui::vec2(c as f32 * cell.x, r as f32 * cell.y),
+                views_area.min + egui::vec2(c as f32 * cell.x, r as f32 * cell.y),
                 cell - egui::vec2(
                     if c + 1 < cols { 3.0 } else { 0.0 },
                     if r + 1 < rows { 3.0 } else { 0.0 },
                 ),
             );
+            self.view_rects.push(rect);
             // Diff: view 0 against view 1, and view 1 against view 0.
             let other = if self.diff && self.views.len() >= 2 && i < 2 {
                 Some(1 - i)
@@ -1014,7 +1311,7 @@ impl PathlabApp {
                     &self.doc.grid,
                     rev,
                     (run, *serial),
-                    b.map(|o| (&mut o.run, o.serial)),
+                    b.map(|o| (&mut o.run, o.serial, i == 0)),
                 );
             }
             let sol = self.views[i]
@@ -1032,9 +1329,12 @@ impl PathlabApp {
                 goal: self.doc.goal,
                 selected: self.selected,
                 rect_preview: self.rect_from.zip(self.hover),
-                legend: self.show_legend && i == 0,
                 diff: other.is_some(),
                 agent: self.sim.agents.get(i).map(|a| (&a.at, &a.trail[..])),
+                dragged: self.drag_to.filter(|_| self.dragging_endpoint.is_some()),
+                active: self.views.len() > 1 && i == self.active,
+                pointer: self.hover.filter(|_| self.views.len() > 1),
+                flash: (&self.flash.0, self.flash.1.elapsed().as_secs_f32()),
             };
             let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
             let v = &mut self.views[i];
@@ -1048,17 +1348,31 @@ impl PathlabApp {
             );
             gestures.push(g);
         }
-        for g in gestures {
+        if legend_h > 0.0 {
+            let strip =
+                egui::Rect::from_min_max(egui::pos2(full.min.x, full.max.y - legend_h), full.max);
+            canvas::draw_legend(ui, strip, self.diff && self.views.len() >= 2);
+        }
+        // The pointer's cell is cleared when it leaves every view, so the inspector never
+        // speaks of a cell the user is no longer pointing at.
+        let mut hover = None;
+        for (i, g) in gestures.into_iter().enumerate() {
+            if g.hover.is_some() {
+                hover = g.hover;
+                self.active = i;
+            }
             if g.hover.is_some() || g.released || g.clicked.is_some() {
                 self.gesture(g, ui);
             }
             if let Some(c) = g.secondary {
                 self.selected = Some(c);
+                self.active = i;
+            }
+            if let Some((a, c)) = g.menu {
+                self.menu_action(a, c);
             }
         }
-        if self.hover.is_none() {
-            self.hover = None;
-        }
+        self.hover = hover;
     }
 
     fn shortcuts(&mut self, ctx: &egui::Context) {
@@ -1081,7 +1395,7 @@ impl PathlabApp {
             self.request(PendingAction::Open(None));
         }
         if pressed(cs, Key::S) {
-            self.dialog = Some(PendingDialog::spawn(DialogPurpose::SaveAs, "map.map"));
+            self.ask_file(DialogPurpose::SaveAs, "map.map");
         }
         if pressed(cmd, Key::S) {
             self.save();
@@ -1152,6 +1466,20 @@ impl PathlabApp {
         if l {
             self.show_legend = !self.show_legend;
         }
+        // S and T: start or goal (target) to the cell under the pointer, else the selected one,
+        // at any zoom.
+        let (set_s, set_t) = ctx.input(|i| {
+            let plain = !i.modifiers.command && !i.modifiers.alt;
+            (
+                plain && i.key_pressed(Key::S),
+                plain && i.key_pressed(Key::T),
+            )
+        });
+        if let Some(c) = self.hover.or(self.selected).filter(|_| set_s || set_t) {
+            self.move_endpoint(set_s, c);
+        } else if set_s || set_t {
+            self.status = "Point at a cell (or select one) first, then press S or T".into();
+        }
         // Space: play/pause on release, unless it was held to pan.
         let (sp_pressed, sp_released) =
             ctx.input(|i| (i.key_pressed(Key::Space), i.key_released(Key::Space)));
@@ -1187,7 +1515,7 @@ impl PathlabApp {
                 }
             }
             PendingAction::Open(None) => {
-                self.dialog = Some(PendingDialog::spawn(DialogPurpose::Open, ""));
+                self.ask_file(DialogPurpose::Open, "");
             }
             PendingAction::New => {
                 let (w, h) = self.gen_size;
@@ -1209,7 +1537,7 @@ impl PathlabApp {
     pub fn save(&mut self) {
         match self.doc.path.clone() {
             Some(p) => self.save_to(&p),
-            None => self.dialog = Some(PendingDialog::spawn(DialogPurpose::SaveAs, "map.map")),
+            None => self.ask_file(DialogPurpose::SaveAs, "map.map"),
         }
     }
 
@@ -1237,15 +1565,40 @@ impl PathlabApp {
         }
     }
 
-    fn poll_dialog(&mut self) {
+    fn poll_dialog(&mut self, ctx: &egui::Context) {
+        if let Some(p) = &mut self.path_prompt {
+            match p.show(ctx) {
+                Some(path_prompt::Answer::Chosen(path)) => {
+                    let purpose = p.purpose;
+                    self.path_prompt = None;
+                    self.file_chosen(purpose, path);
+                }
+                Some(path_prompt::Answer::Cancelled) => {
+                    self.path_prompt = None;
+                    self.status = "Cancelled".into();
+                }
+                None => {}
+            }
+            return;
+        }
         let Some(d) = &self.dialog else { return };
         let Some(result) = d.poll() else { return };
-        let purpose = d.purpose;
+        let (purpose, suggested) = (d.purpose, d.suggested.clone());
         self.dialog = None;
-        let Some(p) = result else {
-            self.status = "Cancelled (no file chosen, or no file dialog available)".into();
-            return;
-        };
+        match result {
+            files::DialogResult::Chosen(p) => self.file_chosen(purpose, p),
+            files::DialogResult::Cancelled => self.status = "Cancelled".into(),
+            files::DialogResult::Unavailable => {
+                // Remembered for the session: the next question goes straight to the field.
+                self.no_portal = true;
+                self.ask_file(purpose, &suggested);
+                self.status = "No file dialog could open (no desktop portal): type a path".into();
+            }
+        }
+    }
+
+    /// Does what a file question was for, with the path the user gave.
+    fn file_chosen(&mut self, purpose: DialogPurpose, p: PathBuf) {
         match purpose {
             DialogPurpose::Open => self.perform(PendingAction::Open(Some(p))),
             DialogPurpose::SaveAs => self.save_to(&p),
@@ -1459,7 +1812,7 @@ impl PathlabApp {
                 m * t.min(200 - t) / 100
             };
             self.go_to(s, false);
-            if self.frame % 40 == 0 && mode.contains("edit") {
+            if self.frame.is_multiple_of(40) && mode.contains("edit") {
                 let (w, h) = (self.doc.grid.width(), self.doc.grid.height());
                 let c = ((self.frame * 37) % w, (self.frame * 53) % h);
                 self.paint(c, b'@');

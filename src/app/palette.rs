@@ -26,6 +26,12 @@ pub const ORACLE_OK: Color32 = Color32::from_rgb(40, 130, 70);
 pub const ORACLE_BAD: Color32 = Color32::from_rgb(200, 30, 40);
 /// An agent walking a changing map, and its trail.
 pub const AGENT: Color32 = Color32::from_rgb(30, 110, 230);
+/// The cell under the pointer, outlined in every view.
+pub const POINTER: Color32 = Color32::from_rgb(20, 20, 24);
+/// The title bar of the view the inspector speaks of.
+pub const ACTIVE_TITLE: Color32 = Color32::from_rgb(40, 75, 130);
+/// Cells a world change touched: flashed, then outlined (UI.md).
+pub const CHANGED: Color32 = Color32::from_rgb(0, 200, 220);
 pub const ARROW: Color32 = Color32::from_rgba_premultiplied(60, 60, 60, 160);
 
 /// Colour of a terrain with nothing on it.
@@ -91,7 +97,8 @@ impl CellTable {
     }
 }
 
-/// Colour of a cell in the diff of two runs: expanded by A only, by B only, or both.
+/// Colour of a cell in the diff of two runs: expanded by the first view's run only (blue), the
+/// second's only (orange), or both (grey), the same in both views.
 pub fn diff(tile: u8, a: NodeState, b: NodeState) -> Color32 {
     let base = terrain(Terrain::of(tile));
     let (ca, cb) = (a == NodeState::Closed, b == NodeState::Closed);

@@ -2,7 +2,7 @@
 //! and the modal prompts.
 
 use super::envelope::envelope;
-use super::files::{DialogPurpose, PendingDialog};
+use super::files::DialogPurpose;
 use super::{AlgoChoice, PathlabApp, PendingAction, Prompt, Sync, Tool};
 use crate::map::{Cell, Edit, Generator};
 use crate::search::params::ParamKind;
@@ -19,7 +19,7 @@ fn frame(ui: &egui::Ui) -> egui::Frame {
 }
 
 pub(super) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
-    egui::Panel::top("menu").frame(frame(ui)).show(ui, |ui| {
+    let bar = egui::Panel::top("menu").frame(frame(ui)).show(ui, |ui| {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
                 if ui.button("New map…  (Ctrl+N)").clicked() {
@@ -42,20 +42,17 @@ pub(super) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     app.save();
                 }
                 if ui.button("Save as…  (Ctrl+Shift+S)").clicked() {
-                    app.dialog = Some(PendingDialog::spawn(DialogPurpose::SaveAs, "map.map"));
+                    app.ask_file(DialogPurpose::SaveAs, "map.map");
                 }
                 ui.separator();
                 if ui.button("Export canvas as PNG…").clicked() {
-                    app.dialog = Some(PendingDialog::spawn(DialogPurpose::ExportPng, "canvas.png"));
+                    app.ask_file(DialogPurpose::ExportPng, "canvas.png");
                 }
                 if ui.button("Export run (RON)…").clicked() {
-                    app.dialog = Some(PendingDialog::spawn(DialogPurpose::ExportRun, "run.ron"));
+                    app.ask_file(DialogPurpose::ExportRun, "run.ron");
                 }
                 if ui.button("Export Posthoc trace…").clicked() {
-                    app.dialog = Some(PendingDialog::spawn(
-                        DialogPurpose::ExportPosthoc,
-                        "run.trace.yaml",
-                    ));
+                    app.ask_file(DialogPurpose::ExportPosthoc, "run.trace.yaml");
                 }
                 ui.separator();
                 if ui.button("Quit").clicked() {
@@ -123,7 +120,7 @@ pub(super) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     app.to_end();
                 }
                 ui.separator();
-                if ui.button("Dynamic experiment (seed 003)…").clicked() {
+                if ui.button("Dynamic experiment (Mäntysalo 2024)…").clicked() {
                     app.experiment.open = true;
                 }
                 ui.separator();
@@ -135,12 +132,17 @@ pub(super) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 );
             });
             ui.menu_button("Help", |ui| {
-                if ui.button("Keyboard shortcuts  (F1 or ?)").clicked() {
+                if ui
+                    .button("Colours, algorithms, statistics and keys  (F1 or ?)")
+                    .clicked()
+                {
                     app.show_help = true;
                 }
             });
         });
     });
+    // Windows (help, prompts) are kept below the menu bar, so it stays usable under them.
+    app.menu_bottom = bar.response.rect.max.y;
 }
 
 pub(super) fn status_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
@@ -281,14 +283,14 @@ pub(super) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 ui.add_enabled_ui(!app.sim.active, |ui| generators(app, ui));
                 ui.separator();
                 algorithms(app, ui);
+                if !app.doc.problems.is_empty() {
+                    ui.separator();
+                    super::problems::show(app, ui);
+                }
                 ui.separator();
                 dynamic_world(app, ui);
                 ui.separator();
                 breakpoints(app, ui);
-                if !app.doc.problems.is_empty() {
-                    ui.separator();
-                    problems(app, ui);
-                }
             });
         });
 }
@@ -300,7 +302,7 @@ fn dynamic_world(app: &mut PathlabApp, ui: &mut egui::Ui) {
     ui.heading("Dynamic world");
     let sim = &mut app.sim;
     ui.add_enabled_ui(!sim.active, |ui| {
-        ui.checkbox(&mut sim.flips, "Wall blocks flip (seed 003)")
+        ui.checkbox(&mut sim.flips, "Wall blocks flip (Mäntysalo 2024)")
             .on_hover_text(
                 "Every few ticks a share of the map's wall blocks opens or closes, as many each \
                  way; blocks larger than the limit stay put",
@@ -342,7 +344,7 @@ fn dynamic_world(app: &mut PathlabApp, ui: &mut egui::Ui) {
             if ui
                 .button("+ Timed block")
                 .on_hover_text(
-                    "A 2×2 block at the selected cell: 20 ticks there, 20 gone (seed 000)",
+                    "A 2×2 block at the selected cell: 20 ticks there, 20 gone (Krafft 2019)",
                 )
                 .clicked()
             {
@@ -360,7 +362,7 @@ fn dynamic_world(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 .button("+ Patrolling block")
                 .on_hover_text(
                     "A 2×2 block from the selected cell, 10 cells right and back, a cell every \
-                     2 ticks (seed 000)",
+                     2 ticks (Krafft 2019)",
                 )
                 .clicked()
             {
@@ -415,17 +417,15 @@ fn dynamic_world(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 .add_enabled(has_tape, egui::Button::new("Save tape…"))
                 .on_hover_text("The last outing's changes as a RON file")
                 .clicked()
-                && app.dialog.is_none()
             {
-                app.dialog = Some(PendingDialog::spawn(DialogPurpose::SaveTape, "changes.ron"));
+                app.ask_file(DialogPurpose::SaveTape, "changes.ron");
             }
             if ui
                 .button("Load tape…")
                 .on_hover_text("Changes saved before, to replay on this map")
                 .clicked()
-                && app.dialog.is_none()
             {
-                app.dialog = Some(PendingDialog::spawn(DialogPurpose::OpenTape, ""));
+                app.ask_file(DialogPurpose::OpenTape, "");
             }
         } else {
             if ui.button(if playing { "Pause" } else { "Go on" }).clicked() {
@@ -462,10 +462,14 @@ fn dynamic_world(app: &mut PathlabApp, ui: &mut egui::Ui) {
 fn generators(app: &mut PathlabApp, ui: &mut egui::Ui) {
     ui.collapsing("Map: new, resize, generate", |ui| {
         ui.horizontal(|ui| {
-            ui.label("Size");
-            ui.add(egui::DragValue::new(&mut app.gen_size.0).range(2..=4096));
-            ui.label("×");
-            ui.add(egui::DragValue::new(&mut app.gen_size.1).range(2..=4096));
+            let l = ui.label("Size");
+            ui.add(egui::DragValue::new(&mut app.gen_size.0).range(2..=4096))
+                .labelled_by(l.id)
+                .on_hover_text("width in cells");
+            let l = ui.label("×");
+            ui.add(egui::DragValue::new(&mut app.gen_size.1).range(2..=4096))
+                .labelled_by(l.id)
+                .on_hover_text("height in cells");
         });
         ui.horizontal(|ui| {
             if ui.button("New empty").clicked() {
@@ -484,8 +488,9 @@ fn generators(app: &mut PathlabApp, ui: &mut egui::Ui) {
             }
         });
         ui.horizontal(|ui| {
-            ui.label("Seed");
-            ui.add(egui::DragValue::new(&mut app.gen_seed));
+            let l = ui.label("Seed");
+            ui.add(egui::DragValue::new(&mut app.gen_seed))
+                .labelled_by(l.id);
         });
         let mut gen = None;
         ui.horizontal(|ui| {
@@ -518,7 +523,7 @@ fn generators(app: &mut PathlabApp, ui: &mut egui::Ui) {
         });
         let mut seed003 = None;
         ui.horizontal(|ui| {
-            ui.label("Seed 003 (square):").on_hover_text(
+            ui.label("Mäntysalo 2024 (square):").on_hover_text(
                 "The dynamic experiment's maps; their doors or blocks are what flips when agents \
                  are sent",
             );
@@ -541,7 +546,7 @@ fn generators(app: &mut PathlabApp, ui: &mut egui::Ui) {
             app.touched(super::Touched::Endpoints);
             app.cam.fit_pending = true;
             app.status = format!(
-                "Generated seed 003's {} map with seed {}: {} dynamic obstacles",
+                "Generated Mäntysalo 2024's {} map with seed {}: {} dynamic obstacles",
                 kind.name(),
                 app.gen_seed,
                 m.obstacles.len()
@@ -559,7 +564,7 @@ fn generators(app: &mut PathlabApp, ui: &mut egui::Ui) {
             app.doc.set_goal(t);
             app.touched(super::Touched::Endpoints);
             app.cam.fit_pending = true;
-            app.status = format!("Generated {g:?} with seed {}", app.gen_seed);
+            app.status = format!("Generated {g} with seed {}", app.gen_seed);
         }
     });
 }
@@ -687,35 +692,6 @@ fn breakpoints(app: &mut PathlabApp, ui: &mut egui::Ui) {
     });
 }
 
-fn problems(app: &mut PathlabApp, ui: &mut egui::Ui) {
-    ui.collapsing(
-        format!("Scenario ({} problems)", app.doc.problems.len()),
-        |ui| {
-            egui::ScrollArea::vertical()
-                .max_height(180.0)
-                .id_salt("problems")
-                .show(ui, |ui| {
-                    let mut pick = None;
-                    for (i, p) in app.doc.problems.iter().enumerate().take(2000) {
-                        let t = format!(
-                            "#{i} ({},{})→({},{}) opt {:.3}",
-                            p.start.0, p.start.1, p.goal.0, p.goal.1, p.optimal
-                        );
-                        if ui.selectable_label(false, t).clicked() {
-                            pick = Some((p.start, p.goal));
-                        }
-                    }
-                    if let Some((s, g)) = pick {
-                        app.doc.set_start(s);
-                        app.doc.set_goal(g);
-                        app.touched(super::Touched::Endpoints);
-                        app.go_to(0, false);
-                    }
-                });
-        },
-    );
-}
-
 pub(super) fn right(app: &mut PathlabApp, ui: &mut egui::Ui) {
     egui::Panel::right("inspector")
         .frame(frame(ui))
@@ -734,25 +710,58 @@ pub(super) fn right(app: &mut PathlabApp, ui: &mut egui::Ui) {
 
 fn inspector(app: &mut PathlabApp, ui: &mut egui::Ui) {
     ui.heading("Inspector");
-    let Some((x, y)) = app.hover.or(app.selected) else {
-        ui.label("Hover or click a cell.");
-        return;
+    let vi = app.active.min(app.views.len().saturating_sub(1));
+    if !app.views.is_empty() {
+        // Which run the values below belong to: with compare views they differ per view.
+        ui.label(RichText::new(app.view_name(vi)).strong())
+            .on_hover_text("The view under the pointer (or the last one hovered or clicked)");
+    }
+    let (cell, how) = match (app.hover, app.selected) {
+        (Some(c), _) => (c, "under the pointer"),
+        (None, Some(c)) => (c, "selected"),
+        (None, None) => {
+            ui.label("Hover or click a cell.");
+            return;
+        }
     };
+    let (x, y) = cell;
     let Some(n) = app.space.node(x, y) else {
         return;
     };
     let terrain = app.doc.grid.get(x, y).map_or('?', |c| c.tile as char);
-    let Some(view) = app.views.first_mut() else {
+    let (start, goal) = (app.doc.start, app.doc.goal);
+    let Some(view) = app.views.get_mut(vi) else {
         return;
     };
     let run = &mut view.run;
     let k = run.event_cursor();
     let info = run.rec.node_info(n, k);
-    let h = crate::search::params::Params::resolve(run.choice.info.params, &run.choice.values)
-        .map(|p| app.space.heuristic(p.heuristic(), n, run.query.goal))
-        .unwrap_or(f64::NAN);
+    // h as this algorithm uses it: toward the goal for the heuristic searches, none for
+    // Dijkstra and breadth-first; the incremental searches search backwards (h to the start).
+    let uses_h = run.choice.info.params.iter().any(|p| p.name == "heuristic");
+    let h = match run.choice.info.name {
+        _ if uses_h => {
+            crate::search::params::Params::resolve(run.choice.info.params, &run.choice.values)
+                .map(|p| {
+                    format!(
+                        "{:.3}",
+                        app.space.heuristic(p.heuristic(), n, run.query.goal)
+                    )
+                })
+                .unwrap_or_else(|_| "—".into())
+        }
+        "dijkstra" | "bfs" => "— (none used)".into(),
+        "dstar-lite" | "ad-star" | "rtd-star" => format!(
+            "{:.3} (to the start)",
+            app.space
+                .heuristic(crate::space::Heuristic::Octile, n, run.query.start)
+        ),
+        _ => "—".into(),
+    };
     let on_path = run.path_visible() && run.path().is_some_and(|p| p.contains(&n));
-    let state = if on_path {
+    let search_state = if run.current_node() == Some(n) && !run.path_visible() {
+        "being expanded"
+    } else if on_path {
         "on path"
     } else {
         match info.state {
@@ -761,6 +770,13 @@ fn inspector(app: &mut PathlabApp, ui: &mut egui::Ui) {
             NodeState::Closed => "closed",
             NodeState::Inconsistent => "inconsistent",
         }
+    };
+    let state = if (x, y) == start {
+        format!("start ({search_state})")
+    } else if (x, y) == goal {
+        format!("goal ({search_state})")
+    } else {
+        search_state.to_string()
     };
     let num = |v: f32| {
         if v.is_nan() {
@@ -771,7 +787,7 @@ fn inspector(app: &mut PathlabApp, ui: &mut egui::Ui) {
     };
     egui::Grid::new("inspector").num_columns(2).show(ui, |ui| {
         ui.label("cell");
-        ui.label(format!("({x}, {y})  '{terrain}'"));
+        ui.label(format!("({x}, {y})  '{terrain}'  {how}"));
         ui.end_row();
         ui.label("state");
         ui.label(RichText::new(state).strong());
@@ -780,7 +796,7 @@ fn inspector(app: &mut PathlabApp, ui: &mut egui::Ui) {
         ui.label(num(info.g));
         ui.end_row();
         ui.label("h");
-        ui.label(format!("{h:.3}"));
+        ui.label(h);
         ui.end_row();
         ui.label("f");
         ui.label(num(info.f));
@@ -811,32 +827,35 @@ fn inspector(app: &mut PathlabApp, ui: &mut egui::Ui) {
         ui.label(info.expanded_at.map_or("—".into(), |s| (s + 1).to_string()));
         ui.end_row();
     });
-    ui.collapsing("Open list (best 20 by f)", |ui| {
-        let key = (view.serial, run.shown);
-        let fresh = app.best_open_cache.as_ref().is_some_and(|c| c.0 == key);
-        if !fresh {
-            // Scanning a big map's open nodes every frame while playing would cost frames.
-            if app.playing && app.space.num_nodes() > 300_000 {
-                ui.label("(shown when paused)");
-                return;
+    let open_title = format!("Open list of {} (best 20 by f)", run.choice.info.title);
+    egui::CollapsingHeader::new(open_title)
+        .id_salt("open-list")
+        .show(ui, |ui| {
+            let key = (view.serial, run.shown);
+            let fresh = app.best_open_cache.as_ref().is_some_and(|c| c.0 == key);
+            if !fresh {
+                // Scanning a big map's open nodes every frame while playing would cost frames.
+                if app.playing && app.space.num_nodes() > 300_000 {
+                    ui.label("(shown when paused)");
+                    return;
+                }
+                app.best_open_cache = Some((key, run.best_open(20)));
             }
-            app.best_open_cache = Some((key, run.best_open(20)));
-        }
-        let list = &app.best_open_cache.as_ref().expect("set above").1;
-        egui::Grid::new("open").striped(true).show(ui, |ui| {
-            ui.label("cell");
-            ui.label("f");
-            ui.label("g");
-            ui.end_row();
-            for &(n, f, g) in list {
-                let (x, y) = app.space.xy(n);
-                ui.label(format!("({x}, {y})"));
-                ui.label(format!("{f:.3}"));
-                ui.label(format!("{g:.3}"));
+            let list = &app.best_open_cache.as_ref().expect("set above").1;
+            egui::Grid::new("open").striped(true).show(ui, |ui| {
+                ui.label("cell");
+                ui.label("f");
+                ui.label("g");
                 ui.end_row();
-            }
+                for &(n, f, g) in list {
+                    let (x, y) = app.space.xy(n);
+                    ui.label(format!("({x}, {y})"));
+                    ui.label(format!("{f:.3}"));
+                    ui.label(format!("{g:.3}"));
+                    ui.end_row();
+                }
+            });
         });
-    });
 }
 
 fn stats_table(app: &mut PathlabApp, ui: &mut egui::Ui) {
@@ -1026,38 +1045,6 @@ pub(super) fn prompts(app: &mut PathlabApp, ctx: &egui::Context) {
     if close {
         app.prompt = None;
     }
-}
-
-pub(super) fn help(app: &mut PathlabApp, ctx: &egui::Context) {
-    let mut open = app.show_help;
-    egui::Window::new("Keyboard shortcuts")
-        .open(&mut open)
-        .collapsible(false)
-        .show(ctx, |ui| {
-            egui::Grid::new("keys").striped(true).show(ui, |ui| {
-                for (k, what) in [
-                    ("Space", "play / pause (hold and drag: pan)"),
-                    (
-                        "Right / Left",
-                        "step forward / back (Shift: N steps, set beside >>)",
-                    ),
-                    ("Home / End", "to start / to path found"),
-                    ("Ctrl+Z, Ctrl+Shift+Z / Ctrl+Y", "undo, redo"),
-                    ("Ctrl+O, Ctrl+S, Ctrl+Shift+S", "open, save, save as"),
-                    ("Ctrl+N", "new map"),
-                    ("V B E R G", "select, brush, erase, rectangle, fill"),
-                    ("F", "fit map to window"),
-                    ("L", "legend"),
-                    ("wheel / middle drag", "zoom to cursor / pan"),
-                    ("F1 or ?", "this list"),
-                ] {
-                    ui.label(RichText::new(k).monospace());
-                    ui.label(what);
-                    ui.end_row();
-                }
-            });
-        });
-    app.show_help = open;
 }
 
 /// Adds a view with the next algorithm worth comparing: Dijkstra, then greedy, then weighted A*.

@@ -78,19 +78,20 @@ impl MapTexture {
     }
 
     /// Brings the texture up to date with the map and the run's cursor. With `diff`, cells are
-    /// coloured by which of the two runs expanded them.
+    /// coloured by which of the two runs expanded them; its flag is true when this run is the
+    /// first of the pair, so each run keeps one colour in both views (UI.md: blue, orange).
     pub fn sync(
         &mut self,
         ctx: &egui::Context,
         grid: &Grid,
         map_revision: u64,
         run: (&mut Run, u64),
-        mut diff: Option<(&mut Run, u64)>,
+        mut diff: Option<(&mut Run, u64, bool)>,
     ) {
         let (run, run_serial) = run;
         let cursor = run.event_cursor();
         let (diff_serial, other_cursor) = match diff.as_mut() {
-            Some((r, s)) => (Some(*s), r.event_cursor()),
+            Some((r, s, _)) => (Some(*s), r.event_cursor()),
             None => (None, 0),
         };
         // Behind a world change the run repaired across, the map is drawn as it was then.
@@ -151,11 +152,13 @@ impl MapTexture {
                 *image = ColorImage::filled(size, palette::FREE);
             }
             match diff {
-                Some((other, _)) => {
-                    let a = run.rec.seek(cursor).clone();
-                    let b = other.rec.seek(other_cursor);
+                Some((other, _, this_first)) => {
+                    let mine = run.rec.seek(cursor).clone();
+                    let theirs = other.rec.seek(other_cursor);
                     for (i, p) in image.pixels.iter_mut().enumerate() {
-                        *p = palette::diff(tiles[i], a.get(i), b.get(i));
+                        let (a, b) = (mine.get(i), theirs.get(i));
+                        let (first, second) = if this_first { (a, b) } else { (b, a) };
+                        *p = palette::diff(tiles[i], first, second);
                     }
                 }
                 None => {

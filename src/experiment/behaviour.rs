@@ -236,7 +236,7 @@ impl World {
         let (w, h) = (grid.width(), grid.height());
         let mut want: std::collections::BTreeMap<(u32, u32), Cell> = Default::default();
         if let Some(f) = &mut self.flips {
-            if tick > 0 && tick % f.every == 0 {
+            if tick > 0 && tick.is_multiple_of(f.every) {
                 let ev = f.tape.event((tick / f.every - 1) as usize).to_vec();
                 for (o, closed) in ev {
                     let cells = &f.map.obstacles[o];

@@ -118,7 +118,7 @@ impl DynamicMap {
 
 fn rooms(n: u32, rng: &mut ChaCha8Rng) -> (Grid, Vec<Vec<usize>>) {
     let mut g = Grid::new(n, n, Cell::FREE);
-    let wall = |v: u32| v > 0 && v % ROOM == 0;
+    let wall = |v: u32| v > 0 && v.is_multiple_of(ROOM);
     for y in 0..n {
         for x in 0..n {
             if wall(x) || wall(y) {
@@ -931,7 +931,7 @@ mod tests {
         let mut replans = 0;
         for seed in 0..100 {
             for (i, mag) in [0.02, 0.2, 0.5].into_iter().enumerate() {
-                let kind = if (seed + i as u64) % 2 == 0 {
+                let kind = if (seed + i as u64).is_multiple_of(2) {
                     MapKind::Room
                 } else {
                     MapKind::Random

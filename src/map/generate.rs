@@ -16,6 +16,19 @@ pub enum Generator {
     Maze { corridor: u32 },
 }
 
+impl std::fmt::Display for Generator {
+    /// How the generator reads in status lines and notes.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Generator::RandomBlocks { density } => {
+                write!(f, "random blocks ({:.0}% walls)", density * 100.0)
+            }
+            Generator::Rooms { room } => write!(f, "rooms {room} cells wide, one door per wall"),
+            Generator::Maze { corridor } => write!(f, "a maze with corridors {corridor} wide"),
+        }
+    }
+}
+
 impl Generator {
     /// A `width × height` map (sides at least 1) from `seed`.
     pub fn generate(self, width: u32, height: u32, seed: u64) -> Grid {

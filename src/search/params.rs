@@ -48,7 +48,7 @@ pub const EPSILON: ParamSpec = ParamSpec {
 /// D* Lite's heuristic inflation (seed 000 ran it with ε > 1); 1 keeps it optimal.
 pub const DSTAR_EPSILON: ParamSpec = ParamSpec {
     name: "epsilon",
-    help: "heuristic inflation ε ≥ 1; paths cost at most ε × optimal with the seed 000 key",
+    help: "heuristic inflation ε ≥ 1; paths cost at most ε × optimal with the Krafft 2019 key",
     kind: ParamKind::Float,
     default: 1.0,
     min: 1.0,

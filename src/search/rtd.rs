@@ -69,6 +69,8 @@ pub struct Learned {
     /// The local search's working sets, kept between decisions so each one does not allocate
     /// and grow them again (a tenth of a decision's time).
     scratch: Scratch,
+    /// Nodes the last local search generated (reached with a g value, the start excepted).
+    pub last_generated: u64,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -109,6 +111,7 @@ impl Learned {
             h: HashMap::default(),
             heuristic,
             scratch: Scratch::default(),
+            last_generated: 0,
         }
     }
 
@@ -156,6 +159,7 @@ pub fn local_search_traced<T: Tracer>(
     let mut sc = std::mem::take(&mut learned.scratch);
     sc.clear();
     let result = local_search_in(space, learned, &mut sc, at, goal, limit, tracer);
+    learned.last_generated = sc.g.len().saturating_sub(1) as u64;
     learned.scratch = sc;
     result
 }
@@ -392,7 +396,11 @@ impl Search<GridSpace> for RtdStar {
         self.trail = vec![query.start];
         self.cost = 0.0;
         self.pops_left = self.global;
-        self.stats = Stats::default();
+        // D* Lite queues its first node as it resets: that generation counts too.
+        self.stats = Stats {
+            generated: self.d.stats().generated,
+            ..Stats::default()
+        };
         self.started = false;
         self.status = if space.is_passable(query.start) && space.is_passable(query.goal) {
             if query.start == query.goal {
@@ -416,9 +424,11 @@ impl Search<GridSpace> for RtdStar {
         self.started = true;
         // One pop of the global search, while this decision's half lasts and it runs.
         if self.pops_left > 0 && self.d.status() == Status::Running {
-            let before = self.d.stats().expanded;
+            let before = self.d.stats();
             self.d.step(space, &mut GlobalEvents(tracer));
-            self.stats.expanded += self.d.stats().expanded - before;
+            let after = self.d.stats();
+            self.stats.expanded += after.expanded - before.expanded;
+            self.stats.generated += after.generated - before.generated;
             self.pops_left -= 1;
             return self.status;
         }
@@ -439,6 +449,7 @@ impl Search<GridSpace> for RtdStar {
                     tracer,
                 );
                 self.stats.expanded += e;
+                self.stats.generated += self.learned.last_generated;
                 n
             }
             GlobalStatus::NoPath => None,
@@ -554,5 +565,21 @@ mod tests {
         let moves = rec.iter().filter(|e| e.kind == EventKind::Replan).count();
         assert_eq!(moves, walk.len() - 1);
         assert_eq!(rec.iter().filter(|e| e.kind == EventKind::Found).count(), 1);
+    }
+
+    /// The statistics count generated nodes of both halves: D* Lite's own count with a big
+    /// budget, and more once local searches run too (each reaches at least one new node).
+    #[test]
+    fn generated_counts_the_global_and_the_local_search() {
+        let (sp, q) = world();
+        let mut d = DStarLite::new(&sp, q, Heuristic::Manhattan);
+        d.run(&sp, &mut NullTracer);
+        let mut big = RtdStar::new(&sp, q, 1 << 20, Heuristic::Manhattan);
+        big.run(&sp, &mut NullTracer);
+        assert_eq!(big.stats().generated, d.stats().generated);
+        let mut small = RtdStar::new(&sp, q, 4, Heuristic::Manhattan);
+        small.run(&sp, &mut NullTracer);
+        let s = small.stats();
+        assert!(s.generated > 0 && s.expanded > 0, "{s:?}");
     }
 }

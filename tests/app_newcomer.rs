@@ -1,0 +1,442 @@
+//! What a newcomer meets in the first hour, driven headless through egui_kittest: one step on
+//! every part of the timeline, endpoints that follow the mouse at any zoom, views that say which
+//! is which, a scenario's every problem, files without a desktop portal, help and legend,
+//! compare views that use the space. Set `PATHLAB_WALK_SHOTS=DIR` to get a PNG of each stage of
+//! the walk (needs a wgpu adapter; Mesa's lavapipe will do).
+#![cfg(feature = "gui")]
+
+mod common;
+
+use common::*;
+use eframe::egui;
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+use pathlab::app::{AlgoChoice, Options, PathlabApp, Settings};
+use pathlab::map::{Cell, Edit};
+use std::path::PathBuf;
+
+/// The timeline's one truth: every view shows `min(cursor, its steps)`, the cursor is within
+/// what is recorded, and the status line names the same step.
+fn assert_one_step(h: &Harness<'_, PathlabApp>, stage: &str) {
+    let a = h.state();
+    let c = a.cursor;
+    assert!(
+        c <= a.max_steps(),
+        "{stage}: cursor {c} past {}",
+        a.max_steps()
+    );
+    for (i, v) in a.views.iter().enumerate() {
+        assert_eq!(
+            v.run.shown,
+            c.min(v.run.steps()),
+            "{stage}: view {} shows step {} while the cursor is at {c}",
+            i + 1,
+            v.run.shown
+        );
+    }
+    let want = format!("Step {c} of {}", a.max_steps());
+    assert!(
+        h.query_by_label_contains(&want).is_some(),
+        "{stage}: the status line does not read {want:?}"
+    );
+}
+
+/// Runs frames until the searches have finished (and two more, for the panels to show it).
+fn settle(h: &mut Harness<'_, PathlabApp>) {
+    for _ in 0..2000 {
+        h.step();
+        if !h.state().searching() {
+            break;
+        }
+    }
+    h.run_steps(2);
+}
+
+/// Writes a picture of the stage when `PATHLAB_WALK_SHOTS` names a folder.
+fn shot(h: &mut Harness<'_, PathlabApp>, name: &str) {
+    let Some(dir) = std::env::var_os("PATHLAB_WALK_SHOTS") else {
+        return;
+    };
+    let dir = PathBuf::from(dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    match h.render() {
+        Ok(img) => img.save(dir.join(format!("{name}.png"))).unwrap(),
+        Err(e) => eprintln!("no picture of {name}: {e}"),
+    }
+}
+
+/// A free cell near `c` other than start and goal.
+fn free_near(app: &PathlabApp, c: (u32, u32)) -> (u32, u32) {
+    let avoid = [app.doc.start, app.doc.goal];
+    let mut p = app.doc.nearest_free(c, Some(app.doc.start));
+    let mut k = 0;
+    while avoid.contains(&p) {
+        k += 1;
+        p = app.doc.nearest_free((c.0 + k, c.1), Some(app.doc.start));
+    }
+    p
+}
+
+/// Screen position of cell `c`'s centre in view `i`.
+fn at_cell(app: &PathlabApp, i: usize, c: (u32, u32)) -> egui::Pos2 {
+    app.cam.centre(app.view_rects[i], c)
+}
+
+/// A press on `from`, moves in small steps to `to`, release: as a hand drags.
+fn drag(h: &mut Harness<'_, PathlabApp>, from: egui::Pos2, to: egui::Pos2) {
+    h.hover_at(from);
+    h.step();
+    h.drag_at(from);
+    h.step();
+    for k in 1..=6 {
+        h.hover_at(from + (to - from) * (k as f32 / 6.0));
+        h.step();
+    }
+}
+
+#[test]
+fn one_step_everywhere_after_restarts_undo_stop_and_generate() {
+    let mut h = harness(app_for("timeline"));
+    settle(&mut h);
+    // Brush a wall, move the goal, End, Ctrl+Z: the walk that showed "Step 0 of 836".
+    let (sx, sy) = h.state().doc.start;
+    h.state_mut().edit(Edit::SetCell {
+        x: sx + 2,
+        y: sy,
+        cell: Cell::WALL,
+    });
+    settle(&mut h);
+    let g = h.state().doc.goal;
+    let to = free_near(h.state(), (g.0.saturating_sub(6), g.1));
+    h.state_mut().move_endpoint(false, to);
+    settle(&mut h);
+    h.key_press(egui::Key::End);
+    settle(&mut h);
+    assert_one_step(&h, "End");
+    let end = h.state().cursor;
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    settle(&mut h);
+    assert_one_step(&h, "undo at the end");
+    // At the end before, at the end of the new run after.
+    assert_eq!(h.state().cursor, h.state().max_steps());
+    assert_ne!(h.state().cursor, 0);
+    shot(&mut h, "01-undo");
+    // Mid-run: the cursor comes back to the same step after a restart, and Right goes on
+    // from there.
+    for _ in 0..3 {
+        h.key_press(egui::Key::ArrowLeft);
+    }
+    settle(&mut h);
+    let mid = h.state().cursor;
+    assert!(mid > 0 && mid < end.max(h.state().max_steps()));
+    h.key_press_modifiers(
+        egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
+        egui::Key::Z,
+    );
+    settle(&mut h);
+    assert_one_step(&h, "redo mid-run");
+    assert_eq!(h.state().cursor, mid.min(h.state().max_steps()));
+    let before = h.state().cursor;
+    h.key_press(egui::Key::ArrowRight);
+    settle(&mut h);
+    assert_one_step(&h, "Right after redo");
+    assert_eq!(h.state().cursor, (before + 1).min(h.state().max_steps()));
+    // Agents out and back.
+    h.state_mut().agents_start(false);
+    for _ in 0..5 {
+        h.state_mut().agent_tick();
+    }
+    settle(&mut h);
+    h.get_by_label("Stop").click();
+    settle(&mut h);
+    assert_one_step(&h, "Dynamic world ▸ Stop");
+    // Generate a maze from the panel.
+    h.get_by_label("Map: new, resize, generate").click();
+    h.run();
+    h.get_by_label("Maze").click();
+    settle(&mut h);
+    assert_one_step(&h, "Map ▸ Maze");
+    // In words, not `Maze { corridor: 2 }`.
+    h.get_by_label_contains("Generated a maze with corridors 2 wide");
+    shot(&mut h, "02-maze");
+}
+
+#[test]
+fn start_and_goal_follow_the_mouse_at_every_zoom() {
+    let mut h = harness(app_for("drag"));
+    settle(&mut h);
+    // Default zoom: a plain drag, no hold.
+    let goal = h.state().doc.goal;
+    let to = free_near(
+        h.state(),
+        (goal.0.saturating_sub(5), goal.1.saturating_sub(3)),
+    );
+    let (from_p, to_p) = (at_cell(h.state(), 0, goal), at_cell(h.state(), 0, to));
+    drag(&mut h, from_p, to_p);
+    assert_eq!(
+        h.state().dragged_endpoint(),
+        Some((false, to)),
+        "the goal's disc follows the pointer during the drag"
+    );
+    assert_eq!(h.state().doc.goal, goal, "nothing moves before the drop");
+    shot(&mut h, "03-dragging-goal");
+    h.drop_at(to_p);
+    settle(&mut h);
+    assert_eq!(h.state().doc.goal, to);
+    // A 1024 × 1024 map at fit zoom: a cell is under a pixel, the disc is still grabbed.
+    let big = pathlab::map::Grid::new(1024, 1024, Cell::FREE);
+    h.state_mut().edit(Edit::Replace(Box::new(big)));
+    h.state_mut().move_endpoint(true, (100, 100));
+    h.state_mut().move_endpoint(false, (900, 900));
+    h.state_mut().cam.fit_pending = true;
+    settle(&mut h);
+    assert!(h.state().cam.zoom < 1.0, "zoom {}", h.state().cam.zoom);
+    let from_p = at_cell(h.state(), 0, (100, 100));
+    // Grabbed a few pixels off the disc's centre, as a hand would.
+    let grab = from_p + egui::vec2(2.0, -2.0);
+    let to_p = from_p + egui::vec2(120.0, 60.0);
+    drag(&mut h, grab, to_p);
+    h.drop_at(to_p);
+    settle(&mut h);
+    let s = h.state().doc.start;
+    let want = h
+        .state()
+        .cam
+        .cell_at(h.state().view_rects[0], to_p, 1024, 1024)
+        .unwrap();
+    assert_eq!(s, want, "the start lands where it was dropped");
+    // Keys: S and T over a cell.
+    let c = (300, 200);
+    h.hover_at(at_cell(h.state(), 0, c));
+    h.run();
+    h.key_press(egui::Key::S);
+    settle(&mut h);
+    let got = h.state().doc.start;
+    assert!(
+        got.0.abs_diff(c.0) <= 1 && got.1.abs_diff(c.1) <= 1,
+        "{got:?}"
+    );
+    let c = (700, 600);
+    h.hover_at(at_cell(h.state(), 0, c));
+    h.run();
+    h.key_press(egui::Key::T);
+    settle(&mut h);
+    let got = h.state().doc.goal;
+    assert!(
+        got.0.abs_diff(c.0) <= 1 && got.1.abs_diff(c.1) <= 1,
+        "{got:?}"
+    );
+    // The context menu.
+    let c = (500, 300);
+    let p = at_cell(h.state(), 0, c);
+    h.hover_at(p);
+    h.run();
+    h.event(egui::Event::PointerButton {
+        pos: p,
+        button: egui::PointerButton::Secondary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.event(egui::Event::PointerButton {
+        pos: p,
+        button: egui::PointerButton::Secondary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run();
+    shot(&mut h, "04-context-menu");
+    h.get_by_label("Set goal here  (T)").click();
+    settle(&mut h);
+    let got = h.state().doc.goal;
+    assert!(
+        got.0.abs_diff(c.0) <= 1 && got.1.abs_diff(c.1) <= 1,
+        "{got:?}"
+    );
+}
+
+#[test]
+fn the_inspector_and_status_speak_of_the_view_under_the_pointer() {
+    let mut app = app_for("views");
+    app.add_view(AlgoChoice::named("dijkstra"));
+    let mut h = harness(app);
+    settle(&mut h);
+    for _ in 0..12 {
+        h.key_press(egui::Key::ArrowRight);
+    }
+    settle(&mut h);
+    assert_eq!(h.state().cursor, 12);
+    // The node Dijkstra (view 2) expands at step 12, under the pointer in view 2.
+    let n = h.state().views[1].run.series.node[11];
+    let c = h.state().space.xy(n);
+    h.hover_at(at_cell(h.state(), 1, c));
+    h.run();
+    assert_eq!(h.state().active, 1);
+    h.get_by_label("view 2 Dijkstra");
+    h.get_by_label("being expanded");
+    h.get_by_label("— (none used)");
+    h.get_by_label_contains("view 2 Dijkstra: expanding");
+    shot(&mut h, "05-hover-dijkstra");
+    // The start in view 1: A*'s values, and it reads "start".
+    let s = h.state().doc.start;
+    h.hover_at(at_cell(h.state(), 0, s));
+    h.run();
+    assert_eq!(h.state().active, 0);
+    h.get_by_label("view 1 A*");
+    h.get_by_label("start (closed)");
+    // Off every view: the inspector clears.
+    h.remove_cursor();
+    h.run();
+    h.get_by_label("Hover or click a cell.");
+}
+
+#[test]
+fn every_scenario_problem_is_reachable_highlighted_and_leaves_the_map_saved() {
+    let Some(dir) = movingai() else {
+        eprintln!("skipped: ../shared/benchmarks is absent");
+        return;
+    };
+    let scen = dir.join("street/Berlin_0_1024.map.scen");
+    let mut app = app_for("scen");
+    app.open_now(&scen).expect("opens");
+    let n = app.doc.problems.len();
+    assert_eq!(n, 3850);
+    let mut h = harness(app);
+    settle(&mut h);
+    assert_eq!(h.state().problems.chosen, Some(0));
+    // The last problem, by id.
+    h.get_by_label("order"); // the sort control is there
+    h.state_mut().problems.filter = "3849".into();
+    h.run_steps(2);
+    let last = h.state().doc.problems[3849].clone();
+    let row = format!(
+        "#3849  b{}  ({},{}) to ({},{})",
+        last.bucket, last.start.0, last.start.1, last.goal.0, last.goal.1
+    );
+    h.get_by_label_contains(&row).click();
+    h.run_steps(2);
+    assert_eq!(h.state().problems.chosen, Some(3849));
+    assert_eq!(
+        (h.state().doc.start, h.state().doc.goal),
+        (last.start, last.goal)
+    );
+    assert!(!h.state().doc.dirty, "choosing a problem is not an edit");
+    assert!(h.query_by_label_contains("→").is_none(), "no arrow glyph");
+    // A bucket, longest first.
+    h.state_mut().problems.filter = "b10".into();
+    h.state_mut().problems.order = pathlab::app::ProblemOrder::Longest;
+    h.run_steps(2);
+    let in_bucket = h
+        .state()
+        .doc
+        .problems
+        .iter()
+        .filter(|p| p.bucket == 10)
+        .count();
+    h.get_by_label_contains(&format!("{in_bucket} of 3850 shown"));
+    h.state_mut().problems.filter.clear();
+    h.run_steps(2);
+    shot(&mut h, "06-scenario");
+    settle(&mut h);
+    // The chosen problem is solved optimally by A* (the default view).
+    let cost = h.state().views[0].run.cost().expect("found");
+    assert!(last.is_optimal(cost), "{cost} vs {}", last.optimal);
+}
+
+#[test]
+fn without_a_portal_files_are_asked_for_by_path() {
+    let dir = std::env::temp_dir().join(format!("pathlab-noportal-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut app = PathlabApp::new(Options {
+        recovery_file: Some(recovery("noportal")),
+        no_portal: true,
+        ..Options::default()
+    });
+    app.edit(Edit::SetCell {
+        x: 1,
+        y: 1,
+        cell: Cell::WALL,
+    });
+    let mut h = harness(app);
+    h.run();
+    // Save: the path field, not "Cancelled".
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    h.run();
+    let target = dir.join("walk.map");
+    *h.state_mut().path_field().expect("a path field opens") = target.display().to_string();
+    h.run();
+    shot(&mut h, "07-save-path-field");
+    h.get_by_label("Save").click();
+    h.run();
+    assert!(target.is_file(), "saved through the path field");
+    assert!(!h.state().doc.dirty);
+    h.get_by_label_contains("Saved");
+    // Open the same way.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::O);
+    h.run();
+    *h.state_mut().path_field().expect("a path field opens") = target.display().to_string();
+    h.run();
+    h.get_by_label("Open").click();
+    h.run();
+    h.get_by_label_contains("Opened");
+    assert_eq!(h.state().recent.first(), Some(&target));
+    // A bad path says why and keeps the field.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::O);
+    h.run();
+    *h.state_mut().path_field().unwrap() = dir.join("nope.map").display().to_string();
+    h.run();
+    h.get_by_label("Open").click();
+    h.run();
+    h.get_by_label_contains("no such file");
+    assert!(h.state_mut().path_field().is_some());
+    h.get_by_label("Cancel").click();
+    h.run();
+    assert!(h.state_mut().path_field().is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_file_from_the_command_line_is_first_in_open_recent() {
+    let Some(dir) = movingai() else {
+        eprintln!("skipped: ../shared/benchmarks is absent");
+        return;
+    };
+    let map = dir.join("dao/arena.map");
+    let mut app = PathlabApp::new(Options {
+        file: Some(map.clone()),
+        recovery_file: Some(recovery("cli-recent")),
+        ..Options::default()
+    });
+    // What the last session saved, applied as the window opens.
+    let mut saved = Settings::of(&app);
+    saved.recent = vec![PathBuf::from("/elsewhere/a.map"), map.clone()];
+    saved.apply(&mut app);
+    assert_eq!(
+        app.recent,
+        vec![map, PathBuf::from("/elsewhere/a.map")],
+        "the file opened now first, the saved ones after, once each"
+    );
+}
+
+#[test]
+fn a_second_instance_does_not_offer_the_first_ones_unsaved_work() {
+    let base = recovery("two-instances");
+    std::fs::write(&base, "unsaved work of the first window").unwrap();
+    let first = app_for("two-instances");
+    assert_eq!(first.recovery_file(), base);
+    let mut h1 = harness(first);
+    h1.run();
+    h1.get_by_label("Restore it");
+    // A second window while the first runs: its own slot, no offer.
+    let second = app_for("two-instances");
+    assert_ne!(second.recovery_file(), base);
+    let mut h2 = harness(second);
+    h2.run();
+    assert!(h2.query_by_label("Restore it").is_none());
+    // Once the first has closed, the next window takes its slot (and its work) again.
+    drop(h1);
+    drop(h2);
+    let third = app_for("two-instances");
+    assert_eq!(third.recovery_file(), base);
+    drop(third);
+    let _ = std::fs::remove_file(&base);
+}

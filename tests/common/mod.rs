@@ -1,0 +1,63 @@
+//! Helpers shared by the app's kittest suites.
+#![allow(dead_code)]
+
+use eframe::egui;
+use egui_kittest::Harness;
+use pathlab::app::{Options, PathlabApp};
+use pathlab::search::{AStar, Query, Search, SearchState};
+use pathlab::space::{GridSpace, Heuristic};
+use pathlab::trace::NullTracer;
+use std::path::PathBuf;
+
+pub fn harness(app: PathlabApp) -> Harness<'static, PathlabApp> {
+    Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(|ui, app: &mut PathlabApp| app.show(ui), app)
+}
+
+/// Each test its own recovery file: tests must not meet (or leave) a real session's, nor
+/// each other's.
+pub fn recovery(test: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("pathlab-test-{}-{test}.ron", std::process::id()))
+}
+
+pub fn app_for(test: &str) -> PathlabApp {
+    PathlabApp::new(Options {
+        recovery_file: Some(recovery(test)),
+        ..Options::default()
+    })
+}
+
+pub fn default_app() -> PathlabApp {
+    app_for("default")
+}
+
+/// A* on the built-in map, straight from the core: the oracle for what the app shows.
+pub fn core_astar() -> (f64, u64) {
+    let (_, a) = core_astar_search();
+    (a.cost().unwrap(), a.stats().expanded)
+}
+
+/// The built-in map's space and A* run to its end on it.
+pub fn core_astar_search() -> (GridSpace, AStar) {
+    let (g, s, t) = pathlab::builtin::default_world();
+    let sp = GridSpace::octile(&g);
+    let q = Query {
+        start: sp.node(s.0, s.1).unwrap(),
+        goal: sp.node(t.0, t.1).unwrap(),
+    };
+    let mut a = AStar::new(&sp, q, Heuristic::Octile);
+    a.run(&sp, &mut NullTracer);
+    (sp, a)
+}
+
+/// The MovingAI benchmark folder; on CI its absence is a failure, on a user's machine a skip.
+pub fn movingai() -> Option<PathBuf> {
+    let d = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/movingai-grid");
+    assert!(
+        d.is_dir() || std::env::var_os("CI").is_none(),
+        "{} is missing on CI",
+        d.display()
+    );
+    d.is_dir().then_some(d)
+}
