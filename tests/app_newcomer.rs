@@ -196,14 +196,16 @@ fn start_and_goal_follow_the_mouse_at_every_zoom() {
     let grab = from_p + egui::vec2(2.0, -2.0);
     let to_p = from_p + egui::vec2(120.0, 60.0);
     drag(&mut h, grab, to_p);
-    h.drop_at(to_p);
-    settle(&mut h);
-    let s = h.state().doc.start;
+    // The cell under the pointer as the button comes up.
     let want = h
         .state()
         .cam
         .cell_at(h.state().view_rects[0], to_p, 1024, 1024)
         .unwrap();
+    assert_eq!(h.state().dragged_endpoint(), Some((true, want)));
+    h.drop_at(to_p);
+    settle(&mut h);
+    let s = h.state().doc.start;
     assert_eq!(s, want, "the start lands where it was dropped");
     // Keys: S and T over a cell.
     let c = (300, 200);
@@ -308,10 +310,8 @@ fn every_scenario_problem_is_reachable_highlighted_and_leaves_the_map_saved() {
     h.state_mut().problems.filter = "3849".into();
     h.run_steps(2);
     let last = h.state().doc.problems[3849].clone();
-    let row = format!(
-        "#3849  b{}  ({},{}) to ({},{})",
-        last.bucket, last.start.0, last.start.1, last.goal.0, last.goal.1
-    );
+    let row = format!("#3849  {:.3}  b{}", last.optimal, last.bucket);
+    shot(&mut h, "06a-filtered");
     h.get_by_label_contains(&row).click();
     h.run_steps(2);
     assert_eq!(h.state().problems.chosen, Some(3849));
@@ -320,7 +320,8 @@ fn every_scenario_problem_is_reachable_highlighted_and_leaves_the_map_saved() {
         (last.start, last.goal)
     );
     assert!(!h.state().doc.dirty, "choosing a problem is not an edit");
-    assert!(h.query_by_label_contains("→").is_none(), "no arrow glyph");
+    // ASCII arrows: the default fonts have no glyph for U+2192.
+    assert!(h.query_by_label_contains("→").is_none());
     // A bucket, longest first.
     h.state_mut().problems.filter = "b10".into();
     h.state_mut().problems.order = pathlab::app::ProblemOrder::Longest;
@@ -439,4 +440,95 @@ fn a_second_instance_does_not_offer_the_first_ones_unsaved_work() {
     assert_eq!(third.recovery_file(), base);
     drop(third);
     let _ = std::fs::remove_file(&base);
+}
+
+#[test]
+fn help_legend_diff_and_world_changes_read_without_the_manual() {
+    let mut app = app_for("help");
+    app.add_view(AlgoChoice::named("dijkstra"));
+    let mut h = harness(app);
+    settle(&mut h);
+    // F1: colours, algorithms and statistics explained, below the menu bar.
+    h.key_press(egui::Key::F1);
+    h.run();
+    assert!(h.state().show_help);
+    h.get_by_label_contains("taken off the open list");
+    h.get_by_label("best-first by g; optimal, explores in every direction");
+    h.get_by_label_contains("cells the dynamic world just changed");
+    let title = h.get_by_label("Help: what you see").rect();
+    assert!(
+        title.min.y >= h.state().menu_bottom,
+        "the help window covers the menu bar: {title:?}"
+    );
+    shot(&mut h, "08-help");
+    h.key_press(egui::Key::F1);
+    h.run();
+    // The legend names the terrain and sits beside the views, over no map cell.
+    let names = pathlab::app::legend_names(false);
+    for t in ["swamp", "water", "trees", "wall", "ground"] {
+        assert!(names.contains(&t), "legend lacks {t}");
+    }
+    let legend = h.state().legend_rect.expect("legend shown");
+    for r in &h.state().view_rects {
+        assert!(!legend.intersects(r.shrink(0.5)), "{legend:?} over {r:?}");
+    }
+    // Diff: one colour per run in both views.
+    h.state_mut().diff = true;
+    h.key_press(egui::Key::End);
+    settle(&mut h);
+    let a = h.state();
+    let (na, nb) = (&a.views[0].run.series.node, &a.views[1].run.series.node);
+    let only_b = nb.iter().find(|n| !na.contains(n)).copied().unwrap();
+    let only_a = na.iter().find(|n| !nb.contains(n)).copied();
+    for n in [Some(only_b), only_a].into_iter().flatten() {
+        let (x, y) = a.space.xy(n);
+        assert_eq!(
+            a.views[0].pixel(x, y),
+            a.views[1].pixel(x, y),
+            "cell ({x}, {y}) has another colour in each view"
+        );
+    }
+    shot(&mut h, "09-diff");
+    h.state_mut().diff = false;
+    // World changes flash the cells they changed.
+    let before = h.state().doc.grid.clone();
+    h.state_mut().agents_start(false);
+    let mut ticks = 0;
+    while h.state().flash.0.is_empty() && ticks < 200 {
+        h.state_mut().agent_tick();
+        ticks += 1;
+    }
+    let flashed = h.state().flash.0.clone();
+    assert!(!flashed.is_empty(), "no world change in {ticks} ticks");
+    for &(x, y) in &flashed {
+        assert_ne!(h.state().doc.grid.get(x, y), before.get(x, y), "({x}, {y})");
+    }
+    h.run_steps(2);
+    shot(&mut h, "10-flash");
+    h.state_mut().agents_stop();
+    h.run_steps(2);
+}
+
+#[test]
+fn compare_views_use_the_canvas() {
+    let mut h = harness(app_for("compare"));
+    settle(&mut h);
+    let single = h.state().cam.zoom;
+    h.get_by_label("+ Compare with another algorithm").click();
+    settle(&mut h);
+    assert_eq!(h.state().views.len(), 2);
+    let two = h.state().cam.zoom;
+    // The built-in map is wide: two views stack and keep most of the size (side by side
+    // they shrank to about a third).
+    assert!(
+        two >= 0.6 * single,
+        "zoom {two} with two views, {single} with one"
+    );
+    // And the map fits in each view.
+    let (w, hgt) = (h.state().space.width(), h.state().space.height());
+    for r in &h.state().view_rects {
+        let m = egui::vec2(w as f32, hgt as f32) * two;
+        assert!(m.x <= r.width() + 1.0 && m.y <= r.height() + 1.0);
+    }
+    shot(&mut h, "11-compare");
 }

@@ -35,10 +35,12 @@ impl Default for Camera {
 
 impl Camera {
     fn fit(&mut self, view: Rect, w: u32, h: u32) {
-        let z = (view.width() / w as f32).min(view.height() / h as f32) * 0.96;
+        // Below the view's title bar, which would otherwise cover the map's top rows.
+        let avail = view.size() - vec2(0.0, TITLE_H);
+        let z = (avail.x / w as f32).min(avail.y / h as f32) * 0.96;
         self.zoom = z.max(0.05);
         let size = vec2(w as f32, h as f32) * self.zoom;
-        self.offset = (view.size() - size) * 0.5;
+        self.offset = vec2(0.0, TITLE_H) + (avail - size) * 0.5;
         self.fit_pending = false;
         self.fitted_for = Some(view.size());
     }
@@ -120,6 +122,9 @@ pub struct Overlay<'a> {
 
 /// Seconds a world change's flash takes to fade to its outline.
 const FLASH_SECS: f32 = 0.8;
+
+/// Height of a view's title bar.
+const TITLE_H: f32 = 20.0;
 
 /// Radius of the start and goal discs at a zoom.
 fn disc_radius(zoom: f32) -> f32 {
@@ -308,7 +313,7 @@ pub fn show(
         }
     }
     // Title: the active view's bar in the accent colour when views are compared.
-    let title_bg = Rect::from_min_size(view.min, vec2(view.width(), 20.0));
+    let title_bg = Rect::from_min_size(view.min, vec2(view.width(), TITLE_H));
     let bar = if ov.active {
         palette::ACTIVE_TITLE
     } else {
@@ -482,6 +487,11 @@ fn draw_path(p: &egui::Painter, cam: &Camera, view: Rect, space: &GridSpace, pat
         Stroke::new(w + 2.5, palette::PATH_OUTLINE),
     ));
     p.add(egui::Shape::line(pts, Stroke::new(w, palette::PATH)));
+}
+
+/// The legend's entries' names, in order (with `diff`, the diff's colours first).
+pub fn legend_names(diff: bool) -> Vec<&'static str> {
+    legend_items(diff).into_iter().map(|i| i.1).collect()
 }
 
 /// The legend's entries: search colours (or the diff's), then the terrain.

@@ -286,6 +286,7 @@ impl ExperimentWindow {
             .allow_scroll(false)
             .allow_drag(false)
             .y_axis_label("recompute ms per replan")
+            .x_axis_label("algorithm")
             .x_axis_formatter(move |m, _| {
                 let i = m.value.round();
                 if (m.value - i).abs() < 1e-6 && i >= 0.0 {

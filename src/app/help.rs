@@ -25,7 +25,7 @@ const COLOURS: &[(Color32, &str, &str)] = &[
     (
         palette::INCONSISTENT,
         "to repair",
-        "D* Lite and AD*: g ≠ rhs after a map change; it is queued until it is consistent again",
+        "D* Lite and AD*: g and rhs differ after a map change; it is queued until it is consistent again",
     ),
     (
         palette::PATH,
@@ -55,17 +55,17 @@ const COLOURS: &[(Color32, &str, &str)] = &[
     (
         palette::ONLY_A,
         "diff: view 1 only",
-        "View ▸ Diff: expanded by the first view's run only",
+        "View > Diff: expanded by the first view's run only",
     ),
     (
         palette::ONLY_B,
         "diff: view 2 only",
-        "View ▸ Diff: expanded by the second view's run only",
+        "View > Diff: expanded by the second view's run only",
     ),
     (
         palette::BOTH,
         "diff: both",
-        "View ▸ Diff: expanded by both runs",
+        "View > Diff: expanded by both runs",
     ),
     (
         palette::WALL,
@@ -98,7 +98,7 @@ const STATS: &[(&str, &str)] = &[
     ("path_length", "moves on the path found"),
     (
         "cost",
-        "sum of the path's move costs: 1 straight, √2 diagonal",
+        "sum of the path's move costs: 1 straight, 1.414 (square root of 2) diagonal",
     ),
     (
         "time",
@@ -144,7 +144,7 @@ pub(super) fn show(app: &mut PathlabApp, ctx: &egui::Context) {
     let screen = ctx.content_rect();
     let below_menu =
         egui::Rect::from_min_max(egui::pos2(screen.min.x, app.menu_bottom + 2.0), screen.max);
-    egui::Window::new("Help")
+    egui::Window::new("Help: what you see")
         .open(&mut open)
         .collapsible(false)
         .resizable(true)

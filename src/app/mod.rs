@@ -19,6 +19,7 @@ mod problems;
 mod run;
 mod texture;
 
+pub use canvas::legend_names;
 pub use document::{Document, Touched};
 pub use files::DialogPurpose;
 pub use problems::{Order as ProblemOrder, ProblemList};
@@ -352,6 +353,8 @@ pub struct PathlabApp {
     pub canvas_rect: Option<egui::Rect>,
     /// Where each view was drawn on the last frame.
     pub view_rects: Vec<egui::Rect>,
+    /// Where the legend strip was drawn on the last frame.
+    pub legend_rect: Option<egui::Rect>,
     failure: Arc<Mutex<Option<String>>>,
     frame_log: FrameLog,
     space_panned: bool,
@@ -412,7 +415,7 @@ impl PathlabApp {
             sync: Sync::Shared,
             diff: false,
             breakpoints: Breakpoints::default(),
-            status: "Ready: Space plays A*, Right steps, Left steps back, F1 lists shortcuts"
+            status: "Ready: Space plays, Right steps, Left steps back, F1 explains colours, algorithms and keys"
                 .into(),
             selected: None,
             hover: None,
@@ -448,6 +451,7 @@ impl PathlabApp {
             shot_requested: false,
             canvas_rect: None,
             view_rects: vec![],
+            legend_rect: None,
             failure: Arc::default(),
             frame_log: FrameLog::default(),
             space_panned: false,
@@ -947,6 +951,9 @@ impl PathlabApp {
                 None => "path found".to_string(),
             },
             crate::search::Status::NoPath if at_end => "no path".to_string(),
+            crate::search::Status::Found | crate::search::Status::NoPath if r.shown == 0 => {
+                "at its start".into()
+            }
             crate::search::Status::Found | crate::search::Status::NoPath => "expanding".into(),
         };
         let own = if self.views.len() > 1 && r.steps() != self.max_steps() {
@@ -1348,10 +1355,12 @@ impl PathlabApp {
             );
             gestures.push(g);
         }
+        self.legend_rect = None;
         if legend_h > 0.0 {
             let strip =
                 egui::Rect::from_min_max(egui::pos2(full.min.x, full.max.y - legend_h), full.max);
             canvas::draw_legend(ui, strip, self.diff && self.views.len() >= 2);
+            self.legend_rect = Some(strip);
         }
         // The pointer's cell is cleared when it leaves every view, so the inspector never
         // speaks of a cell the user is no longer pointing at.

@@ -10,7 +10,7 @@ use crate::search::registry;
 use crate::space::Space;
 use crate::trace::NodeState;
 use eframe::egui::{self, RichText};
-use egui_plot::{Legend, Line, Plot, PlotPoints};
+use egui_plot::{Line, Plot, PlotPoints};
 
 /// A panel's usual frame without its fill: the window's clear colour is the panel colour, so
 /// the fill would paint every panel pixel a second time (software renderers pay per pixel).
@@ -233,7 +233,7 @@ pub(super) fn timeline(app: &mut PathlabApp, ui: &mut egui::Ui) {
 pub(super) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
     egui::Panel::left("tools")
         .frame(frame(ui))
-        .default_size(230.0)
+        .default_size(250.0)
         .resizable(true)
         .show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
@@ -275,8 +275,11 @@ pub(super) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     }
                 });
                 ui.label(
-                    RichText::new("Right-click a cell to select it; drag start/goal with Select.")
-                        .small(),
+                    RichText::new(
+                        "Drag the start (green) or goal (red) with any tool; right-click a cell \
+                         for its menu.",
+                    )
+                    .small(),
                 );
                 ui.separator();
                 // A new map under walking agents would strand them: stop them first.
@@ -643,7 +646,7 @@ fn rules(app: &mut PathlabApp, ui: &mut egui::Ui) {
             }
         })
         .response
-        .on_hover_text("8: diagonal moves cost √2 and may not cut a blocked corner; 4: none");
+        .on_hover_text("8: diagonal moves cost 1.414 and may not cut a blocked corner; 4: none");
     egui::ComboBox::from_label("terrain")
         .selected_text(match rule {
             TerrainRule::Class => "classes",
@@ -943,60 +946,91 @@ fn stats_table(app: &mut PathlabApp, ui: &mut egui::Ui) {
     }
 }
 
+/// Colour of view `i`'s lines in the plots (and its swatch in their legend row).
+fn series_colour(i: usize) -> egui::Color32 {
+    [
+        egui::Color32::from_rgb(90, 160, 240),
+        egui::Color32::from_rgb(245, 150, 60),
+        egui::Color32::from_rgb(120, 200, 110),
+        egui::Color32::from_rgb(220, 110, 200),
+    ][i % 4]
+}
+
+/// The plots' legend, as a row above them: inside a plot it covered the lines' ends.
+fn plot_legend(app: &PathlabApp, ui: &mut egui::Ui, cursor: bool) {
+    ui.horizontal_wrapped(|ui| {
+        for (i, v) in app.views.iter().enumerate() {
+            ui.label(
+                RichText::new(format!("— {} {}", i + 1, v.run.choice.info.title))
+                    .color(series_colour(i))
+                    .small(),
+            );
+        }
+        if cursor {
+            ui.label(RichText::new("| step shown").color(CURSOR_LINE).small());
+        }
+    });
+}
+
+/// The timeline cursor in the plots.
+const CURSOR_LINE: egui::Color32 = egui::Color32::from_rgb(230, 230, 120);
+
+/// A plot with room around its lines (auto bounds hug the data, so lines ran along the frame).
+fn plot(id: &str) -> Plot<'_> {
+    Plot::new(id)
+        .height(130.0)
+        .allow_scroll(false)
+        .set_margin_fraction(egui::vec2(0.02, 0.12))
+}
+
 fn plots(app: &mut PathlabApp, ui: &mut egui::Ui) {
     ui.heading("Plots");
     // While agents walk, their replans come first.
     if app.sim.agents.iter().any(|a| !a.recompute_ms.is_empty()) {
         ui.label("recompute time per replan (ms)");
-        Plot::new("recompute_plot")
-            .height(130.0)
-            .legend(Legend::default())
-            .allow_scroll(false)
-            .show(ui, |p| {
-                for (i, (a, v)) in app.sim.agents.iter().zip(&app.views).enumerate() {
-                    let pts: PlotPoints = a
-                        .recompute_ms
-                        .iter()
-                        .enumerate()
-                        .map(|(k, &ms)| [k as f64 + 1.0, ms])
-                        .collect();
-                    p.line(Line::new(
-                        format!("{} {}", i + 1, v.run.choice.info.title),
-                        pts,
-                    ));
-                }
-            });
+        plot_legend(app, ui, false);
+        plot("recompute_plot").x_axis_label("replan").show(ui, |p| {
+            for (i, (a, v)) in app.sim.agents.iter().zip(&app.views).enumerate() {
+                let pts: PlotPoints = a
+                    .recompute_ms
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &ms)| [k as f64 + 1.0, ms])
+                    .collect();
+                p.line(
+                    Line::new(format!("{} {}", i + 1, v.run.choice.info.title), pts)
+                        .color(series_colour(i)),
+                );
+            }
+        });
     }
     let cursor = app.cursor as f64;
     let buckets = (ui.available_width() / 2.0).max(1.0) as usize;
+    plot_legend(app, ui, true);
     for (title, id, pick) in [
         ("open-list size", "open_plot", 0),
         ("f of the expanded node", "f_plot", 1),
     ] {
         ui.label(title);
-        Plot::new(id)
-            .height(130.0)
-            .legend(Legend::default())
-            .allow_scroll(false)
-            .show(ui, |p| {
-                for (i, v) in app.views.iter().enumerate() {
-                    let s = &v.run.series;
-                    let value = |k: usize| {
-                        if pick == 0 {
-                            s.open[k] as f64
-                        } else {
-                            s.f[k] as f64
-                        }
-                    };
-                    // One bucket per two pixels; at most 20,000 steps read per frame.
-                    let pts = envelope(s.f.len(), value, buckets, 20_000);
-                    p.line(Line::new(
-                        format!("{} {}", i + 1, v.run.choice.info.title),
-                        pts,
-                    ));
-                }
-                p.vline(egui_plot::VLine::new("cursor", cursor));
-            });
+        plot(id).x_axis_label("step").show(ui, |p| {
+            for (i, v) in app.views.iter().enumerate() {
+                let s = &v.run.series;
+                let value = |k: usize| {
+                    if pick == 0 {
+                        s.open[k] as f64
+                    } else {
+                        s.f[k] as f64
+                    }
+                };
+                // One bucket per two pixels; at most 20,000 steps read per frame.
+                let pts = envelope(s.f.len(), value, buckets, 20_000);
+                p.line(
+                    Line::new(format!("{} {}", i + 1, v.run.choice.info.title), pts)
+                        .color(series_colour(i)),
+                );
+            }
+            p.vline(egui_plot::VLine::new("cursor", cursor).color(CURSOR_LINE));
+        });
     }
 }
 

@@ -73,11 +73,14 @@ pub fn rows(problems: &[Problem], filter: &str, order: Order) -> Vec<usize> {
     v
 }
 
+/// Font size of the problem rows: small enough that a row fits the panel's default width.
+const ROW_FONT: f32 = 12.0;
+
 /// One row's text. ASCII arrows: the default fonts have no glyph for U+2192.
 fn row_text(i: usize, p: &Problem) -> String {
     format!(
-        "#{i}  b{}  ({},{}) to ({},{})  {:.3}",
-        p.bucket, p.start.0, p.start.1, p.goal.0, p.goal.1, p.optimal
+        "#{i}  {:.3}  b{}  ({},{})->({},{})",
+        p.optimal, p.bucket, p.start.0, p.start.1, p.goal.0, p.goal.1
     )
 }
 
@@ -88,26 +91,26 @@ pub(super) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
         .id_salt("scenario")
         .default_open(true)
         .show(ui, |ui| {
-            ui.horizontal(|ui| {
-                ui.add(
-                    egui::TextEdit::singleline(&mut app.problems.filter)
-                        .hint_text("id, or b12 for bucket 12")
-                        .desired_width(120.0),
-                )
-                .on_hover_text("Show one problem by its id, or every problem of a bucket");
-                egui::ComboBox::from_label("order")
-                    .selected_text(match app.problems.order {
-                        Order::File => "file order",
-                        Order::Shortest => "shortest first",
-                        Order::Longest => "longest first",
-                    })
-                    .show_ui(ui, |ui| {
-                        let o = &mut app.problems.order;
-                        ui.selectable_value(o, Order::File, "file order");
-                        ui.selectable_value(o, Order::Shortest, "shortest first");
-                        ui.selectable_value(o, Order::Longest, "longest first");
-                    });
-            });
+            let l = ui.label("show");
+            ui.add(
+                egui::TextEdit::singleline(&mut app.problems.filter)
+                    .hint_text("all, an id, or b12 for bucket 12")
+                    .desired_width(f32::INFINITY),
+            )
+            .labelled_by(l.id)
+            .on_hover_text("Show one problem by its id, or every problem of a bucket");
+            egui::ComboBox::from_label("order")
+                .selected_text(match app.problems.order {
+                    Order::File => "file order",
+                    Order::Shortest => "shortest first",
+                    Order::Longest => "longest first",
+                })
+                .show_ui(ui, |ui| {
+                    let o = &mut app.problems.order;
+                    ui.selectable_value(o, Order::File, "file order");
+                    ui.selectable_value(o, Order::Shortest, "shortest first");
+                    ui.selectable_value(o, Order::Longest, "longest first");
+                });
             let list = &mut app.problems;
             let key: RowsKey = (list.filter.clone(), list.order, n, app.doc_serial);
             if list.rows.as_ref().is_none_or(|r| r.0 != key) {
@@ -122,9 +125,14 @@ pub(super) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
             } else if shown.len() < n {
                 ui.label(RichText::new(format!("{} of {n} shown", shown.len())).small());
             }
-            let row_h = ui.text_style_height(&egui::TextStyle::Monospace) + 2.0;
+            // One line per row (show_rows needs a fixed height): a row too long for the panel
+            // is cut at its end, where the coordinates are (a horizontal scroll bar would sit
+            // over the rows).
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
+            let row_h =
+                ROW_FONT + ui.spacing().button_padding.y * 2.0 + ui.spacing().item_spacing.y;
             let mut pick = None;
-            egui::ScrollArea::both()
+            egui::ScrollArea::vertical()
                 .max_height(240.0)
                 .id_salt("problems")
                 .auto_shrink([false, true])
@@ -132,10 +140,14 @@ pub(super) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     // Only the rows in view are laid out.
                     for &i in &shown[range] {
                         let p = &app.doc.problems[i];
-                        let text = RichText::new(row_text(i, p)).monospace();
+                        let text = RichText::new(row_text(i, p)).size(ROW_FONT);
                         if ui
                             .selectable_label(list.chosen == Some(i), text)
-                            .on_hover_text("Search this problem")
+                            .on_hover_text(format!(
+                                "Search this problem: ({}, {}) to ({}, {}), bucket {}, \
+                                 optimal length {:.3}",
+                                p.start.0, p.start.1, p.goal.0, p.goal.1, p.bucket, p.optimal
+                            ))
                             .clicked()
                         {
                             pick = Some(i);

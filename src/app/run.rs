@@ -538,7 +538,7 @@ impl Run {
                 return Some((
                     s,
                     format!(
-                        "f decreased: {:.3} → {:.3}",
+                        "f decreased: {:.3} -> {:.3}",
                         self.series.f[i - 1],
                         self.series.f[i]
                     ),
