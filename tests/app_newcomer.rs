@@ -532,3 +532,31 @@ fn compare_views_use_the_canvas() {
     }
     shot(&mut h, "11-compare");
 }
+
+#[test]
+fn a_file_that_does_not_load_is_reported_with_its_line() {
+    let dir = std::env::temp_dir().join(format!("pathlab-badcli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("truncated.map");
+    std::fs::write(
+        &bad,
+        "type octile\nheight 10\nwidth 10\nmap\n..........\n....\n",
+    )
+    .unwrap();
+    let app = PathlabApp::new(Options {
+        file: Some(bad.clone()),
+        recovery_file: Some(recovery("badcli")),
+        ..Options::default()
+    });
+    let e = app
+        .startup_error
+        .clone()
+        .expect("the load error is kept for the caller");
+    assert!(e.contains("truncated.map:6:"), "{e}");
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label_contains("truncated.map:6:");
+    // The built-in map is still there to work on.
+    assert_eq!(h.state().doc.path, None);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -90,6 +90,19 @@ pub fn run(opts: Options) -> Result<(), String> {
         native,
         Box::new(move |cc| {
             let mut app = PathlabApp::new(opts);
+            // A file named on the command line that did not load: said on stderr now, and in
+            // screenshot and scrub modes the exit code says so too.
+            if let Some(e) = &app.startup_error {
+                if app.opts.screenshot.is_some() || app.opts.scrub_test {
+                    // `main` prints it as the run ends.
+                    if let Ok(mut f) = fail.lock() {
+                        *f = Some(e.clone());
+                    }
+                    cc.egui_ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+                } else {
+                    eprintln!("pathlab: {e}");
+                }
+            }
             app.failure = fail;
             if let Some(storage) = cc.storage {
                 if let Some(saved) = eframe::get_value::<Settings>(storage, "settings") {
@@ -356,6 +369,8 @@ pub struct PathlabApp {
     /// Where the legend strip was drawn on the last frame.
     pub legend_rect: Option<egui::Rect>,
     failure: Arc<Mutex<Option<String>>>,
+    /// Why the file named on the command line did not open.
+    pub startup_error: Option<String>,
     frame_log: FrameLog,
     space_panned: bool,
     best_open_cache: Option<BestOpen>,
@@ -453,6 +468,7 @@ impl PathlabApp {
             view_rects: vec![],
             legend_rect: None,
             failure: Arc::default(),
+            startup_error: None,
             frame_log: FrameLog::default(),
             space_panned: false,
             best_open_cache: None,
@@ -469,9 +485,7 @@ impl PathlabApp {
         if let Some(f) = &opts.file {
             if let Err(e) = app.open_now(f) {
                 app.status = e.clone();
-                if opts.screenshot.is_some() || opts.scrub_test {
-                    *app.failure.lock().expect("not poisoned") = Some(e);
-                }
+                app.startup_error = Some(e);
             }
         }
         if opts.screenshot.is_none() && !opts.scrub_test {
