@@ -60,7 +60,7 @@ fn toggle_random_cell(
 /// One random change tape: the agent walks along its plan while cells toggle around it.
 /// Returns the number of replans checked.
 fn tape(seed: u64, connectivity: Connectivity) -> usize {
-    tape_with(seed, connectivity, 1.0, KeyRule::Seed000, true).0
+    tape_with(seed, connectivity, 1.0, KeyRule::Krafft2019, true).0
 }
 
 /// [`tape`] with D* Lite's heuristic inflated by `eps` and keys made by `rule`: every replan
@@ -272,8 +272,8 @@ fn ad_star_replans_stay_within_epsilon_on_500_change_tapes() {
     assert!(checked > 2000, "{checked}");
 }
 
-/// Seed 000's key keeps D* Lite with an inflated heuristic within ε of the optimum after every
-/// change; with the original key it stops too early after some changes (seed 000's Fig. 46),
+/// Krafft 2019's key keeps D* Lite with an inflated heuristic within ε of the optimum after every
+/// change; with the original key it stops too early after some changes (Krafft 2019's Fig. 46),
 /// which the same tapes show.
 #[test]
 fn inflated_dstar_lite_with_seed_000_keys_stays_within_epsilon_on_500_tapes() {
@@ -285,7 +285,7 @@ fn inflated_dstar_lite_with_seed_000_keys_stays_within_epsilon_on_500_tapes() {
             Connectivity::Four
         };
         let eps = [1.5, 2.0, 3.0][(seed % 3) as usize];
-        checked += tape_with(seed, conn, eps, KeyRule::Seed000, true).0;
+        checked += tape_with(seed, conn, eps, KeyRule::Krafft2019, true).0;
     }
     assert!(checked > 4000, "{checked} replans");
     let (mut n, mut bad) = (0, 0);
@@ -297,7 +297,7 @@ fn inflated_dstar_lite_with_seed_000_keys_stays_within_epsilon_on_500_tapes() {
     eprintln!("original key at ε = 2: {bad} of {n} replans outside the bound or without a path");
     assert!(
         bad > 0,
-        "seed 000's failure of the original key should show on these tapes"
+        "Krafft 2019's failure of the original key should show on these tapes"
     );
 }
 

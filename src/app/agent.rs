@@ -32,17 +32,17 @@ pub struct AgentSim {
     pub active: bool,
     pub playing: bool,
     pub ticks_per_sec: f32,
-    /// Seed 003's flips of the map's wall blocks.
+    /// Mäntysalo 2024's flips of the map's wall blocks.
     pub flips: bool,
     /// Percent of the blocks changed per change.
     pub percent: f64,
-    /// Ticks between flips (seed 003: 10).
+    /// Ticks between flips (Mäntysalo 2024: 10).
     pub every: u32,
     pub seed: u64,
     /// Wall blocks larger than this stay put (outer walls, long corridors).
     pub max_block: usize,
     pub movers: Vec<Mover>,
-    /// The dynamic obstacles of a map made by seed 003's generator (its doors or blocks);
+    /// The dynamic obstacles of a map made by Mäntysalo 2024's generator (its doors or blocks);
     /// other maps flip their own wall blocks.
     pub blocks: Option<DynamicMap>,
     pub tick: u64,

@@ -1,4 +1,4 @@
-//! Run ▸ Dynamic experiment: seed 003's harness (the same code as `pathlab experiment
+//! Run ▸ Dynamic experiment: Mäntysalo 2024's harness (the same code as `pathlab experiment
 //! dynamic`) in a window, on a worker thread, with progress, a table of means and a chart.
 
 use crate::experiment::dynamic::{self, DynAlgo, MapKind, Row, Setup, Summary};

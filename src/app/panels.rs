@@ -298,7 +298,7 @@ pub(super) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
         });
 }
 
-/// Agents crossing the map while its obstacles change (seed 003's flips, seed 000's timed and
+/// Agents crossing the map while its obstacles change (Mäntysalo 2024's flips, Krafft 2019's timed and
 /// patrolling blocks, or the last outing's tape again).
 fn dynamic_world(app: &mut PathlabApp, ui: &mut egui::Ui) {
     use crate::experiment::behaviour::Mover;
@@ -524,20 +524,20 @@ fn generators(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 });
             }
         });
-        let mut seed003 = None;
+        let mut paper_map = None;
         ui.horizontal(|ui| {
             ui.label("Mäntysalo 2024 (square):").on_hover_text(
                 "The dynamic experiment's maps; their doors or blocks are what flips when agents \
                  are sent",
             );
             if ui.button("Rooms + doors").clicked() {
-                seed003 = Some(crate::experiment::dynamic::MapKind::Room);
+                paper_map = Some(crate::experiment::dynamic::MapKind::Room);
             }
             if ui.button("Random").clicked() {
-                seed003 = Some(crate::experiment::dynamic::MapKind::Random);
+                paper_map = Some(crate::experiment::dynamic::MapKind::Random);
             }
         });
-        if let Some(kind) = seed003 {
+        if let Some(kind) = paper_map {
             let m = crate::experiment::dynamic::DynamicMap::generate(
                 kind,
                 app.gen_size.0,

@@ -10,7 +10,7 @@ use std::sync::Mutex;
 
 #[derive(clap::Subcommand, Debug)]
 pub enum Experiment {
-    /// Seed 003: an agent crosses a map whose obstacles change every 10 steps, replanning after
+    /// Mäntysalo 2024: an agent crosses a map whose obstacles change every 10 steps, replanning after
     /// each change; every algorithm faces the same seeded change tape. CSV on stdout or --csv.
     Dynamic {
         /// Map structure: room or random.

@@ -1,5 +1,5 @@
-//! Obstacle behaviours for a 2D map that changes while an agent crosses it: seed 003's blocks
-//! flipping as units (random maps) and doors (room maps), on seed 003's seeded tape; and seed
+//! Obstacle behaviours for a 2D map that changes while an agent crosses it: Mäntysalo 2024's blocks
+//! flipping as units (random maps) and doors (room maps), on Mäntysalo 2024's seeded tape; and seed
 //! 000's timed blocks (there for `on` ticks, gone for `off`) and patrolling blocks (back and
 //! forth along a line). A [`World`] turns them into cell changes tick by tick; what it did is
 //! kept as a [`ChangeTape`] that replays the same changes on the same map.
@@ -91,13 +91,13 @@ impl Mover {
     }
 }
 
-/// Seed 003's flips on a map: its blocks, their tape and their state.
+/// Mäntysalo 2024's flips on a map: its blocks, their tape and their state.
 #[derive(Clone, Debug)]
 struct Flips {
     map: DynamicMap,
     tape: Tape,
     closed: Vec<bool>,
-    /// Ticks between changes (seed 003: 10).
+    /// Ticks between changes (Mäntysalo 2024: 10).
     every: u64,
 }
 
@@ -204,7 +204,7 @@ impl World {
         }
     }
 
-    /// Seed 003's flips: every `every` ticks, `percent` of `map`'s blocks change (as many
+    /// Mäntysalo 2024's flips: every `every` ticks, `percent` of `map`'s blocks change (as many
     /// open as close), drawn from `seed`.
     pub fn with_flips(mut self, map: DynamicMap, percent: f64, every: u64, seed: u64) -> World {
         let tape = Tape::new(&map, percent / 100.0, seed);

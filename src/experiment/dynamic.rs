@@ -1,4 +1,4 @@
-//! Seed 003's dynamic-world experiment: room and random maps with dynamic obstacles, seeded
+//! Mäntysalo 2024's dynamic-world experiment: room and random maps with dynamic obstacles, seeded
 //! change tapes replayed identically for every algorithm, and an agent that walks one cell per
 //! tick and replans after every change.
 //!
@@ -19,7 +19,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
 
-/// The two map structures of seed 003.
+/// The two map structures of Mäntysalo 2024.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MapKind {
     /// 16-cell rooms whose doors open and close; a random spanning tree of doors stays open.
@@ -360,7 +360,7 @@ pub enum DynAlgo {
     DStarLite,
     /// AD* with a fixed ε.
     AdStatic(f64),
-    /// AD* with seed 003's changing ε: 2 at the start, −0.1 after each step, +0.5 on a change,
+    /// AD* with Mäntysalo 2024's changing ε: 2 at the start, −0.1 after each step, +0.5 on a change,
     /// never below 1; a new path with each new ε.
     AdChanging,
     /// RTD* with this many expansions per step, half global (D* Lite), half local (LSS-LRTA*).
@@ -368,7 +368,7 @@ pub enum DynAlgo {
 }
 
 impl DynAlgo {
-    /// Parses one entry of `--algos`; the other seed 003 variants are named in the error.
+    /// Parses one entry of `--algos`; the other Mäntysalo 2024 variants are named in the error.
     pub fn parse(s: &str) -> Result<DynAlgo, String> {
         match s {
             "astar" => Ok(DynAlgo::AStar),
@@ -414,7 +414,7 @@ pub struct RunResult {
     pub total_ms: f64,
 }
 
-/// Steps between world changes (seed 003: 10).
+/// Steps between world changes (Mäntysalo 2024: 10).
 pub const CHANGE_EVERY: u64 = 10;
 
 /// The planner behind an agent.
@@ -774,7 +774,7 @@ pub fn summarise(algos: &[DynAlgo], rows: &[Row]) -> Vec<Summary> {
 }
 
 /// The directed edges that changed when the `flipped` cells (index, closed now) changed on a
-/// 4-connected unit-cost grid (seed 003's setting): an edge exists where both its cells are
+/// 4-connected unit-cost grid (Mäntysalo 2024's setting): an edge exists where both its cells are
 /// free. `was` is all zeros on entry and on return.
 fn edge_changes(grid: &Grid, flipped: &[(usize, bool)], was: &mut [u8], out: &mut Vec<EdgeChange>) {
     const INF: f64 = f64::INFINITY;

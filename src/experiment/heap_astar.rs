@@ -1,4 +1,4 @@
-//! The A* of seed 003's experiment (its Figure 3.2) on the same indexed heap as D* Lite, so that
+//! The A* of Mäntysalo 2024's experiment (its Figure 3.2) on the same indexed heap as D* Lite, so that
 //! their recompute times compare the algorithms rather than two queue implementations: the
 //! thesis ran every algorithm on one binary-heap implementation, "for comparable timings".
 //!

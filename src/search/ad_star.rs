@@ -1,4 +1,4 @@
-//! AD* (Likhachev, Ferguson, Gordon, Stentz & Thrun 2005), seed 003's Figure 3.8: D* Lite's
+//! AD* (Likhachev, Ferguson, Gordon, Stentz & Thrun 2005), Mäntysalo 2024's Figure 3.8: D* Lite's
 //! backward repairs with ARA*'s inflated, falling ε. Overconsistent nodes get inflated keys,
 //! underconsistent ones plain keys; each search expands a node at most once (later
 //! inconsistencies wait in INCONS), and every search publishes a solution costing at most ε

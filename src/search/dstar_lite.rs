@@ -1,4 +1,4 @@
-//! D* Lite (Koenig & Likhachev 2002), the basic version of seed 003's Figure 3.3: a backward
+//! D* Lite (Koenig & Likhachev 2002), the basic version of Mäntysalo 2024's Figure 3.3: a backward
 //! search from the goal whose g and rhs values are repaired, not recomputed, when edge costs
 //! change or the agent moves. One step is one pop of its priority queue.
 
@@ -52,10 +52,10 @@ pub(super) fn lookahead<S: Space>(space: &S, g: &[f64], u: NodeId) -> (f64, Node
 /// How D* Lite makes its keys when the heuristic is inflated (they agree at ε = 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum KeyRule {
-    /// Seed 000's: ε inflates h only for over-consistent nodes, as AD* does. With the original
+    /// Krafft 2019's: ε inflates h only for over-consistent nodes, as AD* does. With the original
     /// key and ε > 1, under-consistent nodes queued after a change sort too low, the search
-    /// stops early and the path can fail to reach the goal (seed 000, Fig. 46).
-    Seed000,
+    /// stops early and the path can fail to reach the goal (Krafft 2019, Fig. 46).
+    Krafft2019,
     /// Koenig & Likhachev's key with h inflated everywhere.
     Original,
 }
@@ -122,7 +122,7 @@ impl DStarLite {
         let mut s = DStarLite {
             heuristic: h,
             eps: 1.0,
-            rule: KeyRule::Seed000,
+            rule: KeyRule::Krafft2019,
             g: vec![],
             rhs: vec![],
             heap: KeyedHeap::default(),
@@ -145,7 +145,7 @@ impl DStarLite {
         let rule = if p.get("key") >= 1.0 {
             KeyRule::Original
         } else {
-            KeyRule::Seed000
+            KeyRule::Krafft2019
         };
         let eps = if p.values().contains_key("epsilon") {
             p.get("epsilon")
@@ -196,7 +196,7 @@ impl DStarLite {
             Search::reset(self, space, self.query);
             return false;
         }
-        // Scaled by ε, since keys carry ε·h (seed 000's code does the same).
+        // Scaled by ε, since keys carry ε·h (Krafft 2019's code does the same).
         self.km += self.eps * space.heuristic(self.heuristic, self.last, self.query.start);
         self.last = self.query.start;
         if T::ENABLED {
@@ -260,8 +260,8 @@ impl DStarLite {
             return Key(q(m + h(n) + self.km), q(m));
         }
         match self.rule {
-            KeyRule::Seed000 if q(g) > q(rhs) => Key(q(rhs + self.eps * h(n) + self.km), q(rhs)),
-            KeyRule::Seed000 => Key(q(g + h(n) + self.km), q(g)),
+            KeyRule::Krafft2019 if q(g) > q(rhs) => Key(q(rhs + self.eps * h(n) + self.km), q(rhs)),
+            KeyRule::Krafft2019 => Key(q(g + h(n) + self.km), q(g)),
             KeyRule::Original => {
                 let m = g.min(rhs);
                 Key(q(m + self.eps * h(n) + self.km), q(m))

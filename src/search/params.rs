@@ -45,7 +45,7 @@ pub const EPSILON: ParamSpec = ParamSpec {
     max: 100.0,
 };
 
-/// D* Lite's heuristic inflation (seed 000 ran it with ε > 1); 1 keeps it optimal.
+/// D* Lite's heuristic inflation (Krafft 2019 ran it with ε > 1); 1 keeps it optimal.
 pub const DSTAR_EPSILON: ParamSpec = ParamSpec {
     name: "epsilon",
     help: "heuristic inflation ε ≥ 1; paths cost at most ε × optimal with the Krafft 2019 key",
@@ -55,16 +55,19 @@ pub const DSTAR_EPSILON: ParamSpec = ParamSpec {
     max: 100.0,
 };
 
-/// D* Lite's key: seed 000's inflates h only for over-consistent nodes (what makes ε > 1 safe
+/// D* Lite's key: Krafft 2019's inflates h only for over-consistent nodes (what makes ε > 1 safe
 /// after a change); the original inflates every key.
 pub const DSTAR_KEY: ParamSpec = ParamSpec {
     name: "key",
-    help: "seed000: [rhs + ε·h + k_m; rhs] if g > rhs, else [g + h + k_m; g]; original: [min(g, rhs) + ε·h + k_m; min(g, rhs)]",
-    kind: ParamKind::Choice(&["seed000", "original"]),
+    help: "krafft2019 (also `seed000`): [rhs + ε·h + k_m; rhs] if g > rhs, else [g + h + k_m; g]; original: [min(g, rhs) + ε·h + k_m; min(g, rhs)]",
+    kind: ParamKind::Choice(&["krafft2019", "original"]),
     default: 0.0,
     min: 0.0,
     max: 1.0,
 };
+
+/// Choice names that were renamed: (old, new).
+const CHOICE_ALIASES: &[(&str, &str)] = &[("seed000", "krafft2019")];
 
 /// How much the anytime searches lower ε after each solution.
 pub const DECREMENT: ParamSpec = ParamSpec {
@@ -123,6 +126,8 @@ impl Params {
                 .iter()
                 .find(|s| s.name == k)
                 .ok_or_else(|| format!("unknown parameter `{k}`"))?;
+            // Earlier names of choices, still read from scripts and run files.
+            let v = CHOICE_ALIASES.iter().find(|a| a.0 == v).map_or(v, |a| a.1);
             let value = match spec.kind {
                 ParamKind::Choice(names) => names
                     .iter()
@@ -181,5 +186,19 @@ mod tests {
         assert!(Params::parse(&specs, "heuristic=chebyshev").is_err());
         assert!(Params::parse(&specs, "speed=2").is_err());
         assert!(Params::parse(&specs, "weight").is_err());
+    }
+
+    #[test]
+    fn the_old_key_name_still_reads_as_the_new_one() {
+        let specs = [DSTAR_KEY];
+        let new = Params::parse(&specs, "key=krafft2019").unwrap();
+        let old = Params::parse(&specs, "key=seed000").unwrap();
+        assert_eq!(new.get("key"), 0.0);
+        assert_eq!(old.get("key"), new.get("key"));
+        assert_eq!(
+            Params::parse(&specs, "key=original").unwrap().get("key"),
+            1.0
+        );
+        assert!(Params::parse(&specs, "key=seed003").is_err());
     }
 }

@@ -1,4 +1,4 @@
-//! RTD* (Bond, Widger, Ruml & Sun 2010) as seed 003 ran it: each agent step gives D* Lite a
+//! RTD* (Bond, Widger, Ruml & Sun 2010) as Mäntysalo 2024 ran it: each agent step gives D* Lite a
 //! budget of pops; when the budget runs out before a path is known, an LSS-LRTA* local search
 //! with the other half of the budget picks the step. LSS-LRTA* follows Koenig & Sun (2009): a
 //! bounded A* towards the goal, then Dijkstra-style learning of h over the expanded nodes, then
@@ -60,7 +60,7 @@ pub fn gradient_step(d: &DStarLite, space: &GridSpace, at: NodeId) -> Option<Nod
         .map(|(_, s)| s)
 }
 
-/// LSS-LRTA*'s learned heuristic: the plain heuristic (Manhattan by default, seed 003's
+/// LSS-LRTA*'s learned heuristic: the plain heuristic (Manhattan by default, Mäntysalo 2024's
 /// setting) until learned otherwise.
 #[derive(Clone, Debug)]
 pub struct Learned {
