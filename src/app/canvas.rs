@@ -1,5 +1,5 @@
 //! The 2D canvas: camera (pan, zoom to the cursor, fit), the map texture, overlays (current node,
-//! parent arrows, path, start and goal, legend) and the mouse gestures the editor turns into edits.
+//! parent arrows, path, start and goal, flashes, the shared pointer) and the mouse gestures the editor turns into edits.
 
 use super::palette;
 use super::run::Run;
@@ -487,121 +487,6 @@ fn draw_path(p: &egui::Painter, cam: &Camera, view: Rect, space: &GridSpace, pat
         Stroke::new(w + 2.5, palette::PATH_OUTLINE),
     ));
     p.add(egui::Shape::line(pts, Stroke::new(w, palette::PATH)));
-}
-
-/// The legend's entries' names, in order (with `diff`, the diff's colours first).
-pub fn legend_names(diff: bool) -> Vec<&'static str> {
-    legend_items(diff).into_iter().map(|i| i.1).collect()
-}
-
-/// The legend's entries: search colours (or the diff's), then the terrain.
-fn legend_items(diff: bool) -> Vec<(Color32, &'static str)> {
-    let mut v = if diff {
-        vec![
-            (palette::ONLY_A, "expanded by view 1 only"),
-            (palette::ONLY_B, "expanded by view 2 only"),
-            (palette::BOTH, "expanded by both"),
-        ]
-    } else {
-        vec![
-            (palette::OPEN, "open (waiting)"),
-            (palette::CLOSED, "closed (expanded)"),
-            (palette::CURRENT, "being expanded"),
-            (palette::INCONSISTENT, "to repair (D* Lite, AD*)"),
-            (palette::PATH, "path"),
-            (palette::AGENT, "agent"),
-            (palette::CHANGED, "changed by the world"),
-        ]
-    };
-    v.extend([
-        (palette::START, "start"),
-        (palette::GOAL, "goal"),
-        (palette::WALL, "wall"),
-        (palette::FREE, "ground"),
-        (palette::SWAMP, "swamp"),
-        (palette::WATER, "water"),
-        (palette::TREES, "trees"),
-    ]);
-    v
-}
-
-const LEGEND_ROW: f32 = 18.0;
-const LEGEND_FONT: f32 = 12.0;
-
-/// Entries laid out left to right in rows of `width`: each entry's top-left offset.
-fn legend_layout(ui: &egui::Ui, width: f32, diff: bool) -> Vec<(Vec2, Color32, &'static str)> {
-    let font = egui::FontId::proportional(LEGEND_FONT);
-    let (mut x, mut y) = (6.0, 3.0);
-    let mut out = vec![];
-    for (c, label) in legend_items(diff) {
-        let w = ui
-            .painter()
-            .layout_no_wrap(label.to_string(), font.clone(), Color32::BLACK)
-            .size()
-            .x
-            + 16.0
-            + 14.0;
-        if x + w > width && x > 6.0 {
-            x = 6.0;
-            y += LEGEND_ROW;
-        }
-        out.push((vec2(x, y), c, label));
-        x += w;
-    }
-    out
-}
-
-/// Height of the legend strip for a canvas `width` wide.
-pub fn legend_height(ui: &egui::Ui, width: f32, diff: bool) -> f32 {
-    legend_layout(ui, width, diff)
-        .last()
-        .map_or(0.0, |l| l.0.y + LEGEND_ROW + 3.0)
-}
-
-/// Draws the legend strip in `rect` (under the views: it covers no map cell).
-pub fn draw_legend(ui: &egui::Ui, rect: Rect, diff: bool) {
-    let p = ui.painter().with_clip_rect(rect);
-    p.rect_filled(rect, 0.0, Color32::from_gray(238));
-    for (at, c, label) in legend_layout(ui, rect.width(), diff) {
-        let o = rect.min + at;
-        p.rect_filled(
-            Rect::from_min_size(o + vec2(0.0, 2.0), vec2(12.0, 12.0)),
-            2.0,
-            c,
-        );
-        p.rect_stroke(
-            Rect::from_min_size(o + vec2(0.0, 2.0), vec2(12.0, 12.0)),
-            2.0,
-            Stroke::new(1.0, Color32::from_gray(150)),
-            egui::StrokeKind::Inside,
-        );
-        p.text(
-            o + vec2(16.0, 1.0),
-            egui::Align2::LEFT_TOP,
-            label,
-            egui::FontId::proportional(LEGEND_FONT),
-            Color32::from_gray(20),
-        );
-    }
-}
-
-/// Columns and rows for `n` views of a `map` in `area`: the arrangement whose views show the
-/// map largest when fitted (a wide map stacks compared views, a tall one puts them side by
-/// side).
-pub fn grid_layout(n: usize, area: Vec2, map: (u32, u32)) -> (usize, usize) {
-    let n = n.max(1);
-    let mut best = (1, n, f32::MIN);
-    for cols in 1..=n {
-        let rows = n.div_ceil(cols);
-        let cell = vec2(area.x / cols as f32, area.y / rows as f32);
-        let zoom = (cell.x / map.0.max(1) as f32).min(cell.y / map.1.max(1) as f32);
-        // Ties (and near ties) go to fewer empty slots.
-        let score = zoom * (1.0 - 0.01 * (cols * rows - n) as f32);
-        if score > best.2 {
-            best = (cols, rows, score);
-        }
-    }
-    (best.0, best.1)
 }
 
 /// Fills the view around the map, never under it: with software rendering every layer of

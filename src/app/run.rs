@@ -1,6 +1,7 @@
 //! One algorithm's run in the app: the search, its recording, the step the user is looking at,
 //! and the per-step series the plots and breakpoints read.
 
+pub use super::oracle::Oracle;
 use crate::search::params::Params;
 use crate::search::registry::{self, AlgoInfo};
 use crate::search::{DynSearch, Query, Stats, Status};
@@ -119,71 +120,6 @@ pub struct WorldChange {
     pub event: usize,
     /// (cell index, tile before, tile after).
     pub cells: Vec<(usize, u8, u8)>,
-}
-
-/// A repaired plan checked against A* from scratch on the same world: the repair must cost
-/// the optimum (D* Lite), or at most ε₀ times it (AD*).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Oracle {
-    /// Cost of the repaired plan; `None` when the repair found no path.
-    pub repaired: Option<f64>,
-    /// Cost of A* from scratch; `None` when there is no path.
-    pub scratch: Option<f64>,
-    /// A*'s path, drawn beside the repaired one when they disagree.
-    pub scratch_path: Vec<NodeId>,
-    /// Allowed factor over the optimum.
-    pub bound: f64,
-}
-
-impl Oracle {
-    /// Compares `repaired` with A* from scratch on `space` for `query`.
-    pub fn check(space: &GridSpace, query: Query, repaired: Option<f64>, bound: f64) -> Oracle {
-        use crate::search::{AStar, Search, SearchState};
-        use crate::space::{Connectivity, Heuristic};
-        let h = match space.rules().0 {
-            Connectivity::Four => Heuristic::Manhattan,
-            Connectivity::Eight => Heuristic::Octile,
-        };
-        let mut a = AStar::new(space, query, h);
-        a.run(space, &mut crate::trace::NullTracer);
-        Oracle {
-            repaired,
-            scratch: a.cost(),
-            scratch_path: a.path().map_or(vec![], |p| p.to_vec()),
-            bound,
-        }
-    }
-
-    /// True when the repair is as good as it must be (both without a path counts as agreeing).
-    pub fn agrees(&self) -> bool {
-        match (self.repaired, self.scratch) {
-            (Some(r), Some(s)) => r >= s - 1e-6 && r <= s * self.bound + 1e-6,
-            (None, None) => true,
-            _ => false,
-        }
-    }
-
-    /// One line for the badge.
-    pub fn text(&self) -> String {
-        let c = |x: Option<f64>| x.map_or("no path".to_string(), |v| format!("{v:.3}"));
-        if self.agrees() {
-            if self.bound > 1.0 {
-                format!(
-                    "Repair within ε = {} of A* from scratch ({})",
-                    self.bound,
-                    c(self.scratch)
-                )
-            } else {
-                format!("Repair = A* from scratch ({})", c(self.scratch))
-            }
-        } else {
-            format!(
-                "MISMATCH: repair {}, A* {}",
-                c(self.repaired),
-                c(self.scratch)
-            )
-        }
-    }
 }
 
 /// The app's recorder: checkpoints eight times as dense as the library default. A jump along
@@ -584,35 +520,4 @@ pub struct Breakpoints {
     pub f_decrease: bool,
     /// Stop when the open list holds more than this many nodes.
     pub open_over: Option<u64>,
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Oracle;
-
-    fn oracle(repaired: Option<f64>, scratch: Option<f64>, bound: f64) -> Oracle {
-        Oracle {
-            repaired,
-            scratch,
-            scratch_path: vec![],
-            bound,
-        }
-    }
-
-    #[test]
-    fn the_oracle_accepts_the_optimum_or_within_epsilon_and_nothing_else() {
-        assert!(oracle(Some(10.0), Some(10.0), 1.0).agrees());
-        assert!(!oracle(Some(10.5), Some(10.0), 1.0).agrees());
-        assert!(oracle(Some(14.0), Some(10.0), 1.5).agrees());
-        assert!(!oracle(Some(16.0), Some(10.0), 1.5).agrees());
-        // Cheaper than the optimum means the repair's cost is wrong.
-        assert!(!oracle(Some(9.0), Some(10.0), 2.0).agrees());
-        assert!(oracle(None, None, 1.0).agrees());
-        assert!(!oracle(None, Some(3.0), 1.0).agrees());
-        assert!(!oracle(Some(3.0), None, 1.0).agrees());
-        assert!(oracle(Some(10.0), Some(10.0), 1.0)
-            .text()
-            .starts_with("Repair = A*"));
-        assert!(oracle(None, Some(3.0), 1.0).text().contains("no path"));
-    }
 }

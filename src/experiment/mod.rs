@@ -3,6 +3,7 @@
 
 pub mod behaviour;
 pub mod dynamic;
+pub mod dynamic_maps;
 pub mod heap_astar;
 
 use crate::map::io::{read_map, read_scen, Problem};

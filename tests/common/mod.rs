@@ -28,8 +28,12 @@ pub fn app_for(test: &str) -> PathlabApp {
     })
 }
 
+/// The app on the built-in map, with a recovery file no other test shares: a sibling test's
+/// unsaved work left there would put the restore prompt over this one.
 pub fn default_app() -> PathlabApp {
-    app_for("default")
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    app_for(&format!("default-{n}"))
 }
 
 /// A* on the built-in map, straight from the core: the oracle for what the app shows.

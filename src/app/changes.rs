@@ -1,0 +1,234 @@
+//! What changes do to the runs: views added or given another algorithm, edits, undo and
+//! redo, a new document, a scenario problem, other moves or terrain rule. Incremental
+//! searches repair; the others restart and the timeline cursor returns where it was.
+
+use super::timeline::Resume;
+use super::{
+    moves_name, rule_name, AlgoChoice, Document, MapTexture, PathlabApp, Run, Touched, View,
+};
+use crate::map::Edit;
+use crate::search::Query;
+use crate::space::{Connectivity, GridSpace, TerrainRule};
+
+impl PathlabApp {
+    pub(super) fn query(&self) -> Query {
+        let node = |p: (u32, u32)| self.space.node(p.0, p.1).unwrap_or(0);
+        Query {
+            start: node(self.doc.start),
+            goal: node(self.doc.goal),
+        }
+    }
+
+    /// Adds a view running `choice` (at most four).
+    pub fn add_view(&mut self, choice: AlgoChoice) {
+        if self.views.len() >= 4 {
+            return;
+        }
+        match Run::new(choice, &self.space, self.query()) {
+            Ok(run) => {
+                let serial = self.bump();
+                self.views.push(View {
+                    run,
+                    tex: MapTexture::default(),
+                    serial,
+                });
+            }
+            Err(e) => self.status = e,
+        }
+    }
+
+    pub(super) fn bump(&mut self) -> u64 {
+        self.next_serial += 1;
+        self.next_serial
+    }
+
+    /// Sets the algorithm of view `i` and restarts it.
+    pub fn set_algorithm(&mut self, i: usize, choice: AlgoChoice) {
+        if i < self.views.len() {
+            self.views[i].run.choice = choice;
+            self.restart_view(i);
+        }
+    }
+
+    /// Restarts view `i`'s search on the current map, reusing its memory.
+    pub(super) fn rerun_view(&mut self, i: usize) {
+        let q = self.query();
+        let serial = self.bump();
+        let v = &mut self.views[i];
+        v.run.restart(&self.space, q);
+        v.serial = serial;
+    }
+
+    pub(super) fn restart_view(&mut self, i: usize) {
+        let target = self.resume_target();
+        let q = self.query();
+        let choice = self.views[i].run.choice.clone();
+        match Run::new(choice, &self.space, q) {
+            Ok(run) => {
+                self.views[i].run = run;
+                self.views[i].serial = self.bump();
+            }
+            Err(e) => self.status = e,
+        }
+        self.resume = Some(target);
+        self.settle_cursor();
+    }
+
+    /// Restarts every run (after an edit): the step cursor returns to where it was (or to the
+    /// end, if it was there) as the new runs record.
+    pub fn restart_all(&mut self) {
+        let target = self.resume_target();
+        self.seen_tiles = self.doc.grid.tiles().to_vec();
+        for i in 0..self.views.len() {
+            self.rerun_view(i);
+        }
+        self.best_open_cache = None;
+        self.resume = Some(target);
+        self.settle_cursor();
+    }
+
+    /// Reacts to a document change: rebuilds the affected part of the space, restarts runs.
+    pub(super) fn touched(&mut self, t: Touched) {
+        match t {
+            Touched::Cells(Some(r))
+                if self.space.width() == self.doc.grid.width()
+                    && self.space.height() == self.doc.grid.height() =>
+            {
+                self.cells_changed(r);
+                return;
+            }
+            Touched::Cells(_) => {
+                let (c, rule) = self.space.rules();
+                self.space = GridSpace::new(&self.doc.grid, c, rule);
+                self.cam.fit_pending = true;
+            }
+            Touched::Endpoints => {}
+        }
+        self.restart_all();
+    }
+
+    /// Cells inside `r` changed (same map size): the space is updated; incremental algorithms
+    /// repair in place, the change and the repair joining their timeline; the others start
+    /// again. A cursor that was at the end stays at the end.
+    pub(super) fn cells_changed(&mut self, r: crate::map::Rect) {
+        self.agents_user_edited(r);
+        self.space.update(&self.doc.grid, Some(r));
+        let target = self.resume_target();
+        let around = self.space.around(r);
+        let tiles = self.doc.grid.tiles();
+        if self.seen_tiles.len() != tiles.len() {
+            self.seen_tiles = tiles.to_vec();
+        }
+        let w = self.doc.grid.width() as usize;
+        let mut cells = vec![];
+        for y in r.y as usize..(r.y + r.h) as usize {
+            for x in r.x as usize..(r.x + r.w) as usize {
+                let i = y * w + x;
+                if let (Some(&new), Some(old)) = (tiles.get(i), self.seen_tiles.get_mut(i)) {
+                    if *old != new {
+                        cells.push((i, *old, new));
+                        *old = new;
+                    }
+                }
+            }
+        }
+        for i in 0..self.views.len() {
+            if !self.views[i]
+                .run
+                .repair(&self.space, &around, cells.clone())
+            {
+                self.rerun_view(i);
+            }
+        }
+        self.best_open_cache = None;
+        self.resume = Some(target);
+        if target == Resume::End {
+            self.to_end();
+        } else {
+            self.settle_cursor();
+        }
+    }
+
+    /// Replaces the document (open, new, generate).
+    pub(super) fn set_document(&mut self, doc: Document) {
+        self.agents_stop();
+        self.sim.blocks = None;
+        self.doc = doc;
+        self.doc_serial += 1;
+        self.problems.chosen = None;
+        self.space = GridSpace::new(&self.doc.grid, self.doc.moves, self.doc.rule);
+        self.cam.fit_pending = true;
+        self.cursor = 0;
+        self.resume = None;
+        self.playing = false;
+        self.selected = None;
+        self.active = 0;
+        self.restart_all();
+    }
+
+    /// Searches problem `i` of the scenario: start and goal move there (not an edit: the map
+    /// stays saved), and every run starts again.
+    pub fn choose_problem(&mut self, i: usize) {
+        let Some(p) = self.doc.problems.get(i) else {
+            return;
+        };
+        let (s, g, opt) = (p.start, p.goal, p.optimal);
+        self.agents_stop();
+        self.doc.set_endpoints_quiet(s, g);
+        self.problems.chosen = Some(i);
+        self.touched(Touched::Endpoints);
+        self.status = format!(
+            "Problem #{i}: ({}, {}) to ({}, {}), optimal length {opt:.3}",
+            s.0, s.1, g.0, g.1
+        );
+    }
+
+    /// Sets the moves and terrain rule the searches use: the space is rebuilt and every run
+    /// restarts. A setting saved with the project, so the document counts as changed.
+    pub fn set_rules(&mut self, moves: Connectivity, rule: TerrainRule) {
+        if (moves, rule) == (self.doc.moves, self.doc.rule) {
+            return;
+        }
+        self.agents_stop();
+        (self.doc.moves, self.doc.rule) = (moves, rule);
+        self.doc.dirty = true;
+        self.doc.revision += 1;
+        self.space = GridSpace::new(&self.doc.grid, moves, rule);
+        self.restart_all();
+        self.status = format!(
+            "Searches now use {} and {}",
+            moves_name(moves),
+            rule_name(rule)
+        );
+    }
+
+    /// Applies an edit from the editor (undoable) and restarts the runs.
+    pub fn edit(&mut self, e: Edit) {
+        match self.doc.apply(e) {
+            Ok(t) => self.touched(t),
+            Err(e) => self.status = e,
+        }
+    }
+
+    /// Undo the last change.
+    pub fn undo(&mut self) {
+        match self.doc.undo() {
+            Some(t) => {
+                self.touched(t);
+                self.status = "Undone".into();
+            }
+            None => self.status = "Nothing to undo".into(),
+        }
+    }
+
+    /// Redo the last undone change.
+    pub fn redo(&mut self) {
+        match self.doc.redo() {
+            Some(t) => {
+                self.touched(t);
+                self.status = "Redone".into();
+            }
+            None => self.status = "Nothing to redo".into(),
+        }
+    }
+}

@@ -1,0 +1,348 @@
+//! The right panel: the inspector (the hovered cell in the active view), its open list, the
+//! statistics across the views, and the plots against the step.
+
+use super::envelope::envelope;
+use super::{panels::frame, PathlabApp};
+use crate::space::Space;
+use crate::trace::NodeState;
+use eframe::egui::{self, RichText};
+use egui_plot::{Line, Plot, PlotPoints};
+
+/// The timeline cursor in the plots.
+const CURSOR_LINE: egui::Color32 = egui::Color32::from_rgb(230, 230, 120);
+
+pub(super) fn right(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    egui::Panel::right("inspector")
+        .frame(frame(ui))
+        .default_size(300.0)
+        .resizable(true)
+        .show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                inspector(app, ui);
+                ui.separator();
+                stats_table(app, ui);
+                ui.separator();
+                plots(app, ui);
+            });
+        });
+}
+
+fn inspector(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    ui.heading("Inspector");
+    let vi = app.active.min(app.views.len().saturating_sub(1));
+    if !app.views.is_empty() {
+        // Which run the values below belong to: with compare views they differ per view.
+        ui.label(RichText::new(app.view_name(vi)).strong())
+            .on_hover_text("The view under the pointer (or the last one hovered or clicked)");
+    }
+    let (cell, how) = match (app.hover, app.selected) {
+        (Some(c), _) => (c, "under the pointer"),
+        (None, Some(c)) => (c, "selected"),
+        (None, None) => {
+            ui.label("Hover or click a cell.");
+            return;
+        }
+    };
+    let (x, y) = cell;
+    let Some(n) = app.space.node(x, y) else {
+        return;
+    };
+    let terrain = app.doc.grid.get(x, y).map_or('?', |c| c.tile as char);
+    let (start, goal) = (app.doc.start, app.doc.goal);
+    let Some(view) = app.views.get_mut(vi) else {
+        return;
+    };
+    let run = &mut view.run;
+    let k = run.event_cursor();
+    let info = run.rec.node_info(n, k);
+    // h as this algorithm uses it: toward the goal for the heuristic searches, none for
+    // Dijkstra and breadth-first; the incremental searches search backwards (h to the start).
+    let uses_h = run.choice.info.params.iter().any(|p| p.name == "heuristic");
+    let h = match run.choice.info.name {
+        _ if uses_h => {
+            crate::search::params::Params::resolve(run.choice.info.params, &run.choice.values)
+                .map(|p| {
+                    format!(
+                        "{:.3}",
+                        app.space.heuristic(p.heuristic(), n, run.query.goal)
+                    )
+                })
+                .unwrap_or_else(|_| "—".into())
+        }
+        "dijkstra" | "bfs" => "— (none used)".into(),
+        "dstar-lite" | "ad-star" | "rtd-star" => format!(
+            "{:.3} (to the start)",
+            app.space
+                .heuristic(crate::space::Heuristic::Octile, n, run.query.start)
+        ),
+        _ => "—".into(),
+    };
+    let on_path = run.path_visible() && run.path().is_some_and(|p| p.contains(&n));
+    let search_state = if run.current_node() == Some(n) && !run.path_visible() {
+        "being expanded"
+    } else if on_path {
+        "on path"
+    } else {
+        match info.state {
+            NodeState::Unseen => "unseen",
+            NodeState::Open => "open",
+            NodeState::Closed => "closed",
+            NodeState::Inconsistent => "inconsistent",
+        }
+    };
+    let state = if (x, y) == start {
+        format!("start ({search_state})")
+    } else if (x, y) == goal {
+        format!("goal ({search_state})")
+    } else {
+        search_state.to_string()
+    };
+    let num = |v: f32| {
+        if v.is_nan() {
+            "—".to_string()
+        } else {
+            format!("{v:.3}")
+        }
+    };
+    egui::Grid::new("inspector").num_columns(2).show(ui, |ui| {
+        ui.label("cell");
+        ui.label(format!("({x}, {y})  '{terrain}'  {how}"));
+        ui.end_row();
+        ui.label("state");
+        ui.label(RichText::new(state).strong());
+        ui.end_row();
+        ui.label("g");
+        ui.label(num(info.g));
+        ui.end_row();
+        ui.label("h");
+        ui.label(h);
+        ui.end_row();
+        ui.label("f");
+        ui.label(num(info.f));
+        ui.end_row();
+        if !info.rhs.is_nan() {
+            // Incremental searches: rhs is the one-step lookahead; g ≠ rhs means inconsistent.
+            ui.label("rhs");
+            ui.label(num(info.rhs));
+            ui.end_row();
+            if let Some((k1, k2)) = run.queue_key(n) {
+                ui.label("key (latest)").on_hover_text(
+                    "The key it is queued under at the end of what is recorded: \
+                     [min(g, rhs) + h + k_m; min(g, rhs)] for D* Lite",
+                );
+                ui.label(format!("[{k1:.3}; {k2:.3}]"));
+                ui.end_row();
+            }
+        }
+        ui.label("parent");
+        ui.label(if info.parent == crate::trace::NONE {
+            "—".into()
+        } else {
+            let (px, py) = app.space.xy(info.parent);
+            format!("({px}, {py})")
+        });
+        ui.end_row();
+        ui.label("expanded at step");
+        ui.label(info.expanded_at.map_or("—".into(), |s| (s + 1).to_string()));
+        ui.end_row();
+    });
+    let open_title = format!("Open list of {} (best 20 by f)", run.choice.info.title);
+    egui::CollapsingHeader::new(open_title)
+        .id_salt("open-list")
+        .show(ui, |ui| {
+            let key = (view.serial, run.shown);
+            let fresh = app.best_open_cache.as_ref().is_some_and(|c| c.0 == key);
+            if !fresh {
+                // Scanning a big map's open nodes every frame while playing would cost frames.
+                if app.playing && app.space.num_nodes() > 300_000 {
+                    ui.label("(shown when paused)");
+                    return;
+                }
+                app.best_open_cache = Some((key, run.best_open(20)));
+            }
+            let list = &app.best_open_cache.as_ref().expect("set above").1;
+            egui::Grid::new("open").striped(true).show(ui, |ui| {
+                ui.label("cell");
+                ui.label("f");
+                ui.label("g");
+                ui.end_row();
+                for &(n, f, g) in list {
+                    let (x, y) = app.space.xy(n);
+                    ui.label(format!("({x}, {y})"));
+                    ui.label(format!("{f:.3}"));
+                    ui.label(format!("{g:.3}"));
+                    ui.end_row();
+                }
+            });
+        });
+}
+
+fn stats_table(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    ui.heading("Statistics");
+    egui::Grid::new("stats").striped(true).show(ui, |ui| {
+        for h in [
+            "run",
+            "expanded",
+            "generated",
+            "reopened",
+            "path_length",
+            "cost",
+            "time",
+        ] {
+            ui.label(RichText::new(h).small().strong());
+        }
+        ui.end_row();
+        for (i, v) in app.views.iter().enumerate() {
+            let r = &v.run;
+            let st = r.stats();
+            ui.label(format!("{} {}", i + 1, r.choice.info.title));
+            // Room for the widest count this run can show: the grid sizes its columns from the
+            // previous frame, so a count that just grew a digit would overlap the next column.
+            let widest = ui
+                .painter()
+                .layout_no_wrap(
+                    format!("{0}/{0}", st.expanded),
+                    egui::TextStyle::Body.resolve(ui.style()),
+                    egui::Color32::WHITE,
+                )
+                .size()
+                .x;
+            ui.allocate_ui_with_layout(
+                egui::vec2(widest, ui.spacing().interact_size.y),
+                egui::Layout::left_to_right(egui::Align::Center),
+                |ui| {
+                    ui.set_min_width(widest);
+                    ui.label(format!("{}/{}", r.shown, st.expanded));
+                },
+            );
+            ui.label(st.generated.to_string());
+            ui.label(st.reopened.to_string());
+            ui.label(
+                r.path()
+                    .map_or("—".into(), |p| p.len().saturating_sub(1).to_string()),
+            );
+            ui.label(r.cost().map_or("—".into(), |c| format!("{c:.3}")));
+            ui.label(match r.search_time {
+                Some(t) if t.as_secs_f64() < 0.01 => format!("{:.0} µs", t.as_secs_f64() * 1e6),
+                Some(t) => format!("{:.1} ms", t.as_secs_f64() * 1e3),
+                None => "…".into(),
+            });
+            ui.end_row();
+        }
+    });
+    ui.label(
+        RichText::new("expanded: shown/total; path_length in moves; time without recording")
+            .small(),
+    );
+    if app.views.iter().any(|v| !v.run.series.solutions.is_empty()) {
+        ui.label(RichText::new("Anytime solutions (later ones greyed)").strong());
+        egui::Grid::new("solutions").striped(true).show(ui, |ui| {
+            for h in ["run", "at step", "ε", "cost"] {
+                ui.label(RichText::new(h).small().strong());
+            }
+            ui.end_row();
+            for (i, v) in app.views.iter().enumerate() {
+                for &(step, cost, eps) in &v.run.series.solutions {
+                    let text = |t: String| {
+                        let r = RichText::new(t);
+                        if step > v.run.shown {
+                            r.weak()
+                        } else {
+                            r
+                        }
+                    };
+                    ui.label(text(format!("{} {}", i + 1, v.run.choice.info.title)));
+                    ui.label(text(step.to_string()));
+                    ui.label(text(format!("{eps:.2}")));
+                    ui.label(text(format!("{cost:.3}")));
+                    ui.end_row();
+                }
+            }
+        });
+    }
+}
+
+/// Colour of view `i`'s lines in the plots (and its swatch in their legend row).
+fn series_colour(i: usize) -> egui::Color32 {
+    [
+        egui::Color32::from_rgb(90, 160, 240),
+        egui::Color32::from_rgb(245, 150, 60),
+        egui::Color32::from_rgb(120, 200, 110),
+        egui::Color32::from_rgb(220, 110, 200),
+    ][i % 4]
+}
+
+/// The plots' legend, as a row above them: inside a plot it covered the lines' ends.
+fn plot_legend(app: &PathlabApp, ui: &mut egui::Ui, cursor: bool) {
+    ui.horizontal_wrapped(|ui| {
+        for (i, v) in app.views.iter().enumerate() {
+            ui.label(
+                RichText::new(format!("— {} {}", i + 1, v.run.choice.info.title))
+                    .color(series_colour(i))
+                    .small(),
+            );
+        }
+        if cursor {
+            ui.label(RichText::new("| step shown").color(CURSOR_LINE).small());
+        }
+    });
+}
+
+/// A plot with room around its lines (auto bounds hug the data, so lines ran along the frame).
+fn plot(id: &str) -> Plot<'_> {
+    Plot::new(id)
+        .height(130.0)
+        .allow_scroll(false)
+        .set_margin_fraction(egui::vec2(0.02, 0.12))
+}
+
+fn plots(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    ui.heading("Plots");
+    // While agents walk, their replans come first.
+    if app.sim.agents.iter().any(|a| !a.recompute_ms.is_empty()) {
+        ui.label("recompute time per replan (ms)");
+        plot_legend(app, ui, false);
+        plot("recompute_plot").x_axis_label("replan").show(ui, |p| {
+            for (i, (a, v)) in app.sim.agents.iter().zip(&app.views).enumerate() {
+                let pts: PlotPoints = a
+                    .recompute_ms
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &ms)| [k as f64 + 1.0, ms])
+                    .collect();
+                p.line(
+                    Line::new(format!("{} {}", i + 1, v.run.choice.info.title), pts)
+                        .color(series_colour(i)),
+                );
+            }
+        });
+    }
+    let cursor = app.cursor as f64;
+    let buckets = (ui.available_width() / 2.0).max(1.0) as usize;
+    plot_legend(app, ui, true);
+    for (title, id, pick) in [
+        ("open-list size", "open_plot", 0),
+        ("f of the expanded node", "f_plot", 1),
+    ] {
+        ui.label(title);
+        plot(id).x_axis_label("step").show(ui, |p| {
+            for (i, v) in app.views.iter().enumerate() {
+                let s = &v.run.series;
+                let value = |k: usize| {
+                    if pick == 0 {
+                        s.open[k] as f64
+                    } else {
+                        s.f[k] as f64
+                    }
+                };
+                // One bucket per two pixels; at most 20,000 steps read per frame.
+                let pts = envelope(s.f.len(), value, buckets, 20_000);
+                p.line(
+                    Line::new(format!("{} {}", i + 1, v.run.choice.info.title), pts)
+                        .color(series_colour(i)),
+                );
+            }
+            p.vline(egui_plot::VLine::new("cursor", cursor).color(CURSOR_LINE));
+        });
+    }
+}

@@ -1,0 +1,123 @@
+//! Keyboard shortcuts (the Help window lists them).
+
+use super::files::DialogPurpose;
+use super::{PathlabApp, PendingAction, Tool};
+use eframe::egui;
+
+impl PathlabApp {
+    pub(super) fn shortcuts(&mut self, ctx: &egui::Context) {
+        if ctx.egui_wants_keyboard_input() {
+            return;
+        }
+        use egui::{Key, KeyboardShortcut, Modifiers};
+        let cmd = Modifiers::COMMAND;
+        let cs = Modifiers::COMMAND | Modifiers::SHIFT;
+        let pressed = |m: Modifiers, k: Key| {
+            ctx.input_mut(|i| i.consume_shortcut(&KeyboardShortcut::new(m, k)))
+        };
+        if pressed(cs, Key::Z) || pressed(cmd, Key::Y) {
+            self.redo();
+        }
+        if pressed(cmd, Key::Z) {
+            self.undo();
+        }
+        if pressed(cmd, Key::O) {
+            self.request(PendingAction::Open(None));
+        }
+        if pressed(cs, Key::S) {
+            self.ask_file(DialogPurpose::SaveAs, "map.map");
+        }
+        if pressed(cmd, Key::S) {
+            self.save();
+        }
+        if pressed(cmd, Key::N) {
+            self.request(PendingAction::New);
+        }
+        let (shift, keys) = ctx.input(|i| {
+            (
+                i.modifiers.shift,
+                [
+                    Key::ArrowRight,
+                    Key::ArrowLeft,
+                    Key::Home,
+                    Key::End,
+                    Key::F1,
+                    Key::F,
+                    Key::V,
+                    Key::B,
+                    Key::E,
+                    Key::R,
+                    Key::G,
+                    Key::L,
+                ]
+                .map(|k| i.key_pressed(k)),
+            )
+        });
+        let n = if shift { self.step_n.max(1) } else { 1 };
+        let [right, left, home, end, f1, f, v, b, e, r, g, l] = keys;
+        if right {
+            self.playing = false;
+            self.step_forward(n);
+        }
+        if left {
+            self.playing = false;
+            self.step_back(n);
+        }
+        if home {
+            self.playing = false;
+            self.go_to(0, false);
+        }
+        if end {
+            self.to_end();
+        }
+        if f1
+            || ctx.input(|i| {
+                i.events
+                    .iter()
+                    .any(|e| matches!(e, egui::Event::Text(t) if t == "?"))
+            })
+        {
+            self.show_help = !self.show_help;
+        }
+        if f {
+            self.cam.fit_pending = true;
+        }
+        for (hit, t) in [
+            (v, Tool::Select),
+            (b, Tool::Brush),
+            (e, Tool::Erase),
+            (r, Tool::Rect),
+            (g, Tool::Fill),
+        ] {
+            if hit {
+                self.tool = t;
+            }
+        }
+        if l {
+            self.show_legend = !self.show_legend;
+        }
+        // S and T: start or goal (target) to the cell under the pointer, else the selected one,
+        // at any zoom.
+        let (set_s, set_t) = ctx.input(|i| {
+            let plain = !i.modifiers.command && !i.modifiers.alt;
+            (
+                plain && i.key_pressed(Key::S),
+                plain && i.key_pressed(Key::T),
+            )
+        });
+        if let Some(c) = self.hover.or(self.selected).filter(|_| set_s || set_t) {
+            self.move_endpoint(set_s, c);
+        } else if set_s || set_t {
+            self.status = "Point at a cell (or select one) first, then press S or T".into();
+        }
+        // Space: play/pause on release, unless it was held to pan.
+        let (sp_pressed, sp_released) =
+            ctx.input(|i| (i.key_pressed(Key::Space), i.key_released(Key::Space)));
+        if sp_pressed {
+            self.space_panned = false;
+        }
+        if sp_released && !self.space_panned {
+            self.toggle_play();
+        }
+    }
+}

@@ -1,0 +1,155 @@
+//! The centre: one to four views laid out for the map's shape, each synced and drawn, the
+//! legend strip under them, and the pointer read from every view.
+
+use super::{canvas, legend, PathlabApp, View};
+use eframe::egui;
+use eframe::egui::{vec2, Vec2};
+
+impl PathlabApp {
+    pub(super) fn centre(&mut self, ui: &mut egui::Ui) {
+        let n = self.views.len().max(1);
+        let full = ui.available_rect_before_wrap();
+        self.canvas_rect = Some(full);
+        // The legend gets a strip of its own under the views, so it never covers map cells.
+        let legend_h = if self.show_legend {
+            legend::legend_height(ui, full.width(), self.diff && self.views.len() >= 2)
+        } else {
+            0.0
+        };
+        let views_area =
+            egui::Rect::from_min_max(full.min, egui::pos2(full.max.x, full.max.y - legend_h));
+        let (w, h) = (self.space.width(), self.space.height());
+        let (cols, rows) = grid_layout(n, views_area.size(), (w, h));
+        let cell = egui::vec2(
+            views_area.width() / cols as f32,
+            views_area.height() / rows as f32,
+        );
+        let ctx = ui.ctx().clone();
+        let rev = self.doc.revision;
+        let mut gestures = vec![];
+        self.view_rects.clear();
+        for i in 0..self.views.len() {
+            let (c, r) = (i % cols, i / cols);
+            let rect = egui::Rect::from_min_size(
+                views_area.min + egui::vec2(c as f32 * cell.x, r as f32 * cell.y),
+                cell - egui::vec2(
+                    if c + 1 < cols { 3.0 } else { 0.0 },
+                    if r + 1 < rows { 3.0 } else { 0.0 },
+                ),
+            );
+            self.view_rects.push(rect);
+            // Diff: view 0 against view 1, and view 1 against view 0.
+            let other = if self.diff && self.views.len() >= 2 && i < 2 {
+                Some(1 - i)
+            } else {
+                None
+            };
+            {
+                let (a, b) = split_pair(&mut self.views, i, other);
+                let View { run, tex, serial } = a;
+                tex.sync(
+                    &ctx,
+                    &self.doc.grid,
+                    rev,
+                    (run, *serial),
+                    b.map(|o| (&mut o.run, o.serial, i == 0)),
+                );
+            }
+            let sol = self.views[i]
+                .run
+                .solution_shown()
+                .map_or(String::new(), |(c, e)| format!(" — ε {e:.2}, cost {c:.3}"));
+            let title = format!(
+                "{}{}{sol}",
+                self.views[i].run.choice.label(),
+                if other.is_some() { " — diff" } else { "" }
+            );
+            let ov = canvas::Overlay {
+                title: &title,
+                start: self.doc.start,
+                goal: self.doc.goal,
+                selected: self.selected,
+                rect_preview: self.rect_from.zip(self.hover),
+                diff: other.is_some(),
+                agent: self.sim.agents.get(i).map(|a| (&a.at, &a.trail[..])),
+                dragged: self.drag_to.filter(|_| self.dragging_endpoint.is_some()),
+                active: self.views.len() > 1 && i == self.active,
+                pointer: self.hover.filter(|_| self.views.len() > 1),
+                flash: (&self.flash.0, self.flash.1.elapsed().as_secs_f32()),
+            };
+            let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
+            let v = &mut self.views[i];
+            let g = canvas::show(
+                &mut child,
+                &mut self.cam,
+                &self.space,
+                &v.tex,
+                &mut v.run,
+                &ov,
+            );
+            gestures.push(g);
+        }
+        self.legend_rect = None;
+        if legend_h > 0.0 {
+            let strip =
+                egui::Rect::from_min_max(egui::pos2(full.min.x, full.max.y - legend_h), full.max);
+            legend::draw_legend(ui, strip, self.diff && self.views.len() >= 2);
+            self.legend_rect = Some(strip);
+        }
+        // The pointer's cell is cleared when it leaves every view, so the inspector never
+        // speaks of a cell the user is no longer pointing at.
+        let mut hover = None;
+        for (i, g) in gestures.into_iter().enumerate() {
+            if g.hover.is_some() {
+                hover = g.hover;
+                self.active = i;
+            }
+            if g.hover.is_some() || g.released || g.clicked.is_some() {
+                self.gesture(g, ui);
+            }
+            if let Some(c) = g.secondary {
+                self.selected = Some(c);
+                self.active = i;
+            }
+            if let Some((a, c)) = g.menu {
+                self.menu_action(a, c);
+            }
+        }
+        self.hover = hover;
+    }
+}
+
+/// View `i` mutably, and view `j` too when given (they differ).
+fn split_pair(views: &mut [View], i: usize, j: Option<usize>) -> (&mut View, Option<&mut View>) {
+    match j {
+        Some(j) if j != i => {
+            if i < j {
+                let (a, b) = views.split_at_mut(j);
+                (&mut a[i], Some(&mut b[0]))
+            } else {
+                let (a, b) = views.split_at_mut(i);
+                (&mut b[0], Some(&mut a[j]))
+            }
+        }
+        _ => (&mut views[i], None),
+    }
+}
+
+/// Columns and rows for `n` views of a `map` in `area`: the arrangement whose views show the
+/// map largest when fitted (a wide map stacks compared views, a tall one puts them side by
+/// side).
+pub(super) fn grid_layout(n: usize, area: Vec2, map: (u32, u32)) -> (usize, usize) {
+    let n = n.max(1);
+    let mut best = (1, n, f32::MIN);
+    for cols in 1..=n {
+        let rows = n.div_ceil(cols);
+        let cell = vec2(area.x / cols as f32, area.y / rows as f32);
+        let zoom = (cell.x / map.0.max(1) as f32).min(cell.y / map.1.max(1) as f32);
+        // Ties (and near ties) go to fewer empty slots.
+        let score = zoom * (1.0 - 0.01 * (cols * rows - n) as f32);
+        if score > best.2 {
+            best = (cols, rows, score);
+        }
+    }
+    (best.0, best.1)
+}
