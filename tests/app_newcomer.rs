@@ -208,26 +208,22 @@ fn start_and_goal_follow_the_mouse_at_every_zoom() {
     let s = h.state().doc.start;
     assert_eq!(s, want, "the start lands where it was dropped");
     // Keys: S and T over a cell.
-    let c = (300, 200);
-    h.hover_at(at_cell(h.state(), 0, c));
-    h.run();
-    h.key_press(egui::Key::S);
-    settle(&mut h);
-    let got = h.state().doc.start;
-    assert!(
-        got.0.abs_diff(c.0) <= 1 && got.1.abs_diff(c.1) <= 1,
-        "{got:?}"
-    );
-    let c = (700, 600);
-    h.hover_at(at_cell(h.state(), 0, c));
-    h.run();
-    h.key_press(egui::Key::T);
-    settle(&mut h);
-    let got = h.state().doc.goal;
-    assert!(
-        got.0.abs_diff(c.0) <= 1 && got.1.abs_diff(c.1) <= 1,
-        "{got:?}"
-    );
+    for (key, c) in [(egui::Key::S, (300, 200)), (egui::Key::T, (700, 600))] {
+        h.hover_at(at_cell(h.state(), 0, c));
+        h.run();
+        h.key_press(key);
+        settle(&mut h);
+        let doc = &h.state().doc;
+        let got = if key == egui::Key::S {
+            doc.start
+        } else {
+            doc.goal
+        };
+        assert!(
+            got.0.abs_diff(c.0) <= 1 && got.1.abs_diff(c.1) <= 1,
+            "{key:?}: {got:?}"
+        );
+    }
     // The context menu.
     let c = (500, 300);
     let p = at_cell(h.state(), 0, c);

@@ -203,23 +203,18 @@ fn contents(ui: &mut egui::Ui) {
                 .small(),
             );
         });
-    egui::CollapsingHeader::new("Statistics")
+    name_table(ui, "Statistics", STATS);
+    name_table(ui, "Keys", KEYS);
+}
+
+/// A section of names (in monospace, as typed or as the columns read) and what they mean.
+fn name_table(ui: &mut egui::Ui, title: &str, rows: &[(&str, &str)]) {
+    egui::CollapsingHeader::new(title)
         .default_open(true)
         .show(ui, |ui| {
-            egui::Grid::new("help-stats").striped(true).show(ui, |ui| {
-                for &(name, what) in STATS {
+            egui::Grid::new(title).striped(true).show(ui, |ui| {
+                for &(name, what) in rows {
                     ui.label(RichText::new(name).monospace());
-                    ui.label(what);
-                    ui.end_row();
-                }
-            });
-        });
-    egui::CollapsingHeader::new("Keys")
-        .default_open(true)
-        .show(ui, |ui| {
-            egui::Grid::new("keys").striped(true).show(ui, |ui| {
-                for &(k, what) in KEYS {
-                    ui.label(RichText::new(k).monospace());
                     ui.label(what);
                     ui.end_row();
                 }
