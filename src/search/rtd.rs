@@ -580,6 +580,8 @@ mod tests {
         let mut small = RtdStar::new(&sp, q, 4, Heuristic::Manhattan);
         small.run(&sp, &mut NullTracer);
         let s = small.stats();
-        assert!(s.generated > 0 && s.expanded > 0, "{s:?}");
+        // On this map the local searches reach more nodes than they expand; without their
+        // count, generated (D* Lite's alone) falls below expanded.
+        assert!(s.expanded > 0 && s.generated >= s.expanded, "{s:?}");
     }
 }
