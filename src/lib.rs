@@ -6,6 +6,9 @@
 pub mod app;
 pub mod builtin;
 pub mod experiment;
+#[doc(hidden)]
+pub mod fuzz_checks;
+pub mod limits;
 pub mod map;
 pub mod search;
 pub mod space;

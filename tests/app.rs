@@ -205,18 +205,6 @@ fn unsaved_edits_survive_in_the_recovery_file() {
 }
 
 /// A file as the window system hands it over on drop.
-#[derive(Debug)]
-struct Dropped(PathBuf);
-
-impl egui::DroppedFile for Dropped {
-    fn path(&self) -> &std::path::Path {
-        &self.0
-    }
-    fn bytes(&self) -> Result<Vec<u8>, String> {
-        std::fs::read(&self.0).map_err(|e| e.to_string())
-    }
-}
-
 #[test]
 fn a_dropped_map_file_opens() {
     let dir = std::env::temp_dir().join(format!("pathlab-drop-{}", std::process::id()));
@@ -241,7 +229,8 @@ fn a_dropped_map_file_opens() {
         .push(std::sync::Arc::new(Dropped(bad)));
     h.run();
     assert_eq!(h.state().doc.grid, grid);
-    h.get_by_label_contains("pathlab opens .map, .scen");
+    // Said in a dialog and in the status line.
+    assert_eq!(h.query_all_by_label_contains("pathlab opens .map, .scen").count(), 2);
 }
 
 #[test]
@@ -317,7 +306,7 @@ fn the_experiment_window_runs_the_harness_and_tabulates_it() {
     let (setup, rows, sum) = h.state().experiment.result.clone().expect("a result");
     assert_eq!(rows.len(), 9, "3 runs × A*, D* Lite, RTD* 32");
     // The same experiment straight from the core: everything but the times agrees.
-    let want = run_experiment(&setup, &|| {}, &Default::default());
+    let want = run_experiment(&setup, &|_| {}, &Default::default());
     let want = summarise(&setup.algos, &want);
     for (a, b) in sum.iter().zip(&want) {
         assert_eq!(

@@ -308,7 +308,7 @@ impl PathlabApp {
             None => "No tape yet: send the agents first".into(),
             Some(t) => match t.save(path, w, h) {
                 Ok(()) => format!("Saved the change tape to {}", path.display()),
-                Err(e) => e.to_string(),
+                Err(e) => return self.report_error("Tape not saved", e.to_string()),
             },
         };
     }
@@ -330,7 +330,7 @@ impl PathlabApp {
                     }
                 )
             }
-            Err(e) => e.to_string(),
+            Err(e) => return self.report_error("Could not read the tape", e.to_string()),
         };
     }
 

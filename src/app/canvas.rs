@@ -148,10 +148,11 @@ pub fn show(
     }
     let map_rect = Rect::from_min_size(view.min + cam.offset, vec2(w as f32, h as f32) * cam.zoom);
     paint_surround(&painter, view, map_rect);
-    if let Some(id) = tex.id() {
+    for (id, [x0, y0, x1, y1]) in tex.tiles() {
+        let at = |x: usize, y: usize| map_rect.min + vec2(x as f32, y as f32) * cam.zoom;
         painter.image(
             id,
-            map_rect,
+            Rect::from_min_max(at(x0, y0), at(x1, y1)),
             Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0)),
             Color32::WHITE,
         );
@@ -337,6 +338,20 @@ pub fn show(
         let galley = painter.layout_no_wrap(text, egui::FontId::proportional(13.0), Color32::WHITE);
         let r = Rect::from_min_size(view.min + vec2(4.0, 24.0), galley.size() + vec2(12.0, 6.0));
         painter.rect_filled(r, 4.0, fill);
+        painter.galley(r.min + vec2(6.0, 3.0), galley, Color32::WHITE);
+    }
+    let dropped = run.rec.dropped();
+    if dropped > 0 {
+        // The recorder's limit was reached: the timeline ends early, and says by how much.
+        let text = format!(
+            "{dropped} later events not recorded (limit {} events): the timeline stops at {}",
+            crate::limits::MAX_EVENTS,
+            run.rec.len()
+        );
+        let galley = painter.layout_no_wrap(text, egui::FontId::proportional(13.0), Color32::WHITE);
+        let y = if run.oracle.is_some() { 50.0 } else { 24.0 };
+        let r = Rect::from_min_size(view.min + vec2(4.0, y), galley.size() + vec2(12.0, 6.0));
+        painter.rect_filled(r, 4.0, palette::ORACLE_BAD);
         painter.galley(r.min + vec2(6.0, 3.0), galley, Color32::WHITE);
     }
 

@@ -100,8 +100,8 @@ impl ExperimentWindow {
         std::thread::spawn(move || {
             let rows = dynamic::run_experiment(
                 &setup,
-                &|| {
-                    d.fetch_add(1, Ordering::Relaxed);
+                &|thousandths| {
+                    d.fetch_add(thousandths as usize, Ordering::Relaxed);
                 },
                 &c,
             );
@@ -209,10 +209,11 @@ impl ExperimentWindow {
         });
         ui.horizontal(|ui| match &self.job {
             Some(job) => {
+                // Thousandths of runs, so the bar moves while a long run walks.
                 let d = job.done.load(Ordering::Relaxed);
                 ui.add(
-                    egui::ProgressBar::new(d as f32 / job.runs.max(1) as f32)
-                        .text(format!("run {d} of {}", job.runs))
+                    egui::ProgressBar::new(d as f32 / (1000 * job.runs.max(1)) as f32)
+                        .text(format!("{:.1} of {} runs", d as f64 / 1000.0, job.runs))
                         .desired_width(300.0),
                 );
                 if ui.button("Cancel").clicked() {

@@ -68,9 +68,21 @@ impl PathlabApp {
         let _ = std::fs::remove_file(self.recovery_file());
     }
 
+    /// Shows a failure in a dialog (and the status line) until the user closes it.
+    pub fn report_error(&mut self, title: &str, message: String) {
+        self.status = message.clone();
+        self.prompt = Some(Prompt::Error(title.into(), message));
+    }
+
     /// Opens a file now (no prompt).
     pub fn open_now(&mut self, path: &std::path::Path) -> Result<(), String> {
-        let l = files::load(path)?;
+        let l = files::load(path, (self.doc.moves, self.doc.rule))?;
+        self.open_loaded(path, l);
+        Ok(())
+    }
+
+    /// Makes an opened file the document.
+    pub fn open_loaded(&mut self, path: &std::path::Path, l: crate::map::io::Opened) {
         let (w, h) = (l.grid.width(), l.grid.height());
         let start = l.start.unwrap_or((w / 8, h / 2));
         let goal = l.goal.unwrap_or((w - 1 - w / 8, h / 2));
@@ -108,7 +120,6 @@ impl PathlabApp {
                 format!(", {} problems", self.doc.problems.len())
             }
         );
-        Ok(())
     }
 
     pub(super) fn request(&mut self, a: PendingAction) {
@@ -123,7 +134,7 @@ impl PathlabApp {
         match a {
             PendingAction::Open(Some(p)) => {
                 if let Err(e) = self.open_now(&p) {
-                    self.status = e;
+                    self.report_error("Could not open the file", e);
                 }
             }
             PendingAction::Open(None) => {
@@ -173,7 +184,7 @@ impl PathlabApp {
                 self.clear_recovery();
                 self.status = format!("Saved {}", p.display());
             }
-            Err(e) => self.status = format!("Not saved: {e}"),
+            Err(e) => self.report_error("Not saved", format!("Not saved: {e}")),
         }
     }
 
@@ -283,7 +294,7 @@ impl PathlabApp {
     /// Restores the recovery file as an unsaved document.
     pub(super) fn recover(&mut self) {
         let p = self.recovery_file();
-        match files::load(&p) {
+        match files::load(&p, (self.doc.moves, self.doc.rule)) {
             Ok(l) => {
                 let s = l.start.unwrap_or((0, 0));
                 let g = l.goal.unwrap_or((1, 0));
@@ -295,7 +306,10 @@ impl PathlabApp {
                 self.set_document(doc);
                 self.status = "Restored unsaved work from the recovery file".into();
             }
-            Err(e) => self.status = format!("Recovery file unreadable: {e}"),
+            Err(e) => self.report_error(
+                "Could not restore",
+                format!("Recovery file unreadable: {e}"),
+            ),
         }
     }
 

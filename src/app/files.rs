@@ -1,94 +1,22 @@
 //! Files in the app: loading any supported file, native dialogs off the UI thread, atomic saves,
 //! the recovery file, and exports.
 
-use crate::map::io::{self, read_map, read_png, read_project, read_scen, Problem};
+use crate::map::io::{self, Opened};
 use crate::map::Grid;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, Receiver};
 
-/// A file read into what the app needs.
-pub struct Loaded {
-    pub grid: Grid,
-    pub start: Option<(u32, u32)>,
-    pub goal: Option<(u32, u32)>,
-    pub problems: Vec<Problem>,
-    /// The file to save back to (`None` for PNG imports and scenarios: saving asks where).
-    pub path: Option<PathBuf>,
-    pub algorithms: Vec<crate::map::io::AlgoSettings>,
-    /// Moves and terrain rule, from a project file (other files carry none).
-    pub rules: Option<(crate::space::Connectivity, crate::space::TerrainRule)>,
+/// Reads a `.map`, `.scen` (with its map), pathlab project `.ron` or `.png`, checked by the
+/// core under the document's current `rules` (a project brings its own).
+pub fn load(
+    path: &Path,
+    rules: (crate::space::Connectivity, crate::space::TerrainRule),
+) -> Result<Opened, String> {
+    io::open_world(path, rules).map_err(|e| e.to_string())
 }
 
 fn ext(path: &Path) -> String {
-    path.extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default()
-}
-
-/// Reads a `.map`, `.scen` (with its map), pathlab project `.ron` or `.png`.
-pub fn load(path: &Path) -> Result<Loaded, String> {
-    let e = ext(path);
-    let plain = |grid: Grid, keep: bool| Loaded {
-        grid,
-        start: None,
-        goal: None,
-        problems: vec![],
-        path: keep.then(|| path.to_path_buf()),
-        algorithms: vec![],
-        rules: None,
-    };
-    match e.as_str() {
-        "map" => Ok(plain(read_map(path).map_err(|e| e.to_string())?, true)),
-        "png" => Ok(plain(read_png(path).map_err(|e| e.to_string())?, false)),
-        "ron" => {
-            let (p, grid) = read_project(path).map_err(|e| e.to_string())?;
-            Ok(Loaded {
-                grid,
-                start: p.start,
-                goal: p.goal,
-                problems: p.scenarios,
-                path: Some(path.to_path_buf()),
-                algorithms: p.algorithms,
-                rules: Some((p.connectivity, p.terrain_rule)),
-            })
-        }
-        "scen" => {
-            let problems = read_scen(path).map_err(|e| e.to_string())?;
-            let map = scen_map(path, problems.first()).ok_or_else(|| {
-                format!(
-                    "{}: cannot find the map this scenario names (looked beside it)",
-                    path.display()
-                )
-            })?;
-            let grid = read_map(&map).map_err(|e| e.to_string())?;
-            let first = problems.first().map(|p| (p.start, p.goal));
-            Ok(Loaded {
-                grid,
-                start: first.map(|f| f.0),
-                goal: first.map(|f| f.1),
-                problems,
-                path: Some(map),
-                algorithms: vec![],
-                rules: None,
-            })
-        }
-        _ => Err(format!(
-            "{}: pathlab opens .map, .scen, .ron (project) and .png files",
-            path.display()
-        )),
-    }
-}
-
-/// The map a scenario belongs to: the file its first problem names, beside the scenario, or
-/// the scenario's own name without `.scen`.
-fn scen_map(scen: &Path, first: Option<&Problem>) -> Option<PathBuf> {
-    let dir = scen.parent().unwrap_or(Path::new("."));
-    let named = first.map(|p| dir.join(p.map_file_name()));
-    let stripped = scen
-        .to_string_lossy()
-        .strip_suffix(".scen")
-        .map(PathBuf::from);
-    named.into_iter().chain(stripped).find(|p| p.is_file())
+    io::extension(path)
 }
 
 /// Saves the grid (and for projects, everything else) to `path`, atomically.

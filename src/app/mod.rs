@@ -95,6 +95,16 @@ pub fn run(opts: Options) -> Result<(), String> {
     };
     // Frame-time checks measure the app, not the wait for the display's refresh.
     native.glow_options.vsync = !(opts.frame_log || opts.scrub_test);
+    // A file named on the command line is read before any window opens: one that does not
+    // load ends the program with its error and a non-zero exit, as every command does.
+    let mut opts = opts;
+    let opened = match opts.file.take() {
+        Some(f) => {
+            let rules = (Connectivity::default(), TerrainRule::default());
+            Some((files::load(&f, rules)?, f))
+        }
+        None => None,
+    };
     let failed: Arc<Mutex<Option<String>>> = Arc::default();
     let fail = failed.clone();
     eframe::run_native(
@@ -102,18 +112,8 @@ pub fn run(opts: Options) -> Result<(), String> {
         native,
         Box::new(move |cc| {
             let mut app = PathlabApp::new(opts);
-            // A file named on the command line that did not load: said on stderr now, and in
-            // screenshot and scrub modes the exit code says so too.
-            if let Some(e) = &app.startup_error {
-                if app.opts.screenshot.is_some() || app.opts.scrub_test {
-                    // `main` prints it as the run ends.
-                    if let Ok(mut f) = fail.lock() {
-                        *f = Some(e.clone());
-                    }
-                    cc.egui_ctx.send_viewport_cmd(egui::ViewportCommand::Close);
-                } else {
-                    eprintln!("pathlab: {e}");
-                }
+            if let Some((l, f)) = opened {
+                app.open_loaded(&f, l);
             }
             app.failure = fail;
             if let Some(storage) = cc.storage {
@@ -179,6 +179,8 @@ enum Prompt {
     Discard(PendingAction),
     /// A recovery file from an earlier session exists.
     Recover,
+    /// Something the user asked for failed: what (a title) and why (the error, naming the file).
+    Error(String, String),
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -427,7 +427,7 @@ pub(super) fn prompts(app: &mut PathlabApp, ctx: &egui::Context) {
         .collapsible(false)
         .resizable(false)
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-        .show(ctx, |ui| match prompt {
+        .show(ctx, |ui| match prompt.clone() {
             Prompt::Discard(action) => {
                 ui.label("The map has unsaved changes. Discard them?");
                 ui.horizontal(|ui| {
@@ -459,8 +459,17 @@ pub(super) fn prompts(app: &mut PathlabApp, ctx: &egui::Context) {
                     }
                 });
             }
+            Prompt::Error(title, message) => {
+                ui.strong(title);
+                ui.label(message);
+                let enter = ui.input(|i| i.key_pressed(egui::Key::Enter) || i.key_pressed(egui::Key::Escape));
+                if ui.button("OK").clicked() || enter {
+                    close = true;
+                }
+            }
         });
-    if close {
+    // An action taken from the prompt may have raised another (a failed open after Discard).
+    if close && app.prompt.as_ref() == Some(&prompt) {
         app.prompt = None;
     }
 }

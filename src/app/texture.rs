@@ -1,6 +1,7 @@
-//! The map as one texture: terrain and search state composed per cell, and re-uploaded only
-//! where cells change, so scrubbing a 1024×1024 run redraws the cells between two cursors rather
-//! than the whole map.
+//! The map as textures: terrain and search state composed per cell, and re-uploaded only where
+//! cells change, so scrubbing a 1024×1024 run redraws the cells between two cursors rather than
+//! the whole map. A map wider or taller than one texture may be (the GPU's limit, 8192 or 16384)
+//! is cut into tiles; the image in memory stays whole.
 
 use super::palette;
 use super::run::Run;
@@ -40,7 +41,8 @@ pub struct MapTexture {
     /// copy every frame.
     image: Arc<ColorImage>,
     size: [usize; 2],
-    tex: Option<TextureHandle>,
+    /// One texture per tile, with the cells it covers: `[x0, y0, x1, y1)`.
+    tex: Vec<(TextureHandle, [usize; 4])>,
     shown: Option<Shown>,
     /// Cells recoloured by the last sync (for frame-time logs).
     pub last_recoloured: usize,
@@ -55,7 +57,7 @@ impl Default for MapTexture {
             lut: palette::CellTable::new(),
             image: Arc::new(ColorImage::new([0, 0], Vec::new())),
             size: [0, 0],
-            tex: None,
+            tex: Vec::new(),
             shown: None,
             last_recoloured: 0,
             past: None,
@@ -64,9 +66,9 @@ impl Default for MapTexture {
 }
 
 impl MapTexture {
-    /// The texture, once synced.
-    pub fn id(&self) -> Option<egui::TextureId> {
-        self.tex.as_ref().map(|t| t.id())
+    /// The textures, once synced, each with the cells `[x0, y0, x1, y1)` it covers.
+    pub fn tiles(&self) -> impl Iterator<Item = (egui::TextureId, [usize; 4])> + '_ {
+        self.tex.iter().map(|(t, r)| (t.id(), *r))
     }
 
     /// The colour of cell (x, y) as last drawn.
@@ -108,7 +110,7 @@ impl MapTexture {
             other_cursor,
             world,
         };
-        if self.shown == Some(now) && self.tex.is_some() {
+        if self.shown == Some(now) && !self.tex.is_empty() {
             self.last_recoloured = 0;
             return;
         }
@@ -143,7 +145,7 @@ impl MapTexture {
         }) && self.size == size;
         let old_cursor = self.shown.map_or(0, |s| s.cursor);
         let (lo, hi) = (old_cursor.min(cursor), old_cursor.max(cursor));
-        if same_world && hi - lo <= PARTIAL_LIMIT && self.tex.is_some() {
+        if same_world && hi - lo <= PARTIAL_LIMIT && !self.tex.is_empty() {
             self.recolour_events(ctx, tiles, run, lo, hi, cursor);
         } else {
             self.size = size;
@@ -167,11 +169,7 @@ impl MapTexture {
                 }
             }
             self.last_recoloured = image.pixels.len();
-            let image = self.image.clone();
-            match &mut self.tex {
-                Some(t) => t.set(image, OPTIONS),
-                None => self.tex = Some(ctx.load_texture("map", image, OPTIONS)),
-            }
+            self.upload_all(ctx);
         }
         self.shown = Some(now);
         self.past = past;
@@ -207,15 +205,72 @@ impl MapTexture {
         for &c in &touched {
             pixels[c] = self.lut.get(tiles[c], states.get(c) as u8);
         }
-        let Some(t) = &mut self.tex else { return };
-        for [x0, y0, x1, y1] in changed_blocks(self.size, &touched) {
-            let mut sub = Vec::with_capacity((x1 - x0) * (y1 - y0));
-            for y in y0..y1 {
-                sub.extend_from_slice(&pixels[y * w + x0..y * w + x1]);
+        for r in changed_blocks(self.size, &touched) {
+            // A rectangle may cross tile edges: each tile takes its part.
+            for (t, tile) in &mut self.tex {
+                let [x0, y0] = [r[0].max(tile[0]), r[1].max(tile[1])];
+                let [x1, y1] = [r[2].min(tile[2]), r[3].min(tile[3])];
+                if x0 >= x1 || y0 >= y1 {
+                    continue;
+                }
+                let sub = ColorImage::new([x1 - x0, y1 - y0], sub_pixels(pixels, w, [x0, y0, x1, y1]));
+                t.set_partial([x0 - tile[0], y0 - tile[1]], sub, OPTIONS);
             }
-            t.set_partial([x0, y0], ColorImage::new([x1 - x0, y1 - y0], sub), OPTIONS);
         }
     }
+
+    /// Uploads the whole image: as one texture sharing the image when the map fits one, else
+    /// tile by tile.
+    fn upload_all(&mut self, ctx: &egui::Context) {
+        let [w, h] = self.size;
+        let side = tile_side(ctx.input(|i| i.max_texture_side));
+        let rects = tile_rects(self.size, side);
+        if self.tex.len() != rects.len() || self.tex.iter().zip(&rects).any(|(t, r)| t.1 != *r) {
+            self.tex.clear();
+        }
+        for (i, r) in rects.into_iter().enumerate() {
+            let image = if r == [0, 0, w, h] {
+                self.image.clone()
+            } else {
+                let size = [r[2] - r[0], r[3] - r[1]];
+                Arc::new(ColorImage::new(size, sub_pixels(&self.image.pixels, w, r)))
+            };
+            match self.tex.get_mut(i) {
+                Some((t, _)) => t.set(image, OPTIONS),
+                None => self
+                    .tex
+                    .push((ctx.load_texture(format!("map-{i}"), image, OPTIONS), r)),
+            }
+        }
+    }
+}
+
+/// Side of the tiles a map is cut into: at most 4096 (so tiles stay a modest upload) and within
+/// the GPU's limit, in whole upload blocks.
+fn tile_side(max_texture_side: usize) -> usize {
+    (max_texture_side.min(4096) / BLOCK * BLOCK).max(BLOCK)
+}
+
+/// The tiles `[x0, y0, x1, y1)` covering a `size` image, row by row.
+fn tile_rects(size: [usize; 2], side: usize) -> Vec<[usize; 4]> {
+    let [w, h] = size;
+    let mut rects = vec![];
+    for y0 in (0..h).step_by(side) {
+        for x0 in (0..w).step_by(side) {
+            rects.push([x0, y0, (x0 + side).min(w), (y0 + side).min(h)]);
+        }
+    }
+    rects
+}
+
+/// The pixels of rectangle `r` of an image `w` pixels wide, row by row.
+fn sub_pixels(pixels: &[Color32], w: usize, r: [usize; 4]) -> Vec<Color32> {
+    let [x0, y0, x1, y1] = r;
+    let mut sub = Vec::with_capacity((x1 - x0) * (y1 - y0));
+    for y in y0..y1 {
+        sub.extend_from_slice(&pixels[y * w + x0..y * w + x1]);
+    }
+    sub
 }
 
 /// Side of the square blocks that partial uploads are made of.
@@ -326,6 +381,21 @@ mod tests {
             .map(|r| (r[2] - r[0]) * (r[3] - r[1]))
             .sum();
         assert!(area < 800 * 800 / 3, "ring uploads {area} pixels");
+    }
+
+    /// Tiles cover a map exactly once, none wider than the side, for maps past any GPU limit.
+    #[test]
+    fn tiles_cover_the_map_once() {
+        assert_eq!(tile_side(16384), 4096);
+        assert_eq!(tile_side(8000), 4096);
+        assert_eq!(tile_side(2000), 1984);
+        for size in [[1, 1], [16385, 2], [2, 17000], [4096, 4096], [5000, 300]] {
+            let rects = tile_rects(size, 4096);
+            let area: usize = rects.iter().map(|r| (r[2] - r[0]) * (r[3] - r[1])).sum();
+            assert_eq!(area, size[0] * size[1], "{size:?}");
+            assert!(rects.iter().all(|r| r[2] - r[0] <= 4096 && r[3] - r[1] <= 4096));
+        }
+        assert_eq!(tile_rects([16385, 2], 4096).len(), 5);
     }
 
     /// The packed pass colours every cell as the table does one cell at a time, including a

@@ -1,7 +1,7 @@
 //! `pathlab experiment …`: the theses' experiments from the command line.
 
 use super::LateProgress;
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use pathlab::experiment::dynamic::{self, run_experiment, DynAlgo, MapKind, Setup};
 use std::io::Write;
 use std::path::PathBuf;
@@ -23,7 +23,7 @@ pub enum Experiment {
         #[arg(long)]
         magnitude: f64,
         /// Runs (each its own map and tape).
-        #[arg(long, default_value_t = 100)]
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
         runs: u32,
         /// Comma-separated: astar (on the incremental searches' heap, as the thesis compared
         /// them), astar:lane (pathlab's faster A*), dstar-lite, rtd:LIMIT, ad:EPS, ad:changing.
@@ -72,12 +72,14 @@ pub fn run(e: Experiment) -> Result<i32> {
         algos,
         seed,
     };
-    let progress = Mutex::new(LateProgress::new(runs as usize));
+    // Thousandths of a run: a bar that moves while the agents walk, not only between runs
+    // (one run at --size 4096 takes minutes).
+    let progress = Mutex::new(LateProgress::new(runs as usize * 1000));
     let rows = run_experiment(
         &setup,
-        &|| {
+        &|thousandths| {
             if let Ok(mut p) = progress.lock() {
-                p.inc();
+                p.inc_by(thousandths as u64);
             }
         },
         &AtomicBool::new(false),
@@ -85,8 +87,7 @@ pub fn run(e: Experiment) -> Result<i32> {
     drop(progress);
     let text = dynamic::csv(&setup, &rows);
     match csv {
-        Some(p) => pathlab::map::io::write_atomic(&p, text.as_bytes())
-            .with_context(|| format!("writing {}", p.display()))?,
+        Some(p) => pathlab::map::io::write_atomic(&p, text.as_bytes())?,
         None => std::io::stdout().write_all(text.as_bytes())?,
     }
     Ok(if rows.iter().all(|r| r.result.success) {

@@ -7,7 +7,8 @@ use anyhow::{bail, Result};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use pathlab::experiment::{query_at, Selection, Solver, Suite};
-use pathlab::map::io::{read_map, read_png, read_project, write_map_file, write_project, Project};
+use pathlab::map::io::{open_world, read_map, write_map_file, write_project, Project};
+use pathlab::search::params::ParamKind;
 use pathlab::search::{registry, Status};
 use pathlab::space::{Connectivity, GridSpace, Space, TerrainRule};
 use pathlab::trace::run_file::{RunFile, RUN_VERSION};
@@ -57,8 +58,8 @@ pub enum Command {
         #[command(flatten)]
         suite: SuiteArgs,
         /// Runs over the selected problems (the first one warms up and is not counted if > 1).
-        #[arg(long, default_value_t = 1)]
-        repeat: usize,
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+        repeat: u64,
     },
     /// Record one search and save it as a run file (RON) and optionally a Posthoc trace.
     Trace {
@@ -104,12 +105,12 @@ pub struct SuiteArgs {
     /// Algorithm, optionally with parameters: `weighted-astar:weight=2`.
     #[arg(long, default_value = "astar")]
     algo: String,
-    /// Take at most N problems.
-    #[arg(long)]
-    limit: Option<usize>,
-    /// Take every K-th problem.
-    #[arg(long, default_value_t = 1)]
-    every: usize,
+    /// Take at most N problems (1 or more).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    limit: Option<u64>,
+    /// Take every K-th problem (1 or more).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    every: u64,
     #[command(flatten)]
     rules: RuleArgs,
 }
@@ -170,7 +171,7 @@ fn parse_xy(s: &str) -> Result<(u32, u32), String> {
 pub fn run(cmd: Command) -> Result<i32> {
     match cmd {
         Command::Solve { suite } => solve(&suite),
-        Command::Bench { suite, repeat } => bench(&suite, repeat),
+        Command::Bench { suite, repeat } => bench(&suite, repeat as usize),
         Command::Trace {
             map,
             start,
@@ -186,10 +187,15 @@ pub fn run(cmd: Command) -> Result<i32> {
             for a in registry::all() {
                 println!("{:<16} {}  [{}]", a.name, a.summary, a.title);
                 for p in a.params {
-                    println!(
-                        "    {}={} ({}..={})  {}",
-                        p.name, p.default, p.min, p.max, p.help
-                    );
+                    // Choices are written by name, as `--algo` takes them.
+                    let (default, range) = match p.kind {
+                        ParamKind::Choice(names) => (
+                            names.get(p.default as usize).copied().unwrap_or("?").to_string(),
+                            names.join(" | "),
+                        ),
+                        _ => (p.default.to_string(), format!("{}..={}", p.min, p.max)),
+                    };
+                    println!("    {}={default} ({range})  {}", p.name, p.help);
                 }
             }
             Ok(0)
@@ -201,8 +207,8 @@ fn load(args: &SuiteArgs) -> Result<(Suite, Solver)> {
     // Check the algorithm before reading big files.
     registry::parse_spec(&args.algo).map_err(anyhow::Error::msg)?;
     let sel = Selection {
-        every: args.every.max(1),
-        limit: args.limit,
+        every: args.every as usize,
+        limit: args.limit.map(|l| l as usize),
     };
     let (c, r) = args.rules.rules();
     let suite = Suite::load_with(&args.map, &args.scen, sel, c, r)?;
@@ -232,7 +238,11 @@ impl LateProgress {
     }
 
     pub(crate) fn inc(&mut self) {
-        self.bar.inc(1);
+        self.inc_by(1);
+    }
+
+    pub(crate) fn inc_by(&mut self, n: u64) {
+        self.bar.inc(n);
         if !self.shown && self.started.elapsed() > Duration::from_secs(1) {
             self.bar.set_draw_target(ProgressDrawTarget::stderr());
             self.shown = true;
@@ -333,6 +343,8 @@ fn trace(
     rules: RuleArgs,
 ) -> Result<i32> {
     registry::parse_spec(algo).map_err(anyhow::Error::msg)?;
+    let outputs: Vec<&Path> = std::iter::once(out).chain(ph).collect();
+    refuse_overwrite(&[map], &outputs)?;
     let grid = read_map(map)?;
     let (c, r) = rules.rules();
     let space = GridSpace::new(&grid, c, r);
@@ -362,14 +374,27 @@ fn trace(
         stats: search.stats().into(),
         events: RunFile::events_of(&rec),
     };
-    run.write(out)?;
-    if let Some(ph) = ph {
-        let yaml = posthoc::to_yaml(&rec, |n| {
+    if rec.dropped() > 0 {
+        bail!(
+            "{}: the run has {} events, more than pathlab records ({}); nothing was written",
+            map.display(),
+            rec.len() as u64 + rec.dropped(),
+            pathlab::limits::MAX_EVENTS
+        );
+    }
+    // Both files or neither.
+    let text = run.to_text(out)?;
+    let yaml = ph.map(|_| {
+        posthoc::to_yaml(&rec, |n| {
             let (x, y) = space.xy(n);
             (x as f32, y as f32)
-        });
-        pathlab::map::io::write_atomic(ph, yaml.as_bytes())?;
+        })
+    });
+    let mut files: Vec<(&Path, &[u8])> = vec![(out, text.as_bytes())];
+    if let (Some(ph), Some(yaml)) = (ph, &yaml) {
+        files.push((ph, yaml.as_bytes()));
     }
+    pathlab::map::io::write_all_atomic(&files)?;
     eprintln!(
         "{}: {} events, {} expanded, cost {}",
         out.display(),
@@ -387,11 +412,44 @@ fn ext(p: &Path) -> String {
         .unwrap_or_default()
 }
 
+/// Refuses outputs that would overwrite an input, or each other (compared as resolved paths,
+/// so `./m.map` and `m.map`, or a link to it, are the same file).
+fn refuse_overwrite(inputs: &[&Path], outputs: &[&Path]) -> Result<()> {
+    let resolve = |p: &Path| -> PathBuf {
+        if let Ok(c) = p.canonicalize() {
+            return c;
+        }
+        // An output that does not exist yet: its folder resolved, then its name.
+        let dir = p.parent().filter(|d| !d.as_os_str().is_empty());
+        let dir = dir.map_or_else(|| Path::new(".").canonicalize(), |d| d.canonicalize());
+        match (dir, p.file_name()) {
+            (Ok(d), Some(n)) => d.join(n),
+            _ => p.to_path_buf(),
+        }
+    };
+    for (i, o) in outputs.iter().enumerate() {
+        let ro = resolve(o);
+        if let Some(input) = inputs.iter().find(|p| resolve(p) == ro) {
+            bail!(
+                "{}: refusing to overwrite the input {} with an output",
+                o.display(),
+                input.display()
+            );
+        }
+        if outputs[..i].iter().any(|p| resolve(p) == ro) {
+            bail!("{}: named as two outputs", o.display());
+        }
+    }
+    Ok(())
+}
+
 fn convert(input: &Path, output: &Path) -> Result<i32> {
+    refuse_overwrite(&[input], &[output])?;
     let grid = match ext(input).as_str() {
-        "map" => read_map(input)?,
-        "png" => read_png(input)?,
-        "ron" => read_project(input)?.1,
+        // Through the app's reader, so a project is checked as fully as when it is opened.
+        "map" | "png" | "ron" => {
+            open_world(input, (Connectivity::default(), TerrainRule::default()))?.grid
+        }
         e => bail!(
             "{}: cannot read .{e} files (use .map, .png or .ron)",
             input.display()

@@ -143,8 +143,15 @@ impl ChangeTape {
 
     /// Reads a tape and the map size it was made on; errors name the file and line.
     pub fn load(path: &std::path::Path) -> Result<(ChangeTape, (u32, u32)), IoError> {
-        let text = crate::map::io::read_text_file(path)?;
-        let file: TapeFile = ron::from_str(&text)
+        ChangeTape::parse(&crate::map::io::read_text_file(path)?, path)
+    }
+
+    /// Parses tape text as [`Self::load`] does; `path` is only used in error messages.
+    pub fn parse(
+        text: &str,
+        path: &std::path::Path,
+    ) -> Result<(ChangeTape, (u32, u32)), IoError> {
+        let file: TapeFile = ron::from_str(text)
             .map_err(|e| IoError::parse(path, e.span.start.line, e.code.to_string()))?;
         if file.version > TAPE_VERSION {
             return Err(IoError::parse(
@@ -155,6 +162,34 @@ impl ChangeTape {
                     file.version
                 ),
             ));
+        }
+        let format = |msg: String| IoError::Format {
+            file: path.to_path_buf(),
+            msg,
+        };
+        if let Some(msg) = crate::limits::grid_size_error(file.width as u64, file.height as u64) {
+            return Err(format(format!("the tape's map size: {msg}")));
+        }
+        let bad_cell = file.events.iter().find_map(|(tick, cells)| {
+            cells.iter().find_map(|&(x, y, c)| {
+                if x >= file.width || y >= file.height {
+                    Some(format!(
+                        "tick {tick}: cell ({x}, {y}) is outside the tape's {}×{} map",
+                        file.width, file.height
+                    ))
+                } else if !(c.cost.is_finite() && c.cost > 0.0) || !c.tile.is_ascii_graphic() {
+                    Some(format!(
+                        "tick {tick}: cell ({x}, {y}) gets tile {} with cost {}, not a map tile \
+                         with a positive finite cost",
+                        c.tile, c.cost
+                    ))
+                } else {
+                    None
+                }
+            })
+        });
+        if let Some(msg) = bad_cell {
+            return Err(format(msg));
         }
         if !file.events.windows(2).all(|w| w[0].0 < w[1].0) {
             return Err(IoError::Format {

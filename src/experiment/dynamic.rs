@@ -135,6 +135,18 @@ impl Rtd {
 /// Runs the agent from start to goal on `map` with `algo`, replaying `tape`. `oracle` checks
 /// every replan against A* from scratch and panics on a mismatch (tests).
 pub fn run_agent(map: &DynamicMap, tape: &mut Tape, algo: DynAlgo, oracle: bool) -> RunResult {
+    run_agent_reporting(map, tape, algo, oracle, &|_| {})
+}
+
+/// [`run_agent`], telling `progress` how far the agent has come every 64 steps: the share of
+/// the start-to-goal Manhattan distance it has covered at best so far, in [0, 1].
+pub fn run_agent_reporting(
+    map: &DynamicMap,
+    tape: &mut Tape,
+    algo: DynAlgo,
+    oracle: bool,
+    progress: &dyn Fn(f64),
+) -> RunResult {
     let mut grid = map.initial_grid();
     let mut state = map.initial.clone();
     let mut space = GridSpace::new(&grid, Connectivity::Four, TerrainRule::Class);
@@ -178,10 +190,18 @@ pub fn run_agent(map: &DynamicMap, tape: &mut Tape, algo: DynAlgo, oracle: bool)
     let mut around_buf: Vec<NodeId> = vec![];
     let mut pos = 0usize;
     let mut ok = !path.is_empty();
+    let width = map.base.width();
+    let manhattan = |n: NodeId| (n % width).abs_diff(goal % width) + (n / width).abs_diff(goal / width);
+    let first = manhattan(at).max(1) as f64;
+    let mut covered = 0.0f64;
     while ok && at != goal && steps < limit {
         pos += 1;
         at = path[pos];
         steps += 1;
+        if steps % 64 == 0 {
+            covered = covered.max(1.0 - manhattan(at) as f64 / first);
+            progress(covered);
+        }
         let change = steps % CHANGE_EVERY == 0;
         // AD* changing: ε falls by 0.1 each step (and rises by 0.5 below when the world
         // changes); with a new ε it searches again, counted in the total time only.
@@ -340,14 +360,16 @@ pub struct Setup {
 }
 
 /// Runs every algorithm of `setup` on the same maps and tapes, runs in parallel (rayon);
-/// `done` is called after each run (progress), and a true `cancel` stops before the next run.
+/// `progress` receives thousandths of a run as the agents advance (1000 per finished run), and
+/// a true `cancel` stops before the next run.
 pub fn run_experiment(
     setup: &Setup,
-    done: &(dyn Fn() + Sync),
+    progress: &(dyn Fn(u32) + Sync),
     cancel: &std::sync::atomic::AtomicBool,
 ) -> Vec<Row> {
     use rayon::prelude::*;
     use std::sync::atomic::Ordering;
+    let k = setup.algos.len().max(1) as u32;
     (0..setup.runs)
         .into_par_iter()
         .flat_map_iter(|r| {
@@ -360,13 +382,24 @@ pub fn run_experiment(
             let out: Vec<Row> = setup
                 .algos
                 .iter()
-                .map(|&algo| Row {
-                    run: r,
-                    algo,
-                    result: run_agent(&map, &mut tape, algo, false),
+                .enumerate()
+                .map(|(i, &algo)| {
+                    // This algorithm's share of the run's 1000 thousandths (the last takes the
+                    // remainder), reported as the agent advances.
+                    let share = if i as u32 == k - 1 { 1000 - 1000 / k * (k - 1) } else { 1000 / k };
+                    let sent = std::sync::atomic::AtomicU32::new(0);
+                    let report = |f: f64| {
+                        let want = (f.clamp(0.0, 1.0) * share as f64) as u32;
+                        let before = sent.fetch_max(want, Ordering::Relaxed);
+                        if want > before {
+                            progress(want - before);
+                        }
+                    };
+                    let result = run_agent_reporting(&map, &mut tape, algo, false, &report);
+                    report(1.0);
+                    Row { run: r, algo, result }
                 })
                 .collect();
-            done();
             out
         })
         .collect()

@@ -86,16 +86,7 @@ impl Suite {
                 line: p.line,
                 msg,
             };
-            if (p.map_width, p.map_height) != (grid.width(), grid.height()) {
-                return Err(bad(format!(
-                    "the problem is for a {}×{} map but {} is {}×{}",
-                    p.map_width,
-                    p.map_height,
-                    map.display(),
-                    grid.width(),
-                    grid.height()
-                )));
-            }
+            crate::map::io::check_problem(&p, &grid, r).map_err(bad)?;
             let q = query_at(&space, p.start, p.goal).map_err(bad)?;
             queries.push(q);
             problems.push(p);

@@ -138,7 +138,9 @@ impl Params {
                     .parse::<f64>()
                     .map_err(|_| format!("`{k}` = `{v}` is not a number"))?,
             };
-            given.insert(k.to_string(), value);
+            if given.insert(k.to_string(), value).is_some() {
+                return Err(format!("parameter `{k}` is given twice"));
+            }
         }
         Params::resolve(specs, &given)
     }

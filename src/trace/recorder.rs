@@ -27,6 +27,8 @@ pub struct Recorder {
     events: Vec<PackedEvent>,
     num_nodes: usize,
     dropped: u64,
+    /// Events kept at most ([`crate::limits::MAX_EVENTS`]); later ones are only counted.
+    max_events: usize,
     interval: usize,
     /// `checkpoints[i]` is the state after the first `i * interval` events.
     checkpoints: Vec<NodeStates>,
@@ -75,6 +77,7 @@ impl Recorder {
             events: Vec::new(),
             num_nodes,
             dropped: 0,
+            max_events: crate::limits::MAX_EVENTS,
             interval,
             checkpoints: vec![NodeStates::new(num_nodes)],
             cursor: 0,
@@ -89,6 +92,13 @@ impl Recorder {
     pub fn with_interval(num_nodes: usize, interval: usize) -> Recorder {
         let mut r = Recorder::new(num_nodes);
         r.interval = interval.max(1);
+        r
+    }
+
+    /// Same, keeping at most `max_events` events (the rest are counted in [`Self::dropped`]).
+    pub fn with_max_events(num_nodes: usize, max_events: usize) -> Recorder {
+        let mut r = Recorder::new(num_nodes);
+        r.max_events = max_events;
         r
     }
 
@@ -107,7 +117,8 @@ impl Recorder {
         self.num_nodes
     }
 
-    /// Events that could not be stored because their node id exceeds the packed range.
+    /// Events that could not be kept: past the event limit, or with a node id beyond the packed
+    /// range. Everything that reads a trace says so when this is not 0.
     pub fn dropped(&self) -> u64 {
         self.dropped
     }
@@ -130,6 +141,11 @@ impl Recorder {
 
     /// Forgets every event from index `len` on (e.g. when a run restarts from that point).
     pub fn truncate(&mut self, len: usize) {
+        // Events past the limit were only counted: those before `len` stay counted.
+        let total = self.events.len() + self.dropped as usize;
+        if len < total {
+            self.dropped = len.saturating_sub(self.events.len()) as u64;
+        }
         if len >= self.events.len() {
             return;
         }
@@ -319,8 +335,8 @@ impl Tracer for Recorder {
     #[inline(always)]
     fn event(&mut self, e: Event) {
         match PackedEvent::pack(&e) {
-            Some(p) => self.events.push(p),
-            None => self.dropped += 1,
+            Some(p) if self.events.len() < self.max_events => self.events.push(p),
+            _ => self.dropped += 1,
         }
     }
 }
@@ -382,6 +398,21 @@ mod tests {
             let expect = replay(&r, k);
             assert_eq!(*r.seek(k), expect);
         }
+    }
+
+    /// Past the event limit events are counted, not kept, and truncating forgets the count of
+    /// those it cuts.
+    #[test]
+    fn events_past_the_limit_are_counted() {
+        let mut r = Recorder::with_max_events(10, 3);
+        for n in 0..5 {
+            r.event(Event::at(EventKind::Generate, n));
+        }
+        assert_eq!((r.len(), r.dropped()), (3, 2));
+        r.truncate(4);
+        assert_eq!((r.len(), r.dropped()), (3, 1));
+        r.truncate(2);
+        assert_eq!((r.len(), r.dropped()), (2, 0));
     }
 
     #[test]

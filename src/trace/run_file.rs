@@ -58,17 +58,25 @@ impl RunFile {
 
     /// Writes the run atomically.
     pub fn write(&self, path: &Path) -> Result<(), IoError> {
-        let text = ron::ser::to_string(self).map_err(|e| IoError::Format {
+        write_atomic(path, self.to_text(path)?.as_bytes())
+    }
+
+    /// The run as RON text; `path` names the file in errors.
+    pub fn to_text(&self, path: &Path) -> Result<String, IoError> {
+        ron::ser::to_string(self).map_err(|e| IoError::Format {
             file: path.to_path_buf(),
             msg: e.to_string(),
-        })?;
-        write_atomic(path, text.as_bytes())
+        })
     }
 
     /// Reads a run file.
     pub fn read(path: &Path) -> Result<RunFile, IoError> {
-        let text = crate::map::io::read_text_file(path)?;
-        let run: RunFile = ron::from_str(&text).map_err(|e| IoError::Parse {
+        RunFile::parse(&crate::map::io::read_text_file(path)?, path)
+    }
+
+    /// Parses run file text; `path` is only used in error messages.
+    pub fn parse(text: &str, path: &Path) -> Result<RunFile, IoError> {
+        let run: RunFile = ron::from_str(text).map_err(|e| IoError::Parse {
             file: path.to_path_buf(),
             line: e.span.start.line,
             msg: e.code.to_string(),

@@ -65,3 +65,24 @@ pub fn movingai() -> Option<PathBuf> {
     );
     d.is_dir().then_some(d)
 }
+
+/// A file dropped on the window.
+#[derive(Debug)]
+pub struct Dropped(pub PathBuf);
+
+impl egui::DroppedFile for Dropped {
+    fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
+
+/// Drops `path` on the app's window and lets it handle the drop.
+pub fn drop_file(h: &mut Harness<'static, PathlabApp>, path: &std::path::Path) {
+    h.input_mut()
+        .dropped_files
+        .push(std::sync::Arc::new(Dropped(path.to_path_buf())));
+    h.run();
+}

@@ -4,8 +4,7 @@ use super::{numbered_lines, read_text, write_atomic, IoError};
 use crate::map::Grid;
 use std::path::Path;
 
-/// Largest side accepted, far beyond any benchmark map, to refuse absurd headers early.
-const MAX_SIDE: u32 = 1 << 15;
+use crate::limits::{grid_size_error, MAX_SIDE};
 
 /// Reads a `.map` file.
 pub fn read_map(path: &Path) -> Result<Grid, IoError> {
@@ -73,6 +72,10 @@ pub fn parse_map(text: &str, path: &Path) -> Result<Grid, IoError> {
             "the header needs both `height` and `width` before `map`".into(),
         ));
     };
+    // Checked before the rows are read, so an absurd header costs nothing.
+    if let Some(msg) = grid_size_error(w as u64, h as u64) {
+        return Err(err(last, msg));
+    }
     let mut tiles = Vec::with_capacity(w as usize * h as usize);
     let mut rows = 0;
     for (n, line) in lines.by_ref() {
@@ -126,6 +129,8 @@ pub fn parse_map(text: &str, path: &Path) -> Result<Grid, IoError> {
 
 /// The `.map` text of a grid.
 pub fn write_map(g: &Grid) -> String {
+    // Every grid pathlab holds is within the limits every reader checks, so what is written
+    // here reads back (the `.map` reader's side limit is the one of every other format).
     let mut s = format!(
         "type octile\nheight {}\nwidth {}\nmap\n",
         g.height(),

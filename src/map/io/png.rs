@@ -9,23 +9,27 @@ pub const PNG_DARK_THRESHOLD: u8 = 128;
 
 /// Reads a PNG as a grid: dark (or transparent) pixels are `@`, the rest `.`.
 pub fn read_png(path: &Path) -> Result<Grid, IoError> {
+    decode_png(&super::read_bytes(path)?, path)
+}
+
+/// Decodes PNG bytes as [`read_png`] does; `path` is only used in error messages.
+pub fn decode_png(bytes: &[u8], path: &Path) -> Result<Grid, IoError> {
     let fmt = |msg: String| IoError::Format {
         file: path.to_path_buf(),
         msg,
     };
-    let bytes = std::fs::read(path).map_err(|source| IoError::Os {
-        file: path.to_path_buf(),
-        source,
-    })?;
-    let img = image::load_from_memory_with_format(&bytes, image::ImageFormat::Png)
-        .map_err(|e| fmt(format!("not a readable PNG image: {e}")))?
-        .to_luma_alpha8();
-    let (w, h) = img.dimensions();
-    if w == 0 || h == 0 || w > 1 << 15 || h > 1 << 15 {
-        return Err(fmt(format!(
-            "a {w}×{h} image cannot be a map (1 to 32768 pixels a side)"
-        )));
+    let unreadable = |e: image::ImageError| fmt(format!("not a readable PNG image: {e}"));
+    let reader = || {
+        image::ImageReader::with_format(std::io::Cursor::new(bytes), image::ImageFormat::Png)
+    };
+    // The size from the header first: a small file can declare a huge image, and decoding it
+    // would allocate before anything could refuse it.
+    let (w, h) = reader().into_dimensions().map_err(unreadable)?;
+    if let Some(msg) = crate::limits::grid_size_error(w as u64, h as u64) {
+        return Err(fmt(format!("a {w}×{h} image cannot be a map: {msg}")));
     }
+    let img = reader().decode().map_err(unreadable)?.to_luma_alpha8();
+    let (w, h) = img.dimensions();
     let mut g = Grid::new(w, h, Cell::FREE);
     for (x, y, p) in img.enumerate_pixels() {
         let [l, a] = p.0;

@@ -77,6 +77,9 @@ impl Project {
         if w == 0 {
             return Err("the map has no cells".into());
         }
+        if let Some(msg) = crate::limits::grid_size_error(w as u64, self.rows.len() as u64) {
+            return Err(msg);
+        }
         if let Some((i, r)) = self.rows.iter().enumerate().find(|(_, r)| r.len() != w) {
             return Err(format!(
                 "map row {} has {} characters, row 1 has {w}",
@@ -116,8 +119,12 @@ impl Project {
 
 /// Reads a project file; the map inside is checked too.
 pub fn read_project(path: &Path) -> Result<(Project, Grid), IoError> {
-    let text = read_text(path)?;
-    let project: Project = ron::from_str(&text)
+    parse_project(&read_text(path)?, path)
+}
+
+/// Parses project text; `path` is only used in error messages.
+pub fn parse_project(text: &str, path: &Path) -> Result<(Project, Grid), IoError> {
+    let project: Project = ron::from_str(text)
         .map_err(|e| IoError::parse(path, e.span.start.line, e.code.to_string()))?;
     if project.version > PROJECT_VERSION {
         return Err(IoError::parse(

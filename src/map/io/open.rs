@@ -1,0 +1,174 @@
+//! Opening any file pathlab reads as a world, with everything in it checked once, here, for every
+//! entry point (the app's Open, a file on the command line, `convert`): the map within the
+//! limits, every problem inside the map and on passable cells, every algorithm known with
+//! parameters in range.
+
+use super::{parse_project, read_map, read_png, read_scen, AlgoSettings, IoError, Problem};
+use crate::map::Grid;
+use crate::search::registry;
+use crate::search::params::Params;
+use crate::space::{Connectivity, TerrainRule};
+use std::path::{Path, PathBuf};
+
+/// A world read from a file.
+#[derive(Clone, Debug)]
+pub struct Opened {
+    pub grid: Grid,
+    pub start: Option<(u32, u32)>,
+    pub goal: Option<(u32, u32)>,
+    pub problems: Vec<Problem>,
+    /// The file to save back to (`None` for PNG imports: saving asks where). For a scenario,
+    /// its map.
+    pub path: Option<PathBuf>,
+    pub algorithms: Vec<AlgoSettings>,
+    /// Moves and terrain rule, from a project file (other files carry none).
+    pub rules: Option<(Connectivity, TerrainRule)>,
+}
+
+/// The lower-case extension of `path`.
+pub fn extension(path: &Path) -> String {
+    path.extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
+/// Reads a `.map`, `.scen` (with its map), pathlab project `.ron` or `.png`. `rules` are the
+/// moves and terrain rule problems are checked under when the file brings none (a project
+/// brings its own).
+pub fn open_world(path: &Path, rules: (Connectivity, TerrainRule)) -> Result<Opened, IoError> {
+    let plain = |grid: Grid, keep: bool| Opened {
+        grid,
+        start: None,
+        goal: None,
+        problems: vec![],
+        path: keep.then(|| path.to_path_buf()),
+        algorithms: vec![],
+        rules: None,
+    };
+    let format = |msg: String| IoError::Format {
+        file: path.to_path_buf(),
+        msg,
+    };
+    match extension(path).as_str() {
+        "map" => Ok(plain(read_map(path)?, true)),
+        "png" => Ok(plain(read_png(path)?, false)),
+        "ron" => project_world(&super::read_text(path)?, path),
+        "scen" => {
+            let problems = read_scen(path)?;
+            let map = scen_map(path, problems.first()).ok_or_else(|| {
+                format("cannot find the map this scenario names (looked beside it)".into())
+            })?;
+            let grid = read_map(&map)?;
+            for p in &problems {
+                check_problem(p, &grid, rules.1).map_err(|msg| IoError::parse(path, p.line, msg))?;
+            }
+            let first = problems.first().map(|p| (p.start, p.goal));
+            Ok(Opened {
+                grid,
+                start: first.map(|f| f.0),
+                goal: first.map(|f| f.1),
+                problems,
+                path: Some(map),
+                algorithms: vec![],
+                rules: None,
+            })
+        }
+        e => Err(format(format!(
+            "pathlab opens .map, .scen, .ron (project) and .png files, not .{e}"
+        ))),
+    }
+}
+
+/// A project's text as a world, checked: its map, its algorithms, its embedded scenarios under
+/// its own terrain rule. `path` is only used in error messages.
+pub fn project_world(text: &str, path: &Path) -> Result<Opened, IoError> {
+    let format = |msg: String| IoError::Format {
+        file: path.to_path_buf(),
+        msg,
+    };
+    let (p, grid) = parse_project(text, path)?;
+    for a in &p.algorithms {
+        check_algorithm(a).map_err(|msg| {
+            // The line that names it, where the text has one.
+            let quoted = format!("\"{}\"", a.name);
+            match text.lines().position(|l| l.contains(&quoted)) {
+                Some(i) => IoError::parse(path, i + 1, msg),
+                None => format(msg),
+            }
+        })?;
+    }
+    for (i, s) in p.scenarios.iter().enumerate() {
+        check_problem(s, &grid, p.terrain_rule)
+            .map_err(|msg| format(format!("embedded scenario {}: {msg}", i + 1)))?;
+    }
+    Ok(Opened {
+        grid,
+        start: p.start,
+        goal: p.goal,
+        problems: p.scenarios,
+        path: Some(path.to_path_buf()),
+        algorithms: p.algorithms,
+        rules: Some((p.connectivity, p.terrain_rule)),
+    })
+}
+
+/// The map a scenario belongs to: the file its first problem names, beside the scenario, or
+/// the scenario's own name without `.scen`.
+fn scen_map(scen: &Path, first: Option<&Problem>) -> Option<PathBuf> {
+    let dir = scen.parent().unwrap_or(Path::new("."));
+    let named = first.map(|p| dir.join(p.map_file_name()));
+    let stripped = scen
+        .to_string_lossy()
+        .strip_suffix(".scen")
+        .map(PathBuf::from);
+    named.into_iter().chain(stripped).find(|p| p.is_file())
+}
+
+/// Why `p` is not a problem on `grid` under `rule`, or `Ok`: its map size, start and goal
+/// inside the map and on passable cells, a finite optimal length that is not negative.
+pub fn check_problem(p: &Problem, grid: &Grid, rule: TerrainRule) -> Result<(), String> {
+    if (p.map_width, p.map_height) != (grid.width(), grid.height()) {
+        return Err(format!(
+            "the problem is for a {}×{} map but the map is {}×{}",
+            p.map_width,
+            p.map_height,
+            grid.width(),
+            grid.height()
+        ));
+    }
+    if !(p.optimal.is_finite() && p.optimal >= 0.0) {
+        return Err(format!(
+            "optimal length {} is not a length (finite, 0 or more)",
+            p.optimal
+        ));
+    }
+    for (what, (x, y)) in [("start", p.start), ("goal", p.goal)] {
+        let tile = grid.get(x, y).ok_or_else(|| {
+            format!(
+                "{what} ({x}, {y}) is outside the {}×{} map",
+                grid.width(),
+                grid.height()
+            )
+        })?;
+        if rule.class(tile.tile) == 0 {
+            return Err(format!("{what} ({x}, {y}) is on a blocked cell"));
+        }
+    }
+    Ok(())
+}
+
+/// Why `a` names no algorithm of the registry or carries a parameter it does not take or out of
+/// its range, or `Ok`.
+pub fn check_algorithm(a: &AlgoSettings) -> Result<(), String> {
+    let info = registry::find(&a.name).ok_or_else(|| {
+        let names: Vec<_> = registry::all().iter().map(|i| i.name).collect();
+        format!(
+            "unknown algorithm `{}` (pathlab has: {})",
+            a.name,
+            names.join(", ")
+        )
+    })?;
+    Params::resolve(info.params, &a.params)
+        .map(|_| ())
+        .map_err(|e| format!("algorithm `{}`: {e}", a.name))
+}
