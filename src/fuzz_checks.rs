@@ -51,7 +51,9 @@ fn search(g: &Grid) {
         };
         let (a, d) = (cost("astar"), cost("dijkstra"));
         match (a, d) {
-            (Some(a), Some(d)) => assert!((a - d).abs() <= 1e-9 * d.max(1.0), "A* {a} ≠ Dijkstra {d}"),
+            (Some(a), Some(d)) => {
+                assert!((a - d).abs() <= 1e-9 * d.max(1.0), "A* {a} ≠ Dijkstra {d}")
+            }
             (None, None) => {}
             other => panic!("A* and Dijkstra disagree on reachability: {other:?}"),
         }
@@ -158,7 +160,11 @@ pub fn posthoc(bytes: &[u8]) {
         let word = |i: usize| u32::from_le_bytes([c[i], c[i + 1], c[i + 2], c[i + 3]]);
         let num = |i: usize| f32::from_bits(word(i)) as f64;
         let node = word(1) % 80;
-        let other = if c[0] & 0x80 != 0 { crate::trace::NONE } else { word(5) % 80 };
+        let other = if c[0] & 0x80 != 0 {
+            crate::trace::NONE
+        } else {
+            word(5) % 80
+        };
         rec.event(Event::new(kind, node, other, num(9), num(5)));
     }
     let yaml = posthoc::to_yaml(&rec, |n| ((n % 8) as f32, (n / 8) as f32));

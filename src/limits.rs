@@ -51,7 +51,10 @@ pub fn input_file_error(path: &Path) -> Option<std::io::Error> {
         Err(e) => return Some(e),
     };
     if meta.is_dir() {
-        return Some(Error::new(ErrorKind::InvalidInput, "is a folder, not a file"));
+        return Some(Error::new(
+            ErrorKind::InvalidInput,
+            "is a folder, not a file",
+        ));
     }
     if !meta.is_file() {
         return Some(Error::new(
@@ -106,9 +109,7 @@ mod tests {
         assert!(grid_size_error(MAX_SIDE as u64 + 1, 1)
             .unwrap()
             .contains("32768 cells a side"));
-        assert!(grid_size_error(8192, 8193)
-            .unwrap()
-            .contains("67108864"));
+        assert!(grid_size_error(8192, 8193).unwrap().contains("67108864"));
         assert!(grid_size_error(0, 5).unwrap().contains("no cells"));
     }
 

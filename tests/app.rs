@@ -12,7 +12,6 @@ use pathlab::map::{Cell, Edit};
 use pathlab::search::{AStar, Query, Search, SearchState};
 use pathlab::space::{GridSpace, Heuristic};
 use pathlab::trace::NullTracer;
-use std::path::PathBuf;
 
 #[test]
 fn steps_forward_and_back_with_keys() {
@@ -230,7 +229,11 @@ fn a_dropped_map_file_opens() {
     h.run();
     assert_eq!(h.state().doc.grid, grid);
     // Said in a dialog and in the status line.
-    assert_eq!(h.query_all_by_label_contains("pathlab opens .map, .scen").count(), 2);
+    assert_eq!(
+        h.query_all_by_label_contains("pathlab opens .map, .scen")
+            .count(),
+        2
+    );
 }
 
 #[test]

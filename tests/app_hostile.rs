@@ -37,6 +37,9 @@ fn maps_past_the_texture_limit_open_draw_and_search() {
                 break;
             }
         }
+        // Drawn by the GPU (wgpu, its texture limit 8192): one texture this size would fail.
+        let shot = hs.render().expect("the map renders");
+        assert_eq!((shot.width(), shot.height()), (1280, 800));
         let app = hs.state();
         let (start, goal) = (app.doc.start, app.doc.goal);
         let sp = GridSpace::octile(&grid);
@@ -63,7 +66,11 @@ fn maps_past_the_texture_limit_open_draw_and_search() {
 fn a_file_that_does_not_load_is_shown_in_a_dialog() {
     let dir = temp_dir("dialog");
     let bad = dir.join("unknown.ron");
-    std::fs::write(&bad, "(version: 1, rows: [\"..\"],\n algorithms: [(name: \"nosuch\")])").unwrap();
+    std::fs::write(
+        &bad,
+        "(version: 1, rows: [\"..\"],\n algorithms: [(name: \"nosuch\")])",
+    )
+    .unwrap();
     let mut h = harness(default_app());
     h.run();
     let before = h.state().doc.grid.clone();
@@ -71,7 +78,8 @@ fn a_file_that_does_not_load_is_shown_in_a_dialog() {
     h.run();
     h.get_by_label("Could not open the file");
     assert_eq!(
-        h.query_all_by_label_contains("unknown.ron:2: unknown algorithm `nosuch`").count(),
+        h.query_all_by_label_contains("unknown.ron:2: unknown algorithm `nosuch`")
+            .count(),
         2,
         "the dialog and the status line"
     );
@@ -86,7 +94,11 @@ fn a_file_that_does_not_load_is_shown_in_a_dialog() {
     let map = dir.join("s.map");
     std::fs::write(&map, "type octile\nheight 2\nwidth 2\nmap\n.@\n..\n").unwrap();
     for (name, line, why) in [
-        ("blocked.scen", "0\ts.map\t2\t2\t1\t0\t0\t1\t1", "start (1, 0) is on a blocked cell"),
+        (
+            "blocked.scen",
+            "0\ts.map\t2\t2\t1\t0\t0\t1\t1",
+            "start (1, 0) is on a blocked cell",
+        ),
         (
             "far.scen",
             "0\ts.map\t2\t2\t0\t0\t4294967295\t4294967295\t1",

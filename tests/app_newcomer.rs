@@ -373,7 +373,8 @@ fn without_a_portal_files_are_asked_for_by_path() {
     *h.state_mut().path_field().expect("a path field opens") = target.display().to_string();
     h.run();
     h.get_by_label("Open").click();
-    h.run();
+    // The opened map's tables lay themselves out over a few frames.
+    h.run_steps(8);
     h.get_by_label_contains("Opened");
     assert_eq!(h.state().recent.first(), Some(&target));
     // A bad path says why and keeps the field.

@@ -462,7 +462,8 @@ pub(super) fn prompts(app: &mut PathlabApp, ctx: &egui::Context) {
             Prompt::Error(title, message) => {
                 ui.strong(title);
                 ui.label(message);
-                let enter = ui.input(|i| i.key_pressed(egui::Key::Enter) || i.key_pressed(egui::Key::Escape));
+                let enter = ui
+                    .input(|i| i.key_pressed(egui::Key::Enter) || i.key_pressed(egui::Key::Escape));
                 if ui.button("OK").clicked() || enter {
                     close = true;
                 }

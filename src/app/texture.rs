@@ -213,7 +213,8 @@ impl MapTexture {
                 if x0 >= x1 || y0 >= y1 {
                     continue;
                 }
-                let sub = ColorImage::new([x1 - x0, y1 - y0], sub_pixels(pixels, w, [x0, y0, x1, y1]));
+                let sub =
+                    ColorImage::new([x1 - x0, y1 - y0], sub_pixels(pixels, w, [x0, y0, x1, y1]));
                 t.set_partial([x0 - tile[0], y0 - tile[1]], sub, OPTIONS);
             }
         }
@@ -393,7 +394,9 @@ mod tests {
             let rects = tile_rects(size, 4096);
             let area: usize = rects.iter().map(|r| (r[2] - r[0]) * (r[3] - r[1])).sum();
             assert_eq!(area, size[0] * size[1], "{size:?}");
-            assert!(rects.iter().all(|r| r[2] - r[0] <= 4096 && r[3] - r[1] <= 4096));
+            assert!(rects
+                .iter()
+                .all(|r| r[2] - r[0] <= 4096 && r[3] - r[1] <= 4096));
         }
         assert_eq!(tile_rects([16385, 2], 4096).len(), 5);
     }

@@ -190,7 +190,11 @@ pub fn run(cmd: Command) -> Result<i32> {
                     // Choices are written by name, as `--algo` takes them.
                     let (default, range) = match p.kind {
                         ParamKind::Choice(names) => (
-                            names.get(p.default as usize).copied().unwrap_or("?").to_string(),
+                            names
+                                .get(p.default as usize)
+                                .copied()
+                                .unwrap_or("?")
+                                .to_string(),
                             names.join(" | "),
                         ),
                         _ => (p.default.to_string(), format!("{}..={}", p.min, p.max)),

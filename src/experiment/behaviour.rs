@@ -147,10 +147,7 @@ impl ChangeTape {
     }
 
     /// Parses tape text as [`Self::load`] does; `path` is only used in error messages.
-    pub fn parse(
-        text: &str,
-        path: &std::path::Path,
-    ) -> Result<(ChangeTape, (u32, u32)), IoError> {
+    pub fn parse(text: &str, path: &std::path::Path) -> Result<(ChangeTape, (u32, u32)), IoError> {
         let file: TapeFile = ron::from_str(text)
             .map_err(|e| IoError::parse(path, e.span.start.line, e.code.to_string()))?;
         if file.version > TAPE_VERSION {
@@ -177,7 +174,7 @@ impl ChangeTape {
                         "tick {tick}: cell ({x}, {y}) is outside the tape's {}×{} map",
                         file.width, file.height
                     ))
-                } else if !(c.cost.is_finite() && c.cost > 0.0) || !c.tile.is_ascii_graphic() {
+                } else if !(c.cost.is_finite() && c.cost > 0.0 && c.tile.is_ascii_graphic()) {
                     Some(format!(
                         "tick {tick}: cell ({x}, {y}) gets tile {} with cost {}, not a map tile \
                          with a positive finite cost",

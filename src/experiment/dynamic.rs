@@ -191,7 +191,8 @@ pub fn run_agent_reporting(
     let mut pos = 0usize;
     let mut ok = !path.is_empty();
     let width = map.base.width();
-    let manhattan = |n: NodeId| (n % width).abs_diff(goal % width) + (n / width).abs_diff(goal / width);
+    let manhattan =
+        |n: NodeId| (n % width).abs_diff(goal % width) + (n / width).abs_diff(goal / width);
     let first = manhattan(at).max(1) as f64;
     let mut covered = 0.0f64;
     while ok && at != goal && steps < limit {
@@ -386,7 +387,11 @@ pub fn run_experiment(
                 .map(|(i, &algo)| {
                     // This algorithm's share of the run's 1000 thousandths (the last takes the
                     // remainder), reported as the agent advances.
-                    let share = if i as u32 == k - 1 { 1000 - 1000 / k * (k - 1) } else { 1000 / k };
+                    let share = if i as u32 == k - 1 {
+                        1000 - 1000 / k * (k - 1)
+                    } else {
+                        1000 / k
+                    };
                     let sent = std::sync::atomic::AtomicU32::new(0);
                     let report = |f: f64| {
                         let want = (f.clamp(0.0, 1.0) * share as f64) as u32;
@@ -397,7 +402,11 @@ pub fn run_experiment(
                     };
                     let result = run_agent_reporting(&map, &mut tape, algo, false, &report);
                     report(1.0);
-                    Row { run: r, algo, result }
+                    Row {
+                        run: r,
+                        algo,
+                        result,
+                    }
                 })
                 .collect();
             out

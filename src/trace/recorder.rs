@@ -406,7 +406,7 @@ mod tests {
     fn events_past_the_limit_are_counted() {
         let mut r = Recorder::with_max_events(10, 3);
         for n in 0..5 {
-            r.event(Event::at(EventKind::Generate, n));
+            r.event(Event::marker(EventKind::Generate, n));
         }
         assert_eq!((r.len(), r.dropped()), (3, 2));
         r.truncate(4);

@@ -10,7 +10,9 @@ mod scen;
 pub use movingai::{parse_map, read_map, write_map, write_map_file};
 pub use open::{check_algorithm, check_problem, extension, open_world, project_world, Opened};
 pub use png::{decode_png, read_png, PNG_DARK_THRESHOLD};
-pub use project::{parse_project, read_project, write_project, AlgoSettings, Project, PROJECT_VERSION};
+pub use project::{
+    parse_project, read_project, write_project, AlgoSettings, Project, PROJECT_VERSION,
+};
 pub use scen::{parse_scen, read_scen, write_scen, write_scen_file, Problem};
 
 use std::path::{Path, PathBuf};

@@ -5,8 +5,8 @@
 
 use super::{parse_project, read_map, read_png, read_scen, AlgoSettings, IoError, Problem};
 use crate::map::Grid;
-use crate::search::registry;
 use crate::search::params::Params;
+use crate::search::registry;
 use crate::space::{Connectivity, TerrainRule};
 use std::path::{Path, PathBuf};
 
@@ -60,7 +60,8 @@ pub fn open_world(path: &Path, rules: (Connectivity, TerrainRule)) -> Result<Ope
             })?;
             let grid = read_map(&map)?;
             for p in &problems {
-                check_problem(p, &grid, rules.1).map_err(|msg| IoError::parse(path, p.line, msg))?;
+                check_problem(p, &grid, rules.1)
+                    .map_err(|msg| IoError::parse(path, p.line, msg))?;
             }
             let first = problems.first().map(|p| (p.start, p.goal));
             Ok(Opened {

@@ -19,9 +19,8 @@ pub fn decode_png(bytes: &[u8], path: &Path) -> Result<Grid, IoError> {
         msg,
     };
     let unreadable = |e: image::ImageError| fmt(format!("not a readable PNG image: {e}"));
-    let reader = || {
-        image::ImageReader::with_format(std::io::Cursor::new(bytes), image::ImageFormat::Png)
-    };
+    let reader =
+        || image::ImageReader::with_format(std::io::Cursor::new(bytes), image::ImageFormat::Png);
     // The size from the header first: a small file can declare a huge image, and decoding it
     // would allocate before anything could refuse it.
     let (w, h) = reader().into_dimensions().map_err(unreadable)?;
