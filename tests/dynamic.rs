@@ -356,3 +356,31 @@ fn recorded_states_match_dstar_lites_queue_across_changes() {
     }
     assert!(consistent_again > 0, "some nodes became consistent again");
 }
+
+/// The experiment reports progress while agents walk, not only between runs: thousandths that
+/// add up to 1000 per run, in more reports than runs.
+#[test]
+fn experiment_progress_moves_within_a_run_and_adds_up() {
+    use pathlab::experiment::dynamic::{run_experiment, DynAlgo, MapKind, Setup};
+    use std::sync::atomic::{AtomicU32, Ordering};
+    let setup = Setup {
+        kind: MapKind::Random,
+        size: 256,
+        magnitude: 2.0,
+        runs: 2,
+        algos: vec![DynAlgo::AStar, DynAlgo::DStarLite, DynAlgo::Rtd(64)],
+        seed: 3,
+    };
+    let (sum, calls) = (AtomicU32::new(0), AtomicU32::new(0));
+    let rows = run_experiment(
+        &setup,
+        &|t| {
+            sum.fetch_add(t, Ordering::Relaxed);
+            calls.fetch_add(1, Ordering::Relaxed);
+        },
+        &Default::default(),
+    );
+    assert_eq!(rows.len(), 6);
+    assert_eq!(sum.load(Ordering::Relaxed), 2000);
+    assert!(calls.load(Ordering::Relaxed) > 6 * 2, "{calls:?}");
+}
