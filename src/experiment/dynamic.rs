@@ -10,7 +10,7 @@
 use super::heap_astar::HeapAStar;
 use crate::map::{Cell, Grid, Rect};
 use crate::search::{
-    AStar, AdStar, DStarLite, EdgeChange, Incremental, Query, Search, SearchState, Status,
+    AStar, AdStar, DStarLite, EdgeChange, Incremental, Query, Search, SearchState, Status, StepTies,
 };
 use crate::space::{Connectivity, GridSpace, Heuristic, NodeId, Space, TerrainRule};
 use crate::trace::NullTracer;
@@ -24,10 +24,15 @@ pub enum DynAlgo {
     /// A* from scratch after every change, on the incremental searches' indexed heap (the
     /// thesis's comparable setting).
     AStar,
+    /// The same A* with equal f left in the heap's order (`astar:f`): no tie-breaking.
+    AStarTiesF,
     /// pathlab's own A* (the open list with an equal-f lane) from scratch after every change.
     AStarLane,
-    /// D* Lite, repairing its plan.
+    /// D* Lite, repairing its plan; its path takes the first of equal successors, as the
+    /// thesis ran it.
     DStarLite,
+    /// D* Lite whose path takes the equal successor nearest the goal (`dstar-lite:h`).
+    DStarLiteTiesH,
     /// AD* with a fixed ε.
     AdStatic(f64),
     /// AD* with Mäntysalo 2024's changing ε: 2 at the start, −0.1 after each step, +0.5 on a change,
@@ -43,7 +48,9 @@ impl DynAlgo {
         match s {
             "astar" => Ok(DynAlgo::AStar),
             "astar:lane" => Ok(DynAlgo::AStarLane),
+            "astar:f" => Ok(DynAlgo::AStarTiesF),
             "dstar-lite" => Ok(DynAlgo::DStarLite),
+            "dstar-lite:h" => Ok(DynAlgo::DStarLiteTiesH),
             "ad:changing" => Ok(DynAlgo::AdChanging),
             other if other.starts_with("ad:") => match other[3..].parse::<f64>() {
                 Ok(e) if (1.0..=100.0).contains(&e) => Ok(DynAlgo::AdStatic(e)),
@@ -54,7 +61,7 @@ impl DynAlgo {
                 _ => Err(format!("`{other}`: the expansion limit must be a whole number ≥ 2")),
             },
             other => Err(format!(
-                "unknown algorithm `{other}` (known: astar, astar:lane, dstar-lite, rtd:LIMIT, ad:EPS, ad:changing)"
+                "unknown algorithm `{other}` (known: astar, astar:f, astar:lane, dstar-lite, dstar-lite:h, rtd:LIMIT, ad:EPS, ad:changing)"
             )),
         }
     }
@@ -64,7 +71,9 @@ impl DynAlgo {
         match self {
             DynAlgo::AStar => "astar".into(),
             DynAlgo::AStarLane => "astar:lane".into(),
+            DynAlgo::AStarTiesF => "astar:f".into(),
             DynAlgo::DStarLite => "dstar-lite".into(),
+            DynAlgo::DStarLiteTiesH => "dstar-lite:h".into(),
             DynAlgo::AdStatic(e) => format!("ad:{e}"),
             DynAlgo::AdChanging => "ad:changing".into(),
             DynAlgo::Rtd(l) => format!("rtd:{l}"),
@@ -160,8 +169,18 @@ pub fn run_agent_reporting(
     let t0 = Instant::now();
     let mut planner = match algo {
         DynAlgo::AStar => Planner::HeapAStar(Box::default()),
+        DynAlgo::AStarTiesF => {
+            let mut a = HeapAStar::default();
+            a.ties_by_f_only = true;
+            Planner::HeapAStar(Box::new(a))
+        }
         DynAlgo::AStarLane => Planner::AStar(Box::new(AStar::new(&space, q, h))),
         DynAlgo::DStarLite => Planner::DStar(Box::new(DStarLite::new(&space, q, h))),
+        DynAlgo::DStarLiteTiesH => {
+            let mut d = DStarLite::new(&space, q, h);
+            d.set_step_ties(StepTies::NearestGoal);
+            Planner::DStar(Box::new(d))
+        }
         DynAlgo::AdStatic(e) => Planner::Ad(Box::new(AdStar::new(&space, q, e, 0.0, h)), None),
         // ε in whole tenths, so 2.0 − 10 × 0.1 is exactly 1.
         DynAlgo::AdChanging => Planner::Ad(Box::new(AdStar::new(&space, q, 2.0, 0.0, h)), Some(20)),
@@ -648,7 +667,7 @@ mod tests {
                 } else {
                     MapKind::Random
                 };
-                let m = DynamicMap::generate(kind, 32, seed);
+                let m = DynamicMap::generate(kind, 48, seed);
                 let mut tape = Tape::new(&m, mag, seed);
                 replans += run_agent(&m, &mut tape, DynAlgo::DStarLite, true).replans;
             }

@@ -14,6 +14,9 @@ use crate::trace::NONE;
 /// A* from scratch on a [`KeyedHeap`]; the arrays are kept between searches.
 #[derive(Clone, Debug, Default)]
 pub struct HeapAStar {
+    /// Equal f in the heap's own order (no tie-breaking, as the thesis states none) instead of
+    /// the larger g first.
+    pub ties_by_f_only: bool,
     g: Vec<f64>,
     parent: Vec<NodeId>,
     closed: Vec<bool>,
@@ -45,7 +48,11 @@ impl HeapAStar {
         }
         let hf = space.heuristic_to(h, goal);
         // f in the high half; in the low half the complement of g, so a larger g comes first.
-        let key = |f: f64, g: f64| ((q(f) as u128) << 64) | (u64::MAX - q(g)) as u128;
+        let by_f = self.ties_by_f_only;
+        let key = |f: f64, g: f64| {
+            let low = if by_f { 0 } else { u64::MAX - q(g) };
+            ((q(f) as u128) << 64) | low as u128
+        };
         self.g[start as usize] = 0.0;
         self.heap.set(start, key(hf(start), 0.0));
         while let Some((_, u)) = self.heap.pop() {

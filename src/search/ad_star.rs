@@ -37,6 +37,10 @@ pub struct AdStar {
     set: Vec<Set>,
     /// OPEN under its keys (the nodes whose set is `Open`).
     heap: KeyedHeap,
+    /// Nodes closed in this search, and nodes made inconsistent after they closed (INCONS):
+    /// the next search visits these and OPEN only, never the whole map.
+    closed_nodes: Vec<NodeId>,
+    incons_nodes: Vec<NodeId>,
     query: Query,
     status: Status,
     stats: Stats,
@@ -63,6 +67,8 @@ impl AdStar {
             rhs: vec![],
             set: vec![],
             heap: KeyedHeap::default(),
+            closed_nodes: vec![],
+            incons_nodes: vec![],
             query,
             status: Status::Running,
             stats: Stats::default(),
@@ -144,6 +150,9 @@ impl AdStar {
         }
         if q(self.g[i]) != q(self.rhs[i]) {
             if closed {
+                if self.set[i] != Set::ClosedIncons {
+                    self.incons_nodes.push(s);
+                }
                 self.set[i] = Set::ClosedIncons;
             } else if self.set[i] == Set::Incons {
                 // stays in INCONS until the next search
@@ -177,19 +186,31 @@ impl AdStar {
         }
     }
 
-    /// INCONS joins OPEN, every key is remade for the current start and ε, CLOSED empties.
+    /// INCONS joins OPEN, OPEN's keys are remade for the current start and ε, CLOSED empties.
+    /// The published algorithm's work: it touches OPEN, INCONS and CLOSED, not every node of
+    /// the map (a pass over the map per replan cost AD* as much as A*'s whole search).
     fn next_search<S: Space>(&mut self, space: &S) {
         let h = space.heuristic_to(self.heuristic, self.query.start);
-        self.heap.reset(self.set.len());
-        for i in 0..self.set.len() {
-            let reopen = match self.set[i] {
-                Set::Open | Set::Incons | Set::ClosedIncons => true,
-                Set::Closed => false,
-                Set::None => false,
-            };
-            self.set[i] = Set::None;
-            if reopen && q(self.g[i]) != q(self.rhs[i]) {
-                self.push_open(&h, i as NodeId);
+        let mut again: Vec<NodeId> = self.heap.iter().map(|(_, n)| n).collect();
+        again.append(&mut self.incons_nodes);
+        self.heap.clear();
+        for n in self.closed_nodes.drain(..) {
+            if self.set[n as usize] == Set::Closed {
+                self.set[n as usize] = Set::None;
+            }
+        }
+        // A node listed twice is taken once: its set is `None` after the first.
+        let mut reopen = Vec::with_capacity(again.len());
+        for n in again {
+            let i = n as usize;
+            if matches!(self.set[i], Set::Open | Set::Incons | Set::ClosedIncons) {
+                self.set[i] = Set::None;
+                reopen.push(n);
+            }
+        }
+        for n in reopen {
+            if q(self.g[n as usize]) != q(self.rhs[n as usize]) {
+                self.push_open(&h, n);
             }
         }
         self.path.clear();
@@ -283,6 +304,8 @@ impl<S: Space> Search<S> for AdStar {
         self.set.clear();
         self.set.resize(n, Set::None);
         self.heap.reset(n);
+        self.closed_nodes.clear();
+        self.incons_nodes.clear();
         self.query = query;
         self.eps = self.eps_start;
         self.stats = Stats::default();
@@ -344,6 +367,7 @@ impl<S: Space> Search<S> for AdStar {
         if q(g) > q(rhs) {
             self.g[u as usize] = rhs;
             self.set[u as usize] = Set::Closed;
+            self.closed_nodes.push(u);
             for p in preds {
                 self.update_state(space, h, p, tracer);
             }

@@ -60,9 +60,24 @@ pub enum KeyRule {
     Original,
 }
 
+/// How the path picks among successors of equal c + g.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StepTies {
+    /// The first in neighbour order (N, E, S, W, then diagonals): no tie-breaking, as
+    /// Mäntysalo 2024 ran D* Lite.
+    #[default]
+    First,
+    /// The one nearest the goal in a straight line: the remedy Mäntysalo 2024 suggests (citing
+    /// Koenig & Likhachev 2005: "the lowest heuristic cost") and did not use. Euclidean, since
+    /// on a 4-connected path every optimal successor is one Manhattan unit nearer the goal,
+    /// and Manhattan would never break the tie.
+    NearestGoal,
+}
+
 /// D* Lite search state.
 #[derive(Clone, Debug)]
 pub struct DStarLite {
+    step_ties: StepTies,
     heuristic: Heuristic,
     eps: f64,
     rule: KeyRule,
@@ -135,6 +150,7 @@ impl DStarLite {
             stats: Stats::default(),
             path: vec![],
             started: false,
+            step_ties: StepTies::First,
         };
         Search::reset(&mut s, space, query);
         s
@@ -289,6 +305,28 @@ impl DStarLite {
         lookahead(space, &self.g, u)
     }
 
+    /// Sets how the path breaks ties between successors of equal c + g.
+    pub fn set_step_ties(&mut self, t: StepTies) {
+        self.step_ties = t;
+    }
+
+    /// The path's next node after `u` under the step tie rule.
+    fn path_step<S: Space>(&self, space: &S, u: NodeId) -> (f64, NodeId) {
+        if self.step_ties == StepTies::First {
+            return lookahead(space, &self.g, u);
+        }
+        let to_goal = space.heuristic_to(Heuristic::Euclidean, self.query.goal);
+        let mut best = ((u64::MAX, u64::MAX), INF, NONE);
+        for (s, c) in space.neighbours(u) {
+            let v = c + self.g[s as usize];
+            let k = (q(v), q(to_goal(s)));
+            if v.is_finite() && k < best.0 {
+                best = (k, v, s);
+            }
+        }
+        (best.1, best.2)
+    }
+
     fn update_vertex<S: Space, T: Tracer>(
         &mut self,
         space: &S,
@@ -324,7 +362,7 @@ impl DStarLite {
         self.path.push(n);
         let limit = self.g.len();
         while n != self.query.goal {
-            let (v, s) = self.best_successor(space, n);
+            let (v, s) = self.path_step(space, n);
             if s == NONE || !v.is_finite() || self.path.len() > limit {
                 self.path.clear();
                 self.status = Status::NoPath;

@@ -31,6 +31,15 @@ impl KeyedHeap {
         self.pos.resize(n, OUT);
     }
 
+    /// Empties the heap in time proportional to what it holds (`reset` touches every node).
+    pub fn clear(&mut self) {
+        for &n in &self.nodes {
+            self.pos[n as usize] = OUT;
+        }
+        self.keys.clear();
+        self.nodes.clear();
+    }
+
     /// Number of nodes in the heap.
     pub fn len(&self) -> usize {
         self.keys.len()

@@ -24,7 +24,7 @@ pub use astar::AStar;
 pub use best_first::{BestFirst, Priority};
 pub use bfs::Bfs;
 pub use dijkstra::Dijkstra;
-pub use dstar_lite::{DStarLite, EdgeChange, Incremental, KeyRule};
+pub use dstar_lite::{DStarLite, EdgeChange, Incremental, KeyRule, StepTies};
 pub use dyn_search::DynSearch;
 pub use greedy::Greedy;
 pub use heap::{key_or_inf, Entry, OpenHeap};
