@@ -3,6 +3,7 @@
 use super::LateProgress;
 use anyhow::{bail, Result};
 use pathlab::experiment::dynamic::{self, run_experiment, DynAlgo, MapKind, Setup};
+use pathlab::experiment::mantysalo2024;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -13,20 +14,34 @@ pub enum Experiment {
     /// Mäntysalo 2024: an agent crosses a map whose obstacles change every 10 steps, replanning after
     /// each change; every algorithm faces the same seeded change tape. CSV on stdout or --csv.
     Dynamic {
+        /// Run the thesis's whole experiment: `mantysalo2024` (its 24 scenarios, its 11
+        /// variants; --scenarios and --shard choose a part).
+        #[arg(long, value_parser = ["mantysalo2024"], conflicts_with_all = ["map_kind", "size", "magnitude", "algos"])]
+        preset: Option<String>,
+        /// With --preset: scenarios by name or pattern, comma-separated (`room-128-2`,
+        /// `random-*-20`, `*-256-*`); all 24 when absent.
+        #[arg(long, requires = "preset", default_value = "")]
+        scenarios: String,
+        /// With --preset: run shard I of N (every N-th scenario from the I-th), so a job runner
+        /// can spread the work; the CSVs concatenate.
+        #[arg(long, requires = "preset", value_parser = parse_shard, default_value = "1/1")]
+        shard: (usize, usize),
         /// Map structure: room or random.
-        #[arg(long, value_parser = ["room", "random"])]
-        map_kind: String,
+        #[arg(long, value_parser = ["room", "random"], required_unless_present = "preset")]
+        map_kind: Option<String>,
         /// Side of the square map in cells (the thesis: 128, 256, 512).
-        #[arg(long)]
-        size: u32,
+        #[arg(long, required_unless_present = "preset")]
+        size: Option<u32>,
         /// Percentage of the dynamic obstacles changed per event (the thesis: 2, 5, 10, 20).
-        #[arg(long)]
-        magnitude: f64,
+        #[arg(long, required_unless_present = "preset")]
+        magnitude: Option<f64>,
         /// Runs (each its own map and tape).
         #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
         runs: u32,
         /// Comma-separated: astar (on the incremental searches' heap, as the thesis compared
-        /// them), astar:lane (pathlab's faster A*), dstar-lite, rtd:LIMIT, ad:EPS, ad:changing.
+        /// them; ties to the larger g), astar:f (ties left to the heap), astar:lane (pathlab's
+        /// faster A*), dstar-lite (the first of equal steps, as the thesis ran it),
+        /// dstar-lite:h (the equal step nearest the goal), rtd:LIMIT, ad:EPS, ad:changing.
         #[arg(long, default_value = "astar,dstar-lite")]
         algos: String,
         /// Seed of run 0 (run r uses seed + r).
@@ -36,63 +51,140 @@ pub enum Experiment {
         #[arg(long)]
         csv: Option<PathBuf>,
     },
+    /// Mäntysalo 2024's tables beside pathlab's: reads `experiment dynamic` CSVs (shards
+    /// concatenated or given one by one) and prints Markdown, one table per scenario.
+    Summary {
+        /// CSV files written by `experiment dynamic`.
+        #[arg(required = true)]
+        csv: Vec<PathBuf>,
+        /// Differences above this percentage are set in bold.
+        #[arg(long, default_value_t = 20.0)]
+        flag: f64,
+    },
+}
+
+fn parse_shard(s: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("`{s}` should be I/N, 1 ≤ I ≤ N");
+    let (i, n) = s.split_once('/').ok_or_else(bad)?;
+    let (i, n) = (
+        i.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if i == 0 || n == 0 || i > n {
+        return Err(bad());
+    }
+    Ok((i, n))
 }
 
 pub fn run(e: Experiment) -> Result<i32> {
-    let Experiment::Dynamic {
-        map_kind,
-        size,
-        magnitude,
-        runs,
-        algos,
-        seed,
-        csv,
-    } = e;
-    let kind = if map_kind == "room" {
-        MapKind::Room
-    } else {
-        MapKind::Random
-    };
-    if !(magnitude > 0.0 && magnitude <= 100.0) {
-        bail!("--magnitude must be a percentage in (0, 100], not {magnitude}");
-    }
-    if !(8..=4096).contains(&size) {
-        bail!("--size must be between 8 and 4096, not {size}");
-    }
-    let algos: Vec<DynAlgo> = algos
-        .split(',')
-        .map(|a| DynAlgo::parse(a.trim()))
-        .collect::<Result<_, _>>()
-        .map_err(anyhow::Error::msg)?;
-    let setup = Setup {
-        kind,
-        size,
-        magnitude,
-        runs,
-        algos,
-        seed,
-    };
-    // Thousandths of a run: a bar that moves while the agents walk, not only between runs
-    // (one run at --size 4096 takes minutes).
-    let progress = Mutex::new(LateProgress::new(runs as usize * 1000));
-    let rows = run_experiment(
-        &setup,
-        &|thousandths| {
-            if let Ok(mut p) = progress.lock() {
-                p.inc_by(thousandths as u64);
+    match e {
+        Experiment::Summary { csv, flag } => {
+            let mut text = String::new();
+            for f in &csv {
+                text.push_str(&pathlab::map::io::read_text_file(f)?);
+                text.push('\n');
             }
-        },
-        &AtomicBool::new(false),
-    );
-    drop(progress);
-    let text = dynamic::csv(&setup, &rows);
-    match csv {
+            let means = mantysalo2024::means(&text).map_err(anyhow::Error::msg)?;
+            print!("{}", mantysalo2024::summary(&means, flag));
+            Ok(0)
+        }
+        Experiment::Dynamic {
+            preset: Some(_),
+            scenarios,
+            shard,
+            runs,
+            seed,
+            csv,
+            ..
+        } => {
+            let chosen = mantysalo2024::select(&scenarios, shard).map_err(anyhow::Error::msg)?;
+            let progress = Mutex::new(LateProgress::new(chosen.len() * runs as usize * 1000));
+            let results = mantysalo2024::run(
+                &chosen,
+                runs,
+                seed,
+                &|thousandths| {
+                    if let Ok(mut p) = progress.lock() {
+                        p.inc_by(thousandths as u64);
+                    }
+                },
+                &AtomicBool::new(false),
+            );
+            drop(progress);
+            let mut text = String::from(dynamic::CSV_HEADER);
+            text.push('\n');
+            for (setup, rows) in &results {
+                let body = dynamic::csv(setup, rows);
+                text.push_str(body.split_once('\n').map_or("", |b| b.1));
+            }
+            write_csv(csv, &text)?;
+            Ok(0)
+        }
+        Experiment::Dynamic {
+            map_kind,
+            size,
+            magnitude,
+            runs,
+            algos,
+            seed,
+            csv,
+            ..
+        } => {
+            // clap requires these without --preset.
+            let (Some(map_kind), Some(size), Some(magnitude)) = (map_kind, size, magnitude) else {
+                bail!("--map-kind, --size and --magnitude are needed without --preset");
+            };
+            let kind = if map_kind == "room" {
+                MapKind::Room
+            } else {
+                MapKind::Random
+            };
+            if !(magnitude > 0.0 && magnitude <= 100.0) {
+                bail!("--magnitude must be a percentage in (0, 100], not {magnitude}");
+            }
+            if !(8..=4096).contains(&size) {
+                bail!("--size must be between 8 and 4096, not {size}");
+            }
+            let algos: Vec<DynAlgo> = algos
+                .split(',')
+                .map(|a| DynAlgo::parse(a.trim()))
+                .collect::<Result<_, _>>()
+                .map_err(anyhow::Error::msg)?;
+            let setup = Setup {
+                kind,
+                size,
+                magnitude,
+                runs,
+                algos,
+                seed,
+            };
+            // Thousandths of a run: a bar that moves while the agents walk, not only between
+            // runs (one run at --size 4096 takes minutes).
+            let progress = Mutex::new(LateProgress::new(runs as usize * 1000));
+            let rows = run_experiment(
+                &setup,
+                &|thousandths| {
+                    if let Ok(mut p) = progress.lock() {
+                        p.inc_by(thousandths as u64);
+                    }
+                },
+                &AtomicBool::new(false),
+            );
+            drop(progress);
+            write_csv(csv, &dynamic::csv(&setup, &rows))?;
+            Ok(if rows.iter().all(|r| r.result.success) {
+                0
+            } else {
+                1
+            })
+        }
+    }
+}
+
+fn write_csv(to: Option<PathBuf>, text: &str) -> Result<()> {
+    match to {
         Some(p) => pathlab::map::io::write_atomic(&p, text.as_bytes())?,
         None => std::io::stdout().write_all(text.as_bytes())?,
     }
-    Ok(if rows.iter().all(|r| r.result.success) {
-        0
-    } else {
-        1
-    })
+    Ok(())
 }

@@ -175,10 +175,12 @@ pub fn run_agent_reporting(
             Planner::HeapAStar(Box::new(a))
         }
         DynAlgo::AStarLane => Planner::AStar(Box::new(AStar::new(&space, q, h))),
-        DynAlgo::DStarLite => Planner::DStar(Box::new(DStarLite::new(&space, q, h))),
-        DynAlgo::DStarLiteTiesH => {
+        DynAlgo::DStarLite | DynAlgo::DStarLiteTiesH => {
             let mut d = DStarLite::new(&space, q, h);
-            d.set_step_ties(StepTies::NearestGoal);
+            if algo == DynAlgo::DStarLiteTiesH {
+                d.set_step_ties(StepTies::NearestGoal);
+            }
+            d.set_path_on_demand(true);
             Planner::DStar(Box::new(d))
         }
         DynAlgo::AdStatic(e) => Planner::Ad(Box::new(AdStar::new(&space, q, e, 0.0, h)), None),
@@ -325,12 +327,20 @@ pub fn run_agent_reporting(
                     }
                     d.run(&space, &mut NullTracer);
                     expanded += d.stats().expanded - before;
-                    d.path().map_or(vec![], |p| p.to_vec())
+                    vec![]
                 }
             };
             let dt = t.elapsed();
             recompute += dt;
             total += dt;
+            // D* Lite knows its next step once its search stops (the start's lowest c + g);
+            // the rest of the path is walking, counted in the total only.
+            if let Planner::DStar(d) = &mut planner {
+                let t = Instant::now();
+                d.finish_path(&space);
+                path = d.path().map_or(vec![], |p| p.to_vec());
+                total += t.elapsed();
+            }
             replans += 1;
             pos = 0;
             let bound = match &planner {
@@ -574,6 +584,7 @@ fn plan(p: &mut Planner, space: &GridSpace, q: Query, expanded: &mut u64) -> Vec
         }
         Planner::DStar(d) => {
             d.run(space, &mut NullTracer);
+            d.finish_path(space);
             d.as_mut()
         }
         Planner::Ad(a, _) => {

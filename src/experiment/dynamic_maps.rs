@@ -131,7 +131,10 @@ fn rooms(n: u32, rng: &mut ChaCha8Rng) -> (Grid, Vec<Vec<usize>>) {
         };
         (r * ROOM, hi)
     };
-    // Each door: (room a, room b, cell). East doors, then south doors.
+    // Each door: (room a, room b, cell). East doors, then south doors. One cell at the middle
+    // of the wall between two rooms: the thesis does not say where; with doors at random places
+    // A* on Room 128 travelled 9% and expanded 38% more than the thesis's A* at 2%, with doors
+    // mid-wall it travels 299 against 301 and D* Lite expands 12,453 nodes against 12,170.
     let mut doors: Vec<(u32, u32, usize)> = vec![];
     for ry in 0..rooms {
         for rx in 0..rooms {

@@ -20,12 +20,30 @@ pub struct HeapAStar {
     g: Vec<f64>,
     parent: Vec<NodeId>,
     closed: Vec<bool>,
+    /// The search that last wrote each node's g, parent and closed flag: a new search starts by
+    /// bumping `search`, not by clearing arrays over the whole map. The thesis times a
+    /// recompute from the change to the next step known; an O(map) reset inside it made A*'s
+    /// recompute grow with the map rather than with its search.
+    stamp: Vec<u32>,
+    search: u32,
     heap: KeyedHeap,
     /// Expansions of the last search.
     pub expanded: u64,
 }
 
 impl HeapAStar {
+    /// Resets node `v`'s slots the first time this search touches it.
+    #[inline(always)]
+    fn touch(&mut self, v: NodeId) {
+        let i = v as usize;
+        if self.stamp[i] != self.search {
+            self.stamp[i] = self.search;
+            self.g[i] = f64::INFINITY;
+            self.parent[i] = NONE;
+            self.closed[i] = false;
+        }
+    }
+
     /// The optimal path from `start` to `goal` (empty when there is none).
     pub fn search<S: Space>(
         &mut self,
@@ -35,14 +53,18 @@ impl HeapAStar {
         h: Heuristic,
     ) -> Vec<NodeId> {
         let n = space.num_nodes();
-        self.g.clear();
-        self.g.resize(n, f64::INFINITY);
-        self.parent.clear();
-        self.parent.resize(n, NONE);
-        self.closed.clear();
-        self.closed.resize(n, false);
-        self.heap.reset(n);
+        if self.stamp.len() != n || self.search == u32::MAX {
+            self.g = vec![f64::INFINITY; n];
+            self.parent = vec![NONE; n];
+            self.closed = vec![false; n];
+            self.stamp = vec![0; n];
+            self.search = 0;
+            self.heap.reset(n);
+        }
+        self.search += 1;
+        self.heap.clear();
         self.expanded = 0;
+
         if !space.is_passable(start) || !space.is_passable(goal) {
             return vec![];
         }
@@ -53,6 +75,7 @@ impl HeapAStar {
             let low = if by_f { 0 } else { u64::MAX - q(g) };
             ((q(f) as u128) << 64) | low as u128
         };
+        self.touch(start);
         self.g[start as usize] = 0.0;
         self.heap.set(start, key(hf(start), 0.0));
         while let Some((_, u)) = self.heap.pop() {
@@ -70,6 +93,7 @@ impl HeapAStar {
             self.expanded += 1;
             let gu = self.g[u as usize];
             for (v, c) in space.neighbours(u) {
+                self.touch(v);
                 let gv = gu + c;
                 if !self.closed[v as usize] && gv < self.g[v as usize] {
                     self.g[v as usize] = gv;
@@ -105,7 +129,10 @@ mod tests {
             let grid = Grid::from_tiles(w, h, tiles);
             let sp = GridSpace::new(&grid, Connectivity::Four, TerrainRule::Class);
             let (s, g) = (0, w * h - 1);
+            // A search on the same map before, the other way: its marks must not leak.
+            let back = ha.search(&sp, g, s, Heuristic::Manhattan);
             let path = ha.search(&sp, s, g, Heuristic::Manhattan);
+            assert_eq!(back.len(), path.len());
             let mut a = AStar::new(&sp, Query { start: s, goal: g }, Heuristic::Manhattan);
             a.run(&sp, &mut NullTracer);
             match a.cost() {

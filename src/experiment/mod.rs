@@ -5,6 +5,7 @@ pub mod behaviour;
 pub mod dynamic;
 pub mod dynamic_maps;
 pub mod heap_astar;
+pub mod mantysalo2024;
 
 use crate::map::io::{read_map, read_scen, Problem};
 use crate::map::Grid;

@@ -78,6 +78,9 @@ pub enum StepTies {
 #[derive(Clone, Debug)]
 pub struct DStarLite {
     step_ties: StepTies,
+    /// Stop when the start is consistent and leave the path to [`DStarLite::finish_path`]: the
+    /// agent needs only its next step to move, and Mäntysalo 2024 times a recompute up to that.
+    path_on_demand: bool,
     heuristic: Heuristic,
     eps: f64,
     rule: KeyRule,
@@ -151,6 +154,7 @@ impl DStarLite {
             path: vec![],
             started: false,
             step_ties: StepTies::First,
+            path_on_demand: false,
         };
         Search::reset(&mut s, space, query);
         s
@@ -305,6 +309,18 @@ impl DStarLite {
         lookahead(space, &self.g, u)
     }
 
+    /// Untraced runs end without extracting the path; [`Self::finish_path`] extracts it.
+    pub fn set_path_on_demand(&mut self, on: bool) {
+        self.path_on_demand = on;
+    }
+
+    /// Extracts the path of a run that ended with the path left on demand.
+    pub fn finish_path<S: Space>(&mut self, space: &S) {
+        if self.status == Status::Found && self.path.is_empty() {
+            self.extract_path(space, &mut crate::trace::NullTracer);
+        }
+    }
+
     /// Sets how the path breaks ties between successors of equal c + g.
     pub fn set_step_ties(&mut self, t: StepTies) {
         self.step_ties = t;
@@ -437,7 +453,10 @@ impl<S: Space> Search<S> for DStarLite {
         let top = self.heap.top().map(|(k, n)| (Key::unpacked(k), n));
         let go_on = top.is_some_and(|t| t.0.lt(start_key)) || q(self.rhs[s]) != q(self.g[s]);
         let Some((top_key, u)) = top.filter(|_| go_on) else {
-            if self.g[s].is_finite() {
+            if self.g[s].is_finite() && self.path_on_demand && !T::ENABLED {
+                self.path.clear();
+                self.status = Status::Found;
+            } else if self.g[s].is_finite() {
                 self.extract_path(space, tracer);
             } else {
                 self.status = Status::NoPath;
