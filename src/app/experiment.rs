@@ -2,6 +2,7 @@
 //! dynamic`) in a window, on a worker thread, with progress, a table of means and a chart.
 
 use crate::experiment::dynamic::{self, DynAlgo, MapKind, Row, Setup, Summary};
+use crate::experiment::mantysalo2024::{self, Scenario};
 use eframe::egui::{self, RichText};
 use egui_plot::{Bar, BarChart, Plot};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -14,7 +15,9 @@ const ALGOS: &[&str] = &[
     "astar:lane",
     "dstar-lite",
     "rtd:32",
+    "rtd:64",
     "rtd:128",
+    "rtd:256",
     "rtd:512",
     "ad:2",
     "ad:3",
@@ -84,6 +87,23 @@ impl ExperimentWindow {
                 .collect(),
             seed: self.seed,
         }
+    }
+
+    /// The thesis's scenario the controls describe, if they describe one.
+    pub fn scenario(&self) -> Option<Scenario> {
+        let setup = self.setup();
+        scenario_of(&setup)
+    }
+
+    /// Sets the controls to one of the thesis's scenarios, with its variants.
+    pub fn use_scenario(&mut self, s: Scenario) {
+        self.room = s.kind == MapKind::Room;
+        self.size = s.size;
+        self.magnitude = s.magnitude as f64;
+        self.chosen = ALGOS
+            .iter()
+            .map(|a| mantysalo2024::ALGOS.contains(a))
+            .collect();
     }
 
     /// Starts the experiment on a worker thread (rayon inside).
@@ -171,6 +191,19 @@ impl ExperimentWindow {
         let idle = !self.running();
         ui.add_enabled_ui(idle, |ui| {
             egui::Grid::new("exp-setup").num_columns(2).show(ui, |ui| {
+                let l = ui.label("preset");
+                let current = self.scenario().map_or("none".to_string(), |s| s.name());
+                let combo = egui::ComboBox::from_id_salt("exp-preset")
+                    .selected_text(format!("Mäntysalo 2024: {current}"))
+                    .show_ui(ui, |ui| {
+                        for s in mantysalo2024::all() {
+                            if ui.selectable_label(false, s.name()).clicked() {
+                                self.use_scenario(s);
+                            }
+                        }
+                    });
+                combo.response.labelled_by(l.id);
+                ui.end_row();
                 ui.label("map");
                 ui.horizontal(|ui| {
                     ui.radio_value(&mut self.room, true, "rooms with doors");
@@ -247,6 +280,18 @@ impl ExperimentWindow {
             .strong(),
         );
         let base = sum.first().map_or(1.0, |s| s.recompute_ms.max(1e-9));
+        // Beside a thesis scenario, its published means (Appendix A) in grey after a slash.
+        let thesis = scenario_of(setup).map(|s| s.thesis());
+        let t_base = thesis
+            .as_ref()
+            .and_then(|t| t.iter().find(|r| r.3 == "astar"))
+            .map_or(1.0, |r| r.5);
+        if let Some(s) = scenario_of(setup) {
+            ui.label(format!(
+                "pathlab / Mäntysalo 2024 (Table A.{}, 100 runs; times on other hardware)",
+                s.table()
+            ));
+        }
         egui::Grid::new("exp-table")
             .striped(true)
             .num_columns(8)
@@ -265,14 +310,37 @@ impl ExperimentWindow {
                 }
                 ui.end_row();
                 for s in sum {
-                    ui.label(s.algo.name());
+                    let name = s.algo.name();
+                    let t = thesis
+                        .as_ref()
+                        .and_then(|t| t.iter().find(|r| r.3 == name).copied());
+                    let pair = |ours: String, theirs: Option<String>| match theirs {
+                        Some(v) => format!("{ours} / {v}"),
+                        None => ours,
+                    };
+                    ui.label(&name);
                     ui.label(format!("{:.0}%", s.success * 100.0));
-                    ui.label(format!("{:.0}", s.path_length));
+                    ui.label(pair(
+                        format!("{:.0}", s.path_length),
+                        t.map(|r| format!("{:.0}", r.6)),
+                    ));
                     ui.label(format!("{:.1}", s.replans));
-                    ui.label(format!("{:.0}", s.expanded));
-                    ui.label(format!("{:.4}", s.recompute_ms));
-                    ui.label(format!("{:.2}", s.recompute_ms / base));
-                    ui.label(format!("{:.1}", s.total_ms));
+                    ui.label(pair(
+                        format!("{:.0}", s.expanded),
+                        t.map(|r| format!("{:.0}", r.7)),
+                    ));
+                    ui.label(pair(
+                        format!("{:.4}", s.recompute_ms),
+                        t.map(|r| format!("{:.3}", r.5)),
+                    ));
+                    ui.label(pair(
+                        format!("{:.2}", s.recompute_ms / base),
+                        t.map(|r| format!("{:.2}", r.5 / t_base)),
+                    ));
+                    ui.label(pair(
+                        format!("{:.1}", s.total_ms),
+                        t.map(|r| format!("{:.0}", r.4)),
+                    ));
                     ui.end_row();
                 }
             });
@@ -301,4 +369,11 @@ impl ExperimentWindow {
             });
         ui.button("Save CSV…").clicked()
     }
+}
+
+/// The thesis's scenario a setup is, when it is one.
+fn scenario_of(setup: &Setup) -> Option<Scenario> {
+    mantysalo2024::all().into_iter().find(|s| {
+        s.kind == setup.kind && s.size == setup.size && s.magnitude as f64 == setup.magnitude
+    })
 }

@@ -1,0 +1,37 @@
+//! The experiment window's Mäntysalo 2024 preset: one scenario of the thesis, its variants, its
+//! table beside the thesis's.
+
+mod common;
+
+use common::*;
+use egui_kittest::kittest::Queryable;
+use pathlab::experiment::mantysalo2024;
+
+#[test]
+fn a_thesis_scenario_runs_its_variants_beside_the_thesis_table() {
+    let mut app = default_app();
+    app.experiment.open = true;
+    let room_128_2 = mantysalo2024::all()[0];
+    app.experiment.use_scenario(room_128_2);
+    app.experiment.runs = 2;
+    let mut h = harness(app);
+    h.run();
+    assert_eq!(h.state().experiment.scenario(), Some(room_128_2));
+    h.get_by_label("Run experiment").click();
+    for _ in 0..4000 {
+        h.step();
+        if h.state().experiment.result.is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    h.run();
+    let (setup, rows, _) = h.state().experiment.result.clone().expect("a result");
+    let names: Vec<String> = setup.algos.iter().map(|a| a.name()).collect();
+    assert_eq!(names, mantysalo2024::ALGOS, "the thesis's 11 variants");
+    assert_eq!(rows.len(), 22);
+    h.get_by_label_contains("Table A.1");
+    // A*'s travelled length and expansions beside the thesis's (301 cells, 62,910 nodes).
+    assert!(h.query_all_by_label_contains(" / 301").count() >= 1);
+    h.get_by_label_contains(" / 62910");
+}
