@@ -268,3 +268,79 @@ fn experiment_dynamic_writes_the_agreed_csv() {
         assert!(e.contains(bad), "{e}");
     }
 }
+
+/// The thesis's preset: its variants on the chosen scenarios, shards that concatenate to the
+/// whole, and a summary that sets the means beside Appendix A.
+#[test]
+fn the_mantysalo2024_preset_shards_and_summarises() {
+    let whole = tmp("preset-whole.csv");
+    let scen = "room-128-2,random-128-20";
+    let base = [
+        "experiment",
+        "dynamic",
+        "--preset",
+        "mantysalo2024",
+        "--runs",
+        "1",
+    ];
+    let run = |extra: &[&str], out: &PathBuf| {
+        let o = pathlab(
+            &[
+                &base[..],
+                extra,
+                &["--scenarios", scen, "--csv", out.to_str().unwrap()],
+            ]
+            .concat(),
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::read_to_string(out).unwrap()
+    };
+    let text = run(&[], &whole);
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    assert_eq!(
+        rows.len(),
+        2 * 11,
+        "two scenarios × the thesis's 11 variants"
+    );
+    assert!(rows.iter().any(|r| r.starts_with("rtd:256,room,128,2,0,")));
+    // Two shards hold the same rows as the whole.
+    let (a, b) = (tmp("preset-1.csv"), tmp("preset-2.csv"));
+    let mut shards: Vec<String> = [run(&["--shard", "1/2"], &a), run(&["--shard", "2/2"], &b)]
+        .iter()
+        .flat_map(|t| {
+            t.lines()
+                .skip(1)
+                .map(|l| l.rsplitn(3, ',').nth(2).unwrap().to_string())
+        })
+        .collect();
+    let mut want: Vec<String> = rows
+        .iter()
+        .map(|l| l.rsplitn(3, ',').nth(2).unwrap().to_string())
+        .collect();
+    shards.sort();
+    want.sort();
+    assert_eq!(shards, want, "everything but the times");
+    let o = pathlab(&[
+        "experiment",
+        "summary",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    let md = String::from_utf8(o.stdout).unwrap();
+    assert!(md.contains("### Table A.1: Room 128, 2% (1 runs)"), "{md}");
+    assert!(
+        md.contains("### Table A.16: Random 128, 20% (1 runs)"),
+        "{md}"
+    );
+    assert!(md.contains("D* Lite recomputes faster than A* at 2% and slower at 20%: holds in"));
+    let bad = pathlab(&[
+        "experiment",
+        "dynamic",
+        "--preset",
+        "mantysalo2024",
+        "--scenarios",
+        "room-64-2",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -85,7 +85,11 @@ pub fn run(e: Experiment) -> Result<i32> {
                 text.push('\n');
             }
             let means = mantysalo2024::means(&text).map_err(anyhow::Error::msg)?;
-            print!("{}", mantysalo2024::summary(&means, flag));
+            print!(
+                "## Findings\n\n{}\n## Tables\n{}",
+                mantysalo2024::findings(&means, flag),
+                mantysalo2024::summary(&means, flag)
+            );
             Ok(0)
         }
         Experiment::Dynamic {

@@ -846,6 +846,93 @@ pub fn summary(means: &BTreeMap<(String, String), Means>, flag: f64) -> String {
     out
 }
 
+/// The thesis's findings checked on pathlab's means, one line each with the scenarios where they
+/// hold and where they do not: D* Lite faster than A* at 2% and slower at 20%; RTD* 32 the
+/// fastest recompute; static-ε AD* faster than A* at 2% on random maps; and A*'s and D* Lite's
+/// travelled lengths and expansions per search within `within` percent of the thesis's.
+pub fn findings(means: &BTreeMap<(String, String), Means>, within: f64) -> String {
+    let mut lines = vec![];
+    let mut check = |what: &str, cases: Vec<(String, bool)>| {
+        let held: Vec<&str> = cases.iter().filter(|c| c.1).map(|c| c.0.as_str()).collect();
+        let failed: Vec<&str> = cases
+            .iter()
+            .filter(|c| !c.1)
+            .map(|c| c.0.as_str())
+            .collect();
+        let tail = if failed.is_empty() {
+            String::new()
+        } else {
+            format!("; not in {}", failed.join(", "))
+        };
+        lines.push(format!(
+            "- {what}: holds in {} of {}{tail}",
+            held.len(),
+            cases.len()
+        ));
+    };
+    let get = |s: &Scenario, a: &str| means.get(&(s.name(), a.to_string()));
+    let ran: Vec<Scenario> = all()
+        .into_iter()
+        .filter(|s| get(s, "astar").is_some())
+        .collect();
+    let rec = |s: &Scenario, a: &str| get(s, a).map_or(f64::NAN, |m| m.recompute_ms);
+    let mut cases = vec![];
+    for s in ran.iter().filter(|s| s.magnitude == 2 || s.magnitude == 20) {
+        let faster = rec(s, "dstar-lite") < rec(s, "astar");
+        cases.push((s.name(), faster == (s.magnitude == 2)));
+    }
+    check(
+        "D* Lite recomputes faster than A* at 2% and slower at 20%",
+        cases,
+    );
+    let cases = ran
+        .iter()
+        .map(|s| {
+            let r32 = rec(s, "rtd:32");
+            let others = ALGOS.iter().filter(|a| **a != "rtd:32");
+            (s.name(), others.into_iter().all(|a| !(rec(s, a) < r32)))
+        })
+        .collect();
+    check("RTD* 32 has the fastest recompute", cases);
+    let cases = ran
+        .iter()
+        .filter(|s| s.kind == MapKind::Random && s.magnitude == 2)
+        .map(|s| {
+            let a = rec(s, "astar");
+            (
+                s.name(),
+                ["ad:2", "ad:3", "ad:5"].iter().all(|v| rec(s, v) < a),
+            )
+        })
+        .collect();
+    check(
+        "static-ε AD* recomputes faster than A* at 2% on random maps",
+        cases,
+    );
+    for algo in ["astar", "dstar-lite"] {
+        let mut lengths = vec![];
+        let mut nodes = vec![];
+        for s in ran.iter().filter(|s| s.size <= 256) {
+            let (Some(m), Some(t)) = (get(s, algo), s.thesis().into_iter().find(|r| r.3 == algo))
+            else {
+                continue;
+            };
+            lengths.push((s.name(), delta(m.length, t.6).abs() <= within));
+            let ours = m.nodes / (m.replans + 1.0);
+            nodes.push((s.name(), delta(ours, t.7 / searches(t.6)).abs() <= within));
+        }
+        check(
+            &format!("{algo}: travelled length within {within}% (128 and 256)"),
+            lengths,
+        );
+        check(
+            &format!("{algo}: expansions per search within {within}% (128 and 256)"),
+            nodes,
+        );
+    }
+    lines.join("\n") + "\n"
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -909,5 +996,16 @@ mod tests {
             "{text}"
         );
         assert!(means("astar,room\n").is_err());
+        let f = findings(&m, 20.0);
+        assert!(
+            f.contains("- astar: travelled length within 20% (128 and 256): holds in 1 of 1"),
+            "{f}"
+        );
+        assert!(
+            f.contains(
+                "D* Lite recomputes faster than A* at 2% and slower at 20%: holds in 1 of 1"
+            ),
+            "{f}"
+        );
     }
 }
