@@ -890,7 +890,7 @@ pub fn findings(means: &BTreeMap<(String, String), Means>, within: f64) -> Strin
         .map(|s| {
             let r32 = rec(s, "rtd:32");
             let others = ALGOS.iter().filter(|a| **a != "rtd:32");
-            (s.name(), others.into_iter().all(|a| !(rec(s, a) < r32)))
+            (s.name(), others.into_iter().all(|a| rec(s, a) >= r32))
         })
         .collect();
     check("RTD* 32 has the fastest recompute", cases);
