@@ -4,8 +4,10 @@
 pub mod behaviour;
 pub mod dynamic;
 pub mod dynamic_maps;
+mod dynamic_runs;
 pub mod heap_astar;
 pub mod mantysalo2024;
+mod mantysalo2024_tables;
 
 use crate::map::io::{read_map, read_scen, Problem};
 use crate::map::Grid;
