@@ -384,3 +384,44 @@ fn experiment_progress_moves_within_a_run_and_adds_up() {
     assert_eq!(sum.load(Ordering::Relaxed), 2000);
     assert!(calls.load(Ordering::Relaxed) > 6 * 2, "{calls:?}");
 }
+
+/// Every replan of every variant of Mäntysalo 2024's experiment (the thesis's, and the tie
+/// options) costs what A* from scratch finds, or at most ε times that for AD*, on 1,000 tapes of
+/// its room and random maps at its four magnitudes (`run_agent` with the oracle panics on any
+/// other replan). RTD*'s steps are not plans, so it is checked for reaching the goal only;
+/// every agent must reach it.
+#[test]
+fn every_variant_replans_within_its_bound_on_1000_mantysalo_tapes() {
+    use pathlab::experiment::dynamic::{run_agent, DynAlgo, DynamicMap, MapKind, Tape};
+    let variants: Vec<DynAlgo> = [
+        "astar",
+        "astar:f",
+        "dstar-lite",
+        "dstar-lite:h",
+        "ad:2",
+        "ad:3",
+        "ad:5",
+        "ad:changing",
+        "rtd:32",
+    ]
+    .iter()
+    .map(|a| DynAlgo::parse(a).unwrap())
+    .collect();
+    let mut replans = 0;
+    for seed in 0..1000u64 {
+        let kind = if seed % 2 == 0 {
+            MapKind::Room
+        } else {
+            MapKind::Random
+        };
+        let magnitude = [0.02, 0.05, 0.1, 0.2][(seed / 2 % 4) as usize];
+        let map = DynamicMap::generate(kind, 40, seed);
+        for &algo in &variants {
+            let mut tape = Tape::new(&map, magnitude, seed);
+            let r = run_agent(&map, &mut tape, algo, true);
+            assert!(r.success, "{kind:?} {seed} {algo:?}");
+            replans += r.replans;
+        }
+    }
+    assert!(replans > 50_000, "{replans} replans checked");
+}
