@@ -297,15 +297,7 @@ fn the_experiment_window_runs_the_harness_and_tabulates_it() {
     app.experiment.runs = 3;
     let mut h = harness(app);
     h.run();
-    h.get_by_label("Run experiment").click();
-    for _ in 0..2000 {
-        h.step();
-        if h.state().experiment.result.is_some() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    h.run();
+    run_experiment_window(&mut h);
     let (setup, rows, sum) = h.state().experiment.result.clone().expect("a result");
     assert_eq!(rows.len(), 9, "3 runs × A*, D* Lite, RTD* 32");
     // The same experiment straight from the core: everything but the times agrees.

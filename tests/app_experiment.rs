@@ -17,15 +17,7 @@ fn a_thesis_scenario_runs_its_variants_beside_the_thesis_table() {
     let mut h = harness(app);
     h.run();
     assert_eq!(h.state().experiment.scenario(), Some(room_128_2));
-    h.get_by_label("Run experiment").click();
-    for _ in 0..4000 {
-        h.step();
-        if h.state().experiment.result.is_some() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    h.run();
+    run_experiment_window(&mut h);
     let (setup, rows, _) = h.state().experiment.result.clone().expect("a result");
     let names: Vec<String> = setup.algos.iter().map(|a| a.name()).collect();
     assert_eq!(names, mantysalo2024::ALGOS, "the thesis's 11 variants");

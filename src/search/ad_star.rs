@@ -4,7 +4,7 @@
 //! inconsistencies wait in INCONS), and every search publishes a solution costing at most ε
 //! times the optimum. One step is one pop.
 
-use super::dstar_lite::Incremental;
+use super::incremental::Incremental;
 use super::params::{ParamSpec, Params, DECREMENT, EPSILON, HEURISTIC};
 use super::{Query, Search, SearchState, Stats, Status};
 use crate::space::{Heuristic, NodeId, Space};
@@ -119,7 +119,7 @@ impl AdStar {
     }
 
     fn best_successor<S: Space>(&self, space: &S, u: NodeId) -> (f64, NodeId) {
-        super::dstar_lite::lookahead(space, &self.g, u)
+        super::incremental::lookahead(space, &self.g, u)
     }
 
     fn push_open(&mut self, h: &impl Fn(NodeId) -> f64, n: NodeId) {

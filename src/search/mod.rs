@@ -11,6 +11,7 @@ mod dstar_lite;
 mod dyn_search;
 mod greedy;
 mod heap;
+mod incremental;
 mod keyed_heap;
 mod nodes;
 pub mod params;

@@ -59,14 +59,15 @@ pub const DSTAR_EPSILON: ParamSpec = ParamSpec {
 /// after a change); the original inflates every key.
 pub const DSTAR_KEY: ParamSpec = ParamSpec {
     name: "key",
-    help: "krafft2019 (also `seed000`): [rhs + ε·h + k_m; rhs] if g > rhs, else [g + h + k_m; g]; original: [min(g, rhs) + ε·h + k_m; min(g, rhs)]",
+    help: "krafft2019: [rhs + ε·h + k_m; rhs] if g > rhs, else [g + h + k_m; g]; original: [min(g, rhs) + ε·h + k_m; min(g, rhs)]",
     kind: ParamKind::Choice(&["krafft2019", "original"]),
     default: 0.0,
     min: 0.0,
     max: 1.0,
 };
 
-/// Choice names that were renamed: (old, new).
+/// Choice names that were renamed: (old, new). Run files and scripts written before the
+/// rename still read; the old name is shown nowhere.
 const CHOICE_ALIASES: &[(&str, &str)] = &[("seed000", "krafft2019")];
 
 /// How much the anytime searches lower ε after each solution.
@@ -201,6 +202,6 @@ mod tests {
             Params::parse(&specs, "key=original").unwrap().get("key"),
             1.0
         );
-        assert!(Params::parse(&specs, "key=seed003").is_err());
+        assert!(Params::parse(&specs, "key=mantysalo2024").is_err());
     }
 }

@@ -86,3 +86,17 @@ pub fn drop_file(h: &mut Harness<'static, PathlabApp>, path: &std::path::Path) {
         .push(std::sync::Arc::new(Dropped(path.to_path_buf())));
     h.run();
 }
+
+/// Clicks "Run experiment" in the experiment window and steps the app until the result is in.
+pub fn run_experiment_window(h: &mut Harness<'static, PathlabApp>) {
+    use egui_kittest::kittest::Queryable;
+    h.get_by_label("Run experiment").click();
+    for _ in 0..4000 {
+        h.step();
+        if h.state().experiment.result.is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    h.run();
+}
