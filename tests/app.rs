@@ -311,7 +311,7 @@ fn the_experiment_window_runs_the_harness_and_tabulates_it() {
     }
     h.get_by_label("× first");
     assert!(h.state().experiment.csv().unwrap().starts_with(
-        "algo,map_kind,size,magnitude,run,success,path_length,replans,expanded,recompute_ms_avg,total_ms\n"
+        "algo,map_kind,size,magnitude,run,success,path_length,replans,expanded,recompute_ms_avg,total_ms,settled\n"
     ));
 }
 

@@ -90,6 +90,10 @@ pub struct RunResult {
     pub path_length: u64,
     pub replans: u64,
     pub expanded: u64,
+    /// Of those, the ones that settled a node (g set to rhs, or an A*/local-search expansion):
+    /// D* Lite's and AD*'s pops that invalidate a node (g set to ∞) and RTD*'s stale keys queued
+    /// again are left out. The thesis does not say which it counted; see docs/mantysalo2024.md.
+    pub settled: u64,
     pub recompute_ms_avg: f64,
     pub total_ms: f64,
 }
@@ -356,11 +360,18 @@ pub fn run_agent_reporting(
             ok = !path.is_empty();
         }
     }
+    let unsettled = match &planner {
+        Planner::DStar(d) => d.stats().reopened,
+        Planner::Ad(ad, _) => ad.stats().reopened,
+        Planner::Rtd(r) => r.d.stats().reopened + r.d.stats().updated,
+        Planner::HeapAStar(_) | Planner::AStar(_) => 0,
+    };
     RunResult {
         success: at == goal,
         path_length: steps,
         replans,
         expanded,
+        settled: expanded.saturating_sub(unsettled),
         recompute_ms_avg: if replans > 0 {
             recompute.as_secs_f64() * 1e3 / replans as f64
         } else {

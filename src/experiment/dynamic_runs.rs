@@ -80,7 +80,7 @@ pub fn run_experiment(
 
 /// The CSV header (a contract other tools read).
 pub const CSV_HEADER: &str =
-    "algo,map_kind,size,magnitude,run,success,path_length,replans,expanded,recompute_ms_avg,total_ms";
+    "algo,map_kind,size,magnitude,run,success,path_length,replans,expanded,recompute_ms_avg,total_ms,settled";
 
 /// The rows as CSV, header first.
 pub fn csv(setup: &Setup, rows: &[Row]) -> String {
@@ -93,7 +93,7 @@ pub fn csv(setup: &Setup, rows: &[Row]) -> String {
     } in rows
     {
         text.push_str(&format!(
-            "{},{},{},{},{},{},{},{},{},{:.4},{:.4}\n",
+            "{},{},{},{},{},{},{},{},{},{:.4},{:.4},{}\n",
             algo.name(),
             setup.kind.name(),
             setup.size,
@@ -104,7 +104,8 @@ pub fn csv(setup: &Setup, rows: &[Row]) -> String {
             res.replans,
             res.expanded,
             res.recompute_ms_avg,
-            res.total_ms
+            res.total_ms,
+            res.settled
         ));
     }
     text
@@ -119,6 +120,7 @@ pub struct Summary {
     pub path_length: f64,
     pub replans: f64,
     pub expanded: f64,
+    pub settled: f64,
     pub recompute_ms: f64,
     pub total_ms: f64,
 }
@@ -142,6 +144,7 @@ pub fn summarise(algos: &[DynAlgo], rows: &[Row]) -> Vec<Summary> {
                 path_length: mean(&|r| r.path_length as f64),
                 replans: mean(&|r| r.replans as f64),
                 expanded: mean(&|r| r.expanded as f64),
+                settled: mean(&|r| r.settled as f64),
                 recompute_ms: mean(&|r| r.recompute_ms_avg),
                 total_ms: mean(&|r| r.total_ms),
             }

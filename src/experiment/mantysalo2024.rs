@@ -154,15 +154,19 @@ pub struct Means {
     pub length: f64,
     pub replans: f64,
     pub nodes: f64,
+    /// Nodes settled (the `settled` column; CSVs written before it had none: then `nodes`).
+    pub settled: f64,
 }
 
 /// Reads `experiment dynamic` CSV text (shards concatenated: repeated headers are skipped)
 /// into means per (scenario name, variant).
 pub fn means(csv: &str) -> Result<BTreeMap<(String, String), Means>, String> {
     let header = super::dynamic::CSV_HEADER;
+    // CSVs from before the `settled` column have its first 11 columns.
+    let old_header = header.trim_end_matches(",settled");
     let mut sums: BTreeMap<(String, String), Means> = BTreeMap::new();
     for (n, line) in csv.lines().enumerate() {
-        if line.trim().is_empty() || line == header {
+        if line.trim().is_empty() || line == header || line == old_header {
             continue;
         }
         let f: Vec<&str> = line.split(',').collect();
@@ -171,9 +175,9 @@ pub fn means(csv: &str) -> Result<BTreeMap<(String, String), Means>, String> {
                 .and_then(|v| v.parse::<f64>().ok())
                 .ok_or_else(|| format!("line {}: column {} is not a number", n + 1, i + 1))
         };
-        if f.len() != 11 {
+        if f.len() != 11 && f.len() != 12 {
             return Err(format!(
-                "line {}: expected 11 columns, found {}",
+                "line {}: expected 12 columns (or 11 without `settled`), found {}",
                 n + 1,
                 f.len()
             ));
@@ -185,6 +189,7 @@ pub fn means(csv: &str) -> Result<BTreeMap<(String, String), Means>, String> {
         m.length += num(6)?;
         m.replans += num(7)?;
         m.nodes += num(8)?;
+        m.settled += if f.len() == 12 { num(11)? } else { num(8)? };
         m.recompute_ms += num(9)?;
         m.total_ms += num(10)?;
     }
@@ -194,6 +199,7 @@ pub fn means(csv: &str) -> Result<BTreeMap<(String, String), Means>, String> {
         m.length /= k;
         m.replans /= k;
         m.nodes /= k;
+        m.settled /= k;
         m.recompute_ms /= k;
         m.total_ms /= k;
     }
@@ -342,6 +348,7 @@ pub fn findings(means: &BTreeMap<(String, String), Means>, within: f64) -> Strin
     for algo in ["astar", "dstar-lite"] {
         let mut lengths = vec![];
         let mut nodes = vec![];
+        let mut settled = vec![];
         for s in ran.iter().filter(|s| s.size <= 256) {
             let (Some(m), Some(t)) = (get(s, algo), s.thesis().into_iter().find(|r| r.3 == algo))
             else {
@@ -350,6 +357,8 @@ pub fn findings(means: &BTreeMap<(String, String), Means>, within: f64) -> Strin
             lengths.push((s.name(), delta(m.length, t.6).abs() <= within));
             let ours = m.nodes / (m.replans + 1.0);
             nodes.push((s.name(), delta(ours, t.7 / searches(t.6)).abs() <= within));
+            let ours = m.settled / (m.replans + 1.0);
+            settled.push((s.name(), delta(ours, t.7 / searches(t.6)).abs() <= within));
         }
         check(
             &format!("{algo}: travelled length within {within}% (128 and 256)"),
@@ -359,6 +368,12 @@ pub fn findings(means: &BTreeMap<(String, String), Means>, within: f64) -> Strin
             &format!("{algo}: expansions per search within {within}% (128 and 256)"),
             nodes,
         );
+        if algo == "dstar-lite" {
+            check(
+                &format!("{algo}: settling expansions per search within {within}% (128 and 256)"),
+                settled,
+            );
+        }
     }
     lines.join("\n") + "\n"
 }
@@ -409,13 +424,23 @@ mod tests {
     fn means_of_concatenated_csvs_and_the_summary() {
         let h = super::super::dynamic::CSV_HEADER;
         let csv = format!(
-            "{h}\nastar,room,128,2,0,true,300,30,60000,2.0,70\nastar,room,128,2,1,true,302,30,62000,2.5,72\n{h}\ndstar-lite,room,128,2,0,false,310,31,12000,0.5,25\n"
+            "{h}\nastar,room,128,2,0,true,300,30,60000,2.0,70,60000\nastar,room,128,2,1,true,302,30,62000,2.5,72,62000\n{h}\ndstar-lite,room,128,2,0,false,310,31,12000,0.5,25,11000\n"
         );
         let m = means(&csv).unwrap();
         let a = &m[&("room-128-2".to_string(), "astar".to_string())];
         assert_eq!((a.runs, a.length, a.nodes), (2, 301.0, 61000.0));
         let d = &m[&("room-128-2".to_string(), "dstar-lite".to_string())];
-        assert_eq!(d.success, 0.0);
+        assert_eq!((d.success, d.settled), (0.0, 11000.0));
+        // A CSV from before the `settled` column reads with settled = nodes.
+        let old = h.trim_end_matches(",settled");
+        let m_old = means(&format!(
+            "{old}\nastar,room,128,2,0,true,300,30,60000,2.0,70\n"
+        ))
+        .unwrap();
+        assert_eq!(
+            m_old[&("room-128-2".to_string(), "astar".to_string())].settled,
+            60000.0
+        );
         let text = summary(&m, 20.0);
         assert!(
             text.contains("### Table A.1: Room 128, 2% (2 runs)"),
