@@ -400,7 +400,8 @@ fn nonsense_arguments_are_refused() {
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.contains("heuristic=octile (octile | manhattan | euclidean | zero)"),
+        text.contains("heuristic=native (octile | manhattan | euclidean | zero | native | hex)")
+            && text.contains("[A*; worlds: square, hex]"),
         "{text}"
     );
     // An OS error is said once.

@@ -315,16 +315,9 @@ fn the_mantysalo2024_preset_shards_and_summarises() {
     let (a, b) = (tmp("preset-1.csv"), tmp("preset-2.csv"));
     let mut shards: Vec<String> = [run(&["--shard", "1/2"], &a), run(&["--shard", "2/2"], &b)]
         .iter()
-        .flat_map(|t| {
-            t.lines()
-                .skip(1)
-                .map(without_times)
-        })
+        .flat_map(|t| t.lines().skip(1).map(without_times))
         .collect();
-    let mut want: Vec<String> = rows
-        .iter()
-        .map(|l| without_times(l))
-        .collect();
+    let mut want: Vec<String> = rows.iter().map(|l| without_times(l)).collect();
     shards.sort();
     want.sort();
     assert_eq!(shards, want, "everything but the times");

@@ -5,7 +5,10 @@
 use pathlab::map::{Cell, Grid};
 use pathlab::search::registry::{self, Guarantee};
 use pathlab::search::{path_cost, Query, Status};
-use pathlab::space::{Connectivity, GridSpace, Heuristic, NodeId, Space, TerrainRule};
+use pathlab::space::{
+    CellWorld, Connectivity, GridSpace, Heuristic, HexOrientation, HexSpace, NodeId, Space,
+    TerrainRule,
+};
 use pathlab::trace::{EventKind, Recorder};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -27,7 +30,7 @@ impl Ord for Item {
 }
 
 /// Textbook Dijkstra over the space's edges: the oracle.
-fn oracle_cost(space: &GridSpace, s: NodeId, t: NodeId) -> Option<f64> {
+fn oracle_cost<S: Space>(space: &S, s: NodeId, t: NodeId) -> Option<f64> {
     let mut dist = vec![f64::INFINITY; space.num_nodes()];
     let mut heap = BinaryHeap::new();
     dist[s as usize] = 0.0;
@@ -50,7 +53,7 @@ fn oracle_cost(space: &GridSpace, s: NodeId, t: NodeId) -> Option<f64> {
 }
 
 /// Fewest moves from s to t (plain BFS).
-fn oracle_moves(space: &GridSpace, s: NodeId, t: NodeId) -> Option<usize> {
+fn oracle_moves<S: Space>(space: &S, s: NodeId, t: NodeId) -> Option<usize> {
     let mut depth = vec![usize::MAX; space.num_nodes()];
     let mut q = VecDeque::from([s]);
     depth[s as usize] = 0;
@@ -98,7 +101,7 @@ fn random_world(rng: &mut ChaCha8Rng) -> Grid {
     g
 }
 
-fn random_passable(rng: &mut ChaCha8Rng, s: &GridSpace) -> Option<NodeId> {
+fn random_passable<S: Space>(rng: &mut ChaCha8Rng, s: &S) -> Option<NodeId> {
     let free: Vec<NodeId> = (0..s.num_nodes() as NodeId)
         .filter(|&n| s.is_passable(n))
         .collect();
@@ -106,7 +109,7 @@ fn random_passable(rng: &mut ChaCha8Rng, s: &GridSpace) -> Option<NodeId> {
 }
 
 /// A start and a goal on passable cells, if the world has any.
-fn random_query(rng: &mut ChaCha8Rng, s: &GridSpace) -> Option<Query> {
+fn random_query<S: Space>(rng: &mut ChaCha8Rng, s: &S) -> Option<Query> {
     Some(Query {
         start: random_passable(rng, s)?,
         goal: random_passable(rng, s)?,
@@ -299,4 +302,172 @@ fn astar_with_every_consistent_heuristic_matches_the_oracle() {
         }
     }
     assert!(checked > 600, "only {checked} runs checked");
+}
+
+/// Hex worlds: every algorithm of the registry, built through the same entry as on squares,
+/// against the oracle on 1,000 random hex worlds of both orientations, with terrain classes,
+/// terrain costs and pitches other than 1.
+#[test]
+fn every_algorithm_agrees_with_the_oracle_on_1000_random_hex_worlds() {
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    let (mut checked, mut no_path) = (0, 0);
+    for world in 0..1000 {
+        let grid = random_world(&mut rng);
+        let o = if world % 2 == 0 {
+            HexOrientation::Flat
+        } else {
+            HexOrientation::Pointy
+        };
+        let pitch = [1.0, 1.5, 3.0][rng.random_range(0..3)];
+        let space = HexSpace::new(&grid, o, pitch, TerrainRule::Class);
+        let Some(q) = random_query(&mut rng, &space) else {
+            continue;
+        };
+        let best = oracle_cost(&space, q.start, q.goal);
+        let moves = oracle_moves(&space, q.start, q.goal);
+        no_path += best.is_none() as usize;
+        for info in registry::all() {
+            assert!(info.spaces().contains(&pathlab::space::SpaceKind::Hex));
+            let weight = 1.0 + rng.random_range(0..5) as f64 * 0.5;
+            let spec = match info.guarantee {
+                Guarantee::BoundedBy(p) => format!("{}:{p}={weight}", info.name),
+                _ => info.name.to_string(),
+            };
+            let mut search = registry::build(&spec, &space, q).unwrap();
+            let status = search.run_null(&space);
+            let ctx = format!("hex world {world}, {spec}, {o:?} pitch {pitch}, {q:?}");
+            let Some(opt) = best else {
+                assert_eq!(status, Status::NoPath, "{ctx}: the oracle finds no path");
+                continue;
+            };
+            assert_eq!(status, Status::Found, "{ctx}: the oracle finds {opt}");
+            let path = search.path().unwrap();
+            let walked =
+                path_cost(&space, path).unwrap_or_else(|| panic!("{ctx}: path has a non-edge"));
+            let cost = search.cost().unwrap();
+            assert!(
+                (walked - cost).abs() < 1e-9,
+                "{ctx}: reported {cost}, walked {walked}"
+            );
+            match info.guarantee {
+                Guarantee::Optimal => {
+                    assert!(
+                        (cost - opt).abs() < 1e-6,
+                        "{ctx}: cost {cost}, optimal {opt}"
+                    )
+                }
+                Guarantee::BoundedBy(_) => {
+                    assert!(
+                        cost <= weight * opt + 1e-6,
+                        "{ctx}: {cost} > {weight} × {opt}"
+                    )
+                }
+                Guarantee::FewestMoves => {
+                    assert_eq!(Some(path.len() - 1), moves, "{ctx}: not fewest moves")
+                }
+                Guarantee::Valid => assert!(cost >= opt - 1e-6, "{ctx}: cheaper than optimal?"),
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 3000, "only {checked} runs checked");
+    assert!(no_path > 10, "unreachable goals too ({no_path})");
+}
+
+/// The square metrics would overestimate on hexes: the registry refuses them there, and every
+/// heuristic it accepts gives the oracle's cost.
+#[test]
+fn hex_worlds_take_only_their_own_heuristics() {
+    let grid = Grid::new(9, 9, Cell::FREE);
+    let space = HexSpace::new(&grid, HexOrientation::Pointy, 2.0, TerrainRule::Class);
+    let q = Query { start: 0, goal: 80 };
+    for h in ["octile", "manhattan"] {
+        let e = registry::build(&format!("astar:heuristic={h}"), &space, q)
+            .err()
+            .unwrap();
+        assert!(e.contains("does not fit hex grids"), "{e}");
+    }
+    let opt = oracle_cost(&space, q.start, q.goal).unwrap();
+    for h in ["native", "hex", "euclidean", "zero"] {
+        let mut s = registry::build(&format!("astar:heuristic={h}"), &space, q).unwrap();
+        s.run_null(&space);
+        assert!((s.cost().unwrap() - opt).abs() < 1e-9, "{h}");
+    }
+    // Hex distance is exact on an open map: A* expands the path's nodes and nothing else (the
+    // goal's expansion included), where Euclidean h strays.
+    let mut s = registry::build("astar", &space, q).unwrap();
+    s.run_null(&space);
+    assert_eq!(s.stats().expanded as usize, s.path().unwrap().len());
+    let mut e = registry::build("astar:heuristic=euclidean", &space, q).unwrap();
+    e.run_null(&space);
+    assert!(e.stats().expanded > s.stats().expanded);
+}
+
+/// D* Lite and AD* repair on hex worlds as on squares: over 300 random change tapes, every
+/// repaired plan costs what A* from scratch finds (AD* within its ε).
+#[test]
+fn incremental_repairs_on_hex_worlds_match_search_from_scratch_on_300_tapes() {
+    let mut rng = ChaCha8Rng::seed_from_u64(300);
+    let mut repairs = 0;
+    for tape in 0..300 {
+        let mut grid = random_world(&mut rng);
+        let o = if tape % 2 == 0 {
+            HexOrientation::Flat
+        } else {
+            HexOrientation::Pointy
+        };
+        let mut space = HexSpace::new(&grid, o, 1.0, TerrainRule::Class);
+        let Some(q) = random_query(&mut rng, &space) else {
+            continue;
+        };
+        let eps = 2.0;
+        let mut searches = [
+            registry::build("dstar-lite", &space, q).unwrap(),
+            registry::build(&format!("ad-star:epsilon={eps}"), &space, q).unwrap(),
+        ];
+        for s in &mut searches {
+            s.run_null(&space);
+        }
+        for round in 0..6 {
+            // Toggle a few cells, never the start or the goal.
+            let mut cells = vec![];
+            for _ in 0..rng.random_range(1..6) {
+                let (x, y) = (
+                    rng.random_range(0..grid.width()),
+                    rng.random_range(0..grid.height()),
+                );
+                let n = space.node(x, y).unwrap();
+                if n == q.start || n == q.goal {
+                    continue;
+                }
+                let now = grid.get(x, y).unwrap();
+                let tile = if now.tile == b'@' { b'.' } else { b'@' };
+                grid.set(x, y, Cell { tile, ..now });
+                cells.push((x, y));
+            }
+            let around = space.apply_cells(&grid, &cells);
+            let opt = oracle_cost(&space, q.start, q.goal);
+            for (i, s) in searches.iter_mut().enumerate() {
+                let mut rec = Recorder::new(space.num_nodes());
+                assert!(s.repair_record(&space, &around, &mut rec), "repairs");
+                s.run_null(&space);
+                let ctx = format!("tape {tape} round {round} search {i}");
+                match opt {
+                    None => assert_eq!(s.status(), Status::NoPath, "{ctx}"),
+                    Some(opt) => {
+                        let cost = s.cost().unwrap_or(f64::NAN);
+                        let bound = if i == 0 { 1.0 } else { eps };
+                        assert!(
+                            cost >= opt - 1e-6 && cost <= bound * opt + 1e-6,
+                            "{ctx}: {cost} vs optimal {opt}"
+                        );
+                        let walked = path_cost(&space, s.path().unwrap()).unwrap();
+                        assert!((walked - cost).abs() < 1e-6, "{ctx}");
+                        repairs += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(repairs > 2000, "only {repairs} repairs checked");
 }

@@ -298,6 +298,7 @@ pub(super) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
 fn algorithms(app: &mut PathlabApp, ui: &mut egui::Ui) {
     ui.heading("Algorithms");
     let mut change: Option<(usize, AlgoChoice)> = None;
+    let fits = crate::space::Space::heuristics(&app.space);
     for i in 0..app.views.len() {
         let mut c = app.views[i].run.choice.clone();
         ui.push_id(i, |ui| {
@@ -323,7 +324,13 @@ fn algorithms(app: &mut PathlabApp, ui: &mut egui::Ui) {
                             .selected_text(names.get(k).copied().unwrap_or("?"))
                             .show_ui(ui, |ui| {
                                 for (j, n) in names.iter().enumerate() {
-                                    ui.selectable_value(&mut k, j, *n);
+                                    // Only the heuristics that fit this world are offered.
+                                    let fits = p.name != "heuristic"
+                                        || crate::space::Heuristic::from_name(n)
+                                            .is_some_and(|h| fits.contains(&h));
+                                    if fits {
+                                        ui.selectable_value(&mut k, j, *n);
+                                    }
                                 }
                             })
                             .response

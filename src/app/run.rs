@@ -62,11 +62,7 @@ impl AlgoChoice {
 
     fn build(&self, space: &GridSpace, q: Query) -> Result<Box<dyn DynSearch<GridSpace>>, String> {
         let params = Params::resolve(self.info.params, &self.values)?;
-        let make = self
-            .info
-            .grid
-            .ok_or_else(|| format!("{} does not run on square grids", self.info.name))?;
-        Ok(make(space, q, &params))
+        crate::search::registry::build_with(self.info, &params, space, q)
     }
 }
 

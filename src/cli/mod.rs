@@ -185,7 +185,14 @@ pub fn run(cmd: Command) -> Result<i32> {
         Command::Experiment { which } => experiment::run(which),
         Command::Algos => {
             for a in registry::all() {
-                println!("{:<16} {}  [{}]", a.name, a.summary, a.title);
+                let worlds: Vec<&str> = a.spaces().iter().map(|k| k.name()).collect();
+                println!(
+                    "{:<16} {}  [{}; worlds: {}]",
+                    a.name,
+                    a.summary,
+                    a.title,
+                    worlds.join(", ")
+                );
                 for p in a.params {
                     // Choices are written by name, as `--algo` takes them.
                     let (default, range) = match p.kind {

@@ -1,11 +1,14 @@
 //! What the world is: square grids of MovingAI terrain characters with a per-cell cost, and edits
-//! as values. (Hex, voxel and mesh worlds join here.)
+//! as values. A hex world is a grid of hexes in offset
+//! coordinates ([`Family`]); voxel and mesh worlds join here.
 
 mod edit;
 mod generate;
 mod grid;
 pub mod io;
+mod world;
 
 pub use edit::{Applied, Edit, Rect};
 pub use generate::Generator;
 pub use grid::{Cell, Grid, Terrain};
+pub use world::{hex_dims, hexes_from_square, AnySpace, Family, HexFill};

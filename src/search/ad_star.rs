@@ -50,6 +50,8 @@ pub struct AdStar {
     /// runs, where the harness sets ε.
     anytime: bool,
     started: bool,
+    /// The expanded node's predecessors, reused between expansions.
+    preds: Vec<NodeId>,
 }
 
 impl AdStar {
@@ -76,6 +78,7 @@ impl AdStar {
             solutions: vec![],
             anytime: decrement > 0.0,
             started: false,
+            preds: vec![],
         };
         Search::reset(&mut a, space, query);
         a
@@ -363,22 +366,25 @@ impl<S: Space> Search<S> for AdStar {
             let parent = self.best_successor(space, u).1;
             tracer.event(Event::new(EventKind::Expand, u, parent, rhs, rhs + h(u)));
         }
-        let preds: Vec<NodeId> = space.neighbours(u).map(|(p, _)| p).collect();
+        let mut preds = std::mem::take(&mut self.preds);
+        preds.clear();
+        space.for_each_predecessor(u, |p, _| preds.push(p));
         if q(g) > q(rhs) {
             self.g[u as usize] = rhs;
             self.set[u as usize] = Set::Closed;
             self.closed_nodes.push(u);
-            for p in preds {
+            for &p in &preds {
                 self.update_state(space, h, p, tracer);
             }
         } else {
             self.g[u as usize] = INF;
             self.stats.reopened += 1;
-            for p in preds {
+            for &p in &preds {
                 self.update_state(space, h, p, tracer);
             }
             self.update_state(space, h, u, tracer);
         }
+        self.preds = preds;
         Status::Running
     }
 }

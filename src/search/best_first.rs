@@ -140,9 +140,9 @@ impl BestFirst {
         }
         // A* and Dijkstra (f = g + h, nothing reopened) get a loop of their own, without the
         // weight's multiply and the reopening test on every edge; with the octile heuristic
-        // (the default) the loop knows it at compile time, which spares every generated node a
+        // (the default on 8-connected squares) the loop knows it at compile time, which spares every generated node a
         // choice among four formulas (3% of A*).
-        match (self.priority, self.reopen, self.heuristic) {
+        match (self.priority, self.reopen, self.heuristic.on(space)) {
             (Priority::Weighted(1.0), false, Heuristic::Octile) => {
                 self.expand_loop::<S, T, true, true>(space, tracer, limit)
             }

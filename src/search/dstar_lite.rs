@@ -62,6 +62,8 @@ pub struct DStarLite {
     stats: Stats,
     path: Vec<NodeId>,
     started: bool,
+    /// The expanded node's predecessors, reused between expansions (any degree, no allocation).
+    preds: Vec<(NodeId, f64)>,
 }
 
 impl DStarLite {
@@ -88,6 +90,7 @@ impl DStarLite {
             started: false,
             step_ties: StepTies::First,
             path_on_demand: false,
+            preds: vec![],
         };
         Search::reset(&mut s, space, query);
         s
@@ -417,18 +420,13 @@ impl<S: Space> Search<S> for DStarLite {
         // The optimised updates of Koenig & Likhachev (2002, Fig. 4): a settled node can only
         // lower its predecessors' rhs, so each takes a min instead of rescanning its successors;
         // after an invalidation only predecessors whose rhs came through u are rescanned.
-        let mut preds = [(0 as NodeId, 0.0f64); 16];
-        let mut np = 0;
-        for (p, c) in space.neighbours(u) {
-            if np < preds.len() {
-                preds[np] = (p, c);
-                np += 1;
-            }
-        }
+        let mut preds = std::mem::take(&mut self.preds);
+        preds.clear();
+        space.for_each_predecessor(u, |p, c| preds.push((p, c)));
         let goal = self.query.goal;
         if q(g) > q(rhs) {
             self.g[u as usize] = rhs;
-            for &(p, c) in &preds[..np] {
+            for &(p, c) in &preds {
                 if p != goal {
                     let via = c + rhs;
                     if via < self.rhs[p as usize] {
@@ -440,7 +438,7 @@ impl<S: Space> Search<S> for DStarLite {
         } else {
             self.g[u as usize] = INF;
             self.stats.reopened += 1;
-            for &(p, c) in preds[..np].iter().chain([(u, 0.0)].iter()) {
+            for &(p, c) in preds.iter().chain([(u, 0.0)].iter()) {
                 let through_u = if p == u {
                     true
                 } else {
@@ -452,6 +450,7 @@ impl<S: Space> Search<S> for DStarLite {
                 self.requeue(h, p, tracer);
             }
         }
+        self.preds = preds;
         Status::Running
     }
 }

@@ -28,11 +28,12 @@ pub struct ParamSpec {
 /// The heuristic parameter most algorithms share.
 pub const HEURISTIC: ParamSpec = ParamSpec {
     name: "heuristic",
-    help: "distance estimate: octile, manhattan, euclidean or zero",
-    kind: ParamKind::Choice(&["octile", "manhattan", "euclidean", "zero"]),
-    default: 0.0,
+    help: "distance estimate; native is the world's own: octile (8 moves) or manhattan (4 moves) on squares, hex on hexes",
+    // New names go at the end: a choice is stored as its index.
+    kind: ParamKind::Choice(&["octile", "manhattan", "euclidean", "zero", "native", "hex"]),
+    default: 4.0,
     min: 0.0,
-    max: 3.0,
+    max: 5.0,
 };
 
 /// The first inflation ε₀ of the anytime searches (ARA*, AD*).
@@ -151,9 +152,12 @@ impl Params {
         self.values.get(name).copied().unwrap_or(0.0)
     }
 
-    /// The `heuristic` parameter (octile if absent).
+    /// The `heuristic` parameter (the world's own if absent).
     pub fn heuristic(&self) -> Heuristic {
-        Heuristic::ALL[(self.get("heuristic") as usize).min(3)]
+        match self.values.get("heuristic") {
+            Some(&v) => Heuristic::ALL[(v as usize).min(Heuristic::ALL.len() - 1)],
+            None => Heuristic::Native,
+        }
     }
 
     /// All values.
@@ -178,7 +182,7 @@ mod tests {
         };
         let specs = [w, HEURISTIC];
         let p = Params::parse(&specs, "").unwrap();
-        assert_eq!((p.get("weight"), p.heuristic()), (1.5, Heuristic::Octile));
+        assert_eq!((p.get("weight"), p.heuristic()), (1.5, Heuristic::Native));
         let p = Params::parse(&specs, "weight=3,heuristic=manhattan").unwrap();
         assert_eq!(
             (p.get("weight"), p.heuristic()),

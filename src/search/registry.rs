@@ -5,7 +5,7 @@ use super::params::{ParamSpec, Params};
 use super::{
     AStar, AdStar, AraStar, Bfs, DStarLite, Dijkstra, DynSearch, Greedy, Query, WeightedAStar,
 };
-use crate::space::{GridSpace, SpaceKind};
+use crate::space::{GridSpace, Heuristic, HexSpace, Space, SpaceKind};
 
 /// What an algorithm promises about the paths it returns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,6 +23,37 @@ pub enum Guarantee {
 /// Builds the search for one kind of space.
 pub type Maker<S> = fn(&S, Query, &Params) -> Box<dyn DynSearch<S>>;
 
+/// An algorithm's constructors, one per world family it runs on. A generic algorithm fills every
+/// field through [`generic!`]; a new family is a field here, a line in that macro and a
+/// [`Family`] impl, and no code per algorithm.
+#[derive(Clone, Copy)]
+pub struct Makers {
+    pub grid: Option<Maker<GridSpace>>,
+    pub hex: Option<Maker<HexSpace>>,
+}
+
+/// A space type the registry builds algorithms for.
+pub trait Family: Space + Sized + 'static {
+    /// The family's name in messages ("square grids").
+    const NAME: &'static str;
+    /// This family's constructor among an algorithm's.
+    fn maker(m: &Makers) -> Option<Maker<Self>>;
+}
+
+impl Family for GridSpace {
+    const NAME: &'static str = "square grids";
+    fn maker(m: &Makers) -> Option<Maker<Self>> {
+        m.grid
+    }
+}
+
+impl Family for HexSpace {
+    const NAME: &'static str = "hex grids";
+    fn maker(m: &Makers) -> Option<Maker<Self>> {
+        m.hex
+    }
+}
+
 /// One registered algorithm.
 #[derive(Clone, Copy)]
 pub struct AlgoInfo {
@@ -34,18 +65,21 @@ pub struct AlgoInfo {
     pub summary: &'static str,
     pub params: &'static [ParamSpec],
     pub guarantee: Guarantee,
-    /// Constructor on square grids (one field per space family as they arrive).
-    pub grid: Option<Maker<GridSpace>>,
+    /// Its constructor on each world family it runs on.
+    pub makers: Makers,
 }
 
 impl AlgoInfo {
     /// The space families this algorithm accepts.
     pub fn spaces(&self) -> Vec<SpaceKind> {
-        let mut v = vec![];
-        if self.grid.is_some() {
-            v.push(SpaceKind::Grid);
-        }
-        v
+        let m = &self.makers;
+        [
+            (m.grid.is_some(), SpaceKind::Grid),
+            (m.hex.is_some(), SpaceKind::Hex),
+        ]
+        .into_iter()
+        .filter_map(|(has, k)| has.then_some(k))
+        .collect()
     }
 }
 
@@ -57,10 +91,13 @@ impl std::fmt::Debug for AlgoInfo {
     }
 }
 
-/// Boxes a constructor generic over the space into a registry maker.
-macro_rules! maker {
+/// The constructors of an algorithm written once over `S: Space`, for every family.
+macro_rules! generic {
     ($t:ty) => {
-        Some(|s, q, p| Box::new(<$t>::from_params(s, q, p)))
+        Makers {
+            grid: Some(|s, q, p| Box::new(<$t>::from_params(s, q, p))),
+            hex: Some(|s, q, p| Box::new(<$t>::from_params(s, q, p))),
+        }
     };
 }
 
@@ -71,7 +108,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         summary: "best-first by g + h; optimal with an admissible heuristic",
         params: AStar::PARAMS,
         guarantee: Guarantee::Optimal,
-        grid: maker!(AStar),
+        makers: generic!(AStar),
     },
     AlgoInfo {
         name: "dijkstra",
@@ -79,7 +116,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         summary: "best-first by g; optimal, explores in every direction",
         params: Dijkstra::PARAMS,
         guarantee: Guarantee::Optimal,
-        grid: maker!(Dijkstra),
+        makers: generic!(Dijkstra),
     },
     AlgoInfo {
         name: "ara-star",
@@ -87,7 +124,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         summary: "anytime: weighted A* passes with falling ε, each solution ≤ ε × optimal, the last optimal",
         params: AraStar::PARAMS,
         guarantee: Guarantee::Optimal,
-        grid: maker!(AraStar),
+        makers: generic!(AraStar),
     },
     AlgoInfo {
         name: "ad-star",
@@ -95,7 +132,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         summary: "anytime and incremental: D* Lite repairs with ARA*'s falling ε; the last solution optimal",
         params: AdStar::PARAMS,
         guarantee: Guarantee::Optimal,
-        grid: maker!(AdStar),
+        makers: generic!(AdStar),
     },
     AlgoInfo {
         name: "dstar-lite",
@@ -103,7 +140,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         summary: "backward search that repairs its g/rhs values when the map changes; optimal at ε = 1",
         params: DStarLite::PARAMS,
         guarantee: Guarantee::BoundedBy("epsilon"),
-        grid: maker!(DStarLite),
+        makers: generic!(DStarLite),
     },
     AlgoInfo {
         name: "rtd-star",
@@ -111,7 +148,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         summary: "real-time: an agent moves a cell per decision of at most `limit` expansions (D* Lite, else LSS-LRTA*); its walk is the path",
         params: super::rtd::RtdStar::PARAMS,
         guarantee: Guarantee::Valid,
-        grid: maker!(super::rtd::RtdStar),
+        makers: generic!(super::rtd::RtdStar),
     },
     AlgoInfo {
         name: "weighted-astar",
@@ -119,7 +156,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         summary: "best-first by g + w·h; at most w × optimal, usually much faster",
         params: WeightedAStar::PARAMS,
         guarantee: Guarantee::BoundedBy("weight"),
-        grid: maker!(WeightedAStar),
+        makers: generic!(WeightedAStar),
     },
     AlgoInfo {
         name: "greedy",
@@ -127,7 +164,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         summary: "best-first by h alone; fast, no bound on the path",
         params: super::Greedy::PARAMS,
         guarantee: Guarantee::Valid,
-        grid: maker!(Greedy),
+        makers: generic!(Greedy),
     },
     AlgoInfo {
         name: "bfs",
@@ -135,7 +172,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         summary: "FIFO order; fewest moves, ignores costs",
         params: Bfs::PARAMS,
         guarantee: Guarantee::FewestMoves,
-        grid: maker!(Bfs),
+        makers: generic!(Bfs),
     },
 ];
 
@@ -160,15 +197,57 @@ pub fn parse_spec(spec: &str) -> Result<(&'static AlgoInfo, Params), String> {
     Ok((info, params))
 }
 
-/// Builds an algorithm on a grid from a spec like `weighted-astar:weight=2`.
+/// Builds an algorithm on any world family from a spec like `weighted-astar:weight=2`.
+pub fn build<S: Family>(
+    spec: &str,
+    space: &S,
+    query: Query,
+) -> Result<Box<dyn DynSearch<S>>, String> {
+    let (info, params) = parse_spec(spec)?;
+    build_with(info, &params, space, query)
+}
+
+/// Builds `info` with checked `params` on `space`: refused where the algorithm does not run on
+/// the family, or its heuristic does not fit the world (octile on hexes overestimates).
+pub fn build_with<S: Family>(
+    info: &AlgoInfo,
+    params: &Params,
+    space: &S,
+    query: Query,
+) -> Result<Box<dyn DynSearch<S>>, String> {
+    let make = S::maker(&info.makers)
+        .ok_or_else(|| format!("{} does not run on {}", info.name, S::NAME))?;
+    if info.params.iter().any(|p| p.name == "heuristic") {
+        let h = params.heuristic();
+        let fits = space.heuristics();
+        if !fits.contains(&h) {
+            let names: Vec<&str> = fits.iter().map(|h| h.name()).collect();
+            return Err(format!(
+                "{}: heuristic `{}` does not fit {} (choose from {})",
+                info.name,
+                h.name(),
+                S::NAME,
+                names.join(", ")
+            ));
+        }
+    }
+    Ok(make(space, query, params))
+}
+
+/// [`build`] on a square grid.
 pub fn build_grid(
     spec: &str,
     space: &GridSpace,
     query: Query,
 ) -> Result<Box<dyn DynSearch<GridSpace>>, String> {
-    let (info, params) = parse_spec(spec)?;
-    let make = info
-        .grid
-        .ok_or_else(|| format!("{} does not run on square grids", info.name))?;
-    Ok(make(space, query, &params))
+    build(spec, space, query)
+}
+
+/// The heuristic names that fit `space`, for menus ([`Heuristic::Native`] first).
+pub fn heuristic_names<S: Space>(space: &S) -> Vec<&'static str> {
+    space
+        .heuristics()
+        .iter()
+        .map(|h: &Heuristic| h.name())
+        .collect()
 }

@@ -6,7 +6,7 @@
 
 use super::params::{ParamKind, ParamSpec, Params, HEURISTIC};
 use super::{DStarLite, Incremental, Query, Search, SearchState, Stats, Status};
-use crate::space::{GridSpace, Heuristic, NodeId, Space};
+use crate::space::{Heuristic, NodeId, Space};
 use crate::trace::{Event, EventKind, NullTracer, Tracer, NONE};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cmp::Reverse;
@@ -21,7 +21,7 @@ pub enum GlobalStatus {
 }
 
 /// Runs at most `limit` pops of D* Lite (every pop counts, stale re-inserts too).
-pub fn global_search(d: &mut DStarLite, space: &GridSpace, limit: usize) -> (GlobalStatus, u64) {
+pub fn global_search<S: Space>(d: &mut DStarLite, space: &S, limit: usize) -> (GlobalStatus, u64) {
     let before = d.stats().expanded + d.stats().updated;
     for _ in 0..limit {
         match d.step(space, &mut NullTracer) {
@@ -50,7 +50,7 @@ pub fn global_search(d: &mut DStarLite, space: &GridSpace, limit: usize) -> (Glo
 }
 
 /// The step by the global g-gradient: argmin over neighbours of c + g.
-pub fn gradient_step(d: &DStarLite, space: &GridSpace, at: NodeId) -> Option<NodeId> {
+pub fn gradient_step<S: Space>(d: &DStarLite, space: &S, at: NodeId) -> Option<NodeId> {
     let g = d.g_values();
     space
         .neighbours(at)
@@ -115,7 +115,7 @@ impl Learned {
         }
     }
 
-    fn get(&self, space: &GridSpace, n: NodeId, goal: NodeId) -> f64 {
+    fn get<S: Space>(&self, space: &S, n: NodeId, goal: NodeId) -> f64 {
         self.h
             .get(&n)
             .copied()
@@ -137,8 +137,8 @@ fn key(x: f64) -> u64 {
 }
 
 /// One LSS-LRTA* decision: the next cell from `at` and the nodes expanded.
-pub fn local_search(
-    space: &GridSpace,
+pub fn local_search<S: Space>(
+    space: &S,
     learned: &mut Learned,
     at: NodeId,
     goal: NodeId,
@@ -148,8 +148,8 @@ pub fn local_search(
 }
 
 /// [`local_search`], each expansion an `Expand` event (parent, g, f = g + learned h).
-pub fn local_search_traced<T: Tracer>(
-    space: &GridSpace,
+pub fn local_search_traced<S: Space, T: Tracer>(
+    space: &S,
     learned: &mut Learned,
     at: NodeId,
     goal: NodeId,
@@ -164,8 +164,8 @@ pub fn local_search_traced<T: Tracer>(
     result
 }
 
-fn local_search_in<T: Tracer>(
-    space: &GridSpace,
+fn local_search_in<S: Space, T: Tracer>(
+    space: &S,
     learned: &mut Learned,
     sc: &mut Scratch,
     at: NodeId,
@@ -256,10 +256,10 @@ fn local_search_in<T: Tracer>(
 }
 
 /// Shorthand so the harness reads like the thesis's pseudocode.
-pub fn choose_step(
+pub fn choose_step<S: Space>(
     status: GlobalStatus,
     d: &DStarLite,
-    space: &GridSpace,
+    space: &S,
     learned: &mut Learned,
     at: NodeId,
     goal: NodeId,
@@ -324,7 +324,7 @@ impl RtdStar {
     pub const PARAMS: &'static [ParamSpec] = &[LIMIT, HEURISTIC];
 
     /// RTD* for `query` with `limit` expansions per step.
-    pub fn new(space: &GridSpace, query: Query, limit: usize, h: Heuristic) -> RtdStar {
+    pub fn new<S: Space>(space: &S, query: Query, limit: usize, h: Heuristic) -> RtdStar {
         let limit = limit.max(2);
         let mut r = RtdStar {
             d: DStarLite::new(space, query, h),
@@ -346,12 +346,12 @@ impl RtdStar {
     }
 
     /// From registry parameters.
-    pub fn from_params(space: &GridSpace, query: Query, p: &Params) -> RtdStar {
+    pub fn from_params<S: Space>(space: &S, query: Query, p: &Params) -> RtdStar {
         RtdStar::new(space, query, p.get("limit") as usize, p.heuristic())
     }
 
     /// Moves the agent to `next` and starts the next decision.
-    fn advance<T: Tracer>(&mut self, space: &GridSpace, next: NodeId, tracer: &mut T) {
+    fn advance<S: Space, T: Tracer>(&mut self, space: &S, next: NodeId, tracer: &mut T) {
         if next != self.at {
             self.cost += space
                 .neighbours(self.at)
@@ -387,8 +387,8 @@ impl RtdStar {
     }
 }
 
-impl Search<GridSpace> for RtdStar {
-    fn reset(&mut self, space: &GridSpace, query: Query) {
+impl<S: Space> Search<S> for RtdStar {
+    fn reset(&mut self, space: &S, query: Query) {
         Search::reset(&mut self.d, space, query);
         self.learned = Learned::with(self.heuristic);
         self.goal = query.goal;
@@ -413,7 +413,7 @@ impl Search<GridSpace> for RtdStar {
         };
     }
 
-    fn step<T: Tracer>(&mut self, space: &GridSpace, tracer: &mut T) -> Status {
+    fn step<T: Tracer>(&mut self, space: &S, tracer: &mut T) -> Status {
         if self.status != Status::Running {
             return self.status;
         }
@@ -468,7 +468,7 @@ impl Search<GridSpace> for RtdStar {
         self.status
     }
 
-    fn repair<T: Tracer>(&mut self, space: &GridSpace, around: &[NodeId], tracer: &mut T) -> bool {
+    fn repair<T: Tracer>(&mut self, space: &S, around: &[NodeId], tracer: &mut T) -> bool {
         self.d
             .world_changed(space, around, &mut GlobalEvents(tracer));
         if self.status == Status::Found && self.at != self.goal {
@@ -477,7 +477,7 @@ impl Search<GridSpace> for RtdStar {
         true
     }
 
-    fn start_moved(&mut self, space: &GridSpace, start: NodeId) -> bool {
+    fn start_moved(&mut self, space: &S, start: NodeId) -> bool {
         // An agent outside (the app's) now stands at `start`: the walk goes on from there.
         self.d.advance(space, start);
         self.at = start;
@@ -524,7 +524,7 @@ mod tests {
     use super::*;
     use crate::map::Grid;
     use crate::search::AStar;
-    use crate::space::Connectivity;
+    use crate::space::{Connectivity, GridSpace};
     use crate::trace::Recorder;
 
     fn world() -> (GridSpace, Query) {

@@ -1,6 +1,6 @@
 //! Square grids as search graphs: 4- or 8-connected, octile costs, no corner cutting.
 
-use super::{Heuristic, NodeId, Space, SpaceKind};
+use super::{CellWorld, Heuristic, NodeId, Space, SpaceKind};
 use crate::map::{Grid, Rect, Terrain};
 use serde::{Deserialize, Serialize};
 
@@ -236,6 +236,15 @@ impl GridSpace {
         }
     }
 
+    /// `Native` as this grid's own metric; hex distance means nothing here, so it reads the same.
+    #[inline(always)]
+    fn resolve(&self, h: Heuristic) -> Heuristic {
+        match h {
+            Heuristic::Native | Heuristic::Hex => self.native_heuristic(),
+            h => h,
+        }
+    }
+
     /// Width in cells.
     pub fn width(&self) -> u32 {
         self.width
@@ -294,8 +303,37 @@ impl Space for GridSpace {
         }
     }
 
+    fn native_heuristic(&self) -> Heuristic {
+        match self.connectivity {
+            Connectivity::Four => Heuristic::Manhattan,
+            Connectivity::Eight => Heuristic::Octile,
+        }
+    }
+
+    fn heuristics(&self) -> &'static [Heuristic] {
+        match self.connectivity {
+            Connectivity::Four => &[
+                Heuristic::Native,
+                Heuristic::Manhattan,
+                Heuristic::Octile,
+                Heuristic::Euclidean,
+                Heuristic::Zero,
+            ],
+            // Manhattan overestimates a diagonal move; it stays selectable, as PathFinding.js
+            // offers it, and the registry's guarantee says what it costs.
+            Connectivity::Eight => &[
+                Heuristic::Native,
+                Heuristic::Octile,
+                Heuristic::Manhattan,
+                Heuristic::Euclidean,
+                Heuristic::Zero,
+            ],
+        }
+    }
+
     #[inline(always)]
     fn heuristic(&self, h: Heuristic, a: NodeId, b: NodeId) -> f64 {
+        let h = self.resolve(h);
         let (ax, ay) = self.xy(a);
         let (bx, by) = self.xy(b);
         let dx = (ax as f64 - bx as f64).abs();
@@ -304,6 +342,7 @@ impl Space for GridSpace {
     }
 
     fn heuristic_to(&self, h: Heuristic, goal: NodeId) -> impl Fn(NodeId) -> f64 + '_ {
+        let h = self.resolve(h);
         let (gx, gy) = self.xy(goal);
         let (gx, gy, scale) = (gx as f64, gy as f64, self.min_cost);
         move |n| {
@@ -322,6 +361,19 @@ impl Space for GridSpace {
             Connectivity::Four => 4,
             Connectivity::Eight => 8,
         }
+    }
+}
+
+impl CellWorld for GridSpace {
+    fn apply_cells(&mut self, grid: &Grid, cells: &[(u32, u32)]) -> Vec<NodeId> {
+        self.update_cells(grid, cells);
+        let mut out = vec![];
+        for &(x, y) in cells {
+            self.around_into(Rect { x, y, w: 1, h: 1 }, &mut out);
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 }
 

@@ -14,15 +14,22 @@ pub enum Heuristic {
     Euclidean,
     /// Zero: turns A* into Dijkstra.
     Zero,
+    /// The space's own estimate ([`super::Space::native_heuristic`]): octile on 8-connected
+    /// squares, Manhattan on 4-connected ones, hex distance on hexes.
+    Native,
+    /// Steps between hex centres times their distance: exact on an empty hex grid.
+    Hex,
 }
 
 impl Heuristic {
     /// All heuristics, in registry order.
-    pub const ALL: [Heuristic; 4] = [
+    pub const ALL: [Heuristic; 6] = [
         Heuristic::Octile,
         Heuristic::Manhattan,
         Heuristic::Euclidean,
         Heuristic::Zero,
+        Heuristic::Native,
+        Heuristic::Hex,
     ];
 
     /// Name used on the command line and in files.
@@ -32,6 +39,16 @@ impl Heuristic {
             Heuristic::Manhattan => "manhattan",
             Heuristic::Euclidean => "euclidean",
             Heuristic::Zero => "zero",
+            Heuristic::Native => "native",
+            Heuristic::Hex => "hex",
+        }
+    }
+
+    /// This heuristic as `space` computes it: [`Heuristic::Native`] becomes the space's own.
+    pub fn on<S: super::Space>(self, space: &S) -> Heuristic {
+        match self {
+            Heuristic::Native => space.native_heuristic(),
+            h => h,
         }
     }
 
@@ -44,7 +61,9 @@ impl Heuristic {
     #[inline(always)]
     pub fn of_deltas(self, d: [f64; 3]) -> f64 {
         match self {
-            Heuristic::Octile => {
+            // A space resolves `Native` before it gets here; octile is admissible on every
+            // grid, so it stands in for the two metrics that need a space's own geometry.
+            Heuristic::Octile | Heuristic::Native | Heuristic::Hex => {
                 let mut s = d;
                 s.sort_by(|a, b| a.total_cmp(b));
                 // 3D octile: √3 along the shortest axis, √2 for the middle, 1 for the rest.
@@ -61,7 +80,7 @@ impl Heuristic {
     #[inline(always)]
     pub fn of_deltas_2d(self, dx: f64, dy: f64) -> f64 {
         match self {
-            Heuristic::Octile => {
+            Heuristic::Octile | Heuristic::Native | Heuristic::Hex => {
                 let (lo, hi) = if dx < dy { (dx, dy) } else { (dy, dx) };
                 hi + (std::f64::consts::SQRT_2 - 1.0) * lo
             }

@@ -3,9 +3,11 @@
 
 mod grid;
 mod heuristic;
+mod hex;
 
 pub use grid::{Connectivity, GridSpace, TerrainRule};
 pub use heuristic::Heuristic;
+pub use hex::{HexOrientation, HexSpace};
 
 use serde::{Deserialize, Serialize};
 
@@ -25,6 +27,19 @@ pub enum SpaceKind {
     Mesh,
     /// A level of an HNA*/HPA* hierarchy.
     Hierarchy,
+}
+
+impl SpaceKind {
+    /// Name on the command line and in files (`--world`).
+    pub fn name(self) -> &'static str {
+        match self {
+            SpaceKind::Grid => "square",
+            SpaceKind::Hex => "hex",
+            SpaceKind::Voxel => "voxel",
+            SpaceKind::Mesh => "mesh",
+            SpaceKind::Hierarchy => "hierarchy",
+        }
+    }
 }
 
 /// A graph to search.
@@ -56,7 +71,13 @@ pub trait Space {
         self.for_each_neighbour(n, f)
     }
 
-    /// Estimate of the cost from `a` to `b`.
+    /// The estimate a search uses unless told otherwise ([`Heuristic::Native`] resolves to it).
+    fn native_heuristic(&self) -> Heuristic;
+
+    /// The estimates that are admissible here, [`Heuristic::Native`] first.
+    fn heuristics(&self) -> &'static [Heuristic];
+
+    /// Estimate of the cost from `a` to `b` ([`Heuristic::Native`] is the space's own).
     fn heuristic(&self, h: Heuristic, a: NodeId, b: NodeId) -> f64;
 
     /// The estimate towards one goal, as a function of the node: search loops call this so that a
@@ -76,4 +97,12 @@ pub trait Space {
 
     /// Most neighbours a node can have (sizes buffers).
     fn max_degree(&self) -> usize;
+}
+
+/// A world of cells (square or hex) whose cells can change while searches run on it: the one
+/// way edits, dynamic obstacles and agents' worlds reach a space.
+pub trait CellWorld: Space {
+    /// Re-reads `cells` (x, y) from `grid` and returns the nodes whose edges changed, sorted
+    /// (the cells and their neighbours): what an incremental search repairs around.
+    fn apply_cells(&mut self, grid: &crate::map::Grid, cells: &[(u32, u32)]) -> Vec<NodeId>;
 }

@@ -1,0 +1,394 @@
+//! Hexagonal grids as search graphs: six neighbours, each move the distance between hex centres.
+//!
+//! A hex world is stored as a [`Grid`] of terrain characters in offset coordinates, so every
+//! editing tool, file reader and generator of square maps works on it unchanged: pointy-top
+//! hexes shift odd rows half a hex to the right ("odd-r"), flat-top hexes shift odd columns half
+//! a hex down ("odd-q"). Node id = y · width + x, as on square grids.
+
+use super::{CellWorld, Heuristic, NodeId, Space, SpaceKind, TerrainRule};
+use crate::map::Grid;
+use serde::{Deserialize, Serialize};
+
+/// Which way the hexagons point.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum HexOrientation {
+    /// A flat edge on top; columns of hexes, odd columns shifted half a hex down.
+    Flat,
+    /// A corner on top; rows of hexes, odd rows shifted half a hex right.
+    #[default]
+    Pointy,
+}
+
+impl HexOrientation {
+    /// Name on the command line and in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            HexOrientation::Flat => "flat",
+            HexOrientation::Pointy => "pointy",
+        }
+    }
+
+    /// The orientation with this name.
+    pub fn from_name(s: &str) -> Option<HexOrientation> {
+        match s {
+            "flat" => Some(HexOrientation::Flat),
+            "pointy" => Some(HexOrientation::Pointy),
+            _ => None,
+        }
+    }
+
+    /// The six neighbour offsets (dx, dy) of a hex at (x, y), clockwise from east (pointy) or
+    /// north (flat): fixed, so searches are deterministic.
+    #[inline(always)]
+    pub fn offsets(self, x: u32, y: u32) -> &'static [(i32, i32); 6] {
+        const POINTY_EVEN: [(i32, i32); 6] = [(1, 0), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1)];
+        const POINTY_ODD: [(i32, i32); 6] = [(1, 0), (1, 1), (0, 1), (-1, 0), (0, -1), (1, -1)];
+        const FLAT_EVEN: [(i32, i32); 6] = [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 0), (-1, -1)];
+        const FLAT_ODD: [(i32, i32); 6] = [(0, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0)];
+        match (self, self.shifted(x, y)) {
+            (HexOrientation::Pointy, false) => &POINTY_EVEN,
+            (HexOrientation::Pointy, true) => &POINTY_ODD,
+            (HexOrientation::Flat, false) => &FLAT_EVEN,
+            (HexOrientation::Flat, true) => &FLAT_ODD,
+        }
+    }
+
+    /// True when hex (x, y) sits in a shifted row (pointy) or column (flat).
+    #[inline(always)]
+    fn shifted(self, x: u32, y: u32) -> bool {
+        match self {
+            HexOrientation::Pointy => y & 1 == 1,
+            HexOrientation::Flat => x & 1 == 1,
+        }
+    }
+
+    /// Axial coordinates (q, r) of offset (x, y).
+    #[inline(always)]
+    pub fn axial(self, x: u32, y: u32) -> (i64, i64) {
+        let (x, y) = (x as i64, y as i64);
+        match self {
+            HexOrientation::Pointy => (x - (y - (y & 1)) / 2, y),
+            HexOrientation::Flat => (x, y - (x - (x & 1)) / 2),
+        }
+    }
+
+    /// Steps between two hexes on an open map.
+    #[inline(always)]
+    pub fn distance(self, a: (u32, u32), b: (u32, u32)) -> u64 {
+        let (aq, ar) = self.axial(a.0, a.1);
+        let (bq, br) = self.axial(b.0, b.1);
+        let (dq, dr) = (aq - bq, ar - br);
+        ((dq.abs() + dr.abs() + (dq + dr).abs()) / 2) as u64
+    }
+
+    /// Centre of hex (x, y) for hexes `pitch` apart (centre to centre), in the same units, with
+    /// the map's top-left corner at the origin.
+    pub fn centre(self, x: u32, y: u32, pitch: f64) -> (f64, f64) {
+        let half_shift = if self.shifted(x, y) { 0.5 } else { 0.0 };
+        // Circumradius: centre to corner.
+        let r = pitch / 3f64.sqrt();
+        let across = pitch * 3f64.sqrt() / 2.0;
+        match self {
+            HexOrientation::Pointy => (
+                pitch * (x as f64 + half_shift) + pitch / 2.0,
+                across * y as f64 + r,
+            ),
+            HexOrientation::Flat => (
+                across * x as f64 + r,
+                pitch * (y as f64 + half_shift) + pitch / 2.0,
+            ),
+        }
+    }
+
+    /// The six corners of hex (x, y), clockwise.
+    pub fn corners(self, x: u32, y: u32, pitch: f64) -> [(f64, f64); 6] {
+        let (cx, cy) = self.centre(x, y, pitch);
+        let r = pitch / 3f64.sqrt();
+        let start = match self {
+            HexOrientation::Pointy => -90.0f64,
+            HexOrientation::Flat => 0.0,
+        };
+        std::array::from_fn(|i| {
+            let a = (start + 60.0 * i as f64).to_radians();
+            (cx + r * a.cos(), cy + r * a.sin())
+        })
+    }
+
+    /// Width and height, in the same units as `pitch`, of a `w × h` hex map's bounding box.
+    pub fn extent(self, w: u32, h: u32, pitch: f64) -> (f64, f64) {
+        let r = pitch / 3f64.sqrt();
+        let across = pitch * 3f64.sqrt() / 2.0;
+        let (w, h) = (w as f64, h as f64);
+        match self {
+            HexOrientation::Pointy => (pitch * (w + 0.5), across * (h - 1.0) + 2.0 * r),
+            HexOrientation::Flat => (across * (w - 1.0) + 2.0 * r, pitch * (h + 0.5)),
+        }
+    }
+
+    /// The hex whose cell contains point (px, py) (same units as `pitch`), if on the map.
+    pub fn hex_at(self, px: f64, py: f64, pitch: f64, w: u32, h: u32) -> Option<(u32, u32)> {
+        // The nearest centre is the containing hex; search the few candidates around the guess.
+        let across = pitch * 3f64.sqrt() / 2.0;
+        let (gx, gy) = match self {
+            HexOrientation::Pointy => (px / pitch, py / across),
+            HexOrientation::Flat => (px / across, py / pitch),
+        };
+        let mut best: Option<((u32, u32), f64)> = None;
+        for dy in -1..=1i64 {
+            for dx in -1..=1i64 {
+                let (x, y) = (gx.floor() as i64 + dx, gy.floor() as i64 + dy);
+                if x < 0 || y < 0 || x >= w as i64 || y >= h as i64 {
+                    continue;
+                }
+                let (cx, cy) = self.centre(x as u32, y as u32, pitch);
+                let d = (cx - px).powi(2) + (cy - py).powi(2);
+                if best.is_none_or(|b| d < b.1) {
+                    best = Some(((x as u32, y as u32), d));
+                }
+            }
+        }
+        // A point past the outer edge belongs to no hex.
+        best.filter(|b| b.1.sqrt() <= pitch / 3f64.sqrt())
+            .map(|b| b.0)
+    }
+}
+
+/// A hex grid as a graph. Each move costs the centre distance (`pitch`) times the mean of the
+/// two hexes' terrain costs; two hexes connect when both are passable in the same terrain
+/// class, by the rule of square grids.
+#[derive(Clone, Debug)]
+pub struct HexSpace {
+    width: u32,
+    height: u32,
+    orientation: HexOrientation,
+    pitch: f64,
+    classes: Vec<u8>,
+    costs: Vec<f32>,
+    uniform_cost: bool,
+    min_cost: f64,
+    rule: TerrainRule,
+}
+
+impl HexSpace {
+    /// The graph of hex map `grid` with hexes `pitch` apart (centre to centre, in square cells;
+    /// 1 for a map drawn as hexes).
+    pub fn new(grid: &Grid, orientation: HexOrientation, pitch: f64, rule: TerrainRule) -> Self {
+        let mut s = HexSpace {
+            width: grid.width(),
+            height: grid.height(),
+            orientation,
+            pitch: if pitch.is_finite() && pitch > 0.0 {
+                pitch
+            } else {
+                1.0
+            },
+            classes: grid.tiles().iter().map(|&t| rule.class(t)).collect(),
+            costs: grid.costs().to_vec(),
+            uniform_cost: true,
+            min_cost: 1.0,
+            rule,
+        };
+        s.refresh_costs();
+        s
+    }
+
+    fn refresh_costs(&mut self) {
+        self.uniform_cost = self.costs.iter().all(|&c| c == 1.0);
+        let min = self.costs.iter().copied().fold(f32::INFINITY, f32::min);
+        self.min_cost = if min.is_finite() { min as f64 } else { 1.0 };
+    }
+
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    pub fn orientation(&self) -> HexOrientation {
+        self.orientation
+    }
+
+    /// Centre-to-centre distance, in square cells.
+    pub fn pitch(&self) -> f64 {
+        self.pitch
+    }
+
+    pub fn rule(&self) -> TerrainRule {
+        self.rule
+    }
+
+    /// Node of hex (x, y).
+    pub fn node(&self, x: u32, y: u32) -> Option<NodeId> {
+        (x < self.width && y < self.height).then(|| y * self.width + x)
+    }
+
+    /// Hex (x, y) of node `n`.
+    #[inline(always)]
+    pub fn xy(&self, n: NodeId) -> (u32, u32) {
+        (n % self.width, n / self.width)
+    }
+
+    #[inline(always)]
+    fn step(&self, n: NodeId, d: usize) -> Option<NodeId> {
+        let (x, y) = self.xy(n);
+        let (dx, dy) = self.orientation.offsets(x, y)[d];
+        let (nx, ny) = (x as i64 + dx as i64, y as i64 + dy as i64);
+        if nx < 0 || ny < 0 || nx >= self.width as i64 || ny >= self.height as i64 {
+            return None;
+        }
+        let m = ny as u32 * self.width + nx as u32;
+        let (a, b) = (self.classes[n as usize], self.classes[m as usize]);
+        (a != 0 && a == b).then_some(m)
+    }
+}
+
+impl Space for HexSpace {
+    fn kind(&self) -> SpaceKind {
+        SpaceKind::Hex
+    }
+
+    fn num_nodes(&self) -> usize {
+        self.classes.len()
+    }
+
+    fn is_passable(&self, n: NodeId) -> bool {
+        self.classes.get(n as usize).is_some_and(|&c| c != 0)
+    }
+
+    fn neighbours(&self, n: NodeId) -> impl Iterator<Item = (NodeId, f64)> + '_ {
+        (0..6).filter_map(move |d| {
+            let m = self.step(n, d)?;
+            let cost = if self.uniform_cost {
+                self.pitch
+            } else {
+                self.pitch * 0.5 * (self.costs[n as usize] + self.costs[m as usize]) as f64
+            };
+            Some((m, cost))
+        })
+    }
+
+    fn heuristic(&self, h: Heuristic, a: NodeId, b: NodeId) -> f64 {
+        self.heuristic_to(h, b)(a)
+    }
+
+    fn heuristic_to(&self, h: Heuristic, goal: NodeId) -> impl Fn(NodeId) -> f64 + '_ {
+        let g = self.xy(goal);
+        let (gx, gy) = self.orientation.centre(g.0, g.1, self.pitch);
+        let scale = self.min_cost;
+        move |n| {
+            let p = self.xy(n);
+            scale
+                * match h {
+                    Heuristic::Zero => 0.0,
+                    Heuristic::Euclidean => {
+                        let (x, y) = self.orientation.centre(p.0, p.1, self.pitch);
+                        ((x - gx).powi(2) + (y - gy).powi(2)).sqrt()
+                    }
+                    // Every other metric is read as the hex distance: the square metrics would
+                    // overestimate on hexes (the registry refuses them, see `heuristics`).
+                    _ => self.pitch * self.orientation.distance(p, g) as f64,
+                }
+        }
+    }
+
+    fn native_heuristic(&self) -> Heuristic {
+        Heuristic::Hex
+    }
+
+    fn heuristics(&self) -> &'static [Heuristic] {
+        &[
+            Heuristic::Native,
+            Heuristic::Hex,
+            Heuristic::Euclidean,
+            Heuristic::Zero,
+        ]
+    }
+
+    fn position(&self, n: NodeId) -> [f32; 3] {
+        let (x, y) = self.xy(n);
+        let (cx, cy) = self.orientation.centre(x, y, self.pitch);
+        [cx as f32, cy as f32, 0.0]
+    }
+
+    fn max_degree(&self) -> usize {
+        6
+    }
+}
+
+impl CellWorld for HexSpace {
+    fn apply_cells(&mut self, grid: &Grid, cells: &[(u32, u32)]) -> Vec<NodeId> {
+        let mut out = vec![];
+        for &(x, y) in cells {
+            let Some(n) = self.node(x, y) else { continue };
+            let i = n as usize;
+            self.classes[i] = self.rule.class(grid.tiles()[i]);
+            self.costs[i] = grid.costs()[i];
+            out.push(n);
+            for &(dx, dy) in self.orientation.offsets(x, y) {
+                let (nx, ny) = (x as i64 + dx as i64, y as i64 + dy as i64);
+                if nx >= 0 && ny >= 0 {
+                    out.extend(self.node(nx as u32, ny as u32));
+                }
+            }
+        }
+        self.refresh_costs();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Neighbourhood is symmetric and each neighbour's centre is exactly `pitch` away.
+    #[test]
+    fn neighbours_are_symmetric_and_one_pitch_apart() {
+        let grid = Grid::new(9, 7, crate::map::Cell::FREE);
+        for o in [HexOrientation::Flat, HexOrientation::Pointy] {
+            let sp = HexSpace::new(&grid, o, 2.5, TerrainRule::Class);
+            for n in 0..sp.num_nodes() as NodeId {
+                let (x, y) = sp.xy(n);
+                let (cx, cy) = o.centre(x, y, 2.5);
+                for (m, c) in sp.neighbours(n) {
+                    assert!(sp.neighbours(m).any(|(k, _)| k == n), "{o:?} {n} {m}");
+                    let (mx, my) = sp.xy(m);
+                    let (ax, ay) = o.centre(mx, my, 2.5);
+                    let d = ((ax - cx).powi(2) + (ay - cy).powi(2)).sqrt();
+                    assert!((d - 2.5).abs() < 1e-9 && c == 2.5, "{o:?} {n} {m} {d}");
+                    assert_eq!(o.distance((x, y), (mx, my)), 1);
+                }
+                let inner = x > 0 && y > 0 && x + 1 < 9 && y + 1 < 7;
+                assert!(!inner || sp.neighbours(n).count() == 6);
+                // Each hex contains its own centre.
+                assert_eq!(o.hex_at(cx, cy, 2.5, 9, 7), Some((x, y)));
+            }
+        }
+    }
+
+    /// Hex distance equals the BFS step count on an open map.
+    #[test]
+    fn hex_distance_is_exact_on_an_open_map() {
+        let grid = Grid::new(8, 6, crate::map::Cell::FREE);
+        for o in [HexOrientation::Flat, HexOrientation::Pointy] {
+            let sp = HexSpace::new(&grid, o, 1.0, TerrainRule::Class);
+            let mut dist = vec![u64::MAX; sp.num_nodes()];
+            let mut queue = std::collections::VecDeque::from([0]);
+            dist[0] = 0;
+            while let Some(n) = queue.pop_front() {
+                for (m, _) in sp.neighbours(n) {
+                    if dist[m as usize] == u64::MAX {
+                        dist[m as usize] = dist[n as usize] + 1;
+                        queue.push_back(m);
+                    }
+                }
+            }
+            for n in 0..sp.num_nodes() as NodeId {
+                assert_eq!(o.distance(sp.xy(n), (0, 0)), dist[n as usize], "{o:?} {n}");
+            }
+        }
+    }
+}
