@@ -345,3 +345,122 @@ fn the_mantysalo2024_preset_shards_and_summarises() {
     ]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// `--world hex`: the map becomes hexes; `solve` checks each length against a Dijkstra on the
+/// hexes (the file's optima are for squares), `convert` writes a hex project that reads back,
+/// and bad hex flags or a bad hex project are one clean line each.
+#[test]
+fn hex_worlds_from_the_command_line() {
+    let map = "type octile\nheight 8\nwidth 12\nmap\n............\n............\n.....@......\n.....@......\n.....@......\n............\n............\n............\n";
+    let m = write("hex.map", map);
+    let s = write(
+        "hex.scen",
+        "version 1\n0\thex.map\t12\t8\t1\t3\t10\t3\t9\n0\thex.map\t12\t8\t1\t1\t9\t6\t10\n",
+    );
+    for o in ["pointy", "flat"] {
+        for algo in ["astar", "dijkstra", "dstar-lite", "ad-star"] {
+            let out = pathlab(&[
+                "solve",
+                "--map",
+                &m,
+                "--scen",
+                &s,
+                "--world",
+                "hex",
+                "--hex-size",
+                "1.5",
+                "--hex-orientation",
+                o,
+                "--algo",
+                algo,
+            ]);
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(out.status.success(), "{o} {algo}: {text}");
+            let rows: Vec<&str> = text.lines().skip(1).collect();
+            assert_eq!(rows.len(), 2, "{text}");
+            assert!(rows.iter().all(|r| r.ends_with(",true")), "{text}");
+        }
+    }
+    // Octile overestimates on hexes: refused, naming the fitting ones.
+    let out = pathlab(&[
+        "solve",
+        "--map",
+        &m,
+        "--scen",
+        &s,
+        "--world",
+        "hex",
+        "--algo",
+        "astar:heuristic=octile",
+    ]);
+    assert!(one_clean_line(&out).contains("does not fit hex grids"));
+    for (flags, want) in [
+        (vec!["--world", "hex", "--hex-size", "0"], "above 0"),
+        (vec!["--world", "hex", "--hex-size", "40"], "shorter side"),
+    ] {
+        let mut args = vec!["solve", "--map", &m, "--scen", &s];
+        args.extend(flags);
+        let e = one_clean_line(&pathlab(&args));
+        assert!(e.contains(want), "{e}");
+    }
+    // Unknown names are clap's to refuse, with the known ones listed.
+    for (flag, bad) in [("--world", "voxel"), ("--hex-orientation", "up")] {
+        let out = pathlab(&["solve", "--map", &m, "--scen", &s, flag, bad]);
+        let e = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{e}");
+        assert!(e.contains(bad) && e.contains("possible values") && !e.contains("panicked"));
+    }
+    // A hex project: written, read back by convert, and refused as a .map.
+    let p = tmp("hex.ron");
+    let out = pathlab(&[
+        "convert",
+        &m,
+        p.to_str().unwrap(),
+        "--world",
+        "hex",
+        "--hex-size",
+        "2",
+        "--hex-orientation",
+        "flat",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&p).unwrap();
+    assert!(
+        text.contains("world: Hex(") && text.contains("orientation: Flat"),
+        "{text}"
+    );
+    let back = tmp("hex-again.ron");
+    assert!(
+        pathlab(&["convert", p.to_str().unwrap(), back.to_str().unwrap()])
+            .status
+            .success()
+    );
+    assert_eq!(std::fs::read_to_string(&back).unwrap(), text);
+    let e = one_clean_line(&pathlab(&[
+        "convert",
+        p.to_str().unwrap(),
+        tmp("hex-out.map").to_str().unwrap(),
+    ]));
+    assert!(e.contains("saved as a project"), "{e}");
+    // Malformed hex projects: an unknown family, a pitch of 0, octile on hexes.
+    for (bad, want) in [
+        (text.replace("Hex(", "Voxel("), "Voxel"),
+        (text.replace("pitch: 2.0", "pitch: 0.0"), "pitch 0"),
+        (
+            text.replace(
+                "name: \"astar\",\n            params: {}",
+                "name: \"astar\",\n            params: {\"heuristic\": 0.0}",
+            ),
+            "does not fit a hex world",
+        ),
+    ] {
+        assert_ne!(bad, text, "the corruption applies");
+        let f = write("bad-hex.ron", &bad);
+        let e = one_clean_line(&pathlab(&["convert", &f, tmp("x.map").to_str().unwrap()]));
+        assert!(e.contains(want) && e.contains("bad-hex.ron"), "{e}");
+    }
+}

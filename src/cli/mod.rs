@@ -8,8 +8,11 @@ use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use pathlab::experiment::{query_at, Selection, Solver, Suite};
 use pathlab::map::io::{open_world, read_map, write_map_file, write_project, Project};
+use pathlab::map::{hexes_from_square, Family, HexFill};
 use pathlab::search::params::ParamKind;
+use pathlab::search::registry::Family as SpaceFamily;
 use pathlab::search::{registry, Status};
+use pathlab::space::HexSpace;
 use pathlab::space::{Connectivity, GridSpace, Space, TerrainRule};
 use pathlab::trace::run_file::{RunFile, RUN_VERSION};
 use pathlab::trace::{posthoc, Recorder};
@@ -83,8 +86,14 @@ pub enum Command {
         #[command(flatten)]
         rules: RuleArgs,
     },
-    /// Convert a map between formats by extension: .map, .png (read only), .ron (project).
-    Convert { input: PathBuf, output: PathBuf },
+    /// Convert a map between formats by extension: .map, .png (read only), .ron (project);
+    /// with --world hex, a square map becomes a hex project.
+    Convert {
+        input: PathBuf,
+        output: PathBuf,
+        #[command(flatten)]
+        rules: RuleArgs,
+    },
     /// List the registered algorithms and their parameters.
     Algos,
     /// Reproduce an experiment of the source theses.
@@ -116,7 +125,7 @@ pub struct SuiteArgs {
 }
 
 /// How the map becomes a graph.
-#[derive(clap::Args, Debug, Clone, Copy)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct RuleArgs {
     /// Moves: 8 (with √2 diagonals, no corner cutting) or 4.
     #[arg(long, value_enum, default_value = "8")]
@@ -125,6 +134,21 @@ pub struct RuleArgs {
     /// (only . and G are passable).
     #[arg(long, value_enum, default_value = "class")]
     terrain: TerrainArg,
+    /// World: `square` cells, or `hex`: the map turned into hexagons (problems and cells given
+    /// in square cells run from the hex under that cell's centre).
+    #[arg(long, value_parser = ["square", "hex"], default_value = "square")]
+    world: String,
+    /// With --world hex: square cells from one hex centre to the next (from 1 to the map's
+    /// shorter side).
+    #[arg(long, default_value_t = 1.0)]
+    hex_size: f64,
+    /// With --world hex: `pointy` (a corner on top) or `flat` (an edge on top).
+    #[arg(long, value_parser = ["pointy", "flat"], default_value = "pointy")]
+    hex_orientation: String,
+    /// With --world hex: a hex takes the square cell under its `centre`, or is blocked when it
+    /// covers any blocked cell (`any-blocked`).
+    #[arg(long, value_parser = ["centre", "any-blocked"], default_value = "centre")]
+    hex_fill: String,
 }
 
 #[derive(clap::ValueEnum, Debug, Clone, Copy)]
@@ -142,6 +166,16 @@ enum TerrainArg {
 }
 
 impl RuleArgs {
+    /// The world family the flags ask for.
+    fn family(&self) -> Result<Family> {
+        Family::parse(&self.world, self.hex_size, &self.hex_orientation)
+            .map_err(|e| anyhow::anyhow!("--world/--hex-size/--hex-orientation: {e}"))
+    }
+
+    fn hex_fill(&self) -> HexFill {
+        HexFill::from_name(&self.hex_fill).unwrap_or_default()
+    }
+
     fn rules(&self) -> (Connectivity, TerrainRule) {
         let c = match self.connectivity {
             Moves::Eight => Connectivity::Eight,
@@ -181,7 +215,11 @@ pub fn run(cmd: Command) -> Result<i32> {
             posthoc,
             rules,
         } => trace(&map, start, goal, &algo, &out, posthoc.as_deref(), rules),
-        Command::Convert { input, output } => convert(&input, &output),
+        Command::Convert {
+            input,
+            output,
+            rules,
+        } => convert(&input, &output, &rules),
         Command::Experiment { which } => experiment::run(which),
         Command::Algos => {
             for a in registry::all() {
@@ -214,17 +252,57 @@ pub fn run(cmd: Command) -> Result<i32> {
     }
 }
 
-fn load(args: &SuiteArgs) -> Result<(Suite, Solver)> {
-    // Check the algorithm before reading big files.
+/// Runs `then` on the suite the arguments name, in the world family they ask for.
+fn with_suite(args: &SuiteArgs, then: &mut dyn FnMut(&dyn SuiteRun) -> Result<i32>) -> Result<i32> {
+    // Check the algorithm and the world before reading big files.
     registry::parse_spec(&args.algo).map_err(anyhow::Error::msg)?;
+    let family = args.rules.family()?;
     let sel = Selection {
         every: args.every as usize,
         limit: args.limit.map(|l| l as usize),
     };
     let (c, r) = args.rules.rules();
-    let suite = Suite::load_with(&args.map, &args.scen, sel, c, r)?;
-    let solver = Solver::new(&suite, &args.algo)?;
-    Ok((suite, solver))
+    match family {
+        Family::Square => {
+            let suite = Suite::load_with(&args.map, &args.scen, sel, c, r)?;
+            let solver = Solver::new(&suite, &args.algo)?;
+            then(&Loaded(suite, std::cell::RefCell::new(solver)))
+        }
+        Family::Hex { orientation, pitch } => {
+            let fill = args.rules.hex_fill();
+            let (suite, skipped) =
+                Suite::load_hex(&args.map, &args.scen, sel, (orientation, pitch, fill), r)?;
+            if skipped > 0 {
+                eprintln!(
+                    "{}: {skipped} problems left out: their start or goal is on no hex, a blocked one, or they have no path on hexes",
+                    args.scen.display()
+                );
+            }
+            let solver = Solver::new(&suite, &args.algo)?;
+            then(&Loaded(suite, std::cell::RefCell::new(solver)))
+        }
+    }
+}
+
+/// A loaded suite and its solver, of any world family.
+trait SuiteRun {
+    fn len(&self) -> usize;
+    fn problem(&self, i: usize) -> &pathlab::map::io::Problem;
+    fn solve(&self, i: usize) -> pathlab::experiment::Row;
+}
+
+struct Loaded<S: SpaceFamily>(Suite<S>, std::cell::RefCell<Solver<S>>);
+
+impl<S: SpaceFamily> SuiteRun for Loaded<S> {
+    fn len(&self) -> usize {
+        self.0.problems.len()
+    }
+    fn problem(&self, i: usize) -> &pathlab::map::io::Problem {
+        &self.0.problems[i]
+    }
+    fn solve(&self, i: usize) -> pathlab::experiment::Row {
+        self.1.borrow_mut().solve(&self.0, i)
+    }
 }
 
 /// A progress bar on stderr that appears only once the work has taken a second.
@@ -268,7 +346,10 @@ impl Drop for LateProgress {
 }
 
 fn solve(args: &SuiteArgs) -> Result<i32> {
-    let (suite, mut solver) = load(args)?;
+    with_suite(args, &mut |suite| solve_suite(suite))
+}
+
+fn solve_suite(suite: &dyn SuiteRun) -> Result<i32> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     writeln!(
@@ -276,10 +357,10 @@ fn solve(args: &SuiteArgs) -> Result<i32> {
         "id,sx,sy,gx,gy,optimal,length,expanded,generated,micros,ok"
     )?;
     let mut all_ok = true;
-    let mut progress = LateProgress::new(suite.problems.len());
-    for i in 0..suite.problems.len() {
-        let r = solver.solve(&suite, i);
-        let p = &suite.problems[i];
+    let mut progress = LateProgress::new(suite.len());
+    for i in 0..suite.len() {
+        let r = suite.solve(i);
+        let p = suite.problem(i);
         let length = r.length.map_or("inf".to_string(), |l| format!("{l:.8}"));
         writeln!(
             out,
@@ -304,17 +385,20 @@ fn solve(args: &SuiteArgs) -> Result<i32> {
 }
 
 fn bench(args: &SuiteArgs, repeat: usize) -> Result<i32> {
-    let (suite, mut solver) = load(args)?;
-    if suite.problems.is_empty() {
+    with_suite(args, &mut |suite| bench_suite(args, suite, repeat))
+}
+
+fn bench_suite(args: &SuiteArgs, suite: &dyn SuiteRun, repeat: usize) -> Result<i32> {
+    if suite.len() == 0 {
         bail!("{}: no problems selected", args.scen.display());
     }
     let rounds = repeat.max(1);
     let mut times = Vec::new();
     let (mut expanded, mut total_s) = (0u64, 0f64);
-    let mut progress = LateProgress::new(suite.problems.len() * rounds);
+    let mut progress = LateProgress::new(suite.len() * rounds);
     for round in 0..rounds {
-        for i in 0..suite.problems.len() {
-            let r = solver.solve(&suite, i);
+        for i in 0..suite.len() {
+            let r = suite.solve(i);
             progress.inc();
             if rounds > 1 && round == 0 {
                 continue; // warm-up round
@@ -330,6 +414,7 @@ fn bench(args: &SuiteArgs, repeat: usize) -> Result<i32> {
     let mean = times.iter().sum::<f64>() / times.len() as f64;
     println!("map: {}", args.map.display());
     println!("algorithm: {}", args.algo);
+    println!("world: {}", args.rules.world);
     println!("queries: {}", times.len());
     println!("median_us: {median:.2}");
     println!("mean_us: {mean:.2}");
@@ -358,11 +443,54 @@ fn trace(
     refuse_overwrite(&[map], &outputs)?;
     let grid = read_map(map)?;
     let (c, r) = rules.rules();
-    let space = GridSpace::new(&grid, c, r);
-    let q = query_at(&space, start, goal).map_err(|e| anyhow::anyhow!("{}: {e}", map.display()))?;
-    let mut search = registry::build_grid(algo, &space, q).map_err(anyhow::Error::msg)?;
+    match rules.family()? {
+        Family::Square => {
+            let space = GridSpace::new(&grid, c, r);
+            let q = query_at(&space, start, goal)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", map.display()))?;
+            trace_in(&space, q, |n| space.xy(n), map, algo, out, ph)
+        }
+        Family::Hex { orientation, pitch } => {
+            let hexes = hexes_from_square(&grid, orientation, pitch, rules.hex_fill())
+                .map_err(|e| anyhow::anyhow!("{}: {e}", map.display()))?;
+            let space = HexSpace::new(&hexes, orientation, pitch, r);
+            let hex = |what: &str, (x, y): (u32, u32)| -> Result<u32> {
+                let (hw, hh) = (hexes.width(), hexes.height());
+                orientation
+                    .hex_at(x as f64 + 0.5, y as f64 + 0.5, pitch, hw, hh)
+                    .and_then(|(hx, hy)| space.node(hx, hy))
+                    .filter(|&n| space.is_passable(n))
+                    .ok_or_else(|| {
+                        anyhow::anyhow!(
+                            "{}: the {what} cell ({x}, {y}) is on no passable hex",
+                            map.display()
+                        )
+                    })
+            };
+            let q = pathlab::search::Query {
+                start: hex("start", start)?,
+                goal: hex("goal", goal)?,
+            };
+            trace_in(&space, q, |n| space.xy(n), map, algo, out, ph)
+        }
+    }
+}
+
+/// Records one search on `space` and writes the run file (and the Posthoc trace); `xy` names a
+/// node's cell or hex in the files.
+fn trace_in<S: SpaceFamily>(
+    space: &S,
+    q: pathlab::search::Query,
+    xy: impl Fn(u32) -> (u32, u32),
+    map: &Path,
+    algo: &str,
+    out: &Path,
+    ph: Option<&Path>,
+) -> Result<i32> {
+    let (start, goal) = (xy(q.start), xy(q.goal));
+    let mut search = registry::build(algo, space, q).map_err(anyhow::Error::msg)?;
     let mut rec = Recorder::new(space.num_nodes());
-    let status = search.run_record(&space, &mut rec);
+    let status = search.run_record(space, &mut rec);
     let run = RunFile {
         version: RUN_VERSION,
         map: map.display().to_string(),
@@ -380,7 +508,7 @@ fn trace(
             .path()
             .unwrap_or(&[])
             .iter()
-            .map(|&n| space.xy(n))
+            .map(|&n| xy(n))
             .collect(),
         stats: search.stats().into(),
         events: RunFile::events_of(&rec),
@@ -397,7 +525,7 @@ fn trace(
     let text = run.to_text(out)?;
     let yaml = ph.map(|_| {
         posthoc::to_yaml(&rec, |n| {
-            let (x, y) = space.xy(n);
+            let (x, y) = xy(n);
             (x as f32, y as f32)
         })
     });
@@ -454,21 +582,41 @@ fn refuse_overwrite(inputs: &[&Path], outputs: &[&Path]) -> Result<()> {
     Ok(())
 }
 
-fn convert(input: &Path, output: &Path) -> Result<i32> {
+fn convert(input: &Path, output: &Path, rules: &RuleArgs) -> Result<i32> {
     refuse_overwrite(&[input], &[output])?;
-    let grid = match ext(input).as_str() {
+    let family = rules.family()?;
+    let opened = match ext(input).as_str() {
         // Through the app's reader, so a project is checked as fully as when it is opened.
-        "map" | "png" | "ron" => {
-            open_world(input, (Connectivity::default(), TerrainRule::default()))?.grid
-        }
+        "map" | "png" | "ron" => open_world(input, rules.rules())?,
         e => bail!(
             "{}: cannot read .{e} files (use .map, .png or .ron)",
             input.display()
         ),
     };
+    let (grid, world) = match (opened.world, family) {
+        (Family::Square, Family::Hex { orientation, pitch }) => {
+            let hexes = hexes_from_square(&opened.grid, orientation, pitch, rules.hex_fill())
+                .map_err(|e| anyhow::anyhow!("{}: {e}", input.display()))?;
+            (hexes, family)
+        }
+        (Family::Hex { .. }, Family::Hex { .. }) => bail!(
+            "{}: is a hex world already; convert it without --world hex",
+            input.display()
+        ),
+        (w, _) => (opened.grid, w),
+    };
     match ext(output).as_str() {
+        "map" if world != Family::Square => bail!(
+            "{}: a hex world is saved as a project (.ron); .map files hold square cells",
+            output.display()
+        ),
         "map" => write_map_file(&grid, output)?,
-        "ron" => write_project(&Project::new(&grid), output)?,
+        "ron" => {
+            let mut p = Project::new(&grid);
+            p.world = world;
+            (p.connectivity, p.terrain_rule) = rules.rules();
+            write_project(&p, output)?
+        }
         e => bail!(
             "{}: cannot write .{e} files (use .map or .ron)",
             output.display()

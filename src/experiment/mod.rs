@@ -10,9 +10,10 @@ pub mod mantysalo2024;
 mod mantysalo2024_tables;
 
 use crate::map::io::{read_map, read_scen, Problem};
-use crate::map::Grid;
-use crate::search::{registry, DynSearch, Query, Status};
-use crate::space::{Connectivity, GridSpace, Space, TerrainRule};
+use crate::map::{hexes_from_square, Grid, HexFill};
+use crate::search::registry::{self, Family};
+use crate::search::{DynSearch, Query, Status};
+use crate::space::{Connectivity, GridSpace, HexOrientation, HexSpace, Space, TerrainRule};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -32,9 +33,9 @@ pub enum SuiteError {
 }
 
 /// A map, its search graph and the problems to solve on it.
-pub struct Suite {
+pub struct Suite<S = GridSpace> {
     pub grid: Grid,
-    pub space: GridSpace,
+    pub space: S,
     pub problems: Vec<Problem>,
     /// One query per problem, same order.
     pub queries: Vec<Query>,
@@ -58,7 +59,7 @@ impl Default for Selection {
     }
 }
 
-impl Suite {
+impl Suite<GridSpace> {
     /// Loads `map` and `scen` (default rules: 8-connected, class rule) and checks every selected
     /// problem: map size, and start and goal on passable cells.
     pub fn load(map: &Path, scen: &Path, sel: Selection) -> Result<Suite, SuiteError> {
@@ -103,6 +104,91 @@ impl Suite {
     }
 }
 
+impl Suite<HexSpace> {
+    /// Loads square `map` and `scen` as a hex world: the map becomes hexes `pitch` cells apart
+    /// (see [`hexes_from_square`]) and each problem runs from the hex under its start cell's
+    /// centre to the hex under its goal's. The file's optimal lengths are for squares, so each
+    /// problem's optimum is found here by Dijkstra. Problems whose start or goal falls on no hex
+    /// or a blocked one are left out; the second value counts them.
+    pub fn load_hex(
+        map: &Path,
+        scen: &Path,
+        sel: Selection,
+        (o, pitch, fill): (HexOrientation, f64, HexFill),
+        r: TerrainRule,
+    ) -> Result<(Suite<HexSpace>, usize), SuiteError> {
+        let square = read_map(map)?;
+        let all = read_scen(scen)?;
+        let grid = hexes_from_square(&square, o, pitch, fill)
+            .map_err(|msg| SuiteError::Algorithm(format!("{}: {msg}", map.display())))?;
+        let space = HexSpace::new(&grid, o, pitch, r);
+        let mut dijkstra = registry::build("dijkstra", &space, Query { start: 0, goal: 0 })
+            .map_err(SuiteError::Algorithm)?;
+        let (mut problems, mut queries, mut skipped) = (vec![], vec![], 0);
+        let hex = |(x, y): (u32, u32)| {
+            o.hex_at(
+                x as f64 + 0.5,
+                y as f64 + 0.5,
+                pitch,
+                grid.width(),
+                grid.height(),
+            )
+        };
+        for p in all
+            .into_iter()
+            .step_by(sel.every.max(1))
+            .take(sel.limit.unwrap_or(usize::MAX))
+        {
+            crate::map::io::check_problem(&p, &square, r).map_err(|msg| SuiteError::Problem {
+                file: scen.to_path_buf(),
+                line: p.line,
+                msg,
+            })?;
+            let (Some(a), Some(b)) = (hex(p.start), hex(p.goal)) else {
+                skipped += 1;
+                continue;
+            };
+            let Ok(q) = query_at_hex(&space, a, b) else {
+                skipped += 1;
+                continue;
+            };
+            dijkstra.reset(&space, q);
+            dijkstra.run_null(&space);
+            let Some(optimal) = dijkstra.cost() else {
+                skipped += 1;
+                continue;
+            };
+            queries.push(q);
+            problems.push(crate::map::io::Problem {
+                start: a,
+                goal: b,
+                optimal,
+                tolerance: 1e-9 * optimal.max(1.0),
+                map_width: grid.width(),
+                map_height: grid.height(),
+                ..p
+            });
+        }
+        Ok((
+            Suite {
+                grid,
+                space,
+                problems,
+                queries,
+            },
+            skipped,
+        ))
+    }
+}
+
+fn query_at_hex(space: &HexSpace, a: (u32, u32), b: (u32, u32)) -> Result<Query, ()> {
+    let n = |(x, y): (u32, u32)| space.node(x, y).filter(|&n| space.is_passable(n)).ok_or(());
+    Ok(Query {
+        start: n(a)?,
+        goal: n(b)?,
+    })
+}
+
 /// The query from cell `start` to cell `goal`, or why there is none.
 pub fn query_at(space: &GridSpace, start: (u32, u32), goal: (u32, u32)) -> Result<Query, String> {
     let node = |what: &str, (x, y): (u32, u32)| {
@@ -141,24 +227,24 @@ pub struct Row {
 }
 
 /// Solves problems one by one with a single search object (reset between queries).
-pub struct Solver {
-    search: Box<dyn DynSearch<GridSpace>>,
+pub struct Solver<S: Space = GridSpace> {
+    search: Box<dyn DynSearch<S>>,
 }
 
-impl Solver {
+impl<S: Family> Solver<S> {
     /// A solver for `spec` (`name` or `name:key=value,...`) on the suite's space.
-    pub fn new(suite: &Suite, spec: &str) -> Result<Solver, SuiteError> {
+    pub fn new(suite: &Suite<S>, spec: &str) -> Result<Solver<S>, SuiteError> {
         let q = suite
             .queries
             .first()
             .copied()
             .unwrap_or(Query { start: 0, goal: 0 });
-        let search = registry::build_grid(spec, &suite.space, q).map_err(SuiteError::Algorithm)?;
+        let search = registry::build(spec, &suite.space, q).map_err(SuiteError::Algorithm)?;
         Ok(Solver { search })
     }
 
     /// Solves problem `i` of the suite.
-    pub fn solve(&mut self, suite: &Suite, i: usize) -> Row {
+    pub fn solve(&mut self, suite: &Suite<S>, i: usize) -> Row {
         let q = suite.queries[i];
         let t = Instant::now();
         self.search.reset(&suite.space, q);

@@ -170,6 +170,14 @@ pub struct HexSpace {
 }
 
 impl HexSpace {
+    /// The heuristics admissible on hexes: the square metrics would overestimate.
+    pub const HEURISTICS: &'static [Heuristic] = &[
+        Heuristic::Native,
+        Heuristic::Hex,
+        Heuristic::Euclidean,
+        Heuristic::Zero,
+    ];
+
     /// The graph of hex map `grid` with hexes `pitch` apart (centre to centre, in square cells;
     /// 1 for a map drawn as hexes).
     pub fn new(grid: &Grid, orientation: HexOrientation, pitch: f64, rule: TerrainRule) -> Self {
@@ -298,12 +306,7 @@ impl Space for HexSpace {
     }
 
     fn heuristics(&self) -> &'static [Heuristic] {
-        &[
-            Heuristic::Native,
-            Heuristic::Hex,
-            Heuristic::Euclidean,
-            Heuristic::Zero,
-        ]
+        HexSpace::HEURISTICS
     }
 
     fn position(&self, n: NodeId) -> [f32; 3] {

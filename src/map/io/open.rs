@@ -23,6 +23,8 @@ pub struct Opened {
     pub algorithms: Vec<AlgoSettings>,
     /// Moves and terrain rule, from a project file (other files carry none).
     pub rules: Option<(Connectivity, TerrainRule)>,
+    /// Square or hex (only a project can hold hexes).
+    pub world: crate::map::Family,
 }
 
 /// The lower-case extension of `path`.
@@ -44,6 +46,7 @@ pub fn open_world(path: &Path, rules: (Connectivity, TerrainRule)) -> Result<Ope
         path: keep.then(|| path.to_path_buf()),
         algorithms: vec![],
         rules: None,
+        world: crate::map::Family::Square,
     };
     let format = |msg: String| IoError::Format {
         file: path.to_path_buf(),
@@ -72,6 +75,7 @@ pub fn open_world(path: &Path, rules: (Connectivity, TerrainRule)) -> Result<Ope
                 path: Some(map),
                 algorithms: vec![],
                 rules: None,
+                world: crate::map::Family::Square,
             })
         }
         e => Err(format(format!(
@@ -88,8 +92,32 @@ pub fn project_world(text: &str, path: &Path) -> Result<Opened, IoError> {
         msg,
     };
     let (p, grid) = parse_project(text, path)?;
+    // The heuristics that fit the project's world (octile would overestimate on hexes).
+    let fits: &[crate::space::Heuristic] = match p.world {
+        crate::map::Family::Square => &crate::space::Heuristic::ALL,
+        crate::map::Family::Hex { .. } => crate::space::HexSpace::HEURISTICS,
+    };
     for a in &p.algorithms {
-        check_algorithm(a).map_err(|msg| {
+        let fitting = || match a.params.get("heuristic") {
+            Some(&v) => {
+                let h = crate::space::Heuristic::ALL
+                    .get(v as usize)
+                    .copied()
+                    .unwrap_or_default();
+                if fits.contains(&h) {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "algorithm `{}`: heuristic `{}` does not fit a {} world",
+                        a.name,
+                        h.name(),
+                        p.world.name()
+                    ))
+                }
+            }
+            None => Ok(()),
+        };
+        check_algorithm(a).and_then(|_| fitting()).map_err(|msg| {
             // The line that names it, where the text has one.
             let quoted = format!("\"{}\"", a.name);
             match text.lines().position(|l| l.contains(&quoted)) {
@@ -110,6 +138,7 @@ pub fn project_world(text: &str, path: &Path) -> Result<Opened, IoError> {
         path: Some(path.to_path_buf()),
         algorithms: p.algorithms,
         rules: Some((p.connectivity, p.terrain_rule)),
+        world: p.world,
     })
 }
 

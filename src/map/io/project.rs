@@ -1,7 +1,7 @@
 //! pathlab's project file (RON): the map, its scenarios and the algorithm settings, versioned.
 
 use super::{read_text, write_atomic, IoError, Problem};
-use crate::map::Grid;
+use crate::map::{Family, Grid};
 use crate::space::{Connectivity, TerrainRule};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -48,6 +48,10 @@ pub struct Project {
     pub scenarios: Vec<Problem>,
     #[serde(default)]
     pub algorithms: Vec<AlgoSettings>,
+    /// Square cells or hexes (`rows` then hold the hexes in offset coordinates); files from
+    /// before hex worlds have none and are square.
+    #[serde(default)]
+    pub world: Family,
 }
 
 impl Project {
@@ -68,6 +72,7 @@ impl Project {
             goal: None,
             scenarios: vec![],
             algorithms: vec![AlgoSettings::default()],
+            world: Family::Square,
         }
     }
 
@@ -96,6 +101,14 @@ impl Project {
                 "map row {} holds a character that is not a map tile",
                 r + 1
             ));
+        }
+        if let Family::Hex { pitch, .. } = self.world {
+            if !(pitch.is_finite() && pitch > 0.0 && pitch <= crate::limits::MAX_SIDE as f64) {
+                return Err(format!(
+                    "the hex world's pitch {pitch} must be a number above 0 and at most {}",
+                    crate::limits::MAX_SIDE
+                ));
+            }
         }
         let tiles: Vec<u8> = self.rows.iter().flat_map(|r| r.bytes()).collect();
         let mut g = Grid::from_tiles(w as u32, self.rows.len() as u32, tiles);
