@@ -269,8 +269,9 @@ fn an_edit_is_repaired_by_dstar_lite_and_restarts_astar() {
         start: app.space.node(app.doc.start.0, app.doc.start.1).unwrap(),
         goal: app.space.node(app.doc.goal.0, app.doc.goal.1).unwrap(),
     };
-    let mut a = AStar::new(&app.space, q, Heuristic::Octile);
-    a.run(&app.space, &mut NullTracer);
+    let sp = app.space.as_square().expect("a square world");
+    let mut a = AStar::new(sp, q, Heuristic::Octile);
+    a.run(sp, &mut NullTracer);
     let (dc, ac) = (d.cost().unwrap(), a.cost().unwrap());
     assert!((dc - ac).abs() < 1e-9, "D* Lite {dc} vs A* {ac}");
     assert_eq!(app.views[1].run.cost(), Some(ac));

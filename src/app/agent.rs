@@ -215,8 +215,11 @@ impl PathlabApp {
                 restore_cells(&mut self.doc.grid, &g, &owned);
             }
             self.doc.revision += 1;
-            let (c, rule) = self.space.rules();
-            self.space = crate::space::GridSpace::new(&self.doc.grid, c, rule);
+            self.space = crate::map::AnySpace::new(
+                &self.doc.grid,
+                self.doc.world,
+                (self.doc.moves, self.doc.rule),
+            );
             self.restart_all();
         }
         self.sim.agents.clear();
@@ -359,12 +362,7 @@ impl PathlabApp {
         // Flashed on the canvas, then outlined until the next change (UI.md).
         self.flash = (xy.clone(), Instant::now());
         self.doc.revision += 1;
-        self.space.update_cells(&self.doc.grid, &xy);
-        let mut around = vec![];
-        for &(x, y) in &xy {
-            self.space
-                .around_into(Rect { x, y, w: 1, h: 1 }, &mut around);
-        }
+        let around = self.space.apply_cells(&self.doc.grid, &xy);
         self.agents_replan(&around, logged);
     }
 

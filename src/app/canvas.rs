@@ -4,15 +4,84 @@
 use super::palette;
 use super::run::Run;
 use super::texture::MapTexture;
-use crate::space::{GridSpace, NodeId};
+use crate::map::Family;
+use crate::space::{HexOrientation, NodeId};
 use crate::trace::{NodeState, NONE};
 use eframe::egui::{self, pos2, vec2, Color32, Pos2, Rect, RichText, Sense, Stroke, Vec2};
+
+/// How cells lie in the plane: squares one unit apart, or hexagons one unit from centre to
+/// centre (hex worlds are drawn at pitch 1, whatever square cells they came from).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Geometry {
+    #[default]
+    Square,
+    Hex(HexOrientation),
+}
+
+impl Geometry {
+    pub fn of(family: Family) -> Geometry {
+        match family {
+            Family::Square => Geometry::Square,
+            Family::Hex { orientation, .. } => Geometry::Hex(orientation),
+        }
+    }
+
+    /// Size of a `w × h` map, in world units.
+    fn extent(self, w: u32, h: u32) -> Vec2 {
+        match self {
+            Geometry::Square => vec2(w as f32, h as f32),
+            Geometry::Hex(o) => {
+                let (x, y) = o.extent(w, h, 1.0);
+                vec2(x as f32, y as f32)
+            }
+        }
+    }
+
+    /// Centre of cell `c`, in world units from the map's top-left corner.
+    fn centre(self, c: (u32, u32)) -> Vec2 {
+        match self {
+            Geometry::Square => vec2(c.0 as f32 + 0.5, c.1 as f32 + 0.5),
+            Geometry::Hex(o) => {
+                let (x, y) = o.centre(c.0, c.1, 1.0);
+                vec2(x as f32, y as f32)
+            }
+        }
+    }
+
+    /// The cell at world point `q`.
+    fn cell_at(self, q: Vec2, w: u32, h: u32) -> Option<(u32, u32)> {
+        match self {
+            Geometry::Square => (q.x >= 0.0 && q.y >= 0.0 && (q.x as u32) < w && (q.y as u32) < h)
+                .then_some((q.x as u32, q.y as u32)),
+            Geometry::Hex(o) => o.hex_at(q.x as f64, q.y as f64, 1.0, w, h),
+        }
+    }
+
+    /// Cells whose shape may show between world points `a` and `b`: `[x0, x1) × [y0, y1)`.
+    fn visible(self, a: Vec2, b: Vec2, w: u32, h: u32) -> (u32, u32, u32, u32) {
+        let cl = |v: f32, m: u32| (v.max(0.0) as u32).min(m);
+        let (sx, sy) = match self {
+            Geometry::Square => (1.0, 1.0),
+            Geometry::Hex(HexOrientation::Pointy) => (1.0, 3f32.sqrt() / 2.0),
+            Geometry::Hex(HexOrientation::Flat) => (3f32.sqrt() / 2.0, 1.0),
+        };
+        let m = if self == Geometry::Square { 0.0 } else { 1.0 };
+        (
+            cl(a.x / sx - m, w),
+            cl(a.y / sy - m, h),
+            cl(b.x / sx + 1.0 + m, w),
+            cl(b.y / sy + 1.0 + m, h),
+        )
+    }
+}
 
 /// Where the map sits on screen; shared by every view so compared runs line up.
 #[derive(Clone, Copy, Debug)]
 pub struct Camera {
-    /// Screen points per cell.
+    /// Screen points per cell (per hex pitch on hex worlds).
     pub zoom: f32,
+    /// Square cells or hexagons: set from the world before every frame.
+    pub geometry: Geometry,
     /// Position of the map's top-left corner relative to the view's top-left corner.
     pub offset: Vec2,
     /// Fit the map to the view on the next frame.
@@ -26,6 +95,7 @@ impl Default for Camera {
     fn default() -> Self {
         Camera {
             zoom: 16.0,
+            geometry: Geometry::Square,
             offset: Vec2::ZERO,
             fit_pending: true,
             fitted_for: None,
@@ -37,9 +107,10 @@ impl Camera {
     fn fit(&mut self, view: Rect, w: u32, h: u32) {
         // Below the view's title bar, which would otherwise cover the map's top rows.
         let avail = view.size() - vec2(0.0, TITLE_H);
-        let z = (avail.x / w as f32).min(avail.y / h as f32) * 0.96;
+        let e = self.geometry.extent(w, h);
+        let z = (avail.x / e.x).min(avail.y / e.y) * 0.96;
         self.zoom = z.max(0.05);
-        let size = vec2(w as f32, h as f32) * self.zoom;
+        let size = e * self.zoom;
         self.offset = vec2(0.0, TITLE_H) + (avail - size) * 0.5;
         self.fit_pending = false;
         self.fitted_for = Some(view.size());
@@ -47,19 +118,65 @@ impl Camera {
 
     /// The cell under a screen position.
     pub fn cell_at(&self, view: Rect, p: Pos2, w: u32, h: u32) -> Option<(u32, u32)> {
-        let q = (p - view.min - self.offset) / self.zoom;
-        (q.x >= 0.0 && q.y >= 0.0 && (q.x as u32) < w && (q.y as u32) < h)
-            .then_some((q.x as u32, q.y as u32))
+        self.geometry
+            .cell_at((p - view.min - self.offset) / self.zoom, w, h)
     }
 
     /// Screen position of a cell's centre.
     pub fn centre(&self, view: Rect, c: (u32, u32)) -> Pos2 {
-        view.min + self.offset + vec2(c.0 as f32 + 0.5, c.1 as f32 + 0.5) * self.zoom
+        view.min + self.offset + self.geometry.centre(c) * self.zoom
     }
 
+    /// The square around a cell (a hexagon's bounding box on hex worlds).
     fn cell_rect(&self, view: Rect, c: (u32, u32)) -> Rect {
-        let min = view.min + self.offset + vec2(c.0 as f32, c.1 as f32) * self.zoom;
-        Rect::from_min_size(min, Vec2::splat(self.zoom))
+        let side = match self.geometry {
+            Geometry::Square => 1.0,
+            Geometry::Hex(_) => 2.0 / 3f32.sqrt(),
+        };
+        Rect::from_center_size(self.centre(view, c), Vec2::splat(side * self.zoom))
+    }
+
+    /// The outline of a cell on screen: its square or its hexagon, clockwise.
+    fn outline(&self, view: Rect, c: (u32, u32)) -> Vec<Pos2> {
+        match self.geometry {
+            Geometry::Square => {
+                let r = self.cell_rect(view, c);
+                vec![
+                    r.left_top(),
+                    r.right_top(),
+                    r.right_bottom(),
+                    r.left_bottom(),
+                ]
+            }
+            Geometry::Hex(o) => o
+                .corners(c.0, c.1, 1.0)
+                .iter()
+                .map(|&(x, y)| view.min + self.offset + vec2(x as f32, y as f32) * self.zoom)
+                .collect(),
+        }
+    }
+
+    /// Strokes a cell's outline (inside it on squares, as the texture's cells are drawn).
+    fn stroke_cell(&self, p: &egui::Painter, view: Rect, c: (u32, u32), s: Stroke, grow: f32) {
+        match self.geometry {
+            Geometry::Square => {
+                p.rect_stroke(
+                    self.cell_rect(view, c).expand(grow),
+                    0.0,
+                    s,
+                    egui::StrokeKind::Inside,
+                );
+            }
+            Geometry::Hex(_) => {
+                let ctr = self.centre(view, c);
+                let pts = self
+                    .outline(view, c)
+                    .into_iter()
+                    .map(|q| q + (q - ctr).normalized() * grow)
+                    .collect();
+                p.add(egui::Shape::closed_line(pts, s));
+            }
+        }
     }
 }
 
@@ -135,20 +252,26 @@ fn disc_radius(zoom: f32) -> f32 {
 pub fn show(
     ui: &mut egui::Ui,
     cam: &mut Camera,
-    space: &GridSpace,
+    (w, h): (u32, u32),
     tex: &MapTexture,
     run: &mut Run,
     ov: &Overlay,
 ) -> Gesture {
-    let (w, h) = (space.width(), space.height());
+    // Square and hex worlds both number their nodes y · width + x.
+    let xy = |n: NodeId| (n % w.max(1), n / w.max(1));
     let (resp, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
     let view = resp.rect;
     if cam.fit_pending || cam.fitted_for.is_some_and(|s| s != view.size()) {
         cam.fit(view, w, h);
     }
-    let map_rect = Rect::from_min_size(view.min + cam.offset, vec2(w as f32, h as f32) * cam.zoom);
+    let map_rect = Rect::from_min_size(view.min + cam.offset, cam.geometry.extent(w, h) * cam.zoom);
     paint_surround(&painter, view, map_rect);
-    for (id, [x0, y0, x1, y1]) in tex.tiles() {
+    if let Geometry::Hex(_) = cam.geometry {
+        // Hexagons behind the map's bounding box: the gaps between them show this.
+        painter.rect_filled(map_rect, 0.0, Color32::from_gray(200));
+        draw_hexes(&painter, cam, view, tex, w, h);
+    }
+    for (id, [x0, y0, x1, y1]) in tex.tiles().filter(|_| cam.geometry == Geometry::Square) {
         let at = |x: usize, y: usize| map_rect.min + vec2(x as f32, y as f32) * cam.zoom;
         painter.image(
             id,
@@ -187,18 +310,15 @@ pub fn show(
 
     let clip = painter.clip_rect().intersect(view);
     let painter = painter.with_clip_rect(clip);
-    draw_grid_lines(&painter, cam, view, w, h);
+    if cam.geometry == Geometry::Square {
+        draw_grid_lines(&painter, cam, view, w, h);
+    }
     if let Some(n) = run.current_node() {
-        let r = cam.cell_rect(view, space.xy(n));
-        painter.rect_stroke(
-            r,
-            0.0,
-            Stroke::new((cam.zoom * 0.18).clamp(2.0, 4.0), palette::CURRENT),
-            egui::StrokeKind::Inside,
-        );
+        let s = Stroke::new((cam.zoom * 0.18).clamp(2.0, 4.0), palette::CURRENT);
+        cam.stroke_cell(&painter, view, xy(n), s, 0.0);
     }
     if cam.zoom >= 18.0 && run.finished() && !ov.diff {
-        draw_parent_arrows(&painter, cam, view, space, run);
+        draw_parent_arrows(&painter, cam, view, (w, h), run);
     }
     if run.path_visible() {
         if let Some(o) = run.oracle.as_ref().filter(|o| !o.agrees()) {
@@ -206,7 +326,7 @@ pub fn show(
             let pts: Vec<Pos2> = o
                 .scratch_path
                 .iter()
-                .map(|&n| cam.centre(view, space.xy(n)))
+                .map(|&n| cam.centre(view, xy(n)))
                 .collect();
             let w = (cam.zoom * 0.22).clamp(2.5, 6.0);
             painter.add(egui::Shape::dashed_line(
@@ -217,7 +337,7 @@ pub fn show(
             ));
         }
         if let Some(path) = run.path() {
-            draw_path(&painter, cam, view, space, path);
+            draw_path(&painter, cam, view, w, path);
         }
     }
     let r = disc_radius(cam.zoom);
@@ -260,12 +380,7 @@ pub fn show(
         );
     }
     if let Some(c) = ov.selected {
-        painter.rect_stroke(
-            cam.cell_rect(view, c),
-            0.0,
-            Stroke::new(2.0, Color32::BLACK),
-            egui::StrokeKind::Outside,
-        );
+        cam.stroke_cell(&painter, view, c, Stroke::new(2.0, Color32::BLACK), 2.0);
     }
     if let Some((a, b)) = ov.rect_preview {
         let r = cam
@@ -290,9 +405,20 @@ pub fn show(
                 continue;
             }
             if fade > 0.0 {
-                painter.rect_filled(r, 0.0, fill);
+                match cam.geometry {
+                    Geometry::Square => {
+                        painter.rect_filled(r, 0.0, fill);
+                    }
+                    Geometry::Hex(_) => {
+                        painter.add(egui::Shape::convex_polygon(
+                            cam.outline(view, c),
+                            fill,
+                            Stroke::NONE,
+                        ));
+                    }
+                }
             }
-            painter.rect_stroke(r, 0.0, s, egui::StrokeKind::Inside);
+            cam.stroke_cell(&painter, view, c, s, 0.0);
         }
         if fade > 0.0 {
             ui.ctx().request_repaint();
@@ -303,7 +429,7 @@ pub fn show(
         // when the cell is small.
         let cr = cam.cell_rect(view, c);
         let s = Stroke::new(1.5, palette::POINTER);
-        painter.rect_stroke(cr.expand(1.0), 0.0, s, egui::StrokeKind::Outside);
+        cam.stroke_cell(&painter, view, c, s, 2.0);
         if cam.zoom < 12.0 {
             let ctr = cr.center();
             let arm = 10.0;
@@ -422,8 +548,55 @@ pub fn show(
 fn visible(cam: &Camera, view: Rect, w: u32, h: u32) -> (u32, u32, u32, u32) {
     let a = -cam.offset / cam.zoom;
     let b = (view.max - view.min - cam.offset) / cam.zoom;
-    let cl = |v: f32, m: u32| (v.max(0.0) as u32).min(m);
-    (cl(a.x, w), cl(a.y, h), cl(b.x + 1.0, w), cl(b.y + 1.0, h))
+    cam.geometry.visible(a, b, w, h)
+}
+
+/// A hex world: each visible hexagon filled with its cell's colour from the map texture's
+/// image (terrain and search state as the square view shows them), in one mesh; outlined
+/// when zoomed in. Hexes smaller than a pixel are drawn as their centre's colour still.
+fn draw_hexes(p: &egui::Painter, cam: &Camera, view: Rect, tex: &MapTexture, w: u32, h: u32) {
+    let Geometry::Hex(o) = cam.geometry else {
+        return;
+    };
+    let (x0, y0, x1, y1) = visible(cam, view, w, h);
+    let origin = view.min + cam.offset;
+    // Corners relative to the centre, the same for every hex.
+    let (cx, cy) = o.centre(0, 0, 1.0);
+    let rel: Vec<Vec2> = o
+        .corners(0, 0, 1.0)
+        .iter()
+        .map(|&(x, y)| vec2((x - cx) as f32, (y - cy) as f32) * cam.zoom)
+        .collect();
+    let mut mesh = egui::Mesh::default();
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let Some(colour) = tex.pixel(x, y) else {
+                continue;
+            };
+            let c = origin + cam.geometry.centre((x, y)) * cam.zoom;
+            let base = mesh.vertices.len() as u32;
+            mesh.colored_vertex(c, colour);
+            for r in &rel {
+                mesh.colored_vertex(c + *r, colour);
+            }
+            for i in 0..6 {
+                mesh.add_triangle(base, base + 1 + i, base + 1 + (i + 1) % 6);
+            }
+        }
+    }
+    p.add(egui::Shape::mesh(mesh));
+    if cam.zoom >= 10.0 && (x1 - x0) as u64 * (y1 - y0) as u64 <= 40_000 {
+        let s = Stroke::new(1.0, palette::GRID_LINE);
+        for y in y0..y1 {
+            for x in x0..x1 {
+                let c = origin + cam.geometry.centre((x, y)) * cam.zoom;
+                p.add(egui::Shape::closed_line(
+                    rel.iter().map(|r| c + *r).collect(),
+                    s,
+                ));
+            }
+        }
+    }
 }
 
 fn draw_grid_lines(p: &egui::Painter, cam: &Camera, view: Rect, w: u32, h: u32) {
@@ -459,10 +632,10 @@ fn draw_parent_arrows(
     p: &egui::Painter,
     cam: &Camera,
     view: Rect,
-    space: &GridSpace,
+    (w, h): (u32, u32),
     run: &mut Run,
 ) {
-    let (x0, y0, x1, y1) = visible(cam, view, space.width(), space.height());
+    let (x0, y0, x1, y1) = visible(cam, view, w, h);
     if (x1 - x0) as u64 * (y1 - y0) as u64 > 20_000 {
         return;
     }
@@ -470,7 +643,7 @@ fn draw_parent_arrows(
     let s = Stroke::new(1.2, palette::ARROW);
     for y in y0..y1 {
         for x in x0..x1 {
-            let Some(n) = space.node(x, y) else { continue };
+            let n = y * w + x;
             let st = run.rec.seek(k).get(n as usize);
             if st == NodeState::Unseen {
                 continue;
@@ -480,7 +653,7 @@ fn draw_parent_arrows(
                 continue;
             }
             let a = cam.centre(view, (x, y));
-            let b = cam.centre(view, space.xy(parent));
+            let b = cam.centre(view, (parent % w, parent / w));
             let tip = a + (b - a) * 0.42;
             p.line_segment([a, tip], s);
             let d = (b - a).normalized() * cam.zoom * 0.12;
@@ -491,10 +664,11 @@ fn draw_parent_arrows(
     }
 }
 
-fn draw_path(p: &egui::Painter, cam: &Camera, view: Rect, space: &GridSpace, path: &[NodeId]) {
+fn draw_path(p: &egui::Painter, cam: &Camera, view: Rect, w: u32, path: &[NodeId]) {
+    let w = w.max(1);
     let pts: Vec<Pos2> = path
         .iter()
-        .map(|&n| cam.centre(view, space.xy(n)))
+        .map(|&n| cam.centre(view, (n % w, n / w)))
         .collect();
     let w = (cam.zoom * 0.22).clamp(2.5, 6.0);
     p.add(egui::Shape::line(

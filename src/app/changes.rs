@@ -6,9 +6,10 @@ use super::timeline::Resume;
 use super::{
     moves_name, rule_name, AlgoChoice, Document, MapTexture, PathlabApp, Run, Touched, View,
 };
+use crate::map::AnySpace;
 use crate::map::Edit;
 use crate::search::Query;
-use crate::space::{Connectivity, GridSpace, TerrainRule};
+use crate::space::{Connectivity, TerrainRule};
 
 impl PathlabApp {
     pub(super) fn query(&self) -> Query {
@@ -98,8 +99,11 @@ impl PathlabApp {
                 return;
             }
             Touched::Cells(_) => {
-                let (c, rule) = self.space.rules();
-                self.space = GridSpace::new(&self.doc.grid, c, rule);
+                self.space = AnySpace::new(
+                    &self.doc.grid,
+                    self.doc.world,
+                    (self.doc.moves, self.doc.rule),
+                );
                 self.cam.fit_pending = true;
             }
             Touched::Endpoints => {}
@@ -112,9 +116,8 @@ impl PathlabApp {
     /// again. A cursor that was at the end stays at the end.
     pub(super) fn cells_changed(&mut self, r: crate::map::Rect) {
         self.agents_user_edited(r);
-        self.space.update(&self.doc.grid, Some(r));
+        let around = self.space.update(&self.doc.grid, Some(r));
         let target = self.resume_target();
-        let around = self.space.around(r);
         let tiles = self.doc.grid.tiles();
         if self.seen_tiles.len() != tiles.len() {
             self.seen_tiles = tiles.to_vec();
@@ -156,7 +159,11 @@ impl PathlabApp {
         self.doc = doc;
         self.doc_serial += 1;
         self.problems.chosen = None;
-        self.space = GridSpace::new(&self.doc.grid, self.doc.moves, self.doc.rule);
+        self.space = AnySpace::new(
+            &self.doc.grid,
+            self.doc.world,
+            (self.doc.moves, self.doc.rule),
+        );
         self.cam.fit_pending = true;
         self.cursor = 0;
         self.resume = None;
@@ -193,7 +200,7 @@ impl PathlabApp {
         (self.doc.moves, self.doc.rule) = (moves, rule);
         self.doc.dirty = true;
         self.doc.revision += 1;
-        self.space = GridSpace::new(&self.doc.grid, moves, rule);
+        self.space = AnySpace::new(&self.doc.grid, self.doc.world, (moves, rule));
         self.restart_all();
         self.status = format!(
             "Searches now use {} and {}",

@@ -38,6 +38,8 @@ pub struct Document {
     pub moves: Connectivity,
     /// Which terrain the searches may cross (saved with the project).
     pub rule: TerrainRule,
+    /// Square cells or hexes (the grid then holds hexes in offset coordinates).
+    pub world: crate::map::Family,
     /// Changed since the last save.
     pub dirty: bool,
     /// Bumped on every change, so the recovery writer knows when to write.
@@ -57,6 +59,7 @@ impl Document {
             problems: vec![],
             moves: Connectivity::Eight,
             rule: TerrainRule::Class,
+            world: crate::map::Family::Square,
             dirty: false,
             revision: 0,
             undo: vec![],
@@ -245,6 +248,7 @@ impl Document {
         p.scenarios = self.problems.clone();
         p.connectivity = self.moves;
         p.terrain_rule = self.rule;
+        p.world = self.world;
         p.algorithms = algorithms;
         p
     }

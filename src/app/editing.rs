@@ -149,7 +149,7 @@ impl PathlabApp {
                 && self
                     .space
                     .node(x as u32, y as u32)
-                    .is_some_and(|n| crate::space::Space::is_passable(&self.space, n))
+                    .is_some_and(|n| self.space.is_passable(n))
         };
         let (cx, cy) = (c.0 as i64, c.1 as i64);
         for r in 0..=radius as i64 {
@@ -190,7 +190,7 @@ impl PathlabApp {
         let passable = self
             .space
             .node(c.0, c.1)
-            .is_some_and(|n| crate::space::Space::is_passable(&self.space, n));
+            .is_some_and(|n| self.space.is_passable(n));
         if !self.doc.is_free(c.0, c.1) || !passable {
             self.status = format!("({}, {}) is blocked", c.0, c.1);
             return;

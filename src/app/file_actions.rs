@@ -96,6 +96,7 @@ impl PathlabApp {
         doc.problems = l.problems;
         // A project brings its own moves and terrain rule; other files keep the current ones.
         (doc.moves, doc.rule) = l.rules.unwrap_or((self.doc.moves, self.doc.rule));
+        doc.world = l.world;
         self.set_document(doc);
         self.problems.chosen = first_problem;
         if !l.algorithms.is_empty() {
@@ -301,6 +302,7 @@ impl PathlabApp {
                 let mut doc = Document::new(l.grid, s, g, None);
                 doc.problems = l.problems;
                 (doc.moves, doc.rule) = l.rules.unwrap_or((self.doc.moves, self.doc.rule));
+                doc.world = l.world;
                 doc.dirty = true;
                 doc.revision = 1;
                 self.set_document(doc);

@@ -3,7 +3,6 @@
 
 use super::envelope::envelope;
 use super::{panels::frame, PathlabApp};
-use crate::space::Space;
 use crate::trace::NodeState;
 use eframe::egui::{self, RichText};
 use egui_plot::{Line, Plot, PlotPoints};

@@ -36,8 +36,9 @@ pub use legend::legend_names;
 pub use problems::{Order as ProblemOrder, ProblemList};
 pub use run::{AlgoChoice, Breakpoints, Run};
 
+use crate::map::AnySpace;
 use crate::map::Cell;
-use crate::space::{Connectivity, GridSpace, TerrainRule};
+use crate::space::{Connectivity, TerrainRule};
 use canvas::Camera;
 use eframe::egui;
 use files::PendingDialog;
@@ -252,7 +253,8 @@ type BestOpen = ((u64, usize), Vec<(u32, f32, f32)>);
 /// The whole app state.
 pub struct PathlabApp {
     pub doc: Document,
-    pub space: GridSpace,
+    /// The document's world as a search graph, of its family.
+    pub space: AnySpace,
     pub views: Vec<View>,
     pub cam: Camera,
     pub tool: Tool,
@@ -364,7 +366,7 @@ impl PathlabApp {
     pub fn new(opts: Options) -> PathlabApp {
         let (grid, start, goal) = crate::builtin::default_world();
         let doc = Document::new(grid, start, goal, None);
-        let space = GridSpace::octile(&doc.grid);
+        let space = AnySpace::new(&doc.grid, doc.world, (doc.moves, doc.rule));
         let mut app = PathlabApp {
             doc,
             space,

@@ -1,8 +1,9 @@
 //! A repaired plan checked against A* from scratch on the same world: the badge under a
 //! view's title after every repair.
 
+use crate::map::AnySpace;
 use crate::search::Query;
-use crate::space::{GridSpace, NodeId};
+use crate::space::NodeId;
 
 /// A repaired plan checked against A* from scratch on the same world: the repair must cost
 /// the optimum (D* Lite), or at most ε₀ times it (AD*).
@@ -20,21 +21,19 @@ pub struct Oracle {
 
 impl Oracle {
     /// Compares `repaired` with A* from scratch on `space` for `query`.
-    pub fn check(space: &GridSpace, query: Query, repaired: Option<f64>, bound: f64) -> Oracle {
+    pub fn check(space: &AnySpace, query: Query, repaired: Option<f64>, bound: f64) -> Oracle {
         use crate::search::{AStar, Search, SearchState};
-        use crate::space::{Connectivity, Heuristic};
-        let h = match space.rules().0 {
-            Connectivity::Four => Heuristic::Manhattan,
-            Connectivity::Eight => Heuristic::Octile,
-        };
-        let mut a = AStar::new(space, query, h);
-        a.run(space, &mut crate::trace::NullTracer);
-        Oracle {
-            repaired,
-            scratch: a.cost(),
-            scratch_path: a.path().map_or(vec![], |p| p.to_vec()),
-            bound,
-        }
+        crate::with_space!(space, s => {
+            // The world's own heuristic: exact on open ground, admissible everywhere.
+            let mut a = AStar::new(s, query, crate::space::Heuristic::Native);
+            a.run(s, &mut crate::trace::NullTracer);
+            Oracle {
+                repaired,
+                scratch: a.cost(),
+                scratch_path: a.path().map_or(vec![], |p| p.to_vec()),
+                bound,
+            }
+        })
     }
 
     /// True when the repair is as good as it must be (both without a path counts as agreeing).

@@ -298,7 +298,7 @@ pub(super) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
 fn algorithms(app: &mut PathlabApp, ui: &mut egui::Ui) {
     ui.heading("Algorithms");
     let mut change: Option<(usize, AlgoChoice)> = None;
-    let fits = crate::space::Space::heuristics(&app.space);
+    let fits = app.space.heuristics();
     for i in 0..app.views.len() {
         let mut c = app.views[i].run.choice.clone();
         ui.push_id(i, |ui| {

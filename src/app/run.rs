@@ -2,10 +2,12 @@
 //! and the per-step series the plots and breakpoints read.
 
 pub use super::oracle::Oracle;
+use crate::map::AnySpace;
 use crate::search::params::Params;
 use crate::search::registry::{self, AlgoInfo};
-use crate::search::{DynSearch, Query, Stats, Status};
-use crate::space::{GridSpace, NodeId};
+use crate::search::AnySearch;
+use crate::search::{Query, Stats, Status};
+use crate::space::NodeId;
 use crate::trace::{EventKind, Recorder};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -60,9 +62,9 @@ impl AlgoChoice {
         }
     }
 
-    fn build(&self, space: &GridSpace, q: Query) -> Result<Box<dyn DynSearch<GridSpace>>, String> {
+    fn build(&self, space: &AnySpace, q: Query) -> Result<AnySearch, String> {
         let params = Params::resolve(self.info.params, &self.values)?;
-        crate::search::registry::build_with(self.info, &params, space, q)
+        AnySearch::build(self.info, &params, space, q)
     }
 }
 
@@ -83,7 +85,7 @@ pub struct Series {
 pub struct Run {
     pub choice: AlgoChoice,
     pub query: Query,
-    search: Box<dyn DynSearch<GridSpace>>,
+    search: AnySearch,
     pub rec: Recorder,
     pub series: Series,
     /// Steps (expansions) the views show: the world after this many expansions.
@@ -131,18 +133,18 @@ const RETIME_LIMIT: u64 = 2_000_000;
 
 impl Run {
     /// A new run of `choice` on `space` for `query`; nothing is searched until [`Run::pump`].
-    pub fn new(choice: AlgoChoice, space: &GridSpace, query: Query) -> Result<Run, String> {
+    pub fn new(choice: AlgoChoice, space: &AnySpace, query: Query) -> Result<Run, String> {
         let search = choice.build(space, query)?;
         Ok(Run {
             choice,
             query,
             search,
-            rec: app_recorder(crate::space::Space::num_nodes(space)),
+            rec: app_recorder(space.num_nodes()),
             series: Series::default(),
             shown: 0,
             scanned: 0,
             open_now: 0,
-            queued: vec![false; crate::space::Space::num_nodes(space)],
+            queued: vec![false; space.num_nodes()],
             record_time: Duration::ZERO,
             search_time: None,
             generation: 0,
@@ -156,8 +158,8 @@ impl Run {
 
     /// Starts over on `query` (after an edit), keeping the memory of the search and the
     /// recording: a brush stroke restarts the run once per painted cell.
-    pub fn restart(&mut self, space: &GridSpace, query: Query) {
-        if self.rec.num_nodes() != crate::space::Space::num_nodes(space) {
+    pub fn restart(&mut self, space: &AnySpace, query: Query) {
+        if self.rec.num_nodes() != space.num_nodes() {
             if let Ok(r) = Run::new(self.choice.clone(), space, query) {
                 *self = r;
             }
@@ -186,12 +188,12 @@ impl Run {
     /// algorithm must restart instead.
     pub fn repair(
         &mut self,
-        space: &GridSpace,
+        space: &AnySpace,
         around: &[NodeId],
         cells: Vec<(usize, u8, u8)>,
     ) -> bool {
         let event = self.rec.len();
-        if self.rec.num_nodes() != crate::space::Space::num_nodes(space)
+        if self.rec.num_nodes() != space.num_nodes()
             || !self.search.repair_record(space, around, &mut self.rec)
         {
             return false;
@@ -215,7 +217,7 @@ impl Run {
     /// replanning alone (recording included, the oracle's check after it not).
     pub fn replan(
         &mut self,
-        space: &GridSpace,
+        space: &AnySpace,
         start: NodeId,
         around: &[NodeId],
         cells: Vec<(usize, u8, u8)>,
@@ -225,8 +227,8 @@ impl Run {
             goal: self.query.goal,
         };
         let t = Instant::now();
-        let moved = self.rec.num_nodes() == crate::space::Space::num_nodes(space)
-            && self.search.move_start_dyn(space, start);
+        let moved =
+            self.rec.num_nodes() == space.num_nodes() && self.search.move_start(space, start);
         self.query = q;
         if !moved || !self.repair(space, around, cells) {
             self.restart(space, q);
@@ -242,32 +244,32 @@ impl Run {
 
     /// Search status.
     pub fn status(&self) -> Status {
-        self.search.status()
+        self.search.state().status()
     }
 
     /// True once the search has ended (found or no path).
     pub fn finished(&self) -> bool {
-        self.search.status() != Status::Running
+        self.search.state().status() != Status::Running
     }
 
     /// Counters of the whole recording so far.
     pub fn stats(&self) -> Stats {
-        self.search.stats()
+        self.search.state().stats()
     }
 
     /// Path cost, once found.
     pub fn cost(&self) -> Option<f64> {
-        self.search.cost()
+        self.search.state().cost()
     }
 
     /// The key `n` is queued under in the search's latest state (D* Lite, AD*).
     pub fn queue_key(&self, n: NodeId) -> Option<(f64, f64)> {
-        self.search.queue_key(n)
+        self.search.state().queue_key(n)
     }
 
     /// Path nodes, once found.
     pub fn path(&self) -> Option<&[NodeId]> {
-        self.search.path()
+        self.search.state().path()
     }
 
     /// Steps recorded so far.
@@ -276,7 +278,7 @@ impl Run {
     }
 
     /// Advances the search for about `budget`, recording every event.
-    pub fn pump(&mut self, space: &GridSpace, budget: Duration) {
+    pub fn pump(&mut self, space: &AnySpace, budget: Duration) {
         if self.finished() {
             self.poll_retime();
             self.check_oracle(space);
@@ -304,7 +306,7 @@ impl Run {
     }
 
     /// Once a repair has finished, checks it against A* from scratch (one A* per edit).
-    fn check_oracle(&mut self, space: &GridSpace) {
+    fn check_oracle(&mut self, space: &AnySpace) {
         if !self.oracle_due || !self.finished() {
             return;
         }
@@ -327,8 +329,8 @@ impl Run {
 
     /// Times the same search without recording, on a worker thread (a million-node Dijkstra
     /// takes longer than a frame).
-    fn start_retime(&mut self, space: &GridSpace) {
-        if self.search.stats().expanded > RETIME_LIMIT {
+    fn start_retime(&mut self, space: &AnySpace) {
+        if self.search.state().stats().expanded > RETIME_LIMIT {
             return;
         }
         let (tx, rx) = std::sync::mpsc::channel();
@@ -351,7 +353,7 @@ impl Run {
     }
 
     /// Runs the search to its end however long it takes (tests and the command line).
-    pub fn finish(&mut self, space: &GridSpace) {
+    pub fn finish(&mut self, space: &AnySpace) {
         while !self.finished() {
             self.pump(space, Duration::from_secs(1));
         }

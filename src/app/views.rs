@@ -79,10 +79,15 @@ impl PathlabApp {
             };
             let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
             let v = &mut self.views[i];
+            let geometry = canvas::Geometry::of(self.space.family());
+            if self.cam.geometry != geometry {
+                self.cam.geometry = geometry;
+                self.cam.fit_pending = true;
+            }
             let g = canvas::show(
                 &mut child,
                 &mut self.cam,
-                &self.space,
+                (self.space.width(), self.space.height()),
                 &v.tex,
                 &mut v.run,
                 &ov,

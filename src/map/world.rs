@@ -165,6 +165,17 @@ pub enum AnySpace {
     Hex(HexSpace),
 }
 
+/// Calls `$body` with `$s` bound to the space inside, whichever family it is.
+#[macro_export]
+macro_rules! with_space {
+    ($any:expr, $s:ident => $body:expr) => {
+        match $any {
+            $crate::map::AnySpace::Square($s) => $body,
+            $crate::map::AnySpace::Hex($s) => $body,
+        }
+    };
+}
+
 impl AnySpace {
     /// The graph of `grid` as a world of `family`.
     pub fn new(grid: &Grid, family: Family, rules: (Connectivity, TerrainRule)) -> AnySpace {
@@ -176,18 +187,102 @@ impl AnySpace {
         }
     }
 
-    /// Re-reads changed cells (see [`CellWorld::apply_cells`]).
-    pub fn apply_cells(&mut self, grid: &Grid, cells: &[(u32, u32)]) -> Vec<NodeId> {
+    /// The square grid inside, if this is one.
+    pub fn as_square(&self) -> Option<&GridSpace> {
         match self {
-            AnySpace::Square(s) => s.apply_cells(grid, cells),
-            AnySpace::Hex(s) => s.apply_cells(grid, cells),
+            AnySpace::Square(s) => Some(s),
+            AnySpace::Hex(_) => None,
         }
     }
 
-    pub fn num_nodes(&self) -> usize {
+    /// The hex grid inside, if this is one.
+    pub fn as_hex(&self) -> Option<&HexSpace> {
         match self {
-            AnySpace::Square(s) => s.num_nodes(),
-            AnySpace::Hex(s) => s.num_nodes(),
+            AnySpace::Hex(h) => Some(h),
+            AnySpace::Square(_) => None,
+        }
+    }
+
+    /// The family this space was built as.
+    pub fn family(&self) -> Family {
+        match self {
+            AnySpace::Square(_) => Family::Square,
+            AnySpace::Hex(h) => Family::Hex {
+                orientation: h.orientation(),
+                pitch: h.pitch(),
+            },
+        }
+    }
+
+    /// Moves and terrain rule (hexes have six moves; the connectivity is kept for squares).
+    pub fn rules(&self) -> (Connectivity, TerrainRule) {
+        match self {
+            AnySpace::Square(s) => s.rules(),
+            AnySpace::Hex(h) => (Connectivity::default(), h.rule()),
+        }
+    }
+
+    pub fn width(&self) -> u32 {
+        with_space!(self, s => s.width())
+    }
+
+    pub fn height(&self) -> u32 {
+        with_space!(self, s => s.height())
+    }
+
+    /// Node of cell or hex (x, y); both families number y · width + x.
+    pub fn node(&self, x: u32, y: u32) -> Option<NodeId> {
+        with_space!(self, s => s.node(x, y))
+    }
+
+    pub fn xy(&self, n: NodeId) -> (u32, u32) {
+        with_space!(self, s => s.xy(n))
+    }
+
+    pub fn num_nodes(&self) -> usize {
+        with_space!(self, s => s.num_nodes())
+    }
+
+    pub fn is_passable(&self, n: NodeId) -> bool {
+        with_space!(self, s => s.is_passable(n))
+    }
+
+    pub fn heuristic(&self, h: crate::space::Heuristic, a: NodeId, b: NodeId) -> f64 {
+        with_space!(self, s => s.heuristic(h, a, b))
+    }
+
+    pub fn heuristics(&self) -> &'static [crate::space::Heuristic] {
+        with_space!(self, s => s.heuristics())
+    }
+
+    pub fn native_heuristic(&self) -> crate::space::Heuristic {
+        with_space!(self, s => s.native_heuristic())
+    }
+
+    /// Re-reads changed cells (see [`CellWorld::apply_cells`]).
+    pub fn apply_cells(&mut self, grid: &Grid, cells: &[(u32, u32)]) -> Vec<NodeId> {
+        with_space!(self, s => s.apply_cells(grid, cells))
+    }
+
+    /// Brings the graph up to date after `grid` changed inside `rect` (`None`: anywhere, or
+    /// the size changed), and returns the nodes whose edges may have changed.
+    pub fn update(&mut self, grid: &Grid, rect: Option<super::Rect>) -> Vec<NodeId> {
+        let same = grid.width() == self.width() && grid.height() == self.height();
+        match (self, rect.filter(|_| same)) {
+            (AnySpace::Square(s), Some(r)) => {
+                s.update(grid, Some(r));
+                s.around(r)
+            }
+            (AnySpace::Hex(h), Some(r)) => {
+                let cells: Vec<(u32, u32)> = (r.y..(r.y + r.h).min(grid.height()))
+                    .flat_map(|y| (r.x..(r.x + r.w).min(grid.width())).map(move |x| (x, y)))
+                    .collect();
+                h.apply_cells(grid, &cells)
+            }
+            (me, None) => {
+                *me = AnySpace::new(grid, me.family(), me.rules());
+                (0..me.num_nodes() as NodeId).collect()
+            }
         }
     }
 }

@@ -2,6 +2,7 @@
 //! expansion at a time, emitting events into a [`Tracer`] type parameter.
 
 mod ad_star;
+mod any;
 mod ara_star;
 mod astar;
 mod best_first;
@@ -20,6 +21,7 @@ pub mod rtd;
 mod weighted_astar;
 
 pub use ad_star::AdStar;
+pub use any::AnySearch;
 pub use ara_star::AraStar;
 pub use astar::AStar;
 pub use best_first::{BestFirst, Priority};
