@@ -153,9 +153,11 @@ impl PathlabApp {
         sim.agents = self
             .views
             .iter()
-            .map(|_| Agent {
+            .map(|v| Agent {
                 at: self.doc.start,
                 trail: vec![self.doc.start],
+                // Agents walk the document's world: a view of its own world sends none.
+                arrived: v.world.is_some(),
                 ..Default::default()
             })
             .collect();
@@ -229,7 +231,8 @@ impl PathlabApp {
     /// Runs every view to its end (agents need whole paths).
     fn finish_all(&mut self) {
         for v in &mut self.views {
-            v.run.finish(&self.space);
+            let space = v.world.as_ref().map_or(&self.space, |w| &w.space);
+            v.run.finish(space);
         }
         self.to_end();
     }
@@ -268,7 +271,7 @@ impl PathlabApp {
             let Some(a) = self.sim.agents.get_mut(i) else {
                 continue;
             };
-            if a.arrived {
+            if a.arrived || v.world.is_some() {
                 continue;
             }
             // A view restarted from the map's start (its algorithm changed, say) plans again
@@ -372,7 +375,7 @@ impl PathlabApp {
             let Some(a) = self.sim.agents.get_mut(i) else {
                 continue;
             };
-            if a.arrived {
+            if a.arrived || v.world.is_some() {
                 continue;
             }
             let Some(start) = self.space.node(a.at.0, a.at.1) else {

@@ -32,9 +32,48 @@ impl PathlabApp {
                     run,
                     tex: MapTexture::default(),
                     serial,
+                    world: None,
                 });
             }
             Err(e) => self.status = e,
+        }
+    }
+
+    /// Adds a view running `choice` on the map as another world (`family`: hexes of a size),
+    /// beside the document's own views.
+    pub fn add_world_view(
+        &mut self,
+        choice: AlgoChoice,
+        family: crate::map::Family,
+        fill: crate::map::HexFill,
+    ) {
+        if self.views.len() >= 4 {
+            self.status = "Four views at most: close one first".into();
+            return;
+        }
+        let built = super::ViewWorld::of(&self.doc, family, fill).and_then(|w| {
+            let run = Run::new(choice, &w.space, w.query())?;
+            Ok((w, run))
+        });
+        match built {
+            Ok((w, run)) => {
+                let serial = self.bump();
+                self.status = format!(
+                    "View {} searches the map as {}×{} hexes",
+                    self.views.len() + 1,
+                    w.grid.width(),
+                    w.grid.height()
+                );
+                self.views.push(View {
+                    run,
+                    tex: MapTexture::default(),
+                    serial,
+                    world: Some(Box::new(w)),
+                });
+                self.active = self.views.len() - 1;
+                self.restart_all();
+            }
+            Err(e) => self.report_error("Could not show the map as hexes", e),
         }
     }
 
@@ -55,8 +94,21 @@ impl PathlabApp {
     pub(super) fn rerun_view(&mut self, i: usize) {
         let q = self.query();
         let serial = self.bump();
+        // A view of its own world rebuilds it from the document first.
+        if let Some(w) = &self.views[i].world {
+            match super::ViewWorld::of(&self.doc, w.family, w.fill) {
+                Ok(mut fresh) => {
+                    fresh.cam = w.cam;
+                    self.views[i].world = Some(Box::new(fresh));
+                }
+                Err(_) => self.views[i].world = None,
+            }
+        }
         let v = &mut self.views[i];
-        v.run.restart(&self.space, q);
+        match &v.world {
+            Some(w) => v.run.restart(&w.space, w.query()),
+            None => v.run.restart(&self.space, q),
+        }
         v.serial = serial;
     }
 
@@ -64,7 +116,11 @@ impl PathlabApp {
         let target = self.resume_target();
         let q = self.query();
         let choice = self.views[i].run.choice.clone();
-        match Run::new(choice, &self.space, q) {
+        let built = match &self.views[i].world {
+            Some(w) => Run::new(choice, &w.space, w.query()),
+            None => Run::new(choice, &self.space, q),
+        };
+        match built {
             Ok(run) => {
                 self.views[i].run = run;
                 self.views[i].serial = self.bump();
@@ -136,9 +192,11 @@ impl PathlabApp {
             }
         }
         for i in 0..self.views.len() {
-            if !self.views[i]
-                .run
-                .repair(&self.space, &around, cells.clone())
+            // A view of its own world is rebuilt from the changed map and searched again.
+            if self.views[i].world.is_some()
+                || !self.views[i]
+                    .run
+                    .repair(&self.space, &around, cells.clone())
             {
                 self.rerun_view(i);
             }

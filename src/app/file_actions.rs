@@ -106,7 +106,10 @@ impl PathlabApp {
                 for (k, v) in &a.params {
                     c.values.insert(k.clone(), *v);
                 }
-                self.add_view(c);
+                match a.world {
+                    Some((family, fill)) => self.add_world_view(c, family, fill),
+                    None => self.add_view(c),
+                }
             }
         }
         self.recent.retain(|p| p != path);
@@ -149,6 +152,20 @@ impl PathlabApp {
                 self.set_document(doc);
                 self.status = format!("New {w}×{h} map");
             }
+            PendingAction::ToHexes(family, fill) => {
+                match super::ViewWorld::of(&self.doc, family, fill) {
+                    Ok(w) => {
+                        let (hw, hh) = (w.grid.width(), w.grid.height());
+                        let mut doc = Document::new(w.grid, w.start, w.goal, None);
+                        (doc.moves, doc.rule, doc.world) = (self.doc.moves, self.doc.rule, family);
+                        doc.dirty = true;
+                        doc.revision = 1;
+                        self.set_document(doc);
+                        self.status = format!("The map as {hw}×{hh} hexes: a new, unsaved project");
+                    }
+                    Err(e) => self.report_error("Could not turn the map into hexes", e),
+                }
+            }
             PendingAction::Quit => {
                 self.doc.dirty = false;
                 self.clear_recovery();
@@ -171,6 +188,7 @@ impl PathlabApp {
             .map(|v| crate::map::io::AlgoSettings {
                 name: v.run.choice.info.name.into(),
                 params: v.run.choice.values.clone(),
+                world: v.world.as_ref().map(|w| (w.family, w.fill)),
             })
             .collect()
     }

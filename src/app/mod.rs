@@ -15,6 +15,7 @@ mod experiment;
 mod file_actions;
 mod files;
 mod help;
+mod hex_panel;
 mod inspector;
 mod keys;
 mod legend;
@@ -163,6 +164,73 @@ pub struct View {
     tex: MapTexture,
     /// Changes whenever the run is rebuilt.
     serial: u64,
+    /// The document's map as another world family (hex A* beside square A*), or `None`: the
+    /// document's own world.
+    pub world: Option<Box<ViewWorld>>,
+}
+
+/// A compare view's own world, rebuilt from the document after every edit: the searches run
+/// on it, the view draws it with its own camera. Edits are made in the document's views.
+pub struct ViewWorld {
+    pub family: crate::map::Family,
+    pub fill: crate::map::HexFill,
+    pub grid: crate::map::Grid,
+    pub space: AnySpace,
+    pub start: (u32, u32),
+    pub goal: (u32, u32),
+    pub cam: Camera,
+}
+
+impl ViewWorld {
+    /// `doc`'s square map as hexes (the only other family a document can be shown as today):
+    /// start and goal on the hexes under their cells' centres.
+    pub fn of(
+        doc: &Document,
+        family: crate::map::Family,
+        fill: crate::map::HexFill,
+    ) -> Result<ViewWorld, String> {
+        let crate::map::Family::Hex { orientation, pitch } = family else {
+            return Err("a compare view's own world is a hex world".into());
+        };
+        if doc.world != crate::map::Family::Square {
+            return Err("the map is hexes already".into());
+        }
+        let grid = crate::map::hexes_from_square(&doc.grid, orientation, pitch, fill)?;
+        let at = |(x, y): (u32, u32)| {
+            orientation
+                .hex_at(
+                    x as f64 + 0.5,
+                    y as f64 + 0.5,
+                    pitch,
+                    grid.width(),
+                    grid.height(),
+                )
+                .unwrap_or((
+                    ((x as f64 / pitch) as u32).min(grid.width() - 1),
+                    ((y as f64 / pitch) as u32).min(grid.height() - 1),
+                ))
+        };
+        let (start, goal) = (at(doc.start), at(doc.goal));
+        let space = AnySpace::new(&grid, family, (doc.moves, doc.rule));
+        Ok(ViewWorld {
+            family,
+            fill,
+            grid,
+            space,
+            start,
+            goal,
+            cam: Camera::default(),
+        })
+    }
+
+    /// Start to goal on this world.
+    pub fn query(&self) -> crate::search::Query {
+        let node = |p: (u32, u32)| self.space.node(p.0, p.1).unwrap_or(0);
+        crate::search::Query {
+            start: node(self.start),
+            goal: node(self.goal),
+        }
+    }
 }
 
 impl View {
@@ -188,6 +256,8 @@ enum Prompt {
 enum PendingAction {
     Open(Option<PathBuf>),
     New,
+    /// The map as hexes, in a new unsaved document (the square one is saved first or kept).
+    ToHexes(crate::map::Family, crate::map::HexFill),
     Quit,
 }
 
@@ -300,6 +370,8 @@ pub struct PathlabApp {
     pub gen_density: f64,
     pub gen_room: u32,
     pub gen_corridor: u32,
+    /// Hex size, orientation and fill for turning the map into hexes.
+    pub hex: hex_panel::HexChoice,
     pub recent: Vec<PathBuf>,
     dialog: Option<PendingDialog>,
     /// The path field standing in for the native dialog.
@@ -403,6 +475,7 @@ impl PathlabApp {
             gen_size: (64, 48),
             gen_density: 0.3,
             gen_room: 8,
+            hex: Default::default(),
             gen_corridor: 2,
             recent: vec![],
             dialog: None,

@@ -279,7 +279,8 @@ pub(super) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 ui.separator();
                 // A new map under walking agents would strand them: stop them first.
                 ui.add_enabled_ui(!app.sim.active, |ui| {
-                    super::world_panels::generators(app, ui)
+                    super::world_panels::generators(app, ui);
+                    super::hex_panel::show(app, ui);
                 });
                 ui.separator();
                 algorithms(app, ui);
@@ -363,28 +364,44 @@ fn algorithms(app: &mut PathlabApp, ui: &mut egui::Ui) {
 
 /// Moves and terrain rule, shared by every view (they define the graph the searches walk).
 fn rules(app: &mut PathlabApp, ui: &mut egui::Ui) {
-    use crate::space::{Connectivity, TerrainRule};
     let (mut moves, mut rule) = (app.doc.moves, app.doc.rule);
+    if app.doc.world != crate::map::Family::Square {
+        ui.label("moves: 6 (to each hex that shares an edge)");
+    } else {
+        moves_combo(ui, &mut moves);
+    }
+    terrain_combo(ui, &mut rule);
+    app.set_rules(moves, rule);
+}
+
+fn moves_combo(ui: &mut egui::Ui, moves: &mut crate::space::Connectivity) {
+    use crate::space::Connectivity;
+    let now = *moves;
     egui::ComboBox::from_label("moves")
-        .selected_text(match moves {
+        .selected_text(match now {
             Connectivity::Eight => "8",
             Connectivity::Four => "4",
         })
         .show_ui(ui, |ui| {
             for c in [Connectivity::Eight, Connectivity::Four] {
-                ui.selectable_value(&mut moves, c, super::moves_name(c));
+                ui.selectable_value(moves, c, super::moves_name(c));
             }
         })
         .response
         .on_hover_text("8: diagonal moves cost 1.414 and may not cut a blocked corner; 4: none");
+}
+
+fn terrain_combo(ui: &mut egui::Ui, rule: &mut crate::space::TerrainRule) {
+    use crate::space::TerrainRule;
+    let rule_now = *rule;
     egui::ComboBox::from_label("terrain")
-        .selected_text(match rule {
+        .selected_text(match rule_now {
             TerrainRule::Class => "classes",
             TerrainRule::GroundOnly => "ground only",
         })
         .show_ui(ui, |ui| {
             for r in [TerrainRule::Class, TerrainRule::GroundOnly] {
-                ui.selectable_value(&mut rule, r, super::rule_name(r));
+                ui.selectable_value(rule, r, super::rule_name(r));
             }
         })
         .response
@@ -392,7 +409,6 @@ fn rules(app: &mut PathlabApp, ui: &mut egui::Ui) {
             "classes: ground (. G S) connects to ground and water (W) to water, T and @ never \
              (the MovingAI benchmarks' rule); ground only: just . and G",
         );
-    app.set_rules(moves, rule);
 }
 
 fn breakpoints(app: &mut PathlabApp, ui: &mut egui::Ui) {

@@ -62,6 +62,11 @@ impl PathlabApp {
     /// Screenshots: `--screenshot` after N frames (whole window), or an export of the canvas.
     pub(super) fn screenshots(&mut self, ctx: &egui::Context) {
         if let Some(out) = self.opts.screenshot.clone() {
+            // Halfway through, every search runs to its end: the picture shows what each
+            // algorithm searched and the path it found.
+            if self.frame == self.opts.frames.max(2) / 2 && self.shot_target.is_none() {
+                self.to_end();
+            }
             if self.frame >= self.opts.frames.max(1) && self.shot_target.is_none() {
                 self.shot_target = Some((out, None));
             }

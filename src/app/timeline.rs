@@ -98,8 +98,9 @@ impl PathlabApp {
     pub fn step_forward(&mut self, n: usize) {
         let want = self.cursor + n;
         for v in &mut self.views {
+            let space = v.world.as_ref().map_or(&self.space, |w| &w.space);
             while !v.run.finished() && v.run.steps() < want {
-                v.run.pump(&self.space, Duration::from_millis(20));
+                v.run.pump(space, Duration::from_millis(20));
             }
         }
         self.go_to(want, true);
@@ -113,7 +114,8 @@ impl PathlabApp {
     /// Runs every search to its end and shows the end.
     pub fn to_end(&mut self) {
         for v in &mut self.views {
-            v.run.finish(&self.space);
+            let space = v.world.as_ref().map_or(&self.space, |w| &w.space);
+            v.run.finish(space);
         }
         self.go_to(self.max_steps(), false);
         self.playing = false;
@@ -185,7 +187,8 @@ impl PathlabApp {
         }
         let budget = Duration::from_micros(self.search_budget_us / self.views.len().max(1) as u64);
         for v in &mut self.views {
-            v.run.pump(&self.space, budget);
+            let space = v.world.as_ref().map_or(&self.space, |w| &w.space);
+            v.run.pump(space, budget);
         }
         self.settle_cursor();
     }

@@ -39,17 +39,29 @@ impl PathlabApp {
             );
             self.view_rects.push(rect);
             // Diff: view 0 against view 1, and view 1 against view 0.
-            let other = if self.diff && self.views.len() >= 2 && i < 2 {
+            // (Views of different worlds have no cells in common to compare.)
+            let same_world = self.views.iter().take(2).all(|v| v.world.is_none());
+            let other = if self.diff && self.views.len() >= 2 && i < 2 && same_world {
                 Some(1 - i)
             } else {
                 None
             };
             {
                 let (a, b) = split_pair(&mut self.views, i, other);
-                let View { run, tex, serial } = a;
+                let View {
+                    run,
+                    tex,
+                    serial,
+                    world,
+                } = a;
+                // A view of its own world redraws whenever it is rebuilt (its serial changes).
+                let (grid, rev) = match world {
+                    Some(w) => (&w.grid, rev ^ (*serial << 40)),
+                    None => (&self.doc.grid, rev),
+                };
                 tex.sync(
                     &ctx,
-                    &self.doc.grid,
+                    grid,
                     rev,
                     (run, *serial),
                     b.map(|o| (&mut o.run, o.serial, i == 0)),
@@ -64,34 +76,60 @@ impl PathlabApp {
                 self.views[i].run.choice.label(),
                 if other.is_some() { " — diff" } else { "" }
             );
+            let own = self.views[i].world.as_ref();
+            // Cells the document's views share (selection, pointer, flashes, agents) are
+            // document cells: a view of its own world shows only its search.
+            let doc_cells = own.is_none();
+            let title = match own {
+                Some(w) => format!("{title} — on {}×{} hexes", w.grid.width(), w.grid.height()),
+                None => title,
+            };
             let ov = canvas::Overlay {
                 title: &title,
-                start: self.doc.start,
-                goal: self.doc.goal,
-                selected: self.selected,
-                rect_preview: self.rect_from.zip(self.hover),
+                start: own.map_or(self.doc.start, |w| w.start),
+                goal: own.map_or(self.doc.goal, |w| w.goal),
+                selected: self.selected.filter(|_| doc_cells),
+                rect_preview: self.rect_from.zip(self.hover).filter(|_| doc_cells),
                 diff: other.is_some(),
-                agent: self.sim.agents.get(i).map(|a| (&a.at, &a.trail[..])),
-                dragged: self.drag_to.filter(|_| self.dragging_endpoint.is_some()),
+                agent: (self.sim.agents.get(i).filter(|_| doc_cells))
+                    .map(|a| (&a.at, &a.trail[..])),
+                dragged: (self.drag_to.filter(|_| self.dragging_endpoint.is_some()))
+                    .filter(|_| doc_cells),
                 active: self.views.len() > 1 && i == self.active,
-                pointer: self.hover.filter(|_| self.views.len() > 1),
-                flash: (&self.flash.0, self.flash.1.elapsed().as_secs_f32()),
+                pointer: self.hover.filter(|_| self.views.len() > 1 && doc_cells),
+                flash: if doc_cells {
+                    (&self.flash.0[..], self.flash.1.elapsed().as_secs_f32())
+                } else {
+                    (&[][..], 0.0)
+                },
             };
             let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
             let v = &mut self.views[i];
-            let geometry = canvas::Geometry::of(self.space.family());
-            if self.cam.geometry != geometry {
-                self.cam.geometry = geometry;
-                self.cam.fit_pending = true;
+            let (cam, space) = match v.world.as_deref_mut() {
+                Some(w) => (&mut w.cam, &w.space),
+                None => (&mut self.cam, &self.space),
+            };
+            let geometry = canvas::Geometry::of(space.family());
+            if cam.geometry != geometry {
+                cam.geometry = geometry;
+                cam.fit_pending = true;
             }
-            let g = canvas::show(
+            let mut g = canvas::show(
                 &mut child,
-                &mut self.cam,
-                (self.space.width(), self.space.height()),
+                cam,
+                (space.width(), space.height()),
                 &v.tex,
                 &mut v.run,
                 &ov,
             );
+            if !doc_cells {
+                // Its cells are not the document's: it is looked at, not edited.
+                let looked = g.hover.is_some();
+                g = canvas::Gesture::default();
+                if looked {
+                    self.active = i;
+                }
+            }
             gestures.push(g);
         }
         self.legend_rect = None;

@@ -92,12 +92,28 @@ pub fn project_world(text: &str, path: &Path) -> Result<Opened, IoError> {
         msg,
     };
     let (p, grid) = parse_project(text, path)?;
-    // The heuristics that fit the project's world (octile would overestimate on hexes).
-    let fits: &[crate::space::Heuristic] = match p.world {
-        crate::map::Family::Square => &crate::space::Heuristic::ALL,
-        crate::map::Family::Hex { .. } => crate::space::HexSpace::HEURISTICS,
-    };
     for a in &p.algorithms {
+        // The world this view searches: the project's, or the map as hexes.
+        let world = a.world.map_or(p.world, |w| w.0);
+        let own_world = || match a.world {
+            Some((crate::map::Family::Hex { orientation, pitch }, fill))
+                if p.world == crate::map::Family::Square =>
+            {
+                crate::map::hexes_from_square(&grid, orientation, pitch, fill)
+                    .map(|_| ())
+                    .map_err(|e| format!("algorithm `{}`: its hex world: {e}", a.name))
+            }
+            Some(_) => Err(format!(
+                "algorithm `{}`: a view's own world must be hexes of a square map",
+                a.name
+            )),
+            None => Ok(()),
+        };
+        // The heuristics that fit its world (octile would overestimate on hexes).
+        let fits: &[crate::space::Heuristic] = match world {
+            crate::map::Family::Square => &crate::space::Heuristic::ALL,
+            crate::map::Family::Hex { .. } => crate::space::HexSpace::HEURISTICS,
+        };
         let fitting = || match a.params.get("heuristic") {
             Some(&v) => {
                 let h = crate::space::Heuristic::ALL
@@ -111,20 +127,23 @@ pub fn project_world(text: &str, path: &Path) -> Result<Opened, IoError> {
                         "algorithm `{}`: heuristic `{}` does not fit a {} world",
                         a.name,
                         h.name(),
-                        p.world.name()
+                        world.name()
                     ))
                 }
             }
             None => Ok(()),
         };
-        check_algorithm(a).and_then(|_| fitting()).map_err(|msg| {
-            // The line that names it, where the text has one.
-            let quoted = format!("\"{}\"", a.name);
-            match text.lines().position(|l| l.contains(&quoted)) {
-                Some(i) => IoError::parse(path, i + 1, msg),
-                None => format(msg),
-            }
-        })?;
+        check_algorithm(a)
+            .and_then(|_| fitting())
+            .and_then(|_| own_world())
+            .map_err(|msg| {
+                // The line that names it, where the text has one.
+                let quoted = format!("\"{}\"", a.name);
+                match text.lines().position(|l| l.contains(&quoted)) {
+                    Some(i) => IoError::parse(path, i + 1, msg),
+                    None => format(msg),
+                }
+            })?;
     }
     for (i, s) in p.scenarios.iter().enumerate() {
         check_problem(s, &grid, p.terrain_rule)

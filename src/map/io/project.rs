@@ -16,6 +16,10 @@ pub struct AlgoSettings {
     pub name: String,
     #[serde(default)]
     pub params: BTreeMap<String, f64>,
+    /// A compare view that searches the map as another world (hexes of a square map), with
+    /// how its hexes take their terrain; `None`: the project's own world.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub world: Option<(Family, crate::map::HexFill)>,
 }
 
 impl Default for AlgoSettings {
@@ -23,6 +27,7 @@ impl Default for AlgoSettings {
         AlgoSettings {
             name: "astar".into(),
             params: BTreeMap::new(),
+            world: None,
         }
     }
 }

@@ -1,0 +1,144 @@
+//! The app on hex worlds, driven as a user would: turn the built-in map into hexes from the
+//! panel, paint a hex with the brush, step forward and back, undo, read the inspector; and a
+//! compare view that searches the square map as hexes. Values are checked against the core.
+
+mod common;
+
+use common::{app_for, harness};
+use eframe::egui;
+use egui_kittest::kittest::Queryable;
+use pathlab::map::{Cell, Family};
+use pathlab::search::{AStar, Query, Search, SearchState};
+use pathlab::space::{Heuristic, HexSpace, TerrainRule};
+use pathlab::trace::NullTracer;
+
+/// A* from the core on the app's hex world: the oracle.
+fn core_hex_astar(app: &pathlab::app::PathlabApp) -> (HexSpace, AStar) {
+    let Family::Hex { orientation, pitch } = app.doc.world else {
+        panic!("a hex world");
+    };
+    let sp = HexSpace::new(&app.doc.grid, orientation, pitch, TerrainRule::Class);
+    let q = Query {
+        start: sp.node(app.doc.start.0, app.doc.start.1).unwrap(),
+        goal: sp.node(app.doc.goal.0, app.doc.goal.1).unwrap(),
+    };
+    let mut a = AStar::new(&sp, q, Heuristic::Native);
+    a.run(&sp, &mut NullTracer);
+    (sp, a)
+}
+
+#[test]
+fn hexes_from_the_panel_paint_step_undo_and_inspect_like_the_core() {
+    let mut h = harness(app_for("hex-panel"));
+    h.run();
+    h.get_by_label("World: squares (turn into hexes)").click();
+    h.run();
+    h.get_by_label("Turn into hexes").click();
+    h.run();
+    h.run();
+    assert!(matches!(h.state().doc.world, Family::Hex { .. }));
+    assert!(h.state().space.as_hex().is_some());
+    h.get_by_label_contains("hexes: a new, unsaved project");
+
+    // Step forward three, back one: the cursor follows, as on squares.
+    for _ in 0..3 {
+        h.get_by_label(">").click();
+        h.run();
+    }
+    assert_eq!(h.state().cursor, 3);
+    h.get_by_label("<").click();
+    h.run();
+    assert_eq!(h.state().cursor, 2);
+
+    // At the end: the cost and expansions are the core's.
+    h.get_by_label(">|").click();
+    h.run();
+    let (sp, a) = core_hex_astar(h.state());
+    let cost = a.cost().expect("a path on hexes");
+    h.get_by_label_contains(&format!("cost {cost:.3}"));
+    assert_eq!(h.state().cursor as u64, a.stats().expanded);
+
+    // The inspector on a closed hex off the path shows the core's g.
+    let path = a.path().unwrap().to_vec();
+    let n = *h.state().views[0]
+        .run
+        .series
+        .node
+        .iter()
+        .rev()
+        .find(|n| !path.contains(n))
+        .unwrap();
+    h.state_mut().selected = Some(sp.xy(n));
+    h.run();
+    h.get_by_label("closed");
+    h.get_by_label(&format!("{:.3}", a.g(n).unwrap()));
+
+    // Brush a wall on a hex of the path, where the hex view draws it: the world changes there.
+    let before = h.state().doc.grid.clone();
+    let target = sp.xy(path[path.len() / 2]);
+    h.state_mut().tool = pathlab::app::Tool::Brush;
+    h.state_mut().material = b'@';
+    h.run();
+    let at = h.state().cam.centre(h.state().view_rects[0], target);
+    h.hover_at(at);
+    h.run();
+    h.drag_at(at);
+    h.run();
+    h.hover_at(at + egui::vec2(0.5, 0.0));
+    h.run();
+    h.drop_at(at + egui::vec2(0.5, 0.0));
+    h.run();
+    assert_eq!(
+        h.state().doc.grid.get(target.0, target.1).map(|c| c.tile),
+        Some(Cell::WALL.tile),
+        "the hex under the pointer was painted"
+    );
+    h.get_by_label(">|").click();
+    h.run();
+    let (sp2, detour) = core_hex_astar(h.state());
+    let around = detour.cost().unwrap();
+    let blocked = sp2.node(target.0, target.1).unwrap();
+    assert!(around >= cost && !detour.path().unwrap().contains(&blocked));
+    h.get_by_label_contains(&format!("cost {around:.3}"));
+    let shown = h.state().views[0].run.path().unwrap().to_vec();
+    assert!(
+        !shown.contains(&blocked),
+        "the app's path goes around the new wall"
+    );
+
+    // Undo brings the map and the cost back.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    assert_eq!(h.state().doc.grid, before);
+    h.get_by_label(">|").click();
+    h.run();
+    h.get_by_label_contains(&format!("cost {cost:.3}"));
+}
+
+#[test]
+fn a_compare_view_searches_the_square_map_as_hexes() {
+    let mut h = harness(app_for("hex-compare"));
+    h.run();
+    h.get_by_label("World: squares (turn into hexes)").click();
+    h.run();
+    h.get_by_label("+ Compare on hexes").click();
+    h.run();
+    h.get_by_label(">|").click();
+    h.run();
+    let app = h.state();
+    assert_eq!(app.views.len(), 2);
+    assert_eq!(app.doc.world, Family::Square, "the document stays square");
+    let w = app.views[1]
+        .world
+        .as_ref()
+        .expect("view 2 has its own world");
+    // The core's A* on the same hexes, from the same start and goal.
+    let sp = w.space.as_hex().unwrap();
+    let mut a = AStar::new(sp, w.query(), Heuristic::Native);
+    a.run(sp, &mut NullTracer);
+    assert_eq!(app.views[1].run.cost(), a.cost());
+    assert_eq!(app.views[1].run.stats().expanded, a.stats().expanded);
+    // The square view is the square search still.
+    let (sq_cost, _) = common::core_astar();
+    assert_eq!(app.views[0].run.cost(), Some(sq_cost));
+}
