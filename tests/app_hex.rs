@@ -12,6 +12,19 @@ use pathlab::search::{AStar, Query, Search, SearchState};
 use pathlab::space::{Heuristic, HexSpace, TerrainRule};
 use pathlab::trace::NullTracer;
 
+/// With `PATHLAB_WALK_SHOTS=DIR`, a PNG of the app at this stage (through wgpu).
+fn shot(h: &mut egui_kittest::Harness<'_, pathlab::app::PathlabApp>, name: &str) {
+    let Some(dir) = std::env::var_os("PATHLAB_WALK_SHOTS") else {
+        return;
+    };
+    let dir = std::path::PathBuf::from(dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    match h.render() {
+        Ok(img) => img.save(dir.join(format!("{name}.png"))).unwrap(),
+        Err(e) => eprintln!("no picture of {name}: {e}"),
+    }
+}
+
 /// A* from the core on the app's hex world: the oracle.
 fn core_hex_astar(app: &pathlab::app::PathlabApp) -> (HexSpace, AStar) {
     let Family::Hex { orientation, pitch } = app.doc.world else {
@@ -33,6 +46,7 @@ fn hexes_from_the_panel_paint_step_undo_and_inspect_like_the_core() {
     h.run();
     h.get_by_label("World: squares (turn into hexes)").click();
     h.run();
+    shot(&mut h, "hex-01-panel");
     h.get_by_label("Turn into hexes").click();
     h.run();
     h.run();
@@ -70,6 +84,7 @@ fn hexes_from_the_panel_paint_step_undo_and_inspect_like_the_core() {
         .unwrap();
     h.state_mut().selected = Some(sp.xy(n));
     h.run();
+    shot(&mut h, "hex-02-end-inspected");
     h.get_by_label("closed");
     h.get_by_label(&format!("{:.3}", a.g(n).unwrap()));
 
@@ -100,6 +115,7 @@ fn hexes_from_the_panel_paint_step_undo_and_inspect_like_the_core() {
     let blocked = sp2.node(target.0, target.1).unwrap();
     assert!(around >= cost && !detour.path().unwrap().contains(&blocked));
     h.get_by_label_contains(&format!("cost {around:.3}"));
+    shot(&mut h, "hex-03-wall");
     let shown = h.state().views[0].run.path().unwrap().to_vec();
     assert!(
         !shown.contains(&blocked),
@@ -125,6 +141,7 @@ fn a_compare_view_searches_the_square_map_as_hexes() {
     h.run();
     h.get_by_label(">|").click();
     h.run();
+    shot(&mut h, "hex-04-compare");
     let app = h.state();
     assert_eq!(app.views.len(), 2);
     assert_eq!(app.doc.world, Family::Square, "the document stays square");
@@ -141,4 +158,48 @@ fn a_compare_view_searches_the_square_map_as_hexes() {
     // The square view is the square search still.
     let (sq_cost, _) = common::core_astar();
     assert_eq!(app.views[0].run.cost(), Some(sq_cost));
+}
+
+/// Dynamic obstacles and agents on a hex world: D* Lite's agent walks to the goal while wall
+/// blocks flip, every repair agreeing with A* from scratch (the oracle badge), and stopping
+/// gives the hex map back as it was.
+#[test]
+fn agents_cross_a_flipping_hex_world_with_dstar_lite() {
+    let mut h = harness(app_for("hex-agents"));
+    h.run();
+    h.get_by_label("World: squares (turn into hexes)").click();
+    h.run();
+    h.get_by_label("Turn into hexes").click();
+    h.run();
+    h.state_mut()
+        .set_algorithm(0, pathlab::app::AlgoChoice::named("dstar-lite"));
+    let before = h.state().doc.grid.clone();
+    {
+        let app = h.state_mut();
+        app.sim.ticks_per_sec = 200.0;
+        app.sim.every = 2;
+        app.sim.percent = 30.0;
+    }
+    h.run();
+    h.get_by_label("Send agents").click();
+    let mut checked = 0;
+    for _ in 0..400 {
+        h.step();
+        if let Some(o) = &h.state().views[0].run.oracle {
+            assert!(o.agrees(), "{}", o.text());
+            checked += 1;
+        }
+        if h.state().sim.agents.iter().all(|a| a.arrived) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let sim = &h.state().sim;
+    assert!(sim.agents[0].arrived, "{}", sim.summary());
+    assert_eq!(sim.agents[0].at, h.state().doc.goal);
+    assert!(!sim.agents[0].recompute_ms.is_empty(), "it replanned");
+    assert!(checked > 0, "repairs were checked against A*");
+    h.get_by_label("Stop").click();
+    h.run();
+    assert_eq!(h.state().doc.grid, before);
 }
