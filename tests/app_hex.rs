@@ -85,6 +85,14 @@ fn hexes_from_the_panel_paint_step_undo_and_inspect_like_the_core() {
     h.state_mut().selected = Some(sp.xy(n));
     h.run();
     shot(&mut h, "hex-02-end-inspected");
+    if std::env::var_os("PATHLAB_WALK_SHOTS").is_some() {
+        // Zoomed in: g of each reached hex as a label, parent arrows.
+        h.state_mut().cam.zoom = 48.0;
+        h.run();
+        shot(&mut h, "hex-02b-zoomed");
+        h.state_mut().cam.fit_pending = true;
+        h.run();
+    }
     h.get_by_label("closed");
     h.get_by_label(&format!("{:.3}", a.g(n).unwrap()));
 

@@ -240,6 +240,9 @@ pub struct Overlay<'a> {
 /// Seconds a world change's flash takes to fade to its outline.
 const FLASH_SECS: f32 = 0.8;
 
+/// Zoom (screen points per cell) from which each reached cell shows its g as a label.
+const LABEL_ZOOM: f32 = 34.0;
+
 /// Height of a view's title bar.
 const TITLE_H: f32 = 20.0;
 
@@ -648,11 +651,22 @@ fn draw_parent_arrows(
             if st == NodeState::Unseen {
                 continue;
             }
-            let parent = run.rec.node_info(n, k).parent;
+            let info = run.rec.node_info(n, k);
+            let a = cam.centre(view, (x, y));
+            if cam.zoom >= LABEL_ZOOM && info.g.is_finite() {
+                // g as a label in the cell's upper part, clear of the arrow.
+                p.text(
+                    a - vec2(0.0, cam.zoom * 0.24),
+                    egui::Align2::CENTER_CENTER,
+                    format!("{:.1}", info.g),
+                    egui::FontId::proportional((cam.zoom * 0.2).clamp(9.0, 13.0)),
+                    palette::LABEL,
+                );
+            }
+            let parent = info.parent;
             if parent == NONE || parent == n {
                 continue;
             }
-            let a = cam.centre(view, (x, y));
             let b = cam.centre(view, (parent % w, parent / w));
             let tip = a + (b - a) * 0.42;
             p.line_segment([a, tip], s);

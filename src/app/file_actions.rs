@@ -148,7 +148,8 @@ impl PathlabApp {
                 let (w, h) = self.gen_size;
                 let grid = crate::map::Grid::new(w.max(2), h.max(1), Cell::FREE);
                 let mut doc = Document::new(grid, (0, h / 2), (w - 1, h / 2), None);
-                (doc.moves, doc.rule) = (self.doc.moves, self.doc.rule);
+                // A new map of the same world: hexes stay hexes, to be drawn directly.
+                (doc.moves, doc.rule, doc.world) = (self.doc.moves, self.doc.rule, self.doc.world);
                 self.set_document(doc);
                 self.status = format!("New {w}×{h} map");
             }

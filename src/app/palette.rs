@@ -33,6 +33,8 @@ pub const ACTIVE_TITLE: Color32 = Color32::from_rgb(40, 75, 130);
 /// Cells a world change touched: flashed, then outlined (UI.md).
 pub const CHANGED: Color32 = Color32::from_rgb(0, 200, 220);
 pub const ARROW: Color32 = Color32::from_rgba_premultiplied(60, 60, 60, 160);
+/// Labels on cells (g when zoomed in): dark on every fill of the map.
+pub const LABEL: Color32 = Color32::from_rgb(30, 30, 30);
 
 /// Colour of a terrain with nothing on it.
 pub fn terrain(t: Terrain) -> Color32 {
