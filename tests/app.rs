@@ -78,6 +78,26 @@ fn inspector_shows_g_of_a_closed_cell() {
     h.get_by_label(&format!("{:.3}", a.g(n).unwrap()));
 }
 
+/// D* Lite searches from the goal: the inspector's h of a cell is the heuristic to the start.
+#[test]
+fn inspector_shows_dstar_lites_h_towards_the_start() {
+    let mut app = default_app();
+    app.set_algorithm(0, pathlab::app::AlgoChoice::named("dstar-lite"));
+    app.to_end();
+    let (gx, gy) = app.doc.goal;
+    let c = (gx - 1, gy);
+    app.selected = Some(c);
+    let sp = app.space.as_square().unwrap().clone();
+    let (s, n) = (
+        sp.node(app.doc.start.0, app.doc.start.1).unwrap(),
+        sp.node(c.0, c.1).unwrap(),
+    );
+    let mut h = harness(app);
+    h.run();
+    let want = pathlab::space::Space::heuristic(&sp, Heuristic::Native, n, s);
+    h.get_by_label(&format!("{want:.3} (to the start)"));
+}
+
 #[test]
 fn an_edit_restarts_the_run_and_undo_restores_the_map() {
     let mut h = harness(default_app());

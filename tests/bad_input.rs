@@ -401,7 +401,7 @@ fn nonsense_arguments_are_refused() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
         text.contains("heuristic=native (octile | manhattan | euclidean | zero | native | hex)")
-            && text.contains("[A*; worlds: square, hex]"),
+            && text.contains("[A*; worlds: square, hex, voxel]"),
         "{text}"
     );
     // An OS error is said once.

@@ -57,23 +57,27 @@ fn inspector(app: &mut PathlabApp, ui: &mut egui::Ui) {
     // h as this algorithm uses it: toward the goal for the heuristic searches, none for
     // Dijkstra and breadth-first; the incremental searches search backwards (h to the start).
     let uses_h = run.choice.info.params.iter().any(|p| p.name == "heuristic");
+    // The incremental searches search backwards: their h is towards the start.
+    let backwards = matches!(run.choice.info.name, "dstar-lite" | "ad-star" | "rtd-star");
     let h = match run.choice.info.name {
+        "dijkstra" | "bfs" => "— (none used)".into(),
         _ if uses_h => {
             crate::search::params::Params::resolve(run.choice.info.params, &run.choice.values)
                 .map(|p| {
-                    format!(
-                        "{:.3}",
-                        app.space.heuristic(p.heuristic(), n, run.query.goal)
-                    )
+                    let to = if backwards {
+                        run.query.start
+                    } else {
+                        run.query.goal
+                    };
+                    let h = app.space.heuristic(p.heuristic(), n, to);
+                    if backwards {
+                        format!("{h:.3} (to the start)")
+                    } else {
+                        format!("{h:.3}")
+                    }
                 })
                 .unwrap_or_else(|_| "—".into())
         }
-        "dijkstra" | "bfs" => "— (none used)".into(),
-        "dstar-lite" | "ad-star" | "rtd-star" => format!(
-            "{:.3} (to the start)",
-            app.space
-                .heuristic(crate::space::Heuristic::Octile, n, run.query.start)
-        ),
         _ => "—".into(),
     };
     let on_path = run.path_visible() && run.path().is_some_and(|p| p.contains(&n));

@@ -6,14 +6,15 @@ mod experiment;
 use anyhow::{bail, Result};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use pathlab::experiment::voxel_suite::{VoxelSolver, VoxelSuite};
 use pathlab::experiment::{query_at, Selection, Solver, Suite};
 use pathlab::map::io::{open_world, read_map, write_map_file, write_project, Project};
 use pathlab::map::{hexes_from_square, Family, HexFill};
 use pathlab::search::params::ParamKind;
 use pathlab::search::registry::Family as SpaceFamily;
 use pathlab::search::{registry, Status};
-use pathlab::space::HexSpace;
 use pathlab::space::{Connectivity, GridSpace, Space, TerrainRule};
+use pathlab::space::{HexSpace, VoxelMoves};
 use pathlab::trace::run_file::{RunFile, RUN_VERSION};
 use pathlab::trace::{posthoc, Recorder};
 use std::io::Write;
@@ -262,6 +263,12 @@ fn with_suite(args: &SuiteArgs, then: &mut dyn FnMut(&dyn SuiteRun) -> Result<i3
         limit: args.limit.map(|l| l as usize),
     };
     let (c, r) = args.rules.rules();
+    if ext(&args.map) == "3dmap" {
+        // A Warframe voxel map: 26-connected, the benchmark's rule.
+        let suite = VoxelSuite::load(&args.map, &args.scen, sel, VoxelMoves::TwentySix)?;
+        let solver = VoxelSolver::new(&suite, &args.algo)?;
+        return then(&Voxels(suite, std::cell::RefCell::new(solver)));
+    }
     match family {
         Family::Square => {
             let suite = Suite::load_with(&args.map, &args.scen, sel, c, r)?;
@@ -287,8 +294,31 @@ fn with_suite(args: &SuiteArgs, then: &mut dyn FnMut(&dyn SuiteRun) -> Result<i3
 /// A loaded suite and its solver, of any world family.
 trait SuiteRun {
     fn len(&self) -> usize;
-    fn problem(&self, i: usize) -> &pathlab::map::io::Problem;
+    /// `solve`'s CSV header.
+    fn header(&self) -> &'static str;
+    /// Problem `i`'s start, goal and optimum as CSV fields.
+    fn problem_fields(&self, i: usize) -> String;
     fn solve(&self, i: usize) -> pathlab::experiment::Row;
+}
+
+struct Voxels(VoxelSuite, std::cell::RefCell<VoxelSolver>);
+
+impl SuiteRun for Voxels {
+    fn len(&self) -> usize {
+        self.0.problems.len()
+    }
+    fn header(&self) -> &'static str {
+        "id,sx,sy,sz,gx,gy,gz,optimal,length,expanded,generated,micros,ok"
+    }
+    fn problem_fields(&self, i: usize) -> String {
+        let p = &self.0.problems[i];
+        let [a, b, c] = p.start;
+        let [d, e, f] = p.goal;
+        format!("{a},{b},{c},{d},{e},{f},{}", p.optimal)
+    }
+    fn solve(&self, i: usize) -> pathlab::experiment::Row {
+        self.1.borrow_mut().solve(&self.0, i)
+    }
 }
 
 struct Loaded<S: SpaceFamily>(Suite<S>, std::cell::RefCell<Solver<S>>);
@@ -297,8 +327,15 @@ impl<S: SpaceFamily> SuiteRun for Loaded<S> {
     fn len(&self) -> usize {
         self.0.problems.len()
     }
-    fn problem(&self, i: usize) -> &pathlab::map::io::Problem {
-        &self.0.problems[i]
+    fn header(&self) -> &'static str {
+        "id,sx,sy,gx,gy,optimal,length,expanded,generated,micros,ok"
+    }
+    fn problem_fields(&self, i: usize) -> String {
+        let p = &self.0.problems[i];
+        format!(
+            "{},{},{},{},{}",
+            p.start.0, p.start.1, p.goal.0, p.goal.1, p.optimal
+        )
     }
     fn solve(&self, i: usize) -> pathlab::experiment::Row {
         self.1.borrow_mut().solve(&self.0, i)
@@ -352,25 +389,17 @@ fn solve(args: &SuiteArgs) -> Result<i32> {
 fn solve_suite(suite: &dyn SuiteRun) -> Result<i32> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    writeln!(
-        out,
-        "id,sx,sy,gx,gy,optimal,length,expanded,generated,micros,ok"
-    )?;
+    writeln!(out, "{}", suite.header())?;
     let mut all_ok = true;
     let mut progress = LateProgress::new(suite.len());
     for i in 0..suite.len() {
         let r = suite.solve(i);
-        let p = suite.problem(i);
         let length = r.length.map_or("inf".to_string(), |l| format!("{l:.8}"));
         writeln!(
             out,
-            "{},{},{},{},{},{},{},{},{},{:.2},{}",
+            "{},{},{},{},{},{:.2},{}",
             i,
-            p.start.0,
-            p.start.1,
-            p.goal.0,
-            p.goal.1,
-            p.optimal,
+            suite.problem_fields(i),
             length,
             r.expanded,
             r.generated,

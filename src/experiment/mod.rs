@@ -8,6 +8,7 @@ mod dynamic_runs;
 pub mod heap_astar;
 pub mod mantysalo2024;
 mod mantysalo2024_tables;
+pub mod voxel_suite;
 
 use crate::map::io::{read_map, read_scen, Problem};
 use crate::map::{hexes_from_square, Grid, HexFill};

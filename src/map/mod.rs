@@ -6,6 +6,7 @@ mod edit;
 mod generate;
 mod grid;
 pub mod io;
+pub mod voxel;
 mod world;
 
 pub use edit::{Applied, Edit, Rect};

@@ -5,7 +5,7 @@ use super::params::{ParamSpec, Params};
 use super::{
     AStar, AdStar, AraStar, Bfs, DStarLite, Dijkstra, DynSearch, Greedy, Query, WeightedAStar,
 };
-use crate::space::{GridSpace, Heuristic, HexSpace, Space, SpaceKind};
+use crate::space::{GridSpace, Heuristic, HexSpace, Space, SpaceKind, VoxelSpace};
 
 /// What an algorithm promises about the paths it returns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,6 +30,7 @@ pub type Maker<S> = fn(&S, Query, &Params) -> Box<dyn DynSearch<S>>;
 pub struct Makers {
     pub grid: Option<Maker<GridSpace>>,
     pub hex: Option<Maker<HexSpace>>,
+    pub voxel: Option<Maker<VoxelSpace>>,
 }
 
 /// A space type the registry builds algorithms for.
@@ -51,6 +52,13 @@ impl Family for HexSpace {
     const NAME: &'static str = "hex grids";
     fn maker(m: &Makers) -> Option<Maker<Self>> {
         m.hex
+    }
+}
+
+impl Family for VoxelSpace {
+    const NAME: &'static str = "voxel worlds";
+    fn maker(m: &Makers) -> Option<Maker<Self>> {
+        m.voxel
     }
 }
 
@@ -76,6 +84,7 @@ impl AlgoInfo {
         [
             (m.grid.is_some(), SpaceKind::Grid),
             (m.hex.is_some(), SpaceKind::Hex),
+            (m.voxel.is_some(), SpaceKind::Voxel),
         ]
         .into_iter()
         .filter_map(|(has, k)| has.then_some(k))
@@ -97,6 +106,7 @@ macro_rules! generic {
         Makers {
             grid: Some(|s, q, p| Box::new(<$t>::from_params(s, q, p))),
             hex: Some(|s, q, p| Box::new(<$t>::from_params(s, q, p))),
+            voxel: Some(|s, q, p| Box::new(<$t>::from_params(s, q, p))),
         }
     };
 }

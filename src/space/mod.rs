@@ -4,10 +4,12 @@
 mod grid;
 mod heuristic;
 mod hex;
+mod voxel;
 
 pub use grid::{Connectivity, GridSpace, TerrainRule};
 pub use heuristic::Heuristic;
 pub use hex::{HexOrientation, HexSpace};
+pub use voxel::{VoxelMoves, VoxelSpace};
 
 use serde::{Deserialize, Serialize};
 

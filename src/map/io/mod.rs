@@ -6,6 +6,7 @@ mod open;
 mod png;
 mod project;
 mod scen;
+mod warframe;
 
 pub use movingai::{parse_map, read_map, write_map, write_map_file};
 pub use open::{check_algorithm, check_problem, extension, open_world, project_world, Opened};
@@ -14,6 +15,10 @@ pub use project::{
     parse_project, read_project, write_project, AlgoSettings, Project, PROJECT_VERSION,
 };
 pub use scen::{parse_scen, read_scen, write_scen, write_scen_file, Problem};
+pub use warframe::{
+    check_problem3, parse_3dmap, parse_3dscen, read_3dmap, read_3dscen, write_3dmap,
+    write_3dmap_file, write_3dscen, Problem3,
+};
 
 use std::path::{Path, PathBuf};
 

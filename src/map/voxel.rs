@@ -1,0 +1,149 @@
+//! Voxel worlds: a box of voxels, each free or blocked, one bit each (the Warframe maps' A1 is
+//! 896 × 390 × 255 = 89M voxels: 11 MB as bits, where a byte a voxel would take 89 MB).
+
+/// The most voxels a world may have: node ids and recorded events hold 2²⁷ nodes.
+pub const MAX_VOXELS: u64 = 1 << 27;
+
+/// A box of voxels; index = (z · height + y) · width + x.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VoxelGrid {
+    dims: [u32; 3],
+    blocked: Vec<u64>,
+}
+
+impl VoxelGrid {
+    /// An empty (all free) box, or why it cannot be made: a side of 0, or more voxels than
+    /// [`MAX_VOXELS`] (checked before anything is allocated).
+    pub fn new(x: u32, y: u32, z: u32) -> Result<VoxelGrid, String> {
+        let n = x as u64 * y as u64 * z as u64;
+        if n == 0 {
+            return Err(format!("a voxel world of {x}×{y}×{z} has no voxels"));
+        }
+        if n > MAX_VOXELS {
+            return Err(format!(
+                "a voxel world of {x}×{y}×{z} = {n} voxels is more than pathlab holds ({MAX_VOXELS})"
+            ));
+        }
+        Ok(VoxelGrid {
+            dims: [x, y, z],
+            blocked: vec![0; n.div_ceil(64) as usize],
+        })
+    }
+
+    /// Width, height (y) and depth (z) in voxels.
+    pub fn dims(&self) -> [u32; 3] {
+        self.dims
+    }
+
+    /// Number of voxels.
+    pub fn len(&self) -> usize {
+        self.dims.iter().map(|&d| d as usize).product()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Index of voxel (x, y, z), if inside.
+    #[inline(always)]
+    pub fn index(&self, x: i64, y: i64, z: i64) -> Option<usize> {
+        let [w, h, d] = self.dims.map(|v| v as i64);
+        (x >= 0 && y >= 0 && z >= 0 && x < w && y < h && z < d)
+            .then(|| ((z * h + y) * w + x) as usize)
+    }
+
+    /// Voxel (x, y, z) of index `i`.
+    #[inline(always)]
+    pub fn coords(&self, i: usize) -> [u32; 3] {
+        let [w, h, _] = self.dims.map(|v| v as usize);
+        [(i % w) as u32, ((i / w) % h) as u32, (i / (w * h)) as u32]
+    }
+
+    /// True when voxel `i` is blocked.
+    #[inline(always)]
+    pub fn blocked_at(&self, i: usize) -> bool {
+        self.blocked[i >> 6] >> (i & 63) & 1 == 1
+    }
+
+    /// True when (x, y, z) is blocked or outside the box.
+    #[inline(always)]
+    pub fn is_blocked(&self, x: i64, y: i64, z: i64) -> bool {
+        self.index(x, y, z).is_none_or(|i| self.blocked_at(i))
+    }
+
+    /// Blocks or frees voxel (x, y, z); outside the box nothing happens.
+    pub fn set(&mut self, x: u32, y: u32, z: u32, blocked: bool) {
+        if let Some(i) = self.index(x as i64, y as i64, z as i64) {
+            if blocked {
+                self.blocked[i >> 6] |= 1 << (i & 63);
+            } else {
+                self.blocked[i >> 6] &= !(1 << (i & 63));
+            }
+        }
+    }
+
+    /// Number of blocked voxels.
+    pub fn count_blocked(&self) -> usize {
+        self.blocked.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// The blocked voxels, in index order.
+    pub fn blocked_voxels(&self) -> impl Iterator<Item = [u32; 3]> + '_ {
+        self.blocked.iter().enumerate().flat_map(move |(k, &w)| {
+            let mut w = w;
+            std::iter::from_fn(move || {
+                if w == 0 {
+                    return None;
+                }
+                let b = w.trailing_zeros() as usize;
+                w &= w - 1;
+                Some(k * 64 + b)
+            })
+            .map(|i| self.coords(i))
+        })
+    }
+
+    /// A square map extruded to `height` voxels: a blocked cell is a column of blocked voxels.
+    /// The map's y becomes y; z runs up.
+    pub fn extrude(grid: &super::Grid, height: u32) -> Result<VoxelGrid, String> {
+        let mut v = VoxelGrid::new(grid.width(), grid.height(), height)?;
+        for y in 0..grid.height() {
+            for x in 0..grid.width() {
+                if crate::space::TerrainRule::Class.class(grid.get(x, y).map_or(b'@', |c| c.tile))
+                    == 0
+                {
+                    for z in 0..height {
+                        v.set(x, y, z, true);
+                    }
+                }
+            }
+        }
+        Ok(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bits_index_and_limits() {
+        let mut v = VoxelGrid::new(5, 4, 3).unwrap();
+        v.set(4, 3, 2, true);
+        v.set(0, 0, 0, true);
+        assert!(v.is_blocked(4, 3, 2) && v.is_blocked(0, 0, 0) && !v.is_blocked(1, 0, 0));
+        assert!(
+            v.is_blocked(-1, 0, 0) && v.is_blocked(5, 0, 0),
+            "outside is blocked"
+        );
+        assert_eq!(v.count_blocked(), 2);
+        let all: Vec<[u32; 3]> = v.blocked_voxels().collect();
+        assert_eq!(all, vec![[0, 0, 0], [4, 3, 2]]);
+        let i = v.index(3, 2, 1).unwrap();
+        assert_eq!(v.coords(i), [3, 2, 1]);
+        v.set(4, 3, 2, false);
+        assert_eq!(v.count_blocked(), 1);
+        assert!(VoxelGrid::new(0, 4, 3).is_err());
+        assert!(VoxelGrid::new(1 << 12, 1 << 12, 1 << 12).is_err());
+    }
+}

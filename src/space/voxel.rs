@@ -1,0 +1,256 @@
+//! Voxel worlds as search graphs: 6-, 18- or 26-connected, moves costing 1, √2 and √3, a
+//! diagonal allowed only when every voxel of its bounding box is free (the Warframe rule: no
+//! corner or edge cutting).
+//!
+//! Node state: the world is one bit a voxel; a search keeps its per-node arrays (g, parent,
+//! marks, heap positions: about 17 bytes a voxel) over the whole box, so a query on A1
+//! (89M voxels) holds about 1.5 GB. Expanding a voxel reads its 3 × 3 × 3 neighbourhood into a
+//! 27-bit mask once; each move is then one AND against the mask of its bounding box.
+
+use super::{Heuristic, NodeId, Space, SpaceKind};
+use crate::map::voxel::VoxelGrid;
+use serde::{Deserialize, Serialize};
+
+/// Which moves a voxel world allows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum VoxelMoves {
+    /// Across faces only (cost 1).
+    Six,
+    /// Across faces and edges (1, √2).
+    Eighteen,
+    /// Across faces, edges and corners (1, √2, √3): the Warframe benchmark's setting.
+    #[default]
+    TwentySix,
+}
+
+impl VoxelMoves {
+    pub fn name(self) -> &'static str {
+        match self {
+            VoxelMoves::Six => "6",
+            VoxelMoves::Eighteen => "18",
+            VoxelMoves::TwentySix => "26",
+        }
+    }
+}
+
+/// One move: its offset, its cost and the neighbourhood bits its bounding box covers.
+#[derive(Clone, Copy, Debug)]
+struct Move {
+    d: [i8; 3],
+    cost: f64,
+    needs: u32,
+}
+
+/// Bit of neighbourhood voxel (dx, dy, dz) ∈ {-1, 0, 1}³.
+const fn bit(dx: i32, dy: i32, dz: i32) -> u32 {
+    1 << ((dz + 1) * 9 + (dy + 1) * 3 + (dx + 1))
+}
+
+/// The moves of `m`, faces first, then edges, then corners, each group in a fixed order.
+fn moves(m: VoxelMoves) -> Vec<Move> {
+    let mut out = vec![];
+    for axes in 1..=3 {
+        if (m == VoxelMoves::Six && axes > 1) || (m == VoxelMoves::Eighteen && axes > 2) {
+            break;
+        }
+        for dz in -1..=1i32 {
+            for dy in -1..=1i32 {
+                for dx in -1..=1i32 {
+                    if (dx != 0) as i32 + (dy != 0) as i32 + (dz != 0) as i32 != axes {
+                        continue;
+                    }
+                    // The bounding box: every voxel whose offsets lie between 0 and the move's.
+                    let mut needs = 0;
+                    for bz in [0, dz] {
+                        for by in [0, dy] {
+                            for bx in [0, dx] {
+                                if (bx, by, bz) != (0, 0, 0) {
+                                    needs |= bit(bx, by, bz);
+                                }
+                            }
+                        }
+                    }
+                    out.push(Move {
+                        d: [dx as i8, dy as i8, dz as i8],
+                        cost: (axes as f64).sqrt(),
+                        needs,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A voxel world as a graph. Node id = (z · height + y) · width + x.
+#[derive(Clone, Debug)]
+pub struct VoxelSpace {
+    grid: VoxelGrid,
+    moves: Vec<Move>,
+    kind: VoxelMoves,
+    /// Node id offset of each move.
+    offsets: Vec<i64>,
+}
+
+impl VoxelSpace {
+    pub fn new(grid: VoxelGrid, kind: VoxelMoves) -> VoxelSpace {
+        let [w, h, _] = grid.dims().map(|v| v as i64);
+        let moves = moves(kind);
+        let offsets = moves
+            .iter()
+            .map(|m| (m.d[2] as i64 * h + m.d[1] as i64) * w + m.d[0] as i64)
+            .collect();
+        VoxelSpace {
+            grid,
+            moves,
+            kind,
+            offsets,
+        }
+    }
+
+    pub fn grid(&self) -> &VoxelGrid {
+        &self.grid
+    }
+
+    pub fn moves_kind(&self) -> VoxelMoves {
+        self.kind
+    }
+
+    /// Node of voxel (x, y, z), if inside.
+    pub fn node(&self, x: u32, y: u32, z: u32) -> Option<NodeId> {
+        self.grid
+            .index(x as i64, y as i64, z as i64)
+            .map(|i| i as NodeId)
+    }
+
+    /// Voxel of node `n`.
+    pub fn xyz(&self, n: NodeId) -> [u32; 3] {
+        self.grid.coords(n as usize)
+    }
+
+    /// Blocked voxels around `n`, as the 27-bit mask of [`bit`] (outside the box is blocked).
+    #[inline(always)]
+    fn around(&self, n: NodeId) -> u32 {
+        let [x, y, z] = self.xyz(n).map(|v| v as i64);
+        let mut occ = 0;
+        for dz in -1..=1 {
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    if self.grid.is_blocked(x + dx, y + dy, z + dz) {
+                        occ |= bit(dx as i32, dy as i32, dz as i32);
+                    }
+                }
+            }
+        }
+        occ
+    }
+}
+
+impl Space for VoxelSpace {
+    fn kind(&self) -> SpaceKind {
+        SpaceKind::Voxel
+    }
+
+    fn num_nodes(&self) -> usize {
+        self.grid.len()
+    }
+
+    fn is_passable(&self, n: NodeId) -> bool {
+        (n as usize) < self.grid.len() && !self.grid.blocked_at(n as usize)
+    }
+
+    fn neighbours(&self, n: NodeId) -> impl Iterator<Item = (NodeId, f64)> + '_ {
+        let occ = self.around(n);
+        self.moves
+            .iter()
+            .zip(&self.offsets)
+            .filter(move |(m, _)| occ & m.needs == 0)
+            .map(move |(m, &o)| ((n as i64 + o) as NodeId, m.cost))
+    }
+
+    fn native_heuristic(&self) -> Heuristic {
+        match self.kind {
+            VoxelMoves::Six => Heuristic::Manhattan,
+            // 3D octile is exact with corner moves and a lower bound without them (a √3 move
+            // stands for √2 + 1 at least).
+            _ => Heuristic::Octile,
+        }
+    }
+
+    fn heuristics(&self) -> &'static [Heuristic] {
+        match self.kind {
+            VoxelMoves::Six => &[
+                Heuristic::Native,
+                Heuristic::Manhattan,
+                Heuristic::Octile,
+                Heuristic::Euclidean,
+                Heuristic::Zero,
+            ],
+            _ => &[
+                Heuristic::Native,
+                Heuristic::Octile,
+                Heuristic::Euclidean,
+                Heuristic::Zero,
+            ],
+        }
+    }
+
+    fn heuristic(&self, h: Heuristic, a: NodeId, b: NodeId) -> f64 {
+        self.heuristic_to(h, b)(a)
+    }
+
+    fn heuristic_to(&self, h: Heuristic, goal: NodeId) -> impl Fn(NodeId) -> f64 + '_ {
+        let h = match h {
+            Heuristic::Native | Heuristic::Hex => self.native_heuristic(),
+            h => h,
+        };
+        let g = self.xyz(goal).map(|v| v as f64);
+        move |n| {
+            let p = self.xyz(n).map(|v| v as f64);
+            h.of_deltas([
+                (p[0] - g[0]).abs(),
+                (p[1] - g[1]).abs(),
+                (p[2] - g[2]).abs(),
+            ])
+        }
+    }
+
+    fn position(&self, n: NodeId) -> [f32; 3] {
+        self.xyz(n).map(|v| v as f32 + 0.5)
+    }
+
+    fn max_degree(&self) -> usize {
+        self.moves.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_and_the_bounding_box_rule() {
+        assert_eq!(moves(VoxelMoves::Six).len(), 6);
+        assert_eq!(moves(VoxelMoves::Eighteen).len(), 18);
+        assert_eq!(moves(VoxelMoves::TwentySix).len(), 26);
+        // A corner move needs all 7 other voxels of its 2×2×2 box; an edge move 3.
+        for m in moves(VoxelMoves::TwentySix) {
+            let axes = m.d.iter().filter(|&&v| v != 0).count();
+            assert_eq!(m.needs.count_ones(), [0, 1, 3, 7][axes], "{m:?}");
+        }
+        let mut g = VoxelGrid::new(3, 3, 3).unwrap();
+        let open = VoxelSpace::new(g.clone(), VoxelMoves::TwentySix);
+        let centre = open.node(1, 1, 1).unwrap();
+        assert_eq!(open.neighbours(centre).count(), 26);
+        // One blocked voxel beside the centre removes every move whose box holds it: the face
+        // move itself, 4 edge moves and 4 corner moves.
+        g.set(2, 1, 1, true);
+        let sp = VoxelSpace::new(g, VoxelMoves::TwentySix);
+        assert_eq!(sp.neighbours(centre).count(), 26 - 9);
+        // A corner voxel of the box has only outward moves blocked by the outside.
+        let c = sp.node(0, 0, 0).unwrap();
+        assert!(sp
+            .neighbours(c)
+            .all(|(m, _)| sp.xyz(m).iter().all(|&v| v <= 1)));
+    }
+}
