@@ -9,6 +9,9 @@ pub const MAX_VOXELS: u64 = 1 << 27;
 pub struct VoxelGrid {
     dims: [u32; 3],
     blocked: Vec<u64>,
+    /// ⌊2⁶⁴ / width⌋ + 1 and ⌊2⁶⁴ / (width · height)⌋ + 1: a voxel's coordinates by
+    /// multiplication, not division (every generated voxel needs them for its heuristic).
+    magic: [u128; 2],
 }
 
 impl VoxelGrid {
@@ -27,6 +30,10 @@ impl VoxelGrid {
         Ok(VoxelGrid {
             dims: [x, y, z],
             blocked: vec![0; n.div_ceil(64) as usize],
+            magic: [
+                (1u128 << 64) / x as u128 + 1,
+                (1u128 << 64) / (x as u128 * y as u128) + 1,
+            ],
         })
     }
 
@@ -55,14 +62,32 @@ impl VoxelGrid {
     /// Voxel (x, y, z) of index `i`.
     #[inline(always)]
     pub fn coords(&self, i: usize) -> [u32; 3] {
-        let [w, h, _] = self.dims.map(|v| v as usize);
-        [(i % w) as u32, ((i / w) % h) as u32, (i / (w * h)) as u32]
+        let [w, h, _] = self.dims.map(|v| v as u64);
+        // Exact for every index below 2²⁷ (the magic numbers err by less than one part in 2³⁷).
+        let i = i as u64;
+        let z = ((i as u128 * self.magic[1]) >> 64) as u64;
+        let r = i - z * w * h;
+        let y = ((r as u128 * self.magic[0]) >> 64) as u64;
+        [(r - y * w) as u32, y as u32, z as u32]
     }
 
     /// True when voxel `i` is blocked.
     #[inline(always)]
     pub fn blocked_at(&self, i: usize) -> bool {
         self.blocked[i >> 6] >> (i & 63) & 1 == 1
+    }
+
+    /// Bits `i - 1`, `i` and `i + 1` (blocked = 1), lowest first; `i` must be from 1 to
+    /// `len() - 2` (a row of three voxels inside the box).
+    #[inline(always)]
+    pub fn three_at(&self, i: usize) -> u32 {
+        let j = i - 1;
+        let (w, o) = (j >> 6, j & 63);
+        let mut v = self.blocked[w] >> o;
+        if o > 61 {
+            v |= self.blocked[w + 1] << (64 - o);
+        }
+        (v & 7) as u32
     }
 
     /// True when (x, y, z) is blocked or outside the box.
@@ -141,6 +166,19 @@ mod tests {
         assert_eq!(all, vec![[0, 0, 0], [4, 3, 2]]);
         let i = v.index(3, 2, 1).unwrap();
         assert_eq!(v.coords(i), [3, 2, 1]);
+        // Coordinates by multiplication are exact everywhere, on odd sizes too.
+        for (w, h, d) in [(7, 5, 3), (896, 390, 255), (1, 1, 1 << 20)] {
+            let g = VoxelGrid::new(w, h, d).unwrap();
+            let n = g.len();
+            for i in (0..n).step_by((n / 100_000).max(1)).chain([n - 1]) {
+                let want = [
+                    (i % w as usize) as u32,
+                    ((i / w as usize) % h as usize) as u32,
+                    (i / (w * h) as usize) as u32,
+                ];
+                assert_eq!(g.coords(i), want, "{w}×{h}×{d} at {i}");
+            }
+        }
         v.set(4, 3, 2, false);
         assert_eq!(v.count_blocked(), 1);
         assert!(VoxelGrid::new(0, 4, 3).is_err());

@@ -64,10 +64,11 @@ impl Heuristic {
             // A space resolves `Native` before it gets here; octile is admissible on every
             // grid, so it stands in for the two metrics that need a space's own geometry.
             Heuristic::Octile | Heuristic::Native | Heuristic::Hex => {
-                let mut s = d;
-                s.sort_by(|a, b| a.total_cmp(b));
-                // 3D octile: √3 along the shortest axis, √2 for the middle, 1 for the rest.
-                let (lo, mid, hi) = (s[0], s[1], s[2]);
+                // 3D octile: √3 along the shortest axis, √2 for the middle, 1 for the rest
+                // (min and max rather than a sort: this runs for every generated voxel).
+                let hi = d[0].max(d[1]).max(d[2]);
+                let lo = d[0].min(d[1]).min(d[2]);
+                let mid = d[0] + d[1] + d[2] - hi - lo;
                 (3f64.sqrt() - 2f64.sqrt()) * lo + (2f64.sqrt() - 1.0) * mid + hi
             }
             Heuristic::Manhattan => d[0] + d[1] + d[2],

@@ -129,9 +129,24 @@ impl VoxelSpace {
     }
 
     /// Blocked voxels around `n`, as the 27-bit mask of [`bit`] (outside the box is blocked).
+    /// Inside the box each row of three is read at once from the bits (nine reads, not 27).
     #[inline(always)]
     fn around(&self, n: NodeId) -> u32 {
-        let [x, y, z] = self.xyz(n).map(|v| v as i64);
+        let [x, y, z] = self.xyz(n);
+        let [w, h, d] = self.grid.dims();
+        if x >= 1 && y >= 1 && z >= 1 && x + 1 < w && y + 1 < h && z + 1 < d {
+            let (row, layer) = (w as usize, (w * h) as usize);
+            let i = n as usize;
+            let mut occ = 0;
+            for dz in 0..3 {
+                for dy in 0..3 {
+                    let c = i + dz * layer + dy * row - layer - row;
+                    occ |= self.grid.three_at(c) << (dz * 9 + dy * 3);
+                }
+            }
+            return occ;
+        }
+        let [x, y, z] = [x, y, z].map(|v| v as i64);
         let mut occ = 0;
         for dz in -1..=1 {
             for dy in -1..=1 {
@@ -159,13 +174,23 @@ impl Space for VoxelSpace {
         (n as usize) < self.grid.len() && !self.grid.blocked_at(n as usize)
     }
 
+    #[inline(always)]
     fn neighbours(&self, n: NodeId) -> impl Iterator<Item = (NodeId, f64)> + '_ {
         let occ = self.around(n);
-        self.moves
-            .iter()
-            .zip(&self.offsets)
-            .filter(move |(m, _)| occ & m.needs == 0)
-            .map(move |(m, &o)| ((n as i64 + o) as NodeId, m.cost))
+        // Every move tested without a branch into one mask, then only the allowed ones are
+        // visited: a filter's branch per move was mispredicted often on these maps.
+        let mut allowed = 0u32;
+        for (i, m) in self.moves.iter().enumerate() {
+            allowed |= ((occ & m.needs == 0) as u32) << i;
+        }
+        std::iter::from_fn(move || {
+            if allowed == 0 {
+                return None;
+            }
+            let i = allowed.trailing_zeros() as usize;
+            allowed &= allowed - 1;
+            Some(((n as i64 + self.offsets[i]) as NodeId, self.moves[i].cost))
+        })
     }
 
     fn native_heuristic(&self) -> Heuristic {
