@@ -464,3 +464,76 @@ fn hex_worlds_from_the_command_line() {
         assert!(e.contains(want) && e.contains("bad-hex.ron"), "{e}");
     }
 }
+
+/// Voxel maps: `solve` prints the 3D CSV and checks the published optima; a truncated `.3dmap`,
+/// a voxel outside the declared size, a size past the limit and a scenario naming another map
+/// are one line each, naming the file (and line).
+#[test]
+fn voxel_maps_solve_and_bad_voxel_files_are_one_line() {
+    // A 4×3×2 box with a wall across x = 1 but for a gap at y = 2, z = 1.
+    let m = write(
+        "v.3dmap",
+        "voxel 4 3 2\n1 0 0\n1 1 0\n1 2 0\n1 0 1\n1 1 1\n",
+    );
+    let s = write(
+        "v.3dscen",
+        // Around the wall through the gap: √2 + 1 + 1 + 1 + √3 + 1 (worked out by hand).
+        "version 1\nv.3dmap\n0 0 0 3 0 0 7.14626437 2.382\n0 2 1 3 2 1 3.00000000 1.000\n",
+    );
+    let out = pathlab(&["solve", "--map", &m, "--scen", &s]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "id,sx,sy,sz,gx,gy,gz,optimal,length,expanded,generated,micros,ok"
+    );
+    assert!(
+        lines[1].starts_with("0,0,0,0,3,0,0,7.14626437,7.14626437,"),
+        "{text}"
+    );
+    assert!(lines.iter().skip(1).all(|l| l.ends_with(",true")), "{text}");
+    for (name, map, want) in [
+        (
+            "trunc.3dmap",
+            "voxel 4 3 2\n1 0 0\n1 1\n",
+            "trunc.3dmap:3: expected a voxel",
+        ),
+        (
+            "outside.3dmap",
+            "voxel 4 3 2\n1 0 0\n1 3 0\n",
+            "outside.3dmap:3: voxel (1, 3, 0) is outside",
+        ),
+        (
+            "huge.3dmap",
+            "voxel 100000 100000 100000\n",
+            "huge.3dmap:1: a voxel world of",
+        ),
+    ] {
+        let bad = write(name, map);
+        let scen = write(
+            &format!("{name}.3dscen"),
+            &format!("version 1\n{name}\n0 0 0 3 0 0 4.82842712 1.207\n"),
+        );
+        let e = one_clean_line(&pathlab(&["solve", "--map", &bad, "--scen", &scen]));
+        assert!(e.contains(want), "{e}");
+    }
+    let other = write(
+        "other.3dscen",
+        "version 1\nelse.3dmap\n0 0 0 3 0 0 4.8 1.2\n",
+    );
+    let e = one_clean_line(&pathlab(&["solve", "--map", &m, "--scen", &other]));
+    assert!(
+        e.contains("other.3dscen:2: this scenario is for `else.3dmap`"),
+        "{e}"
+    );
+    let blocked = write(
+        "blocked.3dscen",
+        "version 1\nv.3dmap\n1 0 0 3 0 0 4.8 1.2\n",
+    );
+    let e = one_clean_line(&pathlab(&["solve", "--map", &m, "--scen", &blocked]));
+    assert!(
+        e.contains("blocked.3dscen:3: start (1, 0, 0) is on a blocked voxel"),
+        "{e}"
+    );
+}
