@@ -537,3 +537,38 @@ fn voxel_maps_solve_and_bad_voxel_files_are_one_line() {
         "{e}"
     );
 }
+
+/// Voxel worlds made by `convert`: a square map extruded to a height, and a folder of PNG
+/// slices, one z layer each; a square map without --height is one clean line.
+#[test]
+fn convert_makes_voxel_worlds_from_maps_and_png_slices() {
+    let m = write("ex.map", MAP);
+    let out = tmp("ex.3dmap");
+    let r = pathlab(&["convert", &m, out.to_str().unwrap(), "--height", "3"]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let text = std::fs::read_to_string(&out).unwrap();
+    // MAP has two walls, so 2 × 3 blocked voxels under a 4×3×3 header.
+    assert!(text.starts_with("voxel 4 3 3\n"), "{text}");
+    assert_eq!(text.lines().count(), 1 + 6, "{text}");
+    let e = one_clean_line(&pathlab(&[
+        "convert",
+        &m,
+        tmp("ex2.3dmap").to_str().unwrap(),
+    ]));
+    assert!(e.contains("--height"), "{e}");
+    // Two 3×2 slices: a dark pixel is a wall.
+    let dir = tmp("slices");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (z, dark) in [(0, (0u32, 0u32)), (1, (2, 1))] {
+        let mut img = image::RgbaImage::from_pixel(3, 2, image::Rgba([255, 255, 255, 255]));
+        img.put_pixel(dark.0, dark.1, image::Rgba([0, 0, 0, 255]));
+        img.save(dir.join(format!("z{z}.png"))).unwrap();
+    }
+    let out = tmp("slices.3dmap");
+    let r = pathlab(&["convert", dir.to_str().unwrap(), out.to_str().unwrap()]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        "voxel 3 2 2\n0 0 0\n2 1 1\n"
+    );
+}

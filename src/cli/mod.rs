@@ -87,13 +87,17 @@ pub enum Command {
         #[command(flatten)]
         rules: RuleArgs,
     },
-    /// Convert a map between formats by extension: .map, .png (read only), .ron (project);
-    /// with --world hex, a square map becomes a hex project.
+    /// Convert a map between formats by extension: .map, .png (read only), .ron (project),
+    /// .3dmap; with --world hex, a square map becomes a hex project; to .3dmap, a square map is
+    /// extruded to --height voxels, and a folder of PNGs becomes one z layer each (by name).
     Convert {
         input: PathBuf,
         output: PathBuf,
         #[command(flatten)]
         rules: RuleArgs,
+        /// With a square map and a .3dmap output: the height to extrude it to.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4096))]
+        height: Option<u32>,
     },
     /// List the registered algorithms and their parameters.
     Algos,
@@ -219,7 +223,14 @@ pub fn run(cmd: Command) -> Result<i32> {
         Command::Convert {
             input,
             output,
+            height,
+            ..
+        } if ext(&output) == "3dmap" => to_voxels(&input, &output, height),
+        Command::Convert {
+            input,
+            output,
             rules,
+            ..
         } => convert(&input, &output, &rules),
         Command::Experiment { which } => experiment::run(which),
         Command::Algos => {
@@ -609,6 +620,44 @@ fn refuse_overwrite(inputs: &[&Path], outputs: &[&Path]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// `convert` to a `.3dmap`: from a `.3dmap`, a square map extruded to `height`, or a folder of
+/// PNG slices (z = 0 first, by file name).
+fn to_voxels(input: &Path, output: &Path, height: Option<u32>) -> Result<i32> {
+    use pathlab::map::io::{read_3dmap, read_png, write_3dmap_file};
+    use pathlab::map::voxel::VoxelGrid;
+    refuse_overwrite(&[input], &[output])?;
+    let fail = |e: String| anyhow::anyhow!("{}: {e}", input.display());
+    let voxels = if input.is_dir() {
+        let mut pngs: Vec<PathBuf> = std::fs::read_dir(input)
+            .map_err(|e| fail(e.to_string()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| ext(p) == "png")
+            .collect();
+        pngs.sort();
+        if pngs.is_empty() {
+            bail!("{}: no .png slices in this folder", input.display());
+        }
+        let layers = pngs
+            .iter()
+            .map(|p| read_png(p))
+            .collect::<Result<Vec<_>, _>>()?;
+        VoxelGrid::from_slices(&layers).map_err(fail)?
+    } else if ext(input) == "3dmap" {
+        read_3dmap(input)?
+    } else {
+        let Some(h) = height else {
+            bail!(
+                "{}: a square map becomes voxels with --height H (the voxels it is extruded to)",
+                input.display()
+            );
+        };
+        let grid = open_world(input, (Connectivity::default(), TerrainRule::default()))?.grid;
+        VoxelGrid::extrude(&grid, h).map_err(fail)?
+    };
+    write_3dmap_file(&voxels, output)?;
+    Ok(0)
 }
 
 fn convert(input: &Path, output: &Path, rules: &RuleArgs) -> Result<i32> {

@@ -128,6 +128,34 @@ impl VoxelGrid {
         })
     }
 
+    /// Square maps of one size as z layers, the first at z = 0 (a stack of PNG slices, say):
+    /// blocked where a layer's cell is blocked.
+    pub fn from_slices(layers: &[super::Grid]) -> Result<VoxelGrid, String> {
+        let first = layers.first().ok_or("no slices")?;
+        let (w, h) = (first.width(), first.height());
+        if let Some(i) = layers
+            .iter()
+            .position(|l| (l.width(), l.height()) != (w, h))
+        {
+            return Err(format!(
+                "slice {} is {}×{}, slice 1 is {w}×{h}",
+                i + 1,
+                layers[i].width(),
+                layers[i].height()
+            ));
+        }
+        let mut v = VoxelGrid::new(w, h, layers.len() as u32)?;
+        for (z, l) in layers.iter().enumerate() {
+            for (i, &t) in l.tiles().iter().enumerate() {
+                if crate::space::TerrainRule::Class.class(t) == 0 {
+                    let (x, y) = l.coords(i);
+                    v.set(x, y, z as u32, true);
+                }
+            }
+        }
+        Ok(v)
+    }
+
     /// A square map extruded to `height` voxels: a blocked cell is a column of blocked voxels.
     /// The map's y becomes y; z runs up.
     pub fn extrude(grid: &super::Grid, height: u32) -> Result<VoxelGrid, String> {
@@ -181,6 +209,17 @@ mod tests {
         }
         v.set(4, 3, 2, false);
         assert_eq!(v.count_blocked(), 1);
+        // Slices and extrusion: a wall cell is a blocked voxel on its layer(s).
+        let a = crate::map::Grid::from_rows(&[".@", ".."]);
+        let b = crate::map::Grid::from_rows(&["..", "@."]);
+        let s = VoxelGrid::from_slices(&[a.clone(), b]).unwrap();
+        assert_eq!(
+            s.blocked_voxels().collect::<Vec<_>>(),
+            vec![[1, 0, 0], [0, 1, 1]]
+        );
+        let e = VoxelGrid::extrude(&a, 3).unwrap();
+        assert_eq!(e.count_blocked(), 3);
+        assert!(VoxelGrid::from_slices(&[a, crate::map::Grid::from_rows(&["..."])]).is_err());
         assert!(VoxelGrid::new(0, 4, 3).is_err());
         assert!(VoxelGrid::new(1 << 12, 1 << 12, 1 << 12).is_err());
     }
