@@ -1,0 +1,84 @@
+//! `convert`: maps between formats, square maps into hex projects or voxel worlds.
+
+use super::*;
+
+/// `convert` to a `.3dmap`: from a `.3dmap`, a square map extruded to `height`, or a folder of
+/// PNG slices (z = 0 first, by file name).
+pub(super) fn to_voxels(input: &Path, output: &Path, height: Option<u32>) -> Result<i32> {
+    use pathlab::map::io::{read_3dmap, read_png, write_3dmap_file};
+    use pathlab::map::voxel::VoxelGrid;
+    refuse_overwrite(&[input], &[output])?;
+    let fail = |e: String| anyhow::anyhow!("{}: {e}", input.display());
+    let voxels = if input.is_dir() {
+        let mut pngs: Vec<PathBuf> = std::fs::read_dir(input)
+            .map_err(|e| fail(e.to_string()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| ext(p) == "png")
+            .collect();
+        pngs.sort();
+        if pngs.is_empty() {
+            bail!("{}: no .png slices in this folder", input.display());
+        }
+        let layers = pngs
+            .iter()
+            .map(|p| read_png(p))
+            .collect::<Result<Vec<_>, _>>()?;
+        VoxelGrid::from_slices(&layers).map_err(fail)?
+    } else if ext(input) == "3dmap" {
+        read_3dmap(input)?
+    } else {
+        let Some(h) = height else {
+            bail!(
+                "{}: a square map becomes voxels with --height H (the voxels it is extruded to)",
+                input.display()
+            );
+        };
+        let grid = open_world(input, (Connectivity::default(), TerrainRule::default()))?.grid;
+        VoxelGrid::extrude(&grid, h).map_err(fail)?
+    };
+    write_3dmap_file(&voxels, output)?;
+    Ok(0)
+}
+
+pub(super) fn convert(input: &Path, output: &Path, rules: &RuleArgs) -> Result<i32> {
+    refuse_overwrite(&[input], &[output])?;
+    let family = rules.family()?;
+    let opened = match ext(input).as_str() {
+        // Through the app's reader, so a project is checked as fully as when it is opened.
+        "map" | "png" | "ron" => open_world(input, rules.rules())?,
+        e => bail!(
+            "{}: cannot read .{e} files (use .map, .png or .ron)",
+            input.display()
+        ),
+    };
+    let (grid, world) = match (opened.world, family) {
+        (Family::Square, Family::Hex { orientation, pitch }) => {
+            let hexes = hexes_from_square(&opened.grid, orientation, pitch, rules.hex_fill())
+                .map_err(|e| anyhow::anyhow!("{}: {e}", input.display()))?;
+            (hexes, family)
+        }
+        (Family::Hex { .. }, Family::Hex { .. }) => bail!(
+            "{}: is a hex world already; convert it without --world hex",
+            input.display()
+        ),
+        (w, _) => (opened.grid, w),
+    };
+    match ext(output).as_str() {
+        "map" if world != Family::Square => bail!(
+            "{}: a hex world is saved as a project (.ron); .map files hold square cells",
+            output.display()
+        ),
+        "map" => write_map_file(&grid, output)?,
+        "ron" => {
+            let mut p = Project::new(&grid);
+            p.world = world;
+            (p.connectivity, p.terrain_rule) = rules.rules();
+            write_project(&p, output)?
+        }
+        e => bail!(
+            "{}: cannot write .{e} files (use .map or .ron)",
+            output.display()
+        ),
+    }
+    Ok(0)
+}
