@@ -102,7 +102,16 @@ fn hexes_from_the_panel_paint_step_undo_and_inspect_like_the_core() {
     h.state_mut().tool = pathlab::app::Tool::Brush;
     h.state_mut().material = b'@';
     h.run();
-    let at = h.state().cam.centre(h.state().view_rects[0], target);
+    // Three quarters of the way from the hex's centre to its bottom corner: inside this hex,
+    // but in the next row's band of the offset grid, so only true hexagon picking paints it.
+    let Family::Hex { orientation, .. } = h.state().doc.world else {
+        panic!("a hex world");
+    };
+    let (cx, cy) = orientation.centre(target.0, target.1, 1.0);
+    let (bx, by) = orientation.corners(target.0, target.1, 1.0)[3];
+    let zoom = h.state().cam.zoom;
+    let at = h.state().cam.centre(h.state().view_rects[0], target)
+        + egui::vec2((bx - cx) as f32, (by - cy) as f32) * 0.75 * zoom;
     h.hover_at(at);
     h.run();
     h.drag_at(at);
