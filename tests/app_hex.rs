@@ -146,6 +146,33 @@ fn hexes_from_the_panel_paint_step_undo_and_inspect_like_the_core() {
     h.get_by_label(">|").click();
     h.run();
     h.get_by_label_contains(&format!("cost {cost:.3}"));
+
+    // A rectangle over hexes: while dragging, the hexes it will fill are outlined; on release
+    // exactly the hexes of that offset-grid rectangle turn to wall.
+    h.state_mut().tool = pathlab::app::Tool::Rect;
+    let (a, b) = ((2u32, 2u32), (5u32, 4u32));
+    let pa = h.state().cam.centre(h.state().view_rects[0], a);
+    let pb = h.state().cam.centre(h.state().view_rects[0], b);
+    h.hover_at(pa);
+    h.run();
+    h.drag_at(pa);
+    h.run();
+    for k in 1..=4 {
+        h.hover_at(pa + (pb - pa) * (k as f32 / 4.0));
+        h.run();
+    }
+    shot(&mut h, "hex-03b-rectangle");
+    h.drop_at(pb);
+    h.run();
+    let g = &h.state().doc.grid;
+    for y in 0..g.height() {
+        for x in 0..g.width() {
+            let inside = (a.0..=b.0).contains(&x) && (a.1..=b.1).contains(&y);
+            if inside {
+                assert_eq!(g.get(x, y).unwrap().tile, b'@', "({x}, {y}) filled");
+            }
+        }
+    }
 }
 
 #[test]

@@ -212,15 +212,26 @@ pub fn show(
         cam.stroke_cell(&painter, view, c, Stroke::new(2.0, Color32::BLACK), 2.0);
     }
     if let Some((a, b)) = ov.rect_preview {
-        let r = cam
-            .cell_rect(view, (a.0.min(b.0), a.1.min(b.1)))
-            .union(cam.cell_rect(view, (a.0.max(b.0), a.1.max(b.1))));
-        painter.rect_stroke(
-            r,
-            0.0,
-            Stroke::new(2.0, palette::CURRENT),
-            egui::StrokeKind::Inside,
-        );
+        let (x0, x1, y0, y1) = (a.0.min(b.0), a.0.max(b.0), a.1.min(b.1), a.1.max(b.1));
+        let count = (x1 - x0 + 1) as u64 * (y1 - y0 + 1) as u64;
+        let s = Stroke::new(2.0, palette::CURRENT);
+        match cam.geometry {
+            // On hexes the rectangle of the offset grid is a zig-zag band: outline each hex it
+            // will fill while they are few enough to draw.
+            Geometry::Hex(_) if count <= 4096 => {
+                for y in y0..=y1 {
+                    for x in x0..=x1 {
+                        cam.stroke_cell(&painter, view, (x, y), Stroke::new(1.5, s.color), 0.0);
+                    }
+                }
+            }
+            _ => {
+                let r = cam
+                    .cell_rect(view, (x0, y0))
+                    .union(cam.cell_rect(view, (x1, y1)));
+                painter.rect_stroke(r, 0.0, s, egui::StrokeKind::Inside);
+            }
+        }
     }
     if !ov.flash.0.is_empty() {
         let fade = (1.0 - ov.flash.1 / FLASH_SECS).clamp(0.0, 1.0);
