@@ -202,7 +202,8 @@ impl OpenHeap {
     fn pos_slot(&mut self, node: u32) -> &mut u32 {
         let n = node as usize;
         if n >= self.pos.len() {
-            self.pos.resize(n + 1, ABSENT);
+            let want = (n + 1).max(self.pos.len() * 2);
+            super::nodes::grow_huge(&mut self.pos, want, ABSENT);
         }
         &mut self.pos[n]
     }
