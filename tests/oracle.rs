@@ -116,6 +116,66 @@ fn random_query<S: Space>(rng: &mut ChaCha8Rng, s: &S) -> Option<Query> {
     })
 }
 
+/// Every registered algorithm on `space` from `q.start` to `q.goal` against the oracles:
+/// optimal ones equal Dijkstra's cost, bounded ones within their bound (a random weight from
+/// `rng`), BFS fewest moves, the rest valid; each path's ends, edges and reported cost checked;
+/// all agree when there is no path. Returns the runs checked, and whether the goal was
+/// unreachable.
+fn check_every_algorithm<S: registry::Family>(
+    space: &S,
+    q: Query,
+    rng: &mut ChaCha8Rng,
+    world: &str,
+) -> (usize, bool) {
+    let (s, t) = (q.start, q.goal);
+    let best = oracle_cost(space, s, t);
+    let moves = oracle_moves(space, s, t);
+    let mut checked = 0;
+    for info in registry::all() {
+        let weight = 1.0 + rng.random_range(0..5) as f64 * 0.5;
+        let spec = match info.guarantee {
+            Guarantee::BoundedBy(p) => format!("{}:{p}={weight}", info.name),
+            _ => info.name.to_string(),
+        };
+        let mut search = registry::build(&spec, space, q).unwrap();
+        let status = search.run_null(space);
+        let ctx = format!("{world}, {spec}");
+        let Some(opt) = best else {
+            assert_eq!(status, Status::NoPath, "{ctx}: the oracle finds no path");
+            continue;
+        };
+        assert_eq!(
+            status,
+            Status::Found,
+            "{ctx}: the oracle finds a path of cost {opt}"
+        );
+        let path = search.path().unwrap();
+        assert_eq!((path[0], *path.last().unwrap()), (s, t), "{ctx}: path ends");
+        let walked = path_cost(space, path).unwrap_or_else(|| panic!("{ctx}: path has a non-edge"));
+        let cost = search.cost().unwrap();
+        assert!(
+            (walked - cost).abs() < 1e-9,
+            "{ctx}: reported {cost}, walked {walked}"
+        );
+        match info.guarantee {
+            Guarantee::Optimal => assert!(
+                (cost - opt).abs() < 1e-6,
+                "{ctx}: cost {cost}, optimal {opt}"
+            ),
+            Guarantee::BoundedBy(_) => assert!(
+                cost <= weight * opt + 1e-6,
+                "{ctx}: cost {cost} > {weight} × {opt}"
+            ),
+            Guarantee::FewestMoves => {
+                assert_eq!(Some(path.len() - 1), moves, "{ctx}: not fewest moves")
+            }
+            Guarantee::Valid => assert!(cost >= opt - 1e-6, "{ctx}: cheaper than optimal?"),
+        }
+        checked += 1;
+    }
+    (checked, best.is_none())
+}
+
 #[test]
 fn every_algorithm_agrees_with_the_oracle_on_1000_random_worlds() {
     let mut rng = ChaCha8Rng::seed_from_u64(2024);
@@ -137,57 +197,14 @@ fn every_algorithm_agrees_with_the_oracle_on_1000_random_worlds() {
         let Some(q) = random_query(&mut rng, &space) else {
             continue;
         };
-        let (s, t) = (q.start, q.goal);
-        let best = oracle_cost(&space, s, t);
-        let moves = oracle_moves(&space, s, t);
-        no_path += best.is_none() as usize;
-        for info in registry::all() {
-            let weight = 1.0 + rng.random_range(0..5) as f64 * 0.5;
-            let spec = match info.guarantee {
-                Guarantee::BoundedBy(p) => format!("{}:{p}={weight}", info.name),
-                _ => info.name.to_string(),
-            };
-            let mut search = registry::build_grid(&spec, &space, q).unwrap();
-            let status = search.run_null(&space);
-            let ctx = format!(
-                "world {world}, {spec}, {conn:?} {rule:?}, {:?} -> {:?}",
-                space.xy(s),
-                space.xy(t)
-            );
-            let Some(opt) = best else {
-                assert_eq!(status, Status::NoPath, "{ctx}: the oracle finds no path");
-                continue;
-            };
-            assert_eq!(
-                status,
-                Status::Found,
-                "{ctx}: the oracle finds a path of cost {opt}"
-            );
-            let path = search.path().unwrap();
-            assert_eq!((path[0], *path.last().unwrap()), (s, t), "{ctx}: path ends");
-            let walked =
-                path_cost(&space, path).unwrap_or_else(|| panic!("{ctx}: path has a non-edge"));
-            let cost = search.cost().unwrap();
-            assert!(
-                (walked - cost).abs() < 1e-9,
-                "{ctx}: reported {cost}, walked {walked}"
-            );
-            match info.guarantee {
-                Guarantee::Optimal => assert!(
-                    (cost - opt).abs() < 1e-6,
-                    "{ctx}: cost {cost}, optimal {opt}"
-                ),
-                Guarantee::BoundedBy(_) => assert!(
-                    cost <= weight * opt + 1e-6,
-                    "{ctx}: cost {cost} > {weight} × {opt}"
-                ),
-                Guarantee::FewestMoves => {
-                    assert_eq!(Some(path.len() - 1), moves, "{ctx}: not fewest moves")
-                }
-                Guarantee::Valid => assert!(cost >= opt - 1e-6, "{ctx}: cheaper than optimal?"),
-            }
-            checked += 1;
-        }
+        let ctx = format!(
+            "world {world}, {conn:?} {rule:?}, {:?} -> {:?}",
+            space.xy(q.start),
+            space.xy(q.goal)
+        );
+        let (n, unreachable) = check_every_algorithm(&space, q, &mut rng, &ctx);
+        checked += n;
+        no_path += unreachable as usize;
     }
     assert!(checked > 3000, "only {checked} runs checked");
     assert!(
@@ -323,52 +340,13 @@ fn every_algorithm_agrees_with_the_oracle_on_1000_random_hex_worlds() {
         let Some(q) = random_query(&mut rng, &space) else {
             continue;
         };
-        let best = oracle_cost(&space, q.start, q.goal);
-        let moves = oracle_moves(&space, q.start, q.goal);
-        no_path += best.is_none() as usize;
-        for info in registry::all() {
-            assert!(info.spaces().contains(&pathlab::space::SpaceKind::Hex));
-            let weight = 1.0 + rng.random_range(0..5) as f64 * 0.5;
-            let spec = match info.guarantee {
-                Guarantee::BoundedBy(p) => format!("{}:{p}={weight}", info.name),
-                _ => info.name.to_string(),
-            };
-            let mut search = registry::build(&spec, &space, q).unwrap();
-            let status = search.run_null(&space);
-            let ctx = format!("hex world {world}, {spec}, {o:?} pitch {pitch}, {q:?}");
-            let Some(opt) = best else {
-                assert_eq!(status, Status::NoPath, "{ctx}: the oracle finds no path");
-                continue;
-            };
-            assert_eq!(status, Status::Found, "{ctx}: the oracle finds {opt}");
-            let path = search.path().unwrap();
-            let walked =
-                path_cost(&space, path).unwrap_or_else(|| panic!("{ctx}: path has a non-edge"));
-            let cost = search.cost().unwrap();
-            assert!(
-                (walked - cost).abs() < 1e-9,
-                "{ctx}: reported {cost}, walked {walked}"
-            );
-            match info.guarantee {
-                Guarantee::Optimal => {
-                    assert!(
-                        (cost - opt).abs() < 1e-6,
-                        "{ctx}: cost {cost}, optimal {opt}"
-                    )
-                }
-                Guarantee::BoundedBy(_) => {
-                    assert!(
-                        cost <= weight * opt + 1e-6,
-                        "{ctx}: {cost} > {weight} × {opt}"
-                    )
-                }
-                Guarantee::FewestMoves => {
-                    assert_eq!(Some(path.len() - 1), moves, "{ctx}: not fewest moves")
-                }
-                Guarantee::Valid => assert!(cost >= opt - 1e-6, "{ctx}: cheaper than optimal?"),
-            }
-            checked += 1;
-        }
+        assert!(registry::all()
+            .iter()
+            .all(|i| i.spaces().contains(&pathlab::space::SpaceKind::Hex)));
+        let ctx = format!("hex world {world}, {o:?} pitch {pitch}, {q:?}");
+        let (n, unreachable) = check_every_algorithm(&space, q, &mut rng, &ctx);
+        checked += n;
+        no_path += unreachable as usize;
     }
     assert!(checked > 3000, "only {checked} runs checked");
     assert!(no_path > 10, "unreachable goals too ({no_path})");

@@ -246,22 +246,38 @@ impl<S: Family> Solver<S> {
 
     /// Solves problem `i` of the suite.
     pub fn solve(&mut self, suite: &Suite<S>, i: usize) -> Row {
-        let q = suite.queries[i];
-        let t = Instant::now();
-        self.search.reset(&suite.space, q);
-        let status = self.search.run_null(&suite.space);
-        let micros = t.elapsed().as_secs_f64() * 1e6;
-        let length = (status == Status::Found)
-            .then(|| self.search.cost())
-            .flatten();
-        let stats = self.search.stats();
-        Row {
-            id: i,
-            length,
-            expanded: stats.expanded,
-            generated: stats.generated,
-            micros,
-            ok: length.is_some_and(|l| suite.problems[i].is_optimal(l)),
-        }
+        let p = &suite.problems[i];
+        solve_timed(
+            self.search.as_mut(),
+            &suite.space,
+            suite.queries[i],
+            i,
+            |l| p.is_optimal(l),
+        )
+    }
+}
+
+/// One problem with `search`, reset and run timed (nothing else in the time), its length
+/// checked by `optimal`: the row of `solve` and `bench` on any world.
+pub(crate) fn solve_timed<S: Space>(
+    search: &mut dyn DynSearch<S>,
+    space: &S,
+    q: Query,
+    id: usize,
+    optimal: impl Fn(f64) -> bool,
+) -> Row {
+    let t = Instant::now();
+    search.reset(space, q);
+    let status = search.run_null(space);
+    let micros = t.elapsed().as_secs_f64() * 1e6;
+    let length = (status == Status::Found).then(|| search.cost()).flatten();
+    let stats = search.stats();
+    Row {
+        id,
+        length,
+        expanded: stats.expanded,
+        generated: stats.generated,
+        micros,
+        ok: length.is_some_and(optimal),
     }
 }

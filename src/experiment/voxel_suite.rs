@@ -3,10 +3,9 @@
 
 use super::{Row, Selection, SuiteError};
 use crate::map::io::{check_problem3, read_3dmap, read_3dscen, Problem3};
-use crate::search::{registry, DynSearch, Query, Status};
+use crate::search::{registry, DynSearch, Query};
 use crate::space::{VoxelMoves, VoxelSpace};
 use std::path::Path;
-use std::time::Instant;
 
 /// A voxel map, its graph and the problems to solve on it.
 pub struct VoxelSuite {
@@ -79,22 +78,13 @@ impl VoxelSolver {
 
     /// Solves problem `i`: its length against the published optimum (1e-4 relative).
     pub fn solve(&mut self, suite: &VoxelSuite, i: usize) -> Row {
-        let q = suite.queries[i];
-        let t = Instant::now();
-        self.search.reset(&suite.space, q);
-        let status = self.search.run_null(&suite.space);
-        let micros = t.elapsed().as_secs_f64() * 1e6;
-        let length = (status == Status::Found)
-            .then(|| self.search.cost())
-            .flatten();
-        let stats = self.search.stats();
-        Row {
-            id: i,
-            length,
-            expanded: stats.expanded,
-            generated: stats.generated,
-            micros,
-            ok: length.is_some_and(|l| suite.problems[i].is_optimal(l)),
-        }
+        let p = &suite.problems[i];
+        super::solve_timed(
+            self.search.as_mut(),
+            &suite.space,
+            suite.queries[i],
+            i,
+            |l| p.is_optimal(l),
+        )
     }
 }
