@@ -217,11 +217,7 @@ impl PathlabApp {
                 restore_cells(&mut self.doc.grid, &g, &owned);
             }
             self.doc.revision += 1;
-            self.space = crate::map::AnySpace::new(
-                &self.doc.grid,
-                self.doc.world,
-                (self.doc.moves, self.doc.rule),
-            );
+            self.space = self.doc.space();
             self.restart_all();
         }
         self.sim.agents.clear();

@@ -20,7 +20,8 @@ pub enum Geometry {
 impl Geometry {
     pub fn of(family: Family) -> Geometry {
         match family {
-            Family::Square => Geometry::Square,
+            // A voxel world's 2D view is its layer: square cells.
+            Family::Square | Family::Voxel { .. } => Geometry::Square,
             Family::Hex { orientation, .. } => Geometry::Hex(orientation),
         }
     }

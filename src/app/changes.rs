@@ -13,6 +13,13 @@ use crate::space::{Connectivity, TerrainRule};
 
 impl PathlabApp {
     pub(super) fn query(&self) -> Query {
+        if let Some((v, _)) = self.space.as_voxel() {
+            let node = |p: super::document::At| v.node(p.0, p.1, p.2).unwrap_or(0);
+            return Query {
+                start: node(self.doc.start_at()),
+                goal: node(self.doc.goal_at()),
+            };
+        }
         let node = |p: (u32, u32)| self.space.node(p.0, p.1).unwrap_or(0);
         Query {
             start: node(self.doc.start),
@@ -155,11 +162,7 @@ impl PathlabApp {
                 return;
             }
             Touched::Cells(_) => {
-                self.space = AnySpace::new(
-                    &self.doc.grid,
-                    self.doc.world,
-                    (self.doc.moves, self.doc.rule),
-                );
+                self.space = self.doc.space();
                 self.cam.fit_pending = true;
             }
             Touched::Endpoints => {}
@@ -217,11 +220,7 @@ impl PathlabApp {
         self.doc = doc;
         self.doc_serial += 1;
         self.problems.chosen = None;
-        self.space = AnySpace::new(
-            &self.doc.grid,
-            self.doc.world,
-            (self.doc.moves, self.doc.rule),
-        );
+        self.space = self.doc.space();
         self.cam.fit_pending = true;
         self.cursor = 0;
         self.resume = None;

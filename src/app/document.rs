@@ -9,12 +9,16 @@ use std::path::PathBuf;
 #[derive(Clone, Debug)]
 pub enum Change {
     /// Cells changed (the edit that restores them is kept for undo).
-    Grid { redo: Edit, undo: Edit },
-    /// Start moved from → to.
-    Start((u32, u32), (u32, u32)),
+    /// On a voxel world, `z` is the layer the cells are in.
+    Grid { redo: Edit, undo: Edit, z: u32 },
+    /// Start moved from → to (x, y and, on voxels, the layer).
+    Start(At, At),
     /// Goal moved from → to.
-    Goal((u32, u32), (u32, u32)),
+    Goal(At, At),
 }
+
+/// A cell and its layer (0 but on voxel worlds).
+pub type At = (u32, u32, u32);
 
 /// What an edit touched, so views know what to redraw and whether runs restart.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -38,8 +42,10 @@ pub struct Document {
     pub moves: Connectivity,
     /// Which terrain the searches may cross (saved with the project).
     pub rule: TerrainRule,
-    /// Square cells or hexes (the grid then holds hexes in offset coordinates).
+    /// Square cells or hexes (the grid then holds hexes in offset coordinates), or voxels.
     pub world: crate::map::Family,
+    /// A voxel world: `grid` is then its layer `volume.z`, written back after every edit.
+    pub volume: Option<Box<crate::map::volume::Volume>>,
     /// Changed since the last save.
     pub dirty: bool,
     /// Bumped on every change, so the recovery writer knows when to write.
@@ -60,6 +66,7 @@ impl Document {
             moves: Connectivity::Eight,
             rule: TerrainRule::Class,
             world: crate::map::Family::Square,
+            volume: None,
             dirty: false,
             revision: 0,
             undo: vec![],
@@ -119,10 +126,12 @@ impl Document {
     /// them on a wall until the user moves them (the search reports no path).
     pub fn apply(&mut self, edit: Edit) -> Result<Touched, String> {
         let applied = edit.apply(&mut self.grid).map_err(|e| e.to_string())?;
+        self.store_layer();
         let touched = Touched::Cells(applied.changed);
         self.record(Change::Grid {
             redo: edit,
             undo: applied.inverse,
+            z: self.layer(),
         });
         self.clamp_endpoints();
         Ok(touched)
@@ -131,30 +140,106 @@ impl Document {
     /// Records cells already changed during a brush stroke (applied one by one as the mouse
     /// moved) as a single undo step.
     pub fn record_stroke(&mut self, redo: Edit, undo: Edit) {
-        self.record(Change::Grid { redo, undo });
+        let z = self.layer();
+        self.record(Change::Grid { redo, undo, z });
     }
 
     /// Applies an edit without recording it (the strokes of a drag, recorded once at release).
     pub fn apply_unrecorded(&mut self, edit: &Edit) -> Result<(Edit, Option<Rect>), String> {
         let a = edit.apply(&mut self.grid).map_err(|e| e.to_string())?;
+        self.store_layer();
         self.revision += 1;
         self.dirty = true;
         Ok((a.inverse, a.changed))
     }
 
-    /// Moves the start (undoable).
+    /// Moves the start (undoable); on voxels, to the layer shown.
     pub fn set_start(&mut self, p: (u32, u32)) {
-        if p != self.start && p != self.goal {
-            self.record(Change::Start(self.start, p));
-            self.start = p;
+        let (from, to) = (self.start_at(), (p.0, p.1, self.layer()));
+        if to != from && to != self.goal_at() {
+            self.record(Change::Start(from, to));
+            self.put_start(to);
         }
     }
 
-    /// Moves the goal (undoable).
+    /// Moves the goal (undoable); on voxels, to the layer shown.
     pub fn set_goal(&mut self, p: (u32, u32)) {
-        if p != self.goal && p != self.start {
-            self.record(Change::Goal(self.goal, p));
-            self.goal = p;
+        let (from, to) = (self.goal_at(), (p.0, p.1, self.layer()));
+        if to != from && to != self.start_at() {
+            self.record(Change::Goal(from, to));
+            self.put_goal(to);
+        }
+    }
+
+    /// The layer shown and edited (0 but on voxel worlds).
+    pub fn layer(&self) -> u32 {
+        self.volume.as_ref().map_or(0, |v| v.z)
+    }
+
+    /// Start with its layer.
+    pub fn start_at(&self) -> At {
+        let z = self.volume.as_ref().map_or(0, |v| v.start_z);
+        (self.start.0, self.start.1, z)
+    }
+
+    /// Goal with its layer.
+    pub fn goal_at(&self) -> At {
+        let z = self.volume.as_ref().map_or(0, |v| v.goal_z);
+        (self.goal.0, self.goal.1, z)
+    }
+
+    fn put_start(&mut self, p: At) {
+        self.start = (p.0, p.1);
+        if let Some(v) = &mut self.volume {
+            v.start_z = p.2;
+        }
+    }
+
+    fn put_goal(&mut self, p: At) {
+        self.goal = (p.0, p.1);
+        if let Some(v) = &mut self.volume {
+            v.goal_z = p.2;
+        }
+    }
+
+    /// Puts start and goal on voxels (a `.3dscen` problem): not an edit, like
+    /// [`Self::set_endpoints_quiet`].
+    pub fn set_endpoints_3d(&mut self, start: [u32; 3], goal: [u32; 3]) {
+        if start != goal {
+            self.put_start((start[0], start[1], start[2]));
+            self.put_goal((goal[0], goal[1], goal[2]));
+        }
+    }
+
+    /// Shows and edits layer `z` of a voxel world in 2D (not an edit: nothing to save).
+    /// Returns false when there is no such layer.
+    pub fn set_layer(&mut self, z: u32) -> bool {
+        let Some(v) = &mut self.volume else {
+            return false;
+        };
+        if z >= v.voxels.dims()[2] {
+            return false;
+        }
+        if z != v.z {
+            v.z = z;
+            self.grid = v.voxels.slice(z);
+            self.revision += 1;
+        }
+        true
+    }
+
+    /// Writes the layer shown back into the voxels after an edit.
+    fn store_layer(&mut self) {
+        if let Some(v) = &mut self.volume {
+            v.voxels.store_slice(v.z, &self.grid);
+        }
+    }
+
+    /// The search graph of this document's world.
+    pub fn space(&self) -> crate::map::AnySpace {
+        match &self.volume {
+            Some(v) => crate::map::AnySpace::of_volume(v),
+            None => crate::map::AnySpace::new(&self.grid, self.world, (self.moves, self.rule)),
         }
     }
 
@@ -213,24 +298,28 @@ impl Document {
         self.dirty = true;
         self.revision += 1;
         match c {
-            Change::Grid { redo, undo } => {
+            Change::Grid { redo, undo, z } => {
+                // On voxels, undo goes to the layer the edit was made in first.
+                let moved = z != self.layer() && self.set_layer(z);
                 // Inverses made by `Edit::apply` always apply to the grid they came from.
                 let changed = undo.apply(&mut self.grid).ok().and_then(|a| a.changed);
+                self.store_layer();
                 self.clamp_endpoints();
                 (
-                    Touched::Cells(changed),
+                    Touched::Cells(if moved { None } else { changed }),
                     Change::Grid {
                         redo: undo,
                         undo: redo,
+                        z,
                     },
                 )
             }
             Change::Start(from, to) => {
-                self.start = from;
+                self.put_start(from);
                 (Touched::Endpoints, Change::Start(to, from))
             }
             Change::Goal(from, to) => {
-                self.goal = from;
+                self.put_goal(from);
                 (Touched::Endpoints, Change::Goal(to, from))
             }
         }
@@ -250,6 +339,10 @@ impl Document {
         p.terrain_rule = self.rule;
         p.world = self.world;
         p.algorithms = algorithms;
+        if let Some(v) = &self.volume {
+            p.voxels = Some(v.voxels.to_runs());
+            (p.layer, p.start_z, p.goal_z) = (v.z, v.start_z, v.goal_z);
+        }
         p
     }
 }

@@ -97,6 +97,7 @@ impl PathlabApp {
         // A project brings its own moves and terrain rule; other files keep the current ones.
         (doc.moves, doc.rule) = l.rules.unwrap_or((self.doc.moves, self.doc.rule));
         doc.world = l.world;
+        doc.volume = l.volume;
         self.set_document(doc);
         self.problems.chosen = first_problem;
         if !l.algorithms.is_empty() {
@@ -167,6 +168,7 @@ impl PathlabApp {
                     Err(e) => self.report_error("Could not turn the map into hexes", e),
                 }
             }
+            PendingAction::ToVoxels(height) => self.to_voxels(height),
             PendingAction::Quit => {
                 self.doc.dirty = false;
                 self.clear_recovery();

@@ -36,8 +36,9 @@ impl HexChoice {
 
 pub(super) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
     let title = match app.doc.world {
-        Family::Square => "World: squares (turn into hexes)".to_string(),
+        Family::Square => "World: squares (turn into hexes or voxels)".to_string(),
         Family::Hex { pitch, .. } => format!("World: hexes, {pitch} cells apart"),
+        Family::Voxel { .. } => return super::voxel_panel::show(app, ui),
     };
     ui.collapsing(title, |ui| {
         if app.doc.world != Family::Square {
@@ -92,5 +93,7 @@ pub(super) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 app.add_world_view(choice, family, fill);
             }
         });
+        ui.separator();
+        super::voxel_panel::extrude(app, ui);
     });
 }

@@ -30,8 +30,12 @@ mod run;
 mod scripted;
 mod texture;
 mod timeline;
+mod view3d;
+mod view3d_gl;
+mod view3d_mesh;
 mod view_world;
 mod views;
+mod voxel_panel;
 mod world_panels;
 
 pub use document::{Document, Touched};
@@ -97,6 +101,8 @@ pub fn run(opts: Options) -> Result<(), String> {
         // The palette is flat colours, which need no dithering; with software rendering the
         // per-pixel noise cost about 1.5 ms a frame at 1280 × 800.
         dithering: false,
+        // The 3D view needs a depth buffer (without one, back faces show through).
+        depth_buffer: 24,
         ..Default::default()
     };
     // Frame-time checks measure the app, not the wait for the display's refresh.
@@ -198,6 +204,8 @@ enum PendingAction {
     New,
     /// The map as hexes, in a new unsaved document (the square one is saved first or kept).
     ToHexes(crate::map::Family, crate::map::HexFill),
+    /// The map extruded to this many voxel layers, in a new unsaved document.
+    ToVoxels(u32),
     Quit,
 }
 
@@ -312,6 +320,12 @@ pub struct PathlabApp {
     pub gen_corridor: u32,
     /// Hex size, orientation and fill for turning the map into hexes.
     pub hex: hex_panel::HexChoice,
+    /// Height for extruding the map into voxels.
+    pub extrude_height: u32,
+    /// The 3D view of a voxel world.
+    pub view3d: view3d::View3d,
+    /// The `.3dscen` problem last chosen.
+    pub problem3: usize,
     pub recent: Vec<PathBuf>,
     dialog: Option<PendingDialog>,
     /// The path field standing in for the native dialog.
@@ -378,7 +392,7 @@ impl PathlabApp {
     pub fn new(opts: Options) -> PathlabApp {
         let (grid, start, goal) = crate::builtin::default_world();
         let doc = Document::new(grid, start, goal, None);
-        let space = AnySpace::new(&doc.grid, doc.world, (doc.moves, doc.rule));
+        let space = doc.space();
         let mut app = PathlabApp {
             doc,
             space,
@@ -416,6 +430,9 @@ impl PathlabApp {
             gen_density: 0.3,
             gen_room: 8,
             hex: Default::default(),
+            extrude_height: 8,
+            view3d: Default::default(),
+            problem3: 0,
             gen_corridor: 2,
             recent: vec![],
             dialog: None,

@@ -289,8 +289,11 @@ pub(super) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     super::problems::show(app, ui);
                 }
                 ui.separator();
-                super::world_panels::dynamic_world(app, ui);
-                ui.separator();
+                // Agents and changing obstacles walk square and hex maps.
+                if app.doc.volume.is_none() {
+                    super::world_panels::dynamic_world(app, ui);
+                    ui.separator();
+                }
                 breakpoints(app, ui);
             });
         });
@@ -365,10 +368,18 @@ fn algorithms(app: &mut PathlabApp, ui: &mut egui::Ui) {
 /// Moves and terrain rule, shared by every view (they define the graph the searches walk).
 fn rules(app: &mut PathlabApp, ui: &mut egui::Ui) {
     let (mut moves, mut rule) = (app.doc.moves, app.doc.rule);
-    if app.doc.world != crate::map::Family::Square {
-        ui.label("moves: 6 (to each hex that shares an edge)");
-    } else {
-        moves_combo(ui, &mut moves);
+    match app.doc.world {
+        crate::map::Family::Square => moves_combo(ui, &mut moves),
+        crate::map::Family::Hex { .. } => {
+            ui.label("moves: 6 (to each hex that shares an edge)");
+        }
+        crate::map::Family::Voxel { moves } => {
+            ui.label(format!(
+                "moves: {} (voxels; set in the World panel)",
+                moves.name()
+            ));
+            return;
+        }
     }
     terrain_combo(ui, &mut rule);
     app.set_rules(moves, rule);

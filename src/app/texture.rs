@@ -31,6 +31,8 @@ struct Shown {
     other_cursor: usize,
     /// World changes (of the run's own timeline) that have happened at the cursor.
     world: usize,
+    /// Node of the first cell (a voxel world's layer).
+    base: usize,
 }
 
 /// One view's map texture.
@@ -82,10 +84,13 @@ impl MapTexture {
     /// Brings the texture up to date with the map and the run's cursor. With `diff`, cells are
     /// coloured by which of the two runs expanded them; its flag is true when this run is the
     /// first of the pair, so each run keeps one colour in both views (UI.md: blue, orange).
+    /// Cell i of `grid` shows node `base + i` (a voxel world's layer starts at its base).
+    #[allow(clippy::too_many_arguments)]
     pub fn sync(
         &mut self,
         ctx: &egui::Context,
         grid: &Grid,
+        base: usize,
         map_revision: u64,
         run: (&mut Run, u64),
         mut diff: Option<(&mut Run, u64, bool)>,
@@ -109,6 +114,7 @@ impl MapTexture {
             cursor,
             other_cursor,
             world,
+            base,
         };
         if self.shown == Some(now) && !self.tex.is_empty() {
             self.last_recoloured = 0;
@@ -142,11 +148,12 @@ impl MapTexture {
                 && s.run_serial == run_serial
                 && s.diff_serial.is_none()
                 && diff_serial.is_none()
+                && s.base == base
         }) && self.size == size;
         let old_cursor = self.shown.map_or(0, |s| s.cursor);
         let (lo, hi) = (old_cursor.min(cursor), old_cursor.max(cursor));
         if same_world && hi - lo <= PARTIAL_LIMIT && !self.tex.is_empty() {
-            self.recolour_events(ctx, tiles, run, lo, hi, cursor);
+            self.recolour_events(tiles, run, (lo, hi, cursor), base);
         } else {
             self.size = size;
             let image = Arc::make_mut(&mut self.image);
@@ -158,14 +165,21 @@ impl MapTexture {
                     let mine = run.rec.seek(cursor).clone();
                     let theirs = other.rec.seek(other_cursor);
                     for (i, p) in image.pixels.iter_mut().enumerate() {
-                        let (a, b) = (mine.get(i), theirs.get(i));
+                        let (a, b) = (mine.get(base + i), theirs.get(base + i));
                         let (first, second) = if this_first { (a, b) } else { (b, a) };
                         *p = palette::diff(tiles[i], first, second);
                     }
                 }
                 None => {
                     let states = run.rec.seek(cursor);
-                    recolour_all(&mut image.pixels, tiles, states.packed(), &self.lut);
+                    if base == 0 {
+                        recolour_all(&mut image.pixels, tiles, states.packed(), &self.lut);
+                    } else {
+                        // A layer's nodes need not start on a byte of the packed states.
+                        for (i, p) in image.pixels.iter_mut().enumerate() {
+                            *p = self.lut.get(tiles[i], states.get(base + i) as u8);
+                        }
+                    }
                 }
             }
             self.last_recoloured = image.pixels.len();
@@ -179,20 +193,19 @@ impl MapTexture {
     /// blocks that hold them.
     fn recolour_events(
         &mut self,
-        _ctx: &egui::Context,
         tiles: &[u8],
         run: &mut Run,
-        lo: usize,
-        hi: usize,
-        cursor: usize,
+        (lo, hi, cursor): (usize, usize, usize),
+        base: usize,
     ) {
         let w = self.size[0];
         let n = self.image.pixels.len();
         let mut touched: Vec<usize> = Vec::with_capacity(hi - lo);
         for i in lo..hi {
             if let Some(e) = run.rec.get(i) {
-                if (e.node as usize) < n {
-                    touched.push(e.node as usize);
+                let c = (e.node as usize).wrapping_sub(base);
+                if c < n {
+                    touched.push(c);
                 }
             }
         }
@@ -203,7 +216,7 @@ impl MapTexture {
         let states = run.rec.seek(cursor);
         let pixels = &mut Arc::make_mut(&mut self.image).pixels;
         for &c in &touched {
-            pixels[c] = self.lut.get(tiles[c], states.get(c) as u8);
+            pixels[c] = self.lut.get(tiles[c], states.get(base + c) as u8);
         }
         for r in changed_blocks(self.size, &touched) {
             // A rectangle may cross tile edges: each tile takes its part.

@@ -8,7 +8,16 @@ use eframe::egui::{vec2, Vec2};
 impl PathlabApp {
     pub(super) fn centre(&mut self, ui: &mut egui::Ui) {
         let n = self.views.len().max(1);
-        let full = ui.available_rect_before_wrap();
+        let mut full = ui.available_rect_before_wrap();
+        // A voxel world: the 3D view on the left, its 2D layer views on the right.
+        if self.doc.volume.is_some() && self.view3d.show {
+            let split = full.left() + (full.width() * 0.55).round();
+            let r3d = egui::Rect::from_min_max(full.min, egui::pos2(split - 3.0, full.max.y));
+            self.view3d(ui, r3d);
+            full = egui::Rect::from_min_max(egui::pos2(split, full.top()), full.max);
+        } else {
+            self.view3d.rect = None;
+        }
         self.canvas_rect = Some(full);
         // The legend gets a strip of its own under the views, so it never covers map cells.
         let legend_h = if self.show_legend {
@@ -62,6 +71,7 @@ impl PathlabApp {
                 tex.sync(
                     &ctx,
                     grid,
+                    self.space.layer_base(),
                     rev,
                     (run, *serial),
                     b.map(|o| (&mut o.run, o.serial, i == 0)),

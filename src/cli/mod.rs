@@ -350,6 +350,7 @@ fn trace(
             };
             trace_in(&space, q, |n| space.xy(n), map, algo, out, ph)
         }
+        Family::Voxel { .. } => bail!("{}: voxel worlds are read from .3dmap files", map.display()),
     }
 }
 

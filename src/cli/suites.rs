@@ -37,6 +37,10 @@ fn with_suite(args: &SuiteArgs, then: &mut dyn FnMut(&dyn SuiteRun) -> Result<i3
             let solver = Solver::new(&suite, &args.algo)?;
             then(&Loaded(suite, std::cell::RefCell::new(solver)))
         }
+        Family::Voxel { .. } => anyhow::bail!(
+            "{}: voxel worlds are read from .3dmap files",
+            args.map.display()
+        ),
     }
 }
 

@@ -6,6 +6,8 @@ mod edit;
 mod generate;
 mod grid;
 pub mod io;
+pub mod volume;
+pub mod voxel_mesh;
 pub mod voxel;
 mod world;
 

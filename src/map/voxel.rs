@@ -175,9 +175,115 @@ impl VoxelGrid {
     }
 }
 
+impl VoxelGrid {
+    /// Layer `z` as a square map: `@` where blocked, `.` where free (the slice editor's map).
+    pub fn slice(&self, z: u32) -> super::Grid {
+        let [w, h, _] = self.dims;
+        let tiles = (0..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .map(|(x, y)| {
+                if self.is_blocked(x as i64, y as i64, z as i64) {
+                    b'@'
+                } else {
+                    b'.'
+                }
+            })
+            .collect();
+        super::Grid::from_tiles(w, h, tiles)
+    }
+
+    /// Writes a square map of this width and height into layer `z`: blocked where its cell is
+    /// impassable. Returns how many voxels changed.
+    pub fn store_slice(&mut self, z: u32, grid: &super::Grid) -> usize {
+        let mut changed = 0;
+        for (i, &t) in grid.tiles().iter().enumerate() {
+            let (x, y) = grid.coords(i);
+            let blocked = crate::space::TerrainRule::Class.class(t) == 0;
+            if self.is_blocked(x as i64, y as i64, z as i64) != blocked {
+                self.set(x, y, z, blocked);
+                changed += 1;
+            }
+        }
+        changed
+    }
+
+    /// The voxels as text for a project file: `W H D` and then the lengths of alternating
+    /// free and blocked runs in index order, starting with a free run (readable, and about as
+    /// small as a `.3dmap` on the Warframe maps).
+    pub fn to_runs(&self) -> String {
+        use std::fmt::Write;
+        let [w, h, d] = self.dims;
+        let mut out = format!("{w} {h} {d}");
+        let (mut state, mut run) = (false, 0u64);
+        for i in 0..self.len() {
+            let b = self.blocked_at(i);
+            if b != state {
+                let _ = write!(out, " {run}");
+                state = b;
+                run = 0;
+            }
+            run += 1;
+        }
+        let _ = write!(out, " {run}");
+        out
+    }
+
+    /// Reads [`Self::to_runs`] text, checked: the size within the limits and the runs adding
+    /// up to the box.
+    pub fn from_runs(text: &str) -> Result<VoxelGrid, String> {
+        let mut it = text.split_ascii_whitespace();
+        let mut num = |what: &str| -> Result<u64, String> {
+            let t = it.next().ok_or_else(|| format!("the voxels end before {what}"))?;
+            t.parse::<u64>()
+                .map_err(|_| format!("`{t}` in the voxels is not a whole number ({what})"))
+        };
+        let dims = [num("the width")?, num("the height")?, num("the depth")?];
+        if dims.iter().any(|&v| v > u32::MAX as u64) {
+            return Err(format!("a voxel size of {dims:?} is too large"));
+        }
+        let mut v = VoxelGrid::new(dims[0] as u32, dims[1] as u32, dims[2] as u32)?;
+        let n = v.len() as u64;
+        let (mut at, mut blocked) = (0u64, false);
+        while at < n {
+            let run = num("a run")?;
+            if run > n - at {
+                return Err(format!("the voxel runs add up to more than the {n} voxels"));
+            }
+            if blocked {
+                for i in at..at + run {
+                    v.blocked[(i >> 6) as usize] |= 1 << (i & 63);
+                }
+            }
+            at += run;
+            blocked = !blocked;
+        }
+        Ok(v)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn slices_and_runs_round_trip() {
+        let mut v = VoxelGrid::new(7, 5, 3).unwrap();
+        for (x, y, z) in [(0, 0, 0), (6, 4, 2), (3, 2, 1), (4, 2, 1)] {
+            v.set(x, y, z, true);
+        }
+        let back = VoxelGrid::from_runs(&v.to_runs()).unwrap();
+        assert_eq!(back, v);
+        let s = v.slice(1);
+        assert_eq!(s.get(3, 2).unwrap().tile, b'@');
+        assert_eq!(s.get(2, 2).unwrap().tile, b'.');
+        let mut w = VoxelGrid::new(7, 5, 3).unwrap();
+        assert_eq!(w.store_slice(1, &s), 2);
+        assert!(w.is_blocked(4, 2, 1) && !w.is_blocked(4, 2, 0));
+        assert!(VoxelGrid::from_runs("7 5 3 200").is_err());
+        assert!(VoxelGrid::from_runs("7 5 3 10").is_err());
+        assert!(VoxelGrid::from_runs("7 5").is_err());
+        assert!(VoxelGrid::from_runs("100000 100000 100000 1").is_err());
+    }
 
     #[test]
     fn bits_index_and_limits() {

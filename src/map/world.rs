@@ -2,9 +2,11 @@
 //! keeps its hexes in a [`Grid`] too (offset coordinates, see `space::hex`), so storage, edits,
 //! generators and readers are shared; only the space and the view differ.
 
+use super::voxel::VoxelGrid;
 use super::{Cell, Grid};
 use crate::space::{
     CellWorld, Connectivity, GridSpace, HexOrientation, HexSpace, NodeId, Space, TerrainRule,
+    VoxelSpace,
 };
 use serde::{Deserialize, Serialize};
 
@@ -19,6 +21,8 @@ pub enum Family {
         orientation: HexOrientation,
         pitch: f64,
     },
+    /// Voxels in a box (the document's [`super::volume::Volume`]); the square map is one layer.
+    Voxel { moves: crate::space::VoxelMoves },
 }
 
 impl Family {
@@ -27,6 +31,7 @@ impl Family {
         match self {
             Family::Square => "square",
             Family::Hex { .. } => "hex",
+            Family::Voxel { .. } => "voxel",
         }
     }
 
@@ -163,6 +168,8 @@ pub fn hexes_from_square(
 pub enum AnySpace {
     Square(GridSpace),
     Hex(HexSpace),
+    /// A voxel world and the layer `z` that 2D cell coordinates name (the slice editor's).
+    Voxel { space: VoxelSpace, z: u32 },
 }
 
 /// Calls `$body` with `$s` bound to the space inside, whichever family it is.
@@ -172,6 +179,7 @@ macro_rules! with_space {
         match $any {
             $crate::map::AnySpace::Square($s) => $body,
             $crate::map::AnySpace::Hex($s) => $body,
+            $crate::map::AnySpace::Voxel { space: $s, .. } => $body,
         }
     };
 }
@@ -184,6 +192,51 @@ impl AnySpace {
             Family::Hex { orientation, pitch } => {
                 AnySpace::Hex(HexSpace::new(grid, orientation, pitch, rules.1))
             }
+            // A square map alone makes a one-layer voxel world; a document with a volume
+            // builds its space from the volume ([`AnySpace::of_volume`]).
+            Family::Voxel { moves } => {
+                let v = VoxelGrid::extrude(grid, 1).unwrap_or_else(|_| {
+                    VoxelGrid::new(1, 1, 1).expect("one voxel always fits")
+                });
+                AnySpace::Voxel {
+                    space: VoxelSpace::new(v, moves),
+                    z: 0,
+                }
+            }
+        }
+    }
+
+    /// The search graph of a volume, with 2D coordinates naming its layer `z`.
+    pub fn of_volume(v: &super::volume::Volume) -> AnySpace {
+        AnySpace::Voxel {
+            space: VoxelSpace::new(v.voxels.clone(), v.moves),
+            z: v.z,
+        }
+    }
+
+    /// The voxel world inside and its layer, if this is one.
+    pub fn as_voxel(&self) -> Option<(&VoxelSpace, u32)> {
+        match self {
+            AnySpace::Voxel { space, z } => Some((space, *z)),
+            _ => None,
+        }
+    }
+
+    /// Shows layer `z` of a voxel world in 2D (nothing for other families).
+    pub fn set_layer(&mut self, layer: u32) {
+        if let AnySpace::Voxel { z, .. } = self {
+            *z = layer;
+        }
+    }
+
+    /// Index of the first node of the layer that 2D coordinates name (0 but for voxels).
+    pub fn layer_base(&self) -> usize {
+        match self {
+            AnySpace::Voxel { space, z } => {
+                let [w, h, _] = space.grid().dims();
+                *z as usize * w as usize * h as usize
+            }
+            _ => 0,
         }
     }
 
@@ -191,7 +244,7 @@ impl AnySpace {
     pub fn as_square(&self) -> Option<&GridSpace> {
         match self {
             AnySpace::Square(s) => Some(s),
-            AnySpace::Hex(_) => None,
+            _ => None,
         }
     }
 
@@ -199,7 +252,7 @@ impl AnySpace {
     pub fn as_hex(&self) -> Option<&HexSpace> {
         match self {
             AnySpace::Hex(h) => Some(h),
-            AnySpace::Square(_) => None,
+            _ => None,
         }
     }
 
@@ -211,6 +264,9 @@ impl AnySpace {
                 orientation: h.orientation(),
                 pitch: h.pitch(),
             },
+            AnySpace::Voxel { space, .. } => Family::Voxel {
+                moves: space.moves_kind(),
+            },
         }
     }
 
@@ -219,24 +275,46 @@ impl AnySpace {
         match self {
             AnySpace::Square(s) => s.rules(),
             AnySpace::Hex(h) => (Connectivity::default(), h.rule()),
+            AnySpace::Voxel { .. } => (Connectivity::default(), TerrainRule::default()),
         }
     }
 
     pub fn width(&self) -> u32 {
-        with_space!(self, s => s.width())
+        match self {
+            AnySpace::Square(s) => s.width(),
+            AnySpace::Hex(s) => s.width(),
+            AnySpace::Voxel { space, .. } => space.grid().dims()[0],
+        }
     }
 
     pub fn height(&self) -> u32 {
-        with_space!(self, s => s.height())
+        match self {
+            AnySpace::Square(s) => s.height(),
+            AnySpace::Hex(s) => s.height(),
+            AnySpace::Voxel { space, .. } => space.grid().dims()[1],
+        }
     }
 
-    /// Node of cell or hex (x, y); both families number y · width + x.
+    /// Node of cell or hex (x, y); both families number y · width + x. On voxels, the voxel
+    /// (x, y) of the layer shown.
     pub fn node(&self, x: u32, y: u32) -> Option<NodeId> {
-        with_space!(self, s => s.node(x, y))
+        match self {
+            AnySpace::Square(s) => s.node(x, y),
+            AnySpace::Hex(s) => s.node(x, y),
+            AnySpace::Voxel { space, z } => space.node(x, y, *z),
+        }
     }
 
+    /// Cell of node `n`; on voxels its (x, y), whatever its layer (a view from above).
     pub fn xy(&self, n: NodeId) -> (u32, u32) {
-        with_space!(self, s => s.xy(n))
+        match self {
+            AnySpace::Square(s) => s.xy(n),
+            AnySpace::Hex(s) => s.xy(n),
+            AnySpace::Voxel { space, .. } => {
+                let [x, y, _] = space.xyz(n);
+                (x, y)
+            }
+        }
     }
 
     pub fn num_nodes(&self) -> usize {
@@ -261,7 +339,11 @@ impl AnySpace {
 
     /// Re-reads changed cells (see [`CellWorld::apply_cells`]).
     pub fn apply_cells(&mut self, grid: &Grid, cells: &[(u32, u32)]) -> Vec<NodeId> {
-        with_space!(self, s => s.apply_cells(grid, cells))
+        match self {
+            AnySpace::Square(s) => s.apply_cells(grid, cells),
+            AnySpace::Hex(s) => s.apply_cells(grid, cells),
+            AnySpace::Voxel { space, z } => space.apply_layer_cells(*z, grid, cells),
+        }
     }
 
     /// Brings the graph up to date after `grid` changed inside `rect` (`None`: anywhere, or
@@ -278,6 +360,19 @@ impl AnySpace {
                     .flat_map(|y| (r.x..(r.x + r.w).min(grid.width())).map(move |x| (x, y)))
                     .collect();
                 h.apply_cells(grid, &cells)
+            }
+            (AnySpace::Voxel { space, z }, Some(r)) => {
+                let cells: Vec<(u32, u32)> = (r.y..(r.y + r.h).min(grid.height()))
+                    .flat_map(|y| (r.x..(r.x + r.w).min(grid.width())).map(move |x| (x, y)))
+                    .collect();
+                space.apply_layer_cells(*z, grid, &cells)
+            }
+            (AnySpace::Voxel { space, z }, None) => {
+                // The layer's map is all the voxel world knows here: it is written in whole.
+                let mut v = space.grid().clone();
+                v.store_slice(*z, grid);
+                *space = VoxelSpace::new(v, space.moves_kind());
+                (0..space.num_nodes() as NodeId).collect()
             }
             (me, None) => {
                 *me = AnySpace::new(grid, me.family(), me.rules());

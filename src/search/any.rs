@@ -5,13 +5,14 @@ use super::params::Params;
 use super::registry::{build_with, AlgoInfo};
 use super::{DynSearch, Query, SearchState, Status};
 use crate::map::AnySpace;
-use crate::space::{GridSpace, HexSpace, NodeId};
+use crate::space::{GridSpace, HexSpace, NodeId, VoxelSpace};
 use crate::trace::Recorder;
 
 /// A boxed search for the family of the space it was built on.
 pub enum AnySearch {
     Square(Box<dyn DynSearch<GridSpace>>),
     Hex(Box<dyn DynSearch<HexSpace>>),
+    Voxel(Box<dyn DynSearch<VoxelSpace>>),
 }
 
 /// Runs `$body` with `$a` the search and `$s` the space when their families match; else `$else`.
@@ -20,6 +21,7 @@ macro_rules! pair {
         match ($me, $space) {
             (AnySearch::Square($a), AnySpace::Square($s)) => $body,
             (AnySearch::Hex($a), AnySpace::Hex($s)) => $body,
+            (AnySearch::Voxel($a), AnySpace::Voxel { space: $s, .. }) => $body,
             // A run built for another world: the caller rebuilds it (never silently searches).
             _ => $else,
         }
@@ -37,6 +39,9 @@ impl AnySearch {
         Ok(match space {
             AnySpace::Square(s) => AnySearch::Square(build_with(info, params, s, query)?),
             AnySpace::Hex(s) => AnySearch::Hex(build_with(info, params, s, query)?),
+            AnySpace::Voxel { space, .. } => {
+                AnySearch::Voxel(build_with(info, params, space, query)?)
+            }
         })
     }
 
@@ -44,7 +49,9 @@ impl AnySearch {
     pub fn fits(&self, space: &AnySpace) -> bool {
         matches!(
             (self, space),
-            (AnySearch::Square(_), AnySpace::Square(_)) | (AnySearch::Hex(_), AnySpace::Hex(_))
+            (AnySearch::Square(_), AnySpace::Square(_))
+                | (AnySearch::Hex(_), AnySpace::Hex(_))
+                | (AnySearch::Voxel(_), AnySpace::Voxel { .. })
         )
     }
 
@@ -78,6 +85,7 @@ impl AnySearch {
         match self {
             AnySearch::Square(a) => a.as_ref(),
             AnySearch::Hex(a) => a.as_ref(),
+            AnySearch::Voxel(a) => a.as_ref(),
         }
     }
 }

@@ -24,6 +24,33 @@ pub enum VoxelMoves {
 }
 
 impl VoxelMoves {
+    pub const ALL: [VoxelMoves; 3] = [VoxelMoves::Six, VoxelMoves::Eighteen, VoxelMoves::TwentySix];
+
+    /// The heuristics that never overestimate with these moves (Manhattan only without
+    /// diagonals).
+    pub fn heuristics(self) -> &'static [Heuristic] {
+        match self {
+            VoxelMoves::Six => &[
+                Heuristic::Native,
+                Heuristic::Manhattan,
+                Heuristic::Octile,
+                Heuristic::Euclidean,
+                Heuristic::Zero,
+            ],
+            _ => &[
+                Heuristic::Native,
+                Heuristic::Octile,
+                Heuristic::Euclidean,
+                Heuristic::Zero,
+            ],
+        }
+    }
+
+    /// Reads "6", "18" or "26".
+    pub fn from_name(s: &str) -> Option<VoxelMoves> {
+        VoxelMoves::ALL.into_iter().find(|m| m.name() == s)
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             VoxelMoves::Six => "6",
@@ -123,6 +150,36 @@ impl VoxelSpace {
             .map(|i| i as NodeId)
     }
 
+    /// Writes cells of a square map into layer `z` (blocked where impassable) and returns the
+    /// nodes whose edges may have changed: each written voxel and its 26 neighbours.
+    pub fn apply_layer_cells(
+        &mut self,
+        z: u32,
+        layer: &crate::map::Grid,
+        cells: &[(u32, u32)],
+    ) -> Vec<NodeId> {
+        let mut out = vec![];
+        for &(x, y) in cells {
+            let Some(c) = layer.get(x, y) else { continue };
+            let blocked = super::TerrainRule::Class.class(c.tile) == 0;
+            if self.grid.index(x as i64, y as i64, z as i64).is_none() {
+                continue;
+            }
+            self.grid.set(x, y, z, blocked);
+            for dz in -1..=1i64 {
+                for dy in -1..=1i64 {
+                    for dx in -1..=1i64 {
+                        let i = self.grid.index(x as i64 + dx, y as i64 + dy, z as i64 + dz);
+                        out.extend(i.map(|i| i as NodeId));
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     /// Voxel of node `n`.
     pub fn xyz(&self, n: NodeId) -> [u32; 3] {
         self.grid.coords(n as usize)
@@ -203,21 +260,7 @@ impl Space for VoxelSpace {
     }
 
     fn heuristics(&self) -> &'static [Heuristic] {
-        match self.kind {
-            VoxelMoves::Six => &[
-                Heuristic::Native,
-                Heuristic::Manhattan,
-                Heuristic::Octile,
-                Heuristic::Euclidean,
-                Heuristic::Zero,
-            ],
-            _ => &[
-                Heuristic::Native,
-                Heuristic::Octile,
-                Heuristic::Euclidean,
-                Heuristic::Zero,
-            ],
-        }
+        self.kind.heuristics()
     }
 
     fn heuristic(&self, h: Heuristic, a: NodeId, b: NodeId) -> f64 {

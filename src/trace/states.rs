@@ -16,7 +16,8 @@ pub enum NodeState {
 
 impl NodeState {
     #[inline(always)]
-    fn from_bits(b: u8) -> NodeState {
+    /// The state in the low two bits of `b`.
+    pub fn from_bits(b: u8) -> NodeState {
         match b & 3 {
             0 => NodeState::Unseen,
             1 => NodeState::Open,

@@ -3,7 +3,11 @@
 //! limits, every problem inside the map and on passable cells, every algorithm known with
 //! parameters in range.
 
-use super::{parse_project, read_map, read_png, read_scen, AlgoSettings, IoError, Problem};
+use super::{
+    check_problem3, parse_project, read_3dmap, read_3dscen, read_map, read_png, read_scen,
+    AlgoSettings, IoError, Problem, Problem3,
+};
+use crate::map::voxel::VoxelGrid;
 use crate::map::Grid;
 use crate::search::params::Params;
 use crate::search::registry;
@@ -23,8 +27,10 @@ pub struct Opened {
     pub algorithms: Vec<AlgoSettings>,
     /// Moves and terrain rule, from a project file (other files carry none).
     pub rules: Option<(Connectivity, TerrainRule)>,
-    /// Square or hex (only a project can hold hexes).
+    /// Square or hex (only a project can hold hexes), or voxels.
     pub world: crate::map::Family,
+    /// A voxel world's voxels, problems and layers; `grid` is then the layer shown.
+    pub volume: Option<Box<crate::map::volume::Volume>>,
 }
 
 /// The lower-case extension of `path`.
@@ -47,6 +53,7 @@ pub fn open_world(path: &Path, rules: (Connectivity, TerrainRule)) -> Result<Ope
         algorithms: vec![],
         rules: None,
         world: crate::map::Family::Square,
+        volume: None,
     };
     let format = |msg: String| IoError::Format {
         file: path.to_path_buf(),
@@ -76,11 +83,52 @@ pub fn open_world(path: &Path, rules: (Connectivity, TerrainRule)) -> Result<Ope
                 algorithms: vec![],
                 rules: None,
                 world: crate::map::Family::Square,
+                volume: None,
             })
         }
+        "3dmap" => Ok(voxel_world(read_3dmap(path)?, vec![], path)),
+        "3dscen" => {
+            let (name, problems) = read_3dscen(path)?;
+            let dir = path.parent().unwrap_or(Path::new("."));
+            let stripped = path
+                .to_string_lossy()
+                .strip_suffix(".3dscen")
+                .map(PathBuf::from);
+            let map = std::iter::once(dir.join(&name))
+                .chain(stripped)
+                .find(|p| p.is_file())
+                .ok_or_else(|| {
+                    format(format!(
+                        "cannot find {name}, the map this scenario names (looked beside it)"
+                    ))
+                })?;
+            let voxels = read_3dmap(&map)?;
+            for p in &problems {
+                check_problem3(p, &voxels).map_err(|msg| IoError::parse(path, p.line, msg))?;
+            }
+            Ok(voxel_world(voxels, problems, &map))
+        }
         e => Err(format(format!(
-            "pathlab opens .map, .scen, .ron (project) and .png files, not .{e}"
+            "pathlab opens .map, .scen, .3dmap, .3dscen, .ron (project) and .png files, not .{e}"
         ))),
+    }
+}
+
+/// A voxel world read from `path` (a `.3dmap`), 26-connected as the Warframe benchmark, shown
+/// at its start's layer.
+fn voxel_world(voxels: VoxelGrid, problems: Vec<Problem3>, path: &Path) -> Opened {
+    let moves = crate::space::VoxelMoves::TwentySix;
+    let (volume, start, goal) = crate::map::volume::Volume::new(voxels, moves, problems);
+    Opened {
+        grid: volume.voxels.slice(volume.z),
+        start: Some((start[0], start[1])),
+        goal: Some((goal[0], goal[1])),
+        problems: vec![],
+        path: Some(path.to_path_buf()),
+        algorithms: vec![],
+        rules: None,
+        world: crate::map::Family::Voxel { moves },
+        volume: Some(Box::new(volume)),
     }
 }
 
@@ -91,7 +139,15 @@ pub fn project_world(text: &str, path: &Path) -> Result<Opened, IoError> {
         file: path.to_path_buf(),
         msg,
     };
-    let (p, grid) = parse_project(text, path)?;
+    let (p, mut grid) = parse_project(text, path)?;
+    let volume = match p.world {
+        crate::map::Family::Voxel { moves } => {
+            let v = project_volume(&p, moves).map_err(format)?;
+            grid = v.voxels.slice(v.z);
+            Some(Box::new(v))
+        }
+        _ => None,
+    };
     for a in &p.algorithms {
         // The world this view searches: the project's, or the map as hexes.
         let world = a.world.map_or(p.world, |w| w.0);
@@ -113,6 +169,7 @@ pub fn project_world(text: &str, path: &Path) -> Result<Opened, IoError> {
         let fits: &[crate::space::Heuristic] = match world {
             crate::map::Family::Square => &crate::space::Heuristic::ALL,
             crate::map::Family::Hex { .. } => crate::space::HexSpace::HEURISTICS,
+            crate::map::Family::Voxel { moves } => moves.heuristics(),
         };
         let fitting = || match a.params.get("heuristic") {
             Some(&v) => {
@@ -158,6 +215,50 @@ pub fn project_world(text: &str, path: &Path) -> Result<Opened, IoError> {
         algorithms: p.algorithms,
         rules: Some((p.connectivity, p.terrain_rule)),
         world: p.world,
+        volume,
+    })
+}
+
+/// A voxel project's volume, checked: voxels present and readable, the layer and the start's
+/// and goal's layers inside, start and goal on free voxels.
+fn project_volume(
+    p: &super::Project,
+    moves: crate::space::VoxelMoves,
+) -> Result<crate::map::volume::Volume, String> {
+    let text = p
+        .voxels
+        .as_deref()
+        .ok_or("a voxel project holds no `voxels`")?;
+    let voxels = VoxelGrid::from_runs(text).map_err(|e| format!("its voxels: {e}"))?;
+    let [w, h, d] = voxels.dims();
+    let (rw, rh) = (
+        p.rows.first().map_or(0, |r| r.len()) as u32,
+        p.rows.len() as u32,
+    );
+    if (rw, rh) != (w, h) {
+        return Err(format!(
+            "its map is {rw}×{rh} but its voxels are {w}×{h}×{d}"
+        ));
+    }
+    for (what, z) in [("layer", p.layer), ("start's layer", p.start_z), ("goal's layer", p.goal_z)] {
+        if z >= d {
+            return Err(format!("the {what} {z} is outside the {d} layers"));
+        }
+    }
+    for (what, xy, z) in [("start", p.start, p.start_z), ("goal", p.goal, p.goal_z)] {
+        if let Some((x, y)) = xy {
+            if voxels.is_blocked(x as i64, y as i64, z as i64) {
+                return Err(format!("the {what} ({x}, {y}, {z}) is on a blocked voxel"));
+            }
+        }
+    }
+    Ok(crate::map::volume::Volume {
+        voxels,
+        moves,
+        problems: vec![],
+        z: p.layer,
+        start_z: p.start_z,
+        goal_z: p.goal_z,
     })
 }
 

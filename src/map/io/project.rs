@@ -57,6 +57,17 @@ pub struct Project {
     /// before hex worlds have none and are square.
     #[serde(default)]
     pub world: Family,
+    /// A voxel world's voxels ([`crate::map::voxel::VoxelGrid::to_runs`]); `rows` then hold
+    /// the layer shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub voxels: Option<String>,
+    /// The layer shown, and the start's and goal's layers (voxel worlds).
+    #[serde(default)]
+    pub layer: u32,
+    #[serde(default)]
+    pub start_z: u32,
+    #[serde(default)]
+    pub goal_z: u32,
 }
 
 impl Project {
@@ -78,6 +89,10 @@ impl Project {
             scenarios: vec![],
             algorithms: vec![AlgoSettings::default()],
             world: Family::Square,
+            voxels: None,
+            layer: 0,
+            start_z: 0,
+            goal_z: 0,
         }
     }
 

@@ -1,0 +1,377 @@
+//! The 3D view of a voxel world, beside its 2D layer editor: obstacles, the active view's
+//! closed and open sets, path, start, goal and expanded node at the timeline cursor, so the
+//! timeline, breakpoints and compare views drive it as they drive the 2D views. Drag to
+//! orbit, right- or middle-drag to pan, scroll to zoom, double-click to fit; a click picks the
+//! voxel under the pointer (the first searched or blocked one) for the inspector and shows its
+//! layer in 2D.
+
+use super::view3d_gl::{self, Scene};
+use super::view3d_mesh::{self, Tris};
+use super::{palette, PathlabApp};
+use crate::map::voxel_mesh;
+use crate::trace::NodeState;
+use eframe::egui;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// While the cursor moves, the search sets are rebuilt at most this often (a million-node
+/// closed set takes tens of milliseconds to mesh).
+const REBUILD_EVERY: Duration = Duration::from_millis(120);
+
+/// Orbit camera and what the view last built.
+pub struct View3d {
+    pub show: bool,
+    /// Angle about z (radians) and elevation above the xy plane.
+    pub yaw: f32,
+    pub pitch: f32,
+    /// Distance from the target, in voxels.
+    pub dist: f32,
+    /// The point orbited, in world units (see [`view3d_mesh::world`]).
+    pub target: [f32; 3],
+    pub fov_y: f32,
+    /// Layers drawn (inclusive): a cut to see inside.
+    pub layers: (u32, u32),
+    pub fit_pending: bool,
+    /// The search drawn in front of the obstacles (see through walls).
+    pub xray: bool,
+    /// The world the camera was fitted to (dims), to refit when another opens.
+    fitted: Option<[u32; 3]>,
+    obstacles: Part<(u64, u64, (u32, u32))>,
+    search: Part<(u64, usize, (u32, u32), u32, usize)>,
+    /// Path, start, goal, expanded node, selection and layer frame (always in front).
+    markers: Arc<Tris>,
+    last_search_build: Option<Instant>,
+    next_generation: u64,
+    /// The rectangle drawn last frame (for tests and screenshots).
+    pub rect: Option<egui::Rect>,
+    /// Milliseconds the last rebuild of the search sets took.
+    pub last_build_ms: f32,
+}
+
+/// A built part: what it was built from, its generation and its triangles.
+struct Part<K> {
+    key: Option<K>,
+    generation: u64,
+    tris: Arc<Tris>,
+}
+
+impl<K> Default for Part<K> {
+    fn default() -> Self {
+        Part {
+            key: None,
+            generation: 0,
+            tris: Arc::default(),
+        }
+    }
+}
+
+impl Default for View3d {
+    fn default() -> Self {
+        View3d {
+            show: true,
+            yaw: -1.1,
+            pitch: 0.6,
+            dist: 100.0,
+            target: [0.0; 3],
+            fov_y: 0.8,
+            layers: (0, u32::MAX),
+            fit_pending: true,
+            xray: true,
+            fitted: None,
+            obstacles: Part::default(),
+            search: Part::default(),
+            markers: Arc::default(),
+            last_search_build: None,
+            next_generation: 1,
+            rect: None,
+            last_build_ms: 0.0,
+        }
+    }
+}
+
+impl View3d {
+    /// Where the camera is, in world units.
+    pub fn eye(&self) -> [f32; 3] {
+        let (cp, sp) = (self.pitch.cos(), self.pitch.sin());
+        [
+            self.target[0] + self.dist * cp * self.yaw.cos(),
+            self.target[1] + self.dist * cp * self.yaw.sin(),
+            self.target[2] + self.dist * sp,
+        ]
+    }
+
+    /// Looks at the box `lo..hi` (voxel units) from the current direction; `dims` is the
+    /// world's size.
+    /// `aspect` is the view's width over its height.
+    pub fn fit(&mut self, dims: [u32; 3], lo: [f32; 3], hi: [f32; 3], aspect: f32) {
+        let c = [0, 1, 2].map(|i| (lo[i] + hi[i]) / 2.0);
+        self.target = view3d_mesh::world(c);
+        let e = [0, 1, 2].map(|i| hi[i] - lo[i]);
+        let radius = (e[0] * e[0] + e[1] * e[1] + e[2] * e[2]).sqrt() / 2.0;
+        // The narrower of the two angles of view must hold the bounding sphere.
+        let half_x = ((self.fov_y / 2.0).tan() * aspect).atan();
+        let half = half_x.min(self.fov_y / 2.0);
+        self.dist = (radius / half.sin()).max(4.0);
+        self.fitted = Some(dims);
+    }
+
+    /// The ray under the point `at` of `rect`, in voxel coordinates: origin and direction.
+    pub fn ray(&self, rect: egui::Rect, at: egui::Pos2) -> ([f32; 3], [f32; 3]) {
+        let eye = self.eye();
+        let f = norm(sub(self.target, eye));
+        let right = norm(cross(f, [0.0, 0.0, 1.0]));
+        let up = cross(right, f);
+        let nx = 2.0 * (at.x - rect.left()) / rect.width() - 1.0;
+        let ny = 1.0 - 2.0 * (at.y - rect.top()) / rect.height();
+        let t = (self.fov_y / 2.0).tan();
+        let aspect = rect.width() / rect.height();
+        let d = [0, 1, 2].map(|i| f[i] + nx * t * aspect * right[i] + ny * t * up[i]);
+        // Back from world to voxel coordinates (y mirrored).
+        ([eye[0], -eye[1], eye[2]], [d[0], -d[1], d[2]])
+    }
+}
+
+fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+fn cross(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+fn norm(a: [f32; 3]) -> [f32; 3] {
+    let n = (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]).sqrt().max(1e-9);
+    a.map(|c| c / n)
+}
+
+impl PathlabApp {
+    /// The 3D view in `rect` with its strip of controls on top.
+    pub(super) fn view3d(&mut self, ui: &mut egui::Ui, rect: egui::Rect) {
+        let Some(vol) = self.doc.volume.as_ref() else {
+            return;
+        };
+        let dims = vol.voxels.dims();
+        let depth = dims[2];
+        let v = &mut self.view3d;
+        if v.fitted != Some(dims) {
+            v.layers = (0, depth - 1);
+            v.fit_pending = true;
+        }
+        v.layers = (v.layers.0.min(depth - 1), v.layers.1.min(depth - 1));
+        let mut layer = vol.z;
+        let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
+        child.horizontal_wrapped(|ui| {
+            let l = ui.label("Layer z");
+            ui.add(egui::Slider::new(&mut layer, 0..=depth - 1))
+                .labelled_by(l.id)
+                .on_hover_text("the layer the 2D view shows and edits (Page Up / Page Down)");
+            let l = ui.label("show z");
+            ui.add(egui::DragValue::new(&mut v.layers.0).range(0..=v.layers.1))
+                .labelled_by(l.id)
+                .on_hover_text("lowest layer drawn in 3D: cut away the floor");
+            ui.label("to");
+            let lo = v.layers.0;
+            ui.add(egui::DragValue::new(&mut v.layers.1).range(lo..=depth - 1))
+                .on_hover_text("highest layer drawn in 3D: cut away the ceiling to see inside");
+            ui.checkbox(&mut v.xray, "x-ray")
+                .on_hover_text("draw the search in front of the obstacles, as if they were glass");
+            if ui.button("Fit").on_hover_text("show the whole world (double-click)").clicked() {
+                v.fit_pending = true;
+            }
+        });
+        let strip_bottom = child.min_rect().bottom() + 2.0;
+        let area = egui::Rect::from_min_max(egui::pos2(rect.left(), strip_bottom), rect.max);
+        if layer != self.doc.layer() {
+            self.set_layer(layer);
+        }
+        self.view3d_input(ui, area);
+        self.view3d_paint(ui, area);
+    }
+
+    /// Orbit, pan, zoom, fit and pick.
+    fn view3d_input(&mut self, ui: &mut egui::Ui, area: egui::Rect) {
+        let resp = ui.interact(
+            area,
+            egui::Id::unique("view3d"),
+            egui::Sense::click_and_drag(),
+        );
+        let v = &mut self.view3d;
+        if resp.dragged_by(egui::PointerButton::Primary) {
+            let d = resp.drag_delta();
+            v.yaw -= d.x * 0.01;
+            v.pitch = (v.pitch + d.y * 0.01).clamp(-1.5, 1.5);
+        }
+        if resp.dragged_by(egui::PointerButton::Secondary)
+            || resp.dragged_by(egui::PointerButton::Middle)
+        {
+            let d = resp.drag_delta();
+            let eye = v.eye();
+            let f = norm(sub(v.target, eye));
+            let right = norm(cross(f, [0.0, 0.0, 1.0]));
+            let up = cross(right, f);
+            let k = v.dist * (v.fov_y / 2.0).tan() * 2.0 / area.height().max(1.0);
+            for i in 0..3 {
+                v.target[i] += (-d.x * right[i] + d.y * up[i]) * k;
+            }
+        }
+        if resp.hovered() {
+            let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+            if scroll != 0.0 {
+                v.dist = (v.dist * (-scroll * 0.002).exp()).clamp(2.0, 1e5);
+            }
+        }
+        if resp.double_clicked() {
+            v.fit_pending = true;
+        } else if resp.clicked() {
+            if let Some(p) = resp.interact_pointer_pos() {
+                self.pick3d(area, p);
+            }
+        }
+    }
+
+    /// Picks the voxel under `at`: the first searched or blocked voxel along the ray within
+    /// the layers drawn. Its layer goes to the 2D view and the voxel to the inspector.
+    pub fn pick3d(&mut self, area: egui::Rect, at: egui::Pos2) -> Option<[u32; 3]> {
+        let (origin, dir) = self.view3d.ray(area, at);
+        let vol = self.doc.volume.as_ref()?;
+        let layers = self.view3d.layers;
+        let i = self.active.min(self.views.len().saturating_sub(1));
+        let cursor = self.views.get_mut(i).map(|v| v.run.event_cursor());
+        let states = match (self.views.get_mut(i), cursor) {
+            (Some(v), Some(c)) => Some(v.run.rec.seek(c).clone()),
+            _ => None,
+        };
+        let voxels = &vol.voxels;
+        let hit = voxel_mesh::cast(voxels.dims(), origin, dir, |p| {
+            if p[2] < layers.0 || p[2] > layers.1 {
+                return false;
+            }
+            let i = voxels.index(p[0] as i64, p[1] as i64, p[2] as i64);
+            i.is_some_and(|i| {
+                voxels.blocked_at(i)
+                    || states
+                        .as_ref()
+                        .is_some_and(|s| s.get(i) != NodeState::Unseen)
+            })
+        })?;
+        let (p, before) = hit;
+        // A click on an obstacle picks the free voxel in front of it.
+        let picked = if voxels.is_blocked(p[0] as i64, p[1] as i64, p[2] as i64) {
+            before.unwrap_or(p)
+        } else {
+            p
+        };
+        self.set_layer(picked[2]);
+        self.selected = Some((picked[0], picked[1]));
+        self.status = format!("Picked voxel ({}, {}, {})", picked[0], picked[1], picked[2]);
+        Some(picked)
+    }
+
+    /// Builds what changed and paints.
+    fn view3d_paint(&mut self, ui: &mut egui::Ui, area: egui::Rect) {
+        let Some(vol) = self.doc.volume.as_ref() else {
+            return;
+        };
+        let dims = vol.voxels.dims();
+        let v = &mut self.view3d;
+        if v.fit_pending {
+            // The obstacles and the endpoints: most of a Warframe box is empty air.
+            let (s, g) = (self.doc.start_at(), self.doc.goal_at());
+            let mut lo = [s.0.min(g.0), s.1.min(g.1), s.2.min(g.2)].map(|c| c as f32);
+            let mut hi = [s.0.max(g.0), s.1.max(g.1), s.2.max(g.2)].map(|c| c as f32 + 1.0);
+            for p in vol.voxels.blocked_voxels() {
+                for i in 0..3 {
+                    lo[i] = lo[i].min(p[i] as f32);
+                    hi[i] = hi[i].max(p[i] as f32 + 1.0);
+                }
+            }
+            v.fit(dims, lo, hi, area.width() / area.height().max(1.0));
+            v.fit_pending = false;
+        }
+        v.rect = Some(area);
+        let layers = v.layers;
+        // Obstacles: rebuilt when the map or the cut changes.
+        let key = (self.doc_serial, self.doc.revision, layers);
+        if v.obstacles.key != Some(key) {
+            v.obstacles.key = Some(key);
+            v.obstacles.tris = Arc::new(view3d_mesh::obstacles(&vol.voxels, layers));
+            v.obstacles.generation = v.next_generation;
+            v.next_generation += 1;
+        }
+        // The search at the active view's cursor.
+        let i = self.active.min(self.views.len().saturating_sub(1));
+        if let Some(view) = self.views.get_mut(i) {
+            let cursor = view.run.event_cursor();
+            let key = (view.serial, cursor, layers, vol.z, self.doc.revision as usize);
+            let due = v
+                .last_search_build
+                .is_none_or(|t| t.elapsed() >= REBUILD_EVERY);
+            let settled = !self.playing;
+            if v.search.key != Some(key) && (due || settled) {
+                let t0 = Instant::now();
+                let sets = {
+                    let states = view.run.rec.seek(cursor);
+                    view3d_mesh::search_sets(&vol.voxels, states, layers)
+                };
+                let mut tris = Tris::default();
+                let xyz = |n: u32| vol.voxels.coords(n as usize);
+                if view.run.path_visible() {
+                    if let Some(path) = view.run.path() {
+                        for w in path.windows(2) {
+                            tris.segment(xyz(w[0]), xyz(w[1]), 0.35, palette::PATH);
+                        }
+                    }
+                }
+                if let Some(n) = view.run.current_node() {
+                    tris.cube_at(xyz(n), 1.1, palette::CURRENT);
+                }
+                let (s, g) = (self.doc.start_at(), self.doc.goal_at());
+                tris.cube_at([s.0, s.1, s.2], 1.6, palette::START);
+                tris.cube_at([g.0, g.1, g.2], 1.6, palette::GOAL);
+                if let Some((x, y)) = self.selected {
+                    tris.cube_at([x, y, vol.z], 1.25, palette::POINTER);
+                }
+                tris.layer_frame(dims, vol.z, palette::ACTIVE_TITLE);
+                v.search.key = Some(key);
+                v.search.tris = Arc::new(sets);
+                v.markers = Arc::new(tris);
+                v.search.generation = v.next_generation;
+                v.next_generation += 1;
+                v.last_search_build = Some(Instant::now());
+                v.last_build_ms = t0.elapsed().as_secs_f32() * 1000.0;
+            }
+        }
+        let [w, h, d] = dims.map(|c| c as f32);
+        let scene = Scene {
+            parts: vec![
+                (v.obstacles.generation, v.obstacles.tris.clone()),
+                (v.search.generation, v.search.tris.clone()),
+                (v.search.generation, v.markers.clone()),
+            ],
+            eye: v.eye(),
+            target: v.target,
+            fov_y: v.fov_y,
+            far: v.dist * 2.0 + (w * w + h * h + d * d).sqrt() * 2.0,
+            background: palette::VIEW3D_BACKGROUND,
+            xray: v.xray,
+        };
+        view3d_gl::paint(ui, area, scene);
+        // While the cursor moves between rebuilds, come back for the last state.
+        if v.search.key.is_some() && self.playing {
+            ui.ctx().request_repaint_after(REBUILD_EVERY);
+        }
+    }
+
+    /// Shows and edits layer `z` of the voxel world in 2D.
+    pub fn set_layer(&mut self, z: u32) {
+        if self.doc.set_layer(z) {
+            self.space.set_layer(z);
+            self.seen_tiles = self.doc.grid.tiles().to_vec();
+            self.best_open_cache = None;
+        }
+    }
+}
