@@ -196,7 +196,7 @@ impl PathlabApp {
             .collect()
     }
 
-    pub(super) fn save_to(&mut self, p: &std::path::Path) {
+    pub fn save_to(&mut self, p: &std::path::Path) {
         let grid = self.user_grid();
         let project = self.doc.to_project(&grid, self.algo_settings());
         match files::save(p, &project, &grid) {

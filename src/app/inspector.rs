@@ -47,7 +47,10 @@ fn inspector(app: &mut PathlabApp, ui: &mut egui::Ui) {
         return;
     };
     let terrain = app.doc.grid.get(x, y).map_or('?', |c| c.tile as char);
-    let (start, goal) = (app.doc.start, app.doc.goal);
+    // On voxels, the cell is in the layer shown; start and goal have layers too.
+    let z = app.doc.layer();
+    let is_voxel = app.doc.volume.is_some();
+    let (start, goal) = (app.doc.start_at(), app.doc.goal_at());
     let Some(view) = app.views.get_mut(vi) else {
         return;
     };
@@ -93,9 +96,9 @@ fn inspector(app: &mut PathlabApp, ui: &mut egui::Ui) {
             NodeState::Inconsistent => "inconsistent",
         }
     };
-    let state = if (x, y) == start {
+    let state = if (x, y, z) == start {
         format!("start ({search_state})")
-    } else if (x, y) == goal {
+    } else if (x, y, z) == goal {
         format!("goal ({search_state})")
     } else {
         search_state.to_string()
@@ -108,8 +111,13 @@ fn inspector(app: &mut PathlabApp, ui: &mut egui::Ui) {
         }
     };
     egui::Grid::new("inspector").num_columns(2).show(ui, |ui| {
-        ui.label("cell");
-        ui.label(format!("({x}, {y})  '{terrain}'  {how}"));
+        if is_voxel {
+            ui.label("voxel");
+            ui.label(format!("({x}, {y}, {z})  '{terrain}'  {how}"));
+        } else {
+            ui.label("cell");
+            ui.label(format!("({x}, {y})  '{terrain}'  {how}"));
+        }
         ui.end_row();
         ui.label("state");
         ui.label(RichText::new(state).strong());

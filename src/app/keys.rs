@@ -33,6 +33,17 @@ impl PathlabApp {
         if pressed(cmd, Key::N) {
             self.request(PendingAction::New);
         }
+        // A voxel world's layer: up and down through the 2D view.
+        if self.doc.volume.is_some() {
+            let (up, down) = ctx.input(|i| (i.key_pressed(Key::PageUp), i.key_pressed(Key::PageDown)));
+            let z = self.doc.layer();
+            if up {
+                self.set_layer(z + 1);
+            }
+            if down && z > 0 {
+                self.set_layer(z - 1);
+            }
+        }
         let (shift, keys) = ctx.input(|i| {
             (
                 i.modifiers.shift,

@@ -159,7 +159,8 @@ impl Run {
     /// Starts over on `query` (after an edit), keeping the memory of the search and the
     /// recording: a brush stroke restarts the run once per painted cell.
     pub fn restart(&mut self, space: &AnySpace, query: Query) {
-        if self.rec.num_nodes() != space.num_nodes() {
+        if self.rec.num_nodes() != space.num_nodes() || !self.search.fits(space) {
+            // Another world (a voxel world opened over a map of as many cells, say): a new run.
             if let Ok(r) = Run::new(self.choice.clone(), space, query) {
                 *self = r;
             }

@@ -120,6 +120,14 @@ impl PathlabApp {
                 self.doc.set_start(p.start);
                 self.doc.set_goal(p.goal);
             }
+            let voxel_problems = self.doc.volume.as_ref().map_or(0, |v| v.problems.len());
+            if voxel_problems > 0 {
+                let k = std::env::var("PATHLAB_SCRUB_PROBLEM")
+                    .ok()
+                    .and_then(|k| k.parse().ok())
+                    .unwrap_or(voxel_problems - 1);
+                self.choose_problem3(k);
+            }
             self.set_algorithm(0, AlgoChoice::named("dijkstra"));
             self.to_end();
             let events: usize = self.views.iter().map(|v| v.run.rec.len()).sum();

@@ -12,11 +12,22 @@ use crate::map::voxel_mesh;
 use crate::trace::NodeState;
 use eframe::egui;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-/// While the cursor moves, the search sets are rebuilt at most this often (a million-node
-/// closed set takes tens of milliseconds to mesh).
-const REBUILD_EVERY: Duration = Duration::from_millis(120);
+/// Worlds up to this many voxels mesh their search sets within the frame; larger ones on a
+/// worker thread, the view showing the last finished mesh meanwhile.
+const SYNC_NODES: usize = 2_000_000;
+
+/// What the markers were built from: view, cursor, layer, selection, map revision, start, goal.
+type MarkersKey = (
+    u64,
+    usize,
+    u32,
+    Option<(u32, u32)>,
+    u64,
+    super::document::At,
+    super::document::At,
+);
 
 /// Orbit camera and what the view last built.
 pub struct View3d {
@@ -38,9 +49,14 @@ pub struct View3d {
     fitted: Option<[u32; 3]>,
     obstacles: Part<(u64, u64, (u32, u32))>,
     search: Part<(u64, usize, (u32, u32), u32, usize)>,
+    /// The search sets being meshed on a worker thread.
+    job: Option<std::thread::JoinHandle<((u64, usize, (u32, u32), u32, usize), Tris, f32)>>,
+    /// The voxels shared with the worker, for a document serial and revision.
+    voxels: Option<((u64, u64), Arc<crate::map::voxel::VoxelGrid>)>,
     /// Path, start, goal, expanded node, selection and layer frame (always in front).
     markers: Arc<Tris>,
-    last_search_build: Option<Instant>,
+    markers_key: Option<MarkersKey>,
+    markers_generation: u64,
     next_generation: u64,
     /// The rectangle drawn last frame (for tests and screenshots).
     pub rect: Option<egui::Rect>,
@@ -80,8 +96,11 @@ impl Default for View3d {
             fitted: None,
             obstacles: Part::default(),
             search: Part::default(),
+            job: None,
+            voxels: None,
             markers: Arc::default(),
-            last_search_build: None,
+            markers_key: None,
+            markers_generation: 0,
             next_generation: 1,
             rect: None,
             last_build_ms: 0.0,
@@ -302,21 +321,54 @@ impl PathlabApp {
             v.obstacles.generation = v.next_generation;
             v.next_generation += 1;
         }
-        // The search at the active view's cursor.
+        // The search at the active view's cursor: the sets on a worker thread for big
+        // worlds (a closed set of millions of voxels takes a few hundred milliseconds to
+        // mesh), the markers here.
         let i = self.active.min(self.views.len().saturating_sub(1));
         if let Some(view) = self.views.get_mut(i) {
             let cursor = view.run.event_cursor();
-            let key = (view.serial, cursor, layers, vol.z, self.doc.revision as usize);
-            let due = v
-                .last_search_build
-                .is_none_or(|t| t.elapsed() >= REBUILD_EVERY);
-            let settled = !self.playing;
-            if v.search.key != Some(key) && (due || settled) {
-                let t0 = Instant::now();
-                let sets = {
-                    let states = view.run.rec.seek(cursor);
-                    view3d_mesh::search_sets(&vol.voxels, states, layers)
-                };
+            let rev = self.doc.revision;
+            if let Some(job) = v.job.take_if(|j| j.is_finished()) {
+                if let Ok((key, tris, ms)) = job.join() {
+                    v.search.key = Some(key);
+                    v.search.tris = Arc::new(tris);
+                    v.search.generation = v.next_generation;
+                    v.next_generation += 1;
+                    v.last_build_ms = ms;
+                }
+            }
+            let key = (view.serial, cursor, layers, 0, rev as usize);
+            if v.search.key != Some(key) && v.job.is_none() {
+                let states = view.run.rec.seek(cursor);
+                if vol.voxels.len() <= SYNC_NODES {
+                    let t0 = Instant::now();
+                    v.search.tris = Arc::new(view3d_mesh::search_sets(&vol.voxels, states, layers));
+                    v.search.key = Some(key);
+                    v.search.generation = v.next_generation;
+                    v.next_generation += 1;
+                    v.last_build_ms = t0.elapsed().as_secs_f32() * 1000.0;
+                } else {
+                    let voxels = match &v.voxels {
+                        Some((k, a)) if *k == (self.doc_serial, rev) => a.clone(),
+                        _ => {
+                            let a = Arc::new(vol.voxels.clone());
+                            v.voxels = Some(((self.doc_serial, rev), a.clone()));
+                            a
+                        }
+                    };
+                    let states = states.clone();
+                    v.job = Some(std::thread::spawn(move || {
+                        let t0 = Instant::now();
+                        let tris = view3d_mesh::search_sets(&voxels, &states, layers);
+                        (key, tris, t0.elapsed().as_secs_f32() * 1000.0)
+                    }));
+                }
+            }
+            if v.job.is_some() {
+                ui.ctx().request_repaint();
+            }
+            let mkey = (view.serial, cursor, vol.z, self.selected, rev, self.doc.start_at(), self.doc.goal_at());
+            if v.markers_key != Some(mkey) {
                 let mut tris = Tris::default();
                 let xyz = |n: u32| vol.voxels.coords(n as usize);
                 if view.run.path_visible() {
@@ -336,13 +388,10 @@ impl PathlabApp {
                     tris.cube_at([x, y, vol.z], 1.25, palette::POINTER);
                 }
                 tris.layer_frame(dims, vol.z, palette::ACTIVE_TITLE);
-                v.search.key = Some(key);
-                v.search.tris = Arc::new(sets);
                 v.markers = Arc::new(tris);
-                v.search.generation = v.next_generation;
+                v.markers_key = Some(mkey);
+                v.markers_generation = v.next_generation;
                 v.next_generation += 1;
-                v.last_search_build = Some(Instant::now());
-                v.last_build_ms = t0.elapsed().as_secs_f32() * 1000.0;
             }
         }
         let [w, h, d] = dims.map(|c| c as f32);
@@ -350,7 +399,7 @@ impl PathlabApp {
             parts: vec![
                 (v.obstacles.generation, v.obstacles.tris.clone()),
                 (v.search.generation, v.search.tris.clone()),
-                (v.search.generation, v.markers.clone()),
+                (v.markers_generation, v.markers.clone()),
             ],
             eye: v.eye(),
             target: v.target,
@@ -360,10 +409,6 @@ impl PathlabApp {
             xray: v.xray,
         };
         view3d_gl::paint(ui, area, scene);
-        // While the cursor moves between rebuilds, come back for the last state.
-        if v.search.key.is_some() && self.playing {
-            ui.ctx().request_repaint_after(REBUILD_EVERY);
-        }
     }
 
     /// Shows and edits layer `z` of the voxel world in 2D.
