@@ -536,6 +536,47 @@ fn voxel_maps_solve_and_bad_voxel_files_are_one_line() {
         e.contains("blocked.3dscen:3: start (1, 0, 0) is on a blocked voxel"),
         "{e}"
     );
+
+    // `trace` on the voxels: the run file holds the optimal cost, the path's z and the
+    // voxel-index events; 2D points and blocked voxels are one line.
+    let run = tmp("v.run.ron");
+    let r = pathlab(&[
+        "trace",
+        "--map",
+        &m,
+        "--start",
+        "0,0,0",
+        "--goal",
+        "3,0,0",
+        "--out",
+        run.to_str().unwrap(),
+    ]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let file = pathlab::trace::run_file::RunFile::read(&run).unwrap();
+    assert!((file.cost.unwrap() - 7.14626437).abs() < 1e-6);
+    let v = file.voxel.expect("a voxel run");
+    assert_eq!(v.dims, [4, 3, 2]);
+    assert_eq!(v.path_z.len(), file.path.len());
+    assert!(v.path_z.contains(&1), "the gap is at z = 1");
+    assert!(file.events.iter().all(|e| (e.node as usize) < 4 * 3 * 2));
+    for (start, want) in [
+        ("0,0", "needs X,Y,Z"),
+        ("1,0,0", "(1, 0, 0) is a blocked voxel"),
+        ("0,0,2", "outside the 4×3×2 map"),
+    ] {
+        let e = one_clean_line(&pathlab(&[
+            "trace",
+            "--map",
+            &m,
+            "--start",
+            start,
+            "--goal",
+            "3,0,0",
+            "--out",
+            tmp("v2.run.ron").to_str().unwrap(),
+        ]));
+        assert!(e.contains(want), "{start}: {e}");
+    }
 }
 
 /// Voxel worlds made by `convert`: a square map extruded to a height, and a folder of PNG

@@ -360,6 +360,15 @@ impl PathlabApp {
             path: r.path().unwrap_or(&[]).iter().map(|&n| xy(n)).collect(),
             stats: r.stats().into(),
             events: crate::trace::run_file::RunFile::events_of(&r.rec),
+            voxel: self.space.as_voxel().map(|(v, _)| {
+                let z = |n: u32| v.xyz(n)[2];
+                crate::trace::run_file::VoxelRun {
+                    dims: v.grid().dims(),
+                    start_z: z(r.query.start),
+                    goal_z: z(r.query.goal),
+                    path_z: r.path().unwrap_or(&[]).iter().map(|&n| z(n)).collect(),
+                }
+            }),
         };
         self.status = match file.write(p) {
             Ok(()) => format!("Run written to {}", p.display()),
@@ -369,6 +378,10 @@ impl PathlabApp {
 
     pub(super) fn export_posthoc(&mut self, p: &std::path::Path) {
         let Some(v) = self.views.first() else { return };
+        if self.doc.volume.is_some() {
+            self.status = "Posthoc traces are 2D: export the run (RON) of a voxel world".into();
+            return;
+        }
         let space = &self.space;
         let yaml = crate::trace::posthoc::to_yaml(&v.run.rec, |n| {
             let (x, y) = space.xy(n);

@@ -4,21 +4,20 @@
 mod convert;
 mod experiment;
 mod suites;
+mod trace;
 
 use anyhow::{bail, Result};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use pathlab::experiment::voxel_suite::{VoxelSolver, VoxelSuite};
-use pathlab::experiment::{query_at, Selection, Solver, Suite};
-use pathlab::map::io::{open_world, read_map, write_map_file, write_project, Project};
+use pathlab::experiment::{Selection, Solver, Suite};
+use pathlab::map::io::{open_world, write_map_file, write_project, Project};
 use pathlab::map::{hexes_from_square, Family, HexFill};
 use pathlab::search::params::ParamKind;
 use pathlab::search::registry::Family as SpaceFamily;
-use pathlab::search::{registry, Status};
-use pathlab::space::{Connectivity, GridSpace, Space, TerrainRule};
-use pathlab::space::{HexSpace, VoxelMoves};
-use pathlab::trace::run_file::{RunFile, RUN_VERSION};
-use pathlab::trace::{posthoc, Recorder};
+use pathlab::search::registry;
+use pathlab::space::{Connectivity, TerrainRule};
+use pathlab::space::VoxelMoves;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -71,12 +70,12 @@ pub enum Command {
     Trace {
         #[arg(long)]
         map: PathBuf,
-        /// Start cell as X,Y.
-        #[arg(long, value_parser = parse_xy)]
-        start: (u32, u32),
-        /// Goal cell as X,Y.
-        #[arg(long, value_parser = parse_xy)]
-        goal: (u32, u32),
+        /// Start cell as X,Y (X,Y,Z on a .3dmap).
+        #[arg(long, value_parser = trace::parse_point)]
+        start: trace::Point,
+        /// Goal cell as X,Y (X,Y,Z on a .3dmap).
+        #[arg(long, value_parser = trace::parse_point)]
+        goal: trace::Point,
         /// Algorithm, optionally with parameters: `weighted-astar:weight=2,heuristic=octile`.
         #[arg(long, default_value = "astar")]
         algo: String,
@@ -196,18 +195,6 @@ impl RuleArgs {
     }
 }
 
-fn parse_xy(s: &str) -> Result<(u32, u32), String> {
-    let (x, y) = s
-        .split_once(',')
-        .ok_or_else(|| format!("`{s}` should be X,Y"))?;
-    let n = |v: &str| {
-        v.trim()
-            .parse::<u32>()
-            .map_err(|_| format!("`{v}` is not a cell coordinate"))
-    };
-    Ok((n(x)?, n(y)?))
-}
-
 /// Runs a command; returns the exit code.
 pub fn run(cmd: Command) -> Result<i32> {
     match cmd {
@@ -221,7 +208,7 @@ pub fn run(cmd: Command) -> Result<i32> {
             out,
             posthoc,
             rules,
-        } => trace(&map, start, goal, &algo, &out, posthoc.as_deref(), rules),
+        } => trace::trace(&map, (start, goal), &algo, &out, posthoc.as_deref(), rules),
         Command::Convert {
             input,
             output,
@@ -306,122 +293,6 @@ impl Drop for LateProgress {
     }
 }
 
-fn trace(
-    map: &Path,
-    start: (u32, u32),
-    goal: (u32, u32),
-    algo: &str,
-    out: &Path,
-    ph: Option<&Path>,
-    rules: RuleArgs,
-) -> Result<i32> {
-    registry::parse_spec(algo).map_err(anyhow::Error::msg)?;
-    let outputs: Vec<&Path> = std::iter::once(out).chain(ph).collect();
-    refuse_overwrite(&[map], &outputs)?;
-    let grid = read_map(map)?;
-    let (c, r) = rules.rules();
-    match rules.family()? {
-        Family::Square => {
-            let space = GridSpace::new(&grid, c, r);
-            let q = query_at(&space, start, goal)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", map.display()))?;
-            trace_in(&space, q, |n| space.xy(n), map, algo, out, ph)
-        }
-        Family::Hex { orientation, pitch } => {
-            let hexes = hexes_from_square(&grid, orientation, pitch, rules.hex_fill())
-                .map_err(|e| anyhow::anyhow!("{}: {e}", map.display()))?;
-            let space = HexSpace::new(&hexes, orientation, pitch, r);
-            let hex = |what: &str, (x, y): (u32, u32)| -> Result<u32> {
-                let (hw, hh) = (hexes.width(), hexes.height());
-                orientation
-                    .hex_at(x as f64 + 0.5, y as f64 + 0.5, pitch, hw, hh)
-                    .and_then(|(hx, hy)| space.node(hx, hy))
-                    .filter(|&n| space.is_passable(n))
-                    .ok_or_else(|| {
-                        anyhow::anyhow!(
-                            "{}: the {what} cell ({x}, {y}) is on no passable hex",
-                            map.display()
-                        )
-                    })
-            };
-            let q = pathlab::search::Query {
-                start: hex("start", start)?,
-                goal: hex("goal", goal)?,
-            };
-            trace_in(&space, q, |n| space.xy(n), map, algo, out, ph)
-        }
-        Family::Voxel { .. } => bail!("{}: voxel worlds are read from .3dmap files", map.display()),
-    }
-}
-
-/// Records one search on `space` and writes the run file (and the Posthoc trace); `xy` names a
-/// node's cell or hex in the files.
-fn trace_in<S: SpaceFamily>(
-    space: &S,
-    q: pathlab::search::Query,
-    xy: impl Fn(u32) -> (u32, u32),
-    map: &Path,
-    algo: &str,
-    out: &Path,
-    ph: Option<&Path>,
-) -> Result<i32> {
-    let (start, goal) = (xy(q.start), xy(q.goal));
-    let mut search = registry::build(algo, space, q).map_err(anyhow::Error::msg)?;
-    let mut rec = Recorder::new(space.num_nodes());
-    let status = search.run_record(space, &mut rec);
-    let run = RunFile {
-        version: RUN_VERSION,
-        map: map.display().to_string(),
-        algorithm: algo.to_string(),
-        start,
-        goal,
-        status: match status {
-            Status::Found => "found",
-            Status::NoPath => "no-path",
-            _ => "running",
-        }
-        .into(),
-        cost: search.cost(),
-        path: search
-            .path()
-            .unwrap_or(&[])
-            .iter()
-            .map(|&n| xy(n))
-            .collect(),
-        stats: search.stats().into(),
-        events: RunFile::events_of(&rec),
-    };
-    if rec.dropped() > 0 {
-        bail!(
-            "{}: the run has {} events, more than pathlab records ({}); nothing was written",
-            map.display(),
-            rec.len() as u64 + rec.dropped(),
-            pathlab::limits::MAX_EVENTS
-        );
-    }
-    // Both files or neither.
-    let text = run.to_text(out)?;
-    let yaml = ph.map(|_| {
-        posthoc::to_yaml(&rec, |n| {
-            let (x, y) = xy(n);
-            (x as f32, y as f32)
-        })
-    });
-    let mut files: Vec<(&Path, &[u8])> = vec![(out, text.as_bytes())];
-    if let (Some(ph), Some(yaml)) = (ph, &yaml) {
-        files.push((ph, yaml.as_bytes()));
-    }
-    pathlab::map::io::write_all_atomic(&files)?;
-    eprintln!(
-        "{}: {} events, {} expanded, cost {}",
-        out.display(),
-        rec.len(),
-        run.stats.expanded,
-        run.cost
-            .map_or("none (no path)".into(), |c| format!("{c:.6}"))
-    );
-    Ok(if status == Status::Found { 0 } else { 1 })
-}
 
 fn ext(p: &Path) -> String {
     p.extension()

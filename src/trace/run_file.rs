@@ -48,6 +48,19 @@ pub struct RunFile {
     pub path: Vec<(u32, u32)>,
     pub stats: SavedStats,
     pub events: Vec<Event>,
+    /// On a voxel world: its size and the z of start, goal and each path cell (x and y are
+    /// in `start`, `goal` and `path`; node ids in events are voxel indices).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub voxel: Option<VoxelRun>,
+}
+
+/// The third coordinate of a run on voxels.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VoxelRun {
+    pub dims: [u32; 3],
+    pub start_z: u32,
+    pub goal_z: u32,
+    pub path_z: Vec<u32>,
 }
 
 impl RunFile {

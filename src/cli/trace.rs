@@ -1,0 +1,234 @@
+//! `pathlab trace`: one search recorded to a run file (RON) and optionally a Posthoc trace, on
+//! a square map, its hexes, or a Warframe voxel map.
+
+use super::{ext, refuse_overwrite, RuleArgs};
+use anyhow::{bail, Result};
+use pathlab::experiment::query_at;
+use pathlab::map::io::read_map;
+use pathlab::map::{hexes_from_square, Family};
+use pathlab::search::registry::Family as SpaceFamily;
+use pathlab::search::{registry, Status};
+use pathlab::space::{GridSpace, HexSpace, Space, VoxelMoves, VoxelSpace};
+use pathlab::trace::run_file::{RunFile, VoxelRun, RUN_VERSION};
+use pathlab::trace::{posthoc, Recorder};
+use std::path::Path;
+
+/// A cell as given on the command line: X,Y or X,Y,Z.
+#[derive(Clone, Copy, Debug)]
+pub struct Point(u32, u32, Option<u32>);
+
+impl Point {
+    /// The cell of a 2D map; a z here is a mistake worth a message.
+    fn xy(self, map: &Path, what: &str) -> Result<(u32, u32)> {
+        if self.2.is_some() {
+            bail!(
+                "{}: the {what} has three coordinates, but this is a 2D map (X,Y)",
+                map.display()
+            );
+        }
+        Ok((self.0, self.1))
+    }
+}
+
+pub fn parse_point(s: &str) -> Result<Point, String> {
+    let parts: Vec<&str> = s.split(',').collect();
+    let n = |v: &str| {
+        v.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("`{v}` is not a cell coordinate"))
+    };
+    match parts[..] {
+        [x, y] => Ok(Point(n(x)?, n(y)?, None)),
+        [x, y, z] => Ok(Point(n(x)?, n(y)?, Some(n(z)?))),
+        _ => Err(format!("`{s}` should be X,Y (or X,Y,Z on a voxel map)")),
+    }
+}
+
+/// One search on a `.3dmap`, 26-connected as the Warframe benchmark.
+fn trace_voxels(
+    map: &Path,
+    (start, goal): (Point, Point),
+    algo: &str,
+    out: &Path,
+    ph: Option<&Path>,
+) -> Result<i32> {
+    if ph.is_some() {
+        bail!(
+            "{}: Posthoc traces are 2D; leave out --posthoc on a voxel map",
+            map.display()
+        );
+    }
+    let voxels = pathlab::map::io::read_3dmap(map)?;
+    let dims = voxels.dims();
+    let space = VoxelSpace::new(voxels, VoxelMoves::TwentySix);
+    let node = |p: Point, what: &str| -> Result<u32> {
+        let Some(z) = p.2 else {
+            bail!("{}: the {what} needs X,Y,Z on a voxel map", map.display());
+        };
+        let n = space.node(p.0, p.1, z).ok_or_else(|| {
+            anyhow::anyhow!(
+                "{}: the {what} ({}, {}, {z}) is outside the {}×{}×{} map",
+                map.display(),
+                p.0,
+                p.1,
+                dims[0],
+                dims[1],
+                dims[2]
+            )
+        })?;
+        if !space.is_passable(n) {
+            bail!(
+                "{}: the {what} ({}, {}, {z}) is a blocked voxel",
+                map.display(),
+                p.0,
+                p.1
+            );
+        }
+        Ok(n)
+    };
+    let q = pathlab::search::Query {
+        start: node(start, "start")?,
+        goal: node(goal, "goal")?,
+    };
+    let xyz = |n: u32| space.xyz(n);
+    let z = |n: u32| xyz(n)[2];
+    trace_in(
+        &space,
+        q,
+        (
+            |n| {
+                let p = xyz(n);
+                (p[0], p[1])
+            },
+            Some((dims, &z)),
+        ),
+        map,
+        algo,
+        (out, None),
+    )
+}
+
+pub(super) fn trace(
+    map: &Path,
+    (start, goal): (Point, Point),
+    algo: &str,
+    out: &Path,
+    ph: Option<&Path>,
+    rules: RuleArgs,
+) -> Result<i32> {
+    registry::parse_spec(algo).map_err(anyhow::Error::msg)?;
+    let outputs: Vec<&Path> = std::iter::once(out).chain(ph).collect();
+    refuse_overwrite(&[map], &outputs)?;
+    if ext(map) == "3dmap" {
+        return trace_voxels(map, (start, goal), algo, out, ph);
+    }
+    let (start, goal) = (start.xy(map, "start")?, goal.xy(map, "goal")?);
+    let grid = read_map(map)?;
+    let (c, r) = rules.rules();
+    match rules.family()? {
+        Family::Square => {
+            let space = GridSpace::new(&grid, c, r);
+            let q = query_at(&space, start, goal)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", map.display()))?;
+            trace_in(&space, q, (|n| space.xy(n), None), map, algo, (out, ph))
+        }
+        Family::Hex { orientation, pitch } => {
+            let hexes = hexes_from_square(&grid, orientation, pitch, rules.hex_fill())
+                .map_err(|e| anyhow::anyhow!("{}: {e}", map.display()))?;
+            let space = HexSpace::new(&hexes, orientation, pitch, r);
+            let hex = |what: &str, (x, y): (u32, u32)| -> Result<u32> {
+                let (hw, hh) = (hexes.width(), hexes.height());
+                orientation
+                    .hex_at(x as f64 + 0.5, y as f64 + 0.5, pitch, hw, hh)
+                    .and_then(|(hx, hy)| space.node(hx, hy))
+                    .filter(|&n| space.is_passable(n))
+                    .ok_or_else(|| {
+                        anyhow::anyhow!(
+                            "{}: the {what} cell ({x}, {y}) is on no passable hex",
+                            map.display()
+                        )
+                    })
+            };
+            let q = pathlab::search::Query {
+                start: hex("start", start)?,
+                goal: hex("goal", goal)?,
+            };
+            trace_in(&space, q, (|n| space.xy(n), None), map, algo, (out, ph))
+        }
+        Family::Voxel { .. } => bail!("{}: voxel worlds are read from .3dmap files", map.display()),
+    }
+}
+
+/// Records one search on `space` and writes the run file (and the Posthoc trace); `xy` names a
+/// node's cell or hex in the files, and on voxels `layers` the world's size and each node's z.
+fn trace_in<S: SpaceFamily>(
+    space: &S,
+    q: pathlab::search::Query,
+    (xy, layers): (impl Fn(u32) -> (u32, u32), Option<([u32; 3], &dyn Fn(u32) -> u32)>),
+    map: &Path,
+    algo: &str,
+    (out, ph): (&Path, Option<&Path>),
+) -> Result<i32> {
+    let (start, goal) = (xy(q.start), xy(q.goal));
+    let mut search = registry::build(algo, space, q).map_err(anyhow::Error::msg)?;
+    let mut rec = Recorder::new(space.num_nodes());
+    let status = search.run_record(space, &mut rec);
+    let run = RunFile {
+        version: RUN_VERSION,
+        map: map.display().to_string(),
+        algorithm: algo.to_string(),
+        start,
+        goal,
+        status: match status {
+            Status::Found => "found",
+            Status::NoPath => "no-path",
+            _ => "running",
+        }
+        .into(),
+        cost: search.cost(),
+        path: search
+            .path()
+            .unwrap_or(&[])
+            .iter()
+            .map(|&n| xy(n))
+            .collect(),
+        stats: search.stats().into(),
+        events: RunFile::events_of(&rec),
+        voxel: layers.map(|(dims, z)| VoxelRun {
+            dims,
+            start_z: z(q.start),
+            goal_z: z(q.goal),
+            path_z: search.path().unwrap_or(&[]).iter().map(|&n| z(n)).collect(),
+        }),
+    };
+    if rec.dropped() > 0 {
+        bail!(
+            "{}: the run has {} events, more than pathlab records ({}); nothing was written",
+            map.display(),
+            rec.len() as u64 + rec.dropped(),
+            pathlab::limits::MAX_EVENTS
+        );
+    }
+    // Both files or neither.
+    let text = run.to_text(out)?;
+    let yaml = ph.map(|_| {
+        posthoc::to_yaml(&rec, |n| {
+            let (x, y) = xy(n);
+            (x as f32, y as f32)
+        })
+    });
+    let mut files: Vec<(&Path, &[u8])> = vec![(out, text.as_bytes())];
+    if let (Some(ph), Some(yaml)) = (ph, &yaml) {
+        files.push((ph, yaml.as_bytes()));
+    }
+    pathlab::map::io::write_all_atomic(&files)?;
+    eprintln!(
+        "{}: {} events, {} expanded, cost {}",
+        out.display(),
+        rec.len(),
+        run.stats.expanded,
+        run.cost
+            .map_or("none (no path)".into(), |c| format!("{c:.6}"))
+    );
+    Ok(if status == Status::Found { 0 } else { 1 })
+}
