@@ -33,11 +33,7 @@ fn world(test: &str) -> (PathBuf, VoxelGrid) {
     }
     let map = dir.join("wall.3dmap");
     write_3dmap_file(&v, &map).unwrap();
-    let problems = [
-        ([2, 2, 1], [13, 3, 1]),
-        ([1, 10, 6], [14, 1, 0]),
-    ]
-    .map(|(s, g)| Problem3 {
+    let problems = [([2, 2, 1], [13, 3, 1]), ([1, 10, 6], [14, 1, 0])].map(|(s, g)| Problem3 {
         start: s,
         goal: g,
         optimal: 0.0,
@@ -70,7 +66,11 @@ fn a_voxel_world_steps_picks_paints_and_saves_like_the_core() {
     h.run();
     assert!(matches!(h.state().doc.world, Family::Voxel { .. }));
     assert_eq!(h.state().doc.start_at(), (2, 2, 1));
-    assert_eq!(h.state().doc.layer(), 1, "the 2D view shows the start's layer");
+    assert_eq!(
+        h.state().doc.layer(),
+        1,
+        "the 2D view shows the start's layer"
+    );
     h.get_by_label("World: voxels, 16×12×8");
 
     // Step forward three, back one.
@@ -114,7 +114,11 @@ fn a_voxel_world_steps_picks_paints_and_saves_like_the_core() {
     let expect = (0..200_000).find_map(|k| {
         let t = k as f32 * 0.001 / len;
         let p = [0, 1, 2].map(|i| origin[i] + dir[i] * t);
-        let i = voxels.index(p[0].floor() as i64, p[1].floor() as i64, p[2].floor() as i64)?;
+        let i = voxels.index(
+            p[0].floor() as i64,
+            p[1].floor() as i64,
+            p[2].floor() as i64,
+        )?;
         (voxels.blocked_at(i) || states.get(i) != NodeState::Unseen).then(|| voxels.coords(i))
     });
     let expect = expect.expect("the ray meets the search");
@@ -124,7 +128,10 @@ fn a_voxel_world_steps_picks_paints_and_saves_like_the_core() {
     h.run();
     h.drop_at(at);
     h.run();
-    let picked = h.state().selected.map(|(x, y)| (x, y, h.state().doc.layer()));
+    let picked = h
+        .state()
+        .selected
+        .map(|(x, y)| (x, y, h.state().doc.layer()));
     assert_eq!(
         picked,
         Some((expect[0], expect[1], expect[2])),
@@ -233,7 +240,9 @@ fn bad_voxel_files_give_one_line() {
     for (name, text, says) in cases {
         let f = dir.join(name);
         std::fs::write(&f, text).unwrap();
-        let e = pathlab::map::io::open_world(&f, rules).unwrap_err().to_string();
+        let e = pathlab::map::io::open_world(&f, rules)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains(says), "{name}: {e}");
         assert_eq!(e.lines().count(), 1, "{name}: {e}");
     }

@@ -126,7 +126,10 @@ const KEYS: &[(&str, &str)] = &[
         "right click",
         "a cell's menu: set start or goal, inspect, break there",
     ),
-    ("Page Up / Page Down", "voxel worlds: the layer above / below in 2D"),
+    (
+        "Page Up / Page Down",
+        "voxel worlds: the layer above / below in 2D",
+    ),
     (
         "3D view: drag, right drag, wheel",
         "orbit, pan, zoom (double-click: fit; click: pick a voxel)",

@@ -35,7 +35,8 @@ impl PathlabApp {
         }
         // A voxel world's layer: up and down through the 2D view.
         if self.doc.volume.is_some() {
-            let (up, down) = ctx.input(|i| (i.key_pressed(Key::PageUp), i.key_pressed(Key::PageDown)));
+            let (up, down) =
+                ctx.input(|i| (i.key_pressed(Key::PageUp), i.key_pressed(Key::PageDown)));
             let z = self.doc.layer();
             if up {
                 self.set_layer(z + 1);

@@ -8,6 +8,8 @@ pub const FREE: Color32 = Color32::from_rgb(246, 246, 242);
 pub const WALL: Color32 = Color32::from_rgb(34, 34, 38);
 /// Blocked voxels in 3D (lighter than WALL so that their shading shows).
 pub const VOXEL: Color32 = Color32::from_rgb(140, 144, 156);
+/// The outline of the layer the 2D view shows, in 3D.
+pub const LAYER_FRAME: Color32 = Color32::from_rgb(110, 140, 200);
 /// Behind the voxels in 3D.
 pub const VIEW3D_BACKGROUND: Color32 = Color32::from_rgb(232, 234, 238);
 pub const SWAMP: Color32 = Color32::from_rgb(176, 168, 128);

@@ -43,10 +43,12 @@ pub struct View3d {
     /// Layers drawn (inclusive): a cut to see inside.
     pub layers: (u32, u32),
     pub fit_pending: bool,
+    /// Frame start, goal and the space around them (a world just opened).
+    fit_endpoints: bool,
     /// The search drawn in front of the obstacles (see through walls).
     pub xray: bool,
-    /// The world the camera was fitted to (dims), to refit when another opens.
-    fitted: Option<[u32; 3]>,
+    /// The world the camera was fitted to (size, document), to refit when another opens.
+    fitted: Option<([u32; 3], u64)>,
     obstacles: Part<(u64, u64, (u32, u32))>,
     search: Part<(u64, usize, (u32, u32), u32, usize)>,
     /// The search sets being meshed on a worker thread.
@@ -91,7 +93,8 @@ impl Default for View3d {
             target: [0.0; 3],
             fov_y: 0.8,
             layers: (0, u32::MAX),
-            fit_pending: true,
+            fit_pending: false,
+            fit_endpoints: true,
             xray: true,
             fitted: None,
             obstacles: Part::default(),
@@ -119,10 +122,9 @@ impl View3d {
         ]
     }
 
-    /// Looks at the box `lo..hi` (voxel units) from the current direction; `dims` is the
-    /// world's size.
-    /// `aspect` is the view's width over its height.
-    pub fn fit(&mut self, dims: [u32; 3], lo: [f32; 3], hi: [f32; 3], aspect: f32) {
+    /// Looks at the box `lo..hi` (voxel units) from the current direction; `aspect` is the
+    /// view's width over its height.
+    pub fn fit(&mut self, lo: [f32; 3], hi: [f32; 3], aspect: f32) {
         let c = [0, 1, 2].map(|i| (lo[i] + hi[i]) / 2.0);
         self.target = view3d_mesh::world(c);
         let e = [0, 1, 2].map(|i| hi[i] - lo[i]);
@@ -131,7 +133,6 @@ impl View3d {
         let half_x = ((self.fov_y / 2.0).tan() * aspect).atan();
         let half = half_x.min(self.fov_y / 2.0);
         self.dist = (radius / half.sin()).max(4.0);
-        self.fitted = Some(dims);
     }
 
     /// The ray under the point `at` of `rect`, in voxel coordinates: origin and direction.
@@ -176,9 +177,10 @@ impl PathlabApp {
         let dims = vol.voxels.dims();
         let depth = dims[2];
         let v = &mut self.view3d;
-        if v.fitted != Some(dims) {
+        if v.fitted != Some((dims, self.doc_serial)) {
+            // Another world: all its layers, framed on the search between start and goal.
             v.layers = (0, depth - 1);
-            v.fit_pending = true;
+            v.fit_endpoints = true;
         }
         v.layers = (v.layers.0.min(depth - 1), v.layers.1.min(depth - 1));
         let mut layer = vol.z;
@@ -198,7 +200,11 @@ impl PathlabApp {
                 .on_hover_text("highest layer drawn in 3D: cut away the ceiling to see inside");
             ui.checkbox(&mut v.xray, "x-ray")
                 .on_hover_text("draw the search in front of the obstacles, as if they were glass");
-            if ui.button("Fit").on_hover_text("show the whole world (double-click)").clicked() {
+            if ui
+                .button("Fit")
+                .on_hover_text("show the whole world (double-click)")
+                .clicked()
+            {
                 v.fit_pending = true;
             }
         });
@@ -297,19 +303,29 @@ impl PathlabApp {
         };
         let dims = vol.voxels.dims();
         let v = &mut self.view3d;
-        if v.fit_pending {
-            // The obstacles and the endpoints: most of a Warframe box is empty air.
+        if v.fit_pending || v.fit_endpoints {
             let (s, g) = (self.doc.start_at(), self.doc.goal_at());
             let mut lo = [s.0.min(g.0), s.1.min(g.1), s.2.min(g.2)].map(|c| c as f32);
             let mut hi = [s.0.max(g.0), s.1.max(g.1), s.2.max(g.2)].map(|c| c as f32 + 1.0);
-            for p in vol.voxels.blocked_voxels() {
-                for i in 0..3 {
-                    lo[i] = lo[i].min(p[i] as f32);
-                    hi[i] = hi[i].max(p[i] as f32 + 1.0);
+            if v.fit_pending {
+                // The obstacles and the endpoints: most of a Warframe box is empty air.
+                for p in vol.voxels.blocked_voxels() {
+                    for i in 0..3 {
+                        lo[i] = lo[i].min(p[i] as f32);
+                        hi[i] = hi[i].max(p[i] as f32 + 1.0);
+                    }
                 }
+            } else {
+                // Start and goal with room around them for the search.
+                let e = [0, 1, 2].map(|i| hi[i] - lo[i]);
+                let pad = ((e[0] * e[0] + e[1] * e[1] + e[2] * e[2]).sqrt() * 0.1).max(6.0);
+                lo = lo.map(|c| c - pad);
+                hi = hi.map(|c| c + pad);
             }
-            v.fit(dims, lo, hi, area.width() / area.height().max(1.0));
+            v.fit(lo, hi, area.width() / area.height().max(1.0));
+            v.fitted = Some((dims, self.doc_serial));
             v.fit_pending = false;
+            v.fit_endpoints = false;
         }
         v.rect = Some(area);
         let layers = v.layers;
@@ -367,7 +383,15 @@ impl PathlabApp {
             if v.job.is_some() {
                 ui.ctx().request_repaint();
             }
-            let mkey = (view.serial, cursor, vol.z, self.selected, rev, self.doc.start_at(), self.doc.goal_at());
+            let mkey = (
+                view.serial,
+                cursor,
+                vol.z,
+                self.selected,
+                rev,
+                self.doc.start_at(),
+                self.doc.goal_at(),
+            );
             if v.markers_key != Some(mkey) {
                 let mut tris = Tris::default();
                 let xyz = |n: u32| vol.voxels.coords(n as usize);
@@ -387,7 +411,7 @@ impl PathlabApp {
                 if let Some((x, y)) = self.selected {
                     tris.cube_at([x, y, vol.z], 1.25, palette::POINTER);
                 }
-                tris.layer_frame(dims, vol.z, palette::ACTIVE_TITLE);
+                tris.layer_frame(dims, vol.z, palette::LAYER_FRAME);
                 v.markers = Arc::new(tris);
                 v.markers_key = Some(mkey);
                 v.markers_generation = v.next_generation;

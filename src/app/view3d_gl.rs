@@ -9,8 +9,8 @@ use eframe::glow::HasContext;
 use std::cell::RefCell;
 use std::sync::Arc;
 use three_d::{
-    Camera, ClearState, ColorMaterial, Context, CpuMaterial, CpuMesh, Gm, Indices, Mesh,
-    Positions, RenderStates, RenderTarget, ScissorBox, Srgba, Vec3, Viewport,
+    Camera, ClearState, ColorMaterial, Context, CpuMaterial, CpuMesh, Gm, Indices, Mesh, Positions,
+    RenderStates, RenderTarget, ScissorBox, Srgba, Vec3, Viewport,
 };
 
 /// One frame's scene: the parts with their generations, the camera and the background.
@@ -103,7 +103,8 @@ fn draw(
     painter: &egui_glow::Painter,
     scene: &Scene,
 ) {
-    gpu.parts.resize_with(scene.parts.len(), || (u64::MAX, None));
+    gpu.parts
+        .resize_with(scene.parts.len(), || (u64::MAX, None));
     for (slot, (generation, tris)) in gpu.parts.iter_mut().zip(&scene.parts) {
         if slot.0 != *generation {
             *slot = (*generation, upload(&gpu.ctx, tris));

@@ -144,7 +144,7 @@ impl Tris {
     pub fn layer_frame(&mut self, dims: [u32; 3], z: u32, color: Color32) {
         let (w, h) = (dims[0] as f32, dims[1] as f32);
         let (z0, z1) = (z as f32 + 0.45, z as f32 + 0.55);
-        let t = (w.max(h) / 300.0).max(0.15);
+        let t = (w.max(h) / 600.0).max(0.1);
         self.cuboid([0.0, -t, z0], [w, 0.0, z1], color);
         self.cuboid([0.0, h, z0], [w, h + t, z1], color);
         self.cuboid([-t, 0.0, z0], [0.0, h, z1], color);
@@ -155,11 +155,7 @@ impl Tris {
 /// Obstacles with z in `layers`.
 pub fn obstacles(v: &VoxelGrid, layers: (u32, u32)) -> Tris {
     let mut t = Tris::default();
-    t.faces(
-        &voxel_mesh::obstacle_faces(v, layers),
-        palette::VOXEL,
-        0.0,
-    );
+    t.faces(&voxel_mesh::obstacle_faces(v, layers), palette::VOXEL, 0.0);
     t
 }
 
@@ -216,9 +212,7 @@ pub fn search_sets(v: &VoxelGrid, states: &NodeStates, layers: (u32, u32)) -> Tr
         let inside = |x: i64, y: i64, z: i64| {
             z >= layers.0 as i64
                 && z <= layers.1 as i64
-                && v
-                    .index(x, y, z)
-                    .is_some_and(|i| states.get(i) == want)
+                && v.index(x, y, z).is_some_and(|i| states.get(i) == want)
         };
         t.faces(&voxel_mesh::faces(list.into_iter(), inside), color, inset);
     }

@@ -11,7 +11,7 @@ impl PathlabApp {
         let mut full = ui.available_rect_before_wrap();
         // A voxel world: the 3D view on the left, its 2D layer views on the right.
         if self.doc.volume.is_some() && self.view3d.show {
-            let split = full.left() + (full.width() * 0.55).round();
+            let split = full.left() + (full.width() * 0.6).round();
             let r3d = egui::Rect::from_min_max(full.min, egui::pos2(split - 3.0, full.max.y));
             self.view3d(ui, r3d);
             full = egui::Rect::from_min_max(egui::pos2(split, full.top()), full.max);

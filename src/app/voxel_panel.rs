@@ -121,7 +121,13 @@ impl PathlabApp {
     /// Searches problem `i` of the `.3dscen`: start and goal move there and the 2D view
     /// shows the start's layer.
     pub fn choose_problem3(&mut self, i: usize) {
-        let Some(p) = self.doc.volume.as_ref().and_then(|v| v.problems.get(i)).cloned() else {
+        let Some(p) = self
+            .doc
+            .volume
+            .as_ref()
+            .and_then(|v| v.problems.get(i))
+            .cloned()
+        else {
             return;
         };
         self.problem3 = i;
@@ -146,12 +152,8 @@ impl PathlabApp {
         let (mut vol, _, _) = crate::map::volume::Volume::new(voxels, moves, vec![]);
         // Start and goal keep their cells, on the ground layer.
         (vol.z, vol.start_z, vol.goal_z) = (0, 0, 0);
-        let mut doc = super::Document::new(
-            vol.voxels.slice(0),
-            self.doc.start,
-            self.doc.goal,
-            None,
-        );
+        let mut doc =
+            super::Document::new(vol.voxels.slice(0), self.doc.start, self.doc.goal, None);
         doc.world = Family::Voxel { moves };
         doc.volume = Some(Box::new(vol));
         doc.dirty = true;

@@ -14,10 +14,10 @@ use pathlab::experiment::{Selection, Solver, Suite};
 use pathlab::map::io::{open_world, write_map_file, write_project, Project};
 use pathlab::map::{hexes_from_square, Family, HexFill};
 use pathlab::search::params::ParamKind;
-use pathlab::search::registry::Family as SpaceFamily;
 use pathlab::search::registry;
-use pathlab::space::{Connectivity, TerrainRule};
+use pathlab::search::registry::Family as SpaceFamily;
 use pathlab::space::VoxelMoves;
+use pathlab::space::{Connectivity, TerrainRule};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -292,7 +292,6 @@ impl Drop for LateProgress {
         self.bar.finish_and_clear();
     }
 }
-
 
 fn ext(p: &Path) -> String {
     p.extension()

@@ -164,7 +164,10 @@ pub(super) fn trace(
 fn trace_in<S: SpaceFamily>(
     space: &S,
     q: pathlab::search::Query,
-    (xy, layers): (impl Fn(u32) -> (u32, u32), Option<([u32; 3], &dyn Fn(u32) -> u32)>),
+    (xy, layers): (
+        impl Fn(u32) -> (u32, u32),
+        Option<([u32; 3], &dyn Fn(u32) -> u32)>,
+    ),
     map: &Path,
     algo: &str,
     (out, ph): (&Path, Option<&Path>),

@@ -7,8 +7,8 @@ mod generate;
 mod grid;
 pub mod io;
 pub mod volume;
-pub mod voxel_mesh;
 pub mod voxel;
+pub mod voxel_mesh;
 mod world;
 
 pub use edit::{Applied, Edit, Rect};

@@ -233,7 +233,9 @@ impl VoxelGrid {
     pub fn from_runs(text: &str) -> Result<VoxelGrid, String> {
         let mut it = text.split_ascii_whitespace();
         let mut num = |what: &str| -> Result<u64, String> {
-            let t = it.next().ok_or_else(|| format!("the voxels end before {what}"))?;
+            let t = it
+                .next()
+                .ok_or_else(|| format!("the voxels end before {what}"))?;
             t.parse::<u64>()
                 .map_err(|_| format!("`{t}` in the voxels is not a whole number ({what})"))
         };

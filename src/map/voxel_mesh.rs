@@ -100,9 +100,7 @@ pub fn merge(mut unit: Vec<Face>) -> Vec<Face> {
     let mut runs: Vec<Face> = Vec::with_capacity(unit.len() / 2);
     for f in unit {
         match runs.last_mut() {
-            Some(r)
-                if (r.dir, r.layer, r.v) == (f.dir, f.layer, f.v) && r.u.1 == f.u.0 =>
-            {
+            Some(r) if (r.dir, r.layer, r.v) == (f.dir, f.layer, f.v) && r.u.1 == f.u.0 => {
                 r.u.1 = f.u.1
             }
             _ => runs.push(f),

@@ -169,7 +169,10 @@ pub enum AnySpace {
     Square(GridSpace),
     Hex(HexSpace),
     /// A voxel world and the layer `z` that 2D cell coordinates name (the slice editor's).
-    Voxel { space: VoxelSpace, z: u32 },
+    Voxel {
+        space: VoxelSpace,
+        z: u32,
+    },
 }
 
 /// Calls `$body` with `$s` bound to the space inside, whichever family it is.
@@ -195,9 +198,8 @@ impl AnySpace {
             // A square map alone makes a one-layer voxel world; a document with a volume
             // builds its space from the volume ([`AnySpace::of_volume`]).
             Family::Voxel { moves } => {
-                let v = VoxelGrid::extrude(grid, 1).unwrap_or_else(|_| {
-                    VoxelGrid::new(1, 1, 1).expect("one voxel always fits")
-                });
+                let v = VoxelGrid::extrude(grid, 1)
+                    .unwrap_or_else(|_| VoxelGrid::new(1, 1, 1).expect("one voxel always fits"));
                 AnySpace::Voxel {
                     space: VoxelSpace::new(v, moves),
                     z: 0,

@@ -240,7 +240,11 @@ fn project_volume(
             "its map is {rw}×{rh} but its voxels are {w}×{h}×{d}"
         ));
     }
-    for (what, z) in [("layer", p.layer), ("start's layer", p.start_z), ("goal's layer", p.goal_z)] {
+    for (what, z) in [
+        ("layer", p.layer),
+        ("start's layer", p.start_z),
+        ("goal's layer", p.goal_z),
+    ] {
         if z >= d {
             return Err(format!("the {what} {z} is outside the {d} layers"));
         }
