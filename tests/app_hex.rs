@@ -44,7 +44,7 @@ fn core_hex_astar(app: &pathlab::app::PathlabApp) -> (HexSpace, AStar) {
 fn hexes_from_the_panel_paint_step_undo_and_inspect_like_the_core() {
     let mut h = harness(app_for("hex-panel"));
     h.run();
-    h.get_by_label("World: squares (turn into hexes)").click();
+    h.get_by_label("World: squares (to hexes, voxels)").click();
     h.run();
     shot(&mut h, "hex-01-panel");
     h.get_by_label("Turn into hexes").click();
@@ -179,7 +179,7 @@ fn hexes_from_the_panel_paint_step_undo_and_inspect_like_the_core() {
 fn a_compare_view_searches_the_square_map_as_hexes() {
     let mut h = harness(app_for("hex-compare"));
     h.run();
-    h.get_by_label("World: squares (turn into hexes)").click();
+    h.get_by_label("World: squares (to hexes, voxels)").click();
     h.run();
     h.get_by_label("+ Compare on hexes").click();
     h.run();
@@ -211,7 +211,7 @@ fn a_compare_view_searches_the_square_map_as_hexes() {
 fn agents_cross_a_flipping_hex_world_with_dstar_lite() {
     let mut h = harness(app_for("hex-agents"));
     h.run();
-    h.get_by_label("World: squares (turn into hexes)").click();
+    h.get_by_label("World: squares (to hexes, voxels)").click();
     h.run();
     h.get_by_label("Turn into hexes").click();
     h.run();

@@ -82,6 +82,11 @@ fn a_voxel_world_steps_picks_paints_and_saves_like_the_core() {
     h.get_by_label("<").click();
     h.run();
     assert_eq!(h.state().cursor, 2);
+    // The 3D view draws the search at the cursor: after two expansions, a few sets' faces.
+    let events = h.state_mut().views[0].run.event_cursor();
+    assert_eq!(h.state().view3d.shown_cursor(), Some(events));
+    let (early, _) = h.state().view3d.triangles();
+    assert!(early > 0);
 
     // At the end: A*'s cost is the core's A* and Dijkstra's (through the hole).
     h.get_by_label(">|").click();
@@ -90,6 +95,12 @@ fn a_voxel_world_steps_picks_paints_and_saves_like_the_core() {
     assert!((cost - core_cost(&voxels, [2, 2, 1], [13, 3, 1], "dijkstra")).abs() < 1e-9);
     h.get_by_label_contains(&format!("cost {cost:.3}"));
     let rect = h.state().view3d.rect.expect("the 3D view is shown");
+    let events = h.state_mut().views[0].run.event_cursor();
+    assert_eq!(h.state().view3d.shown_cursor(), Some(events));
+    let (late, markers) = h.state().view3d.triangles();
+    assert!(late > early, "more of the world searched at the end");
+    // Start, goal and the layer frame are 3 × 6 + 4 × 6 quads; the path's segments add more.
+    assert!(markers > (18 + 24) * 2, "the path is drawn");
 
     // Look down at the start from above and click the middle of the 3D view.
     {

@@ -168,7 +168,7 @@ impl PathlabApp {
                     Err(e) => self.report_error("Could not turn the map into hexes", e),
                 }
             }
-            PendingAction::ToVoxels(height) => self.to_voxels(height),
+            PendingAction::ToVoxels(height) => self.extrude_to_voxels(height),
             PendingAction::Quit => {
                 self.doc.dirty = false;
                 self.clear_recovery();

@@ -36,7 +36,7 @@ impl HexChoice {
 
 pub(super) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
     let title = match app.doc.world {
-        Family::Square => "World: squares (turn into hexes or voxels)".to_string(),
+        Family::Square => "World: squares (to hexes, voxels)".to_string(),
         Family::Hex { pitch, .. } => format!("World: hexes, {pitch} cells apart"),
         Family::Voxel { .. } => return super::voxel_panel::show(app, ui),
     };

@@ -18,6 +18,9 @@ use std::time::Instant;
 /// worker thread, the view showing the last finished mesh meanwhile.
 const SYNC_NODES: usize = 2_000_000;
 
+/// What the search sets were built from: view, cursor, layers drawn, map revision.
+type SetsKey = (u64, usize, (u32, u32), u64);
+
 /// What the markers were built from: view, cursor, layer, selection, map revision, start, goal.
 type MarkersKey = (
     u64,
@@ -50,9 +53,9 @@ pub struct View3d {
     /// The world the camera was fitted to (size, document), to refit when another opens.
     fitted: Option<([u32; 3], u64)>,
     obstacles: Part<(u64, u64, (u32, u32))>,
-    search: Part<(u64, usize, (u32, u32), u32, usize)>,
-    /// The search sets being meshed on a worker thread.
-    job: Option<std::thread::JoinHandle<((u64, usize, (u32, u32), u32, usize), Tris, f32)>>,
+    search: Part<SetsKey>,
+    /// The search sets being meshed on a worker thread, with the key and milliseconds.
+    job: Option<std::thread::JoinHandle<(SetsKey, Tris, f32)>>,
     /// The voxels shared with the worker, for a document serial and revision.
     voxels: Option<((u64, u64), Arc<crate::map::voxel::VoxelGrid>)>,
     /// Path, start, goal, expanded node, selection and layer frame (always in front).
@@ -112,6 +115,19 @@ impl Default for View3d {
 }
 
 impl View3d {
+    /// The timeline position (event cursor) whose search sets the view draws.
+    pub fn shown_cursor(&self) -> Option<usize> {
+        self.search.key.map(|k| k.1)
+    }
+
+    /// Triangles drawn for the search sets and for the markers (path, start, goal, …).
+    pub fn triangles(&self) -> (usize, usize) {
+        (
+            self.search.tris.indices.len() / 3,
+            self.markers.indices.len() / 3,
+        )
+    }
+
     /// Where the camera is, in world units.
     pub fn eye(&self) -> [f32; 3] {
         let (cp, sp) = (self.pitch.cos(), self.pitch.sin());
@@ -353,7 +369,7 @@ impl PathlabApp {
                     v.last_build_ms = ms;
                 }
             }
-            let key = (view.serial, cursor, layers, 0, rev as usize);
+            let key = (view.serial, cursor, layers, rev);
             if v.search.key != Some(key) && v.job.is_none() {
                 let states = view.run.rec.seek(cursor);
                 if vol.voxels.len() <= SYNC_NODES {

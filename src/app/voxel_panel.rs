@@ -142,7 +142,7 @@ impl PathlabApp {
     }
 
     /// A new document: the map extruded to `height` layers.
-    pub(super) fn to_voxels(&mut self, height: u32) {
+    pub(super) fn extrude_to_voxels(&mut self, height: u32) {
         let made = crate::map::voxel::VoxelGrid::extrude(&self.doc.grid, height);
         let voxels = match made {
             Ok(v) => v,

@@ -159,15 +159,15 @@ pub(super) fn trace(
     }
 }
 
+/// A voxel world's size and each node's z.
+type Layers<'a> = Option<([u32; 3], &'a dyn Fn(u32) -> u32)>;
+
 /// Records one search on `space` and writes the run file (and the Posthoc trace); `xy` names a
 /// node's cell or hex in the files, and on voxels `layers` the world's size and each node's z.
 fn trace_in<S: SpaceFamily>(
     space: &S,
     q: pathlab::search::Query,
-    (xy, layers): (
-        impl Fn(u32) -> (u32, u32),
-        Option<([u32; 3], &dyn Fn(u32) -> u32)>,
-    ),
+    (xy, layers): (impl Fn(u32) -> (u32, u32), Layers),
     map: &Path,
     algo: &str,
     (out, ph): (&Path, Option<&Path>),
