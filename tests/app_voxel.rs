@@ -258,3 +258,69 @@ fn bad_voxel_files_give_one_line() {
         assert_eq!(e.lines().count(), 1, "{name}: {e}");
     }
 }
+
+/// The built-in map extruded from the World panel: a voxel world of the chosen height whose
+/// every layer is the map; A* on it costs what it costs on the square map (the shortest path
+/// stays on its layer: climbing only adds length); New keeps a voxel world; a resize that
+/// would change the layers' size is refused.
+#[test]
+fn extruding_the_map_makes_a_voxel_world_with_the_square_costs() {
+    let mut h = harness(app_for("voxel-extrude"));
+    h.run();
+    let square = h.state().doc.grid.clone();
+    h.get_by_label("World: squares (to hexes, voxels)").click();
+    h.run();
+    h.get_by_label("Extrude into voxels").click();
+    h.run();
+    let vol = h
+        .state()
+        .doc
+        .volume
+        .as_ref()
+        .expect("a voxel world")
+        .clone();
+    assert_eq!(vol.voxels.dims(), [square.width(), square.height(), 8]);
+    for z in [0, 7] {
+        assert_eq!(vol.voxels.slice(z).tiles().len(), square.tiles().len());
+        for (i, &t) in square.tiles().iter().enumerate() {
+            let (x, y) = square.coords(i);
+            let wall = pathlab::space::TerrainRule::Class.class(t) == 0;
+            assert_eq!(vol.voxels.is_blocked(x as i64, y as i64, z as i64), wall);
+        }
+    }
+    h.get_by_label(">|").click();
+    h.run();
+    let (s, g) = (h.state().doc.start_at(), h.state().doc.goal_at());
+    let cost = core_cost(&vol.voxels, [s.0, s.1, s.2], [g.0, g.1, g.2], "astar");
+    let sq = pathlab::space::GridSpace::octile(&square);
+    let q = Query {
+        start: sq.node(s.0, s.1).unwrap(),
+        goal: sq.node(g.0, g.1).unwrap(),
+    };
+    let mut a = registry::build("astar", &sq, q).unwrap();
+    a.run_null(&sq);
+    assert!(
+        (cost - a.cost().unwrap()).abs() < 1e-9,
+        "{cost} vs the square map's"
+    );
+    h.get_by_label_contains(&format!("cost {cost:.3}"));
+
+    // A resize is refused, with the reason in the status line; the world is unchanged.
+    h.state_mut().edit(pathlab::map::Edit::Resize {
+        width: 10,
+        height: 10,
+        fill: pathlab::map::Cell::FREE,
+    });
+    h.run();
+    h.get_by_label_contains("layers stay");
+    assert_eq!(h.state().doc.volume.as_ref().unwrap().voxels, vol.voxels);
+
+    // File ▸ New (Ctrl+N; the extruded world counts as saved here, so nothing asks first).
+    h.state_mut().gen_size = (20, 10);
+    h.state_mut().doc.dirty = false;
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::N);
+    h.run();
+    let v = h.state().doc.volume.as_ref().expect("still voxels");
+    assert_eq!(v.voxels.dims(), [20, 10, 8]);
+    assert_eq!(v.voxels.count_blocked(), 0);
+}

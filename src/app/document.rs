@@ -125,6 +125,7 @@ impl Document {
     /// Applies an edit as one undoable step. Start and goal stay where they are; the views show
     /// them on a wall until the user moves them (the search reports no path).
     pub fn apply(&mut self, edit: Edit) -> Result<Touched, String> {
+        self.keeps_layer_size(&edit)?;
         let applied = edit.apply(&mut self.grid).map_err(|e| e.to_string())?;
         self.store_layer();
         let touched = Touched::Cells(applied.changed);
@@ -146,6 +147,7 @@ impl Document {
 
     /// Applies an edit without recording it (the strokes of a drag, recorded once at release).
     pub fn apply_unrecorded(&mut self, edit: &Edit) -> Result<(Edit, Option<Rect>), String> {
+        self.keeps_layer_size(edit)?;
         let a = edit.apply(&mut self.grid).map_err(|e| e.to_string())?;
         self.store_layer();
         self.revision += 1;
@@ -168,6 +170,26 @@ impl Document {
         if to != from && to != self.start_at() {
             self.record(Change::Goal(from, to));
             self.put_goal(to);
+        }
+    }
+
+    /// A layer of a voxel world is edited in place: an edit that would give it another size
+    /// (resize, a generated map of another size) is refused.
+    fn keeps_layer_size(&self, edit: &Edit) -> Result<(), String> {
+        let Some(v) = &self.volume else {
+            return Ok(());
+        };
+        let [w, h, _] = v.voxels.dims();
+        let size = match edit {
+            Edit::Resize { width, height, .. } => Some((*width, *height)),
+            Edit::Replace(g) => Some((g.width(), g.height())),
+            _ => None,
+        };
+        match size {
+            Some((nw, nh)) if (nw, nh) != (w, h) => Err(format!(
+                "A voxel world's layers stay {w}×{h}: generate a map of that size, or open another world"
+            )),
+            _ => Ok(()),
         }
     }
 

@@ -145,6 +145,7 @@ impl PathlabApp {
             PendingAction::Open(None) => {
                 self.ask_file(DialogPurpose::Open, "");
             }
+            PendingAction::New if self.doc.volume.is_some() => self.new_voxel_world(),
             PendingAction::New => {
                 let (w, h) = self.gen_size;
                 let grid = crate::map::Grid::new(w.max(2), h.max(1), Cell::FREE);
@@ -324,6 +325,7 @@ impl PathlabApp {
                 doc.problems = l.problems;
                 (doc.moves, doc.rule) = l.rules.unwrap_or((self.doc.moves, self.doc.rule));
                 doc.world = l.world;
+                doc.volume = l.volume;
                 doc.dirty = true;
                 doc.revision = 1;
                 self.set_document(doc);

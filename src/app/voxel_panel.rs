@@ -141,6 +141,27 @@ impl PathlabApp {
         );
     }
 
+    /// File ▸ New on a voxel world: an empty one of the generator's width and height and this
+    /// world's depth and moves.
+    pub(super) fn new_voxel_world(&mut self) {
+        let Some(old) = self.doc.volume.as_ref() else {
+            return;
+        };
+        let (w, h) = self.gen_size;
+        let (d, moves) = (old.voxels.dims()[2], old.moves);
+        let voxels = match crate::map::voxel::VoxelGrid::new(w.max(2), h.max(1), d) {
+            Ok(v) => v,
+            Err(e) => return self.report_error("Could not make a new voxel world", e),
+        };
+        let (vol, s, g) = crate::map::volume::Volume::new(voxels, moves, vec![]);
+        let mut doc =
+            super::Document::new(vol.voxels.slice(vol.z), (s[0], s[1]), (g[0], g[1]), None);
+        doc.world = Family::Voxel { moves };
+        doc.volume = Some(Box::new(vol));
+        self.set_document(doc);
+        self.status = format!("New {}×{}×{d} voxel world", w.max(2), h.max(1));
+    }
+
     /// A new document: the map extruded to `height` layers.
     pub(super) fn extrude_to_voxels(&mut self, height: u32) {
         let made = crate::map::voxel::VoxelGrid::extrude(&self.doc.grid, height);
