@@ -131,7 +131,11 @@ fn check_every_algorithm<S: registry::Family>(
     let best = oracle_cost(space, s, t);
     let moves = oracle_moves(space, s, t);
     let mut checked = 0;
-    for info in registry::all() {
+    // Any-angle searches leave the grid's edges: tests/any_angle.rs checks them.
+    for info in registry::all()
+        .iter()
+        .filter(|i| i.guarantee != Guarantee::AnyAngle)
+    {
         let weight = 1.0 + rng.random_range(0..5) as f64 * 0.5;
         let spec = match info.guarantee {
             Guarantee::BoundedBy(p) => format!("{}:{p}={weight}", info.name),
@@ -170,6 +174,7 @@ fn check_every_algorithm<S: registry::Family>(
                 assert_eq!(Some(path.len() - 1), moves, "{ctx}: not fewest moves")
             }
             Guarantee::Valid => assert!(cost >= opt - 1e-6, "{ctx}: cheaper than optimal?"),
+            Guarantee::AnyAngle => unreachable!("filtered out above"),
         }
         checked += 1;
     }
@@ -340,8 +345,10 @@ fn every_algorithm_agrees_with_the_oracle_on_1000_random_hex_worlds() {
         let Some(q) = random_query(&mut rng, &space) else {
             continue;
         };
+        // Every algorithm runs on hexes but the any-angle ones (no hex line of sight yet).
         assert!(registry::all()
             .iter()
+            .filter(|i| i.guarantee != Guarantee::AnyAngle)
             .all(|i| i.spaces().contains(&pathlab::space::SpaceKind::Hex)));
         let ctx = format!("hex world {world}, {o:?} pitch {pitch}, {q:?}");
         let (n, unreachable) = check_every_algorithm(&space, q, &mut rng, &ctx);

@@ -143,6 +143,9 @@ fn guarantee(g: Guarantee) -> String {
         Guarantee::BoundedBy(p) => format!("at most {p} × optimal"),
         Guarantee::FewestMoves => "fewest moves".into(),
         Guarantee::Valid => "no bound".into(),
+        Guarantee::AnyAngle => {
+            "any-angle, no bound (usually shorter than the grid's optimum)".into()
+        }
     }
 }
 

@@ -309,7 +309,12 @@ fn algorithms(app: &mut PathlabApp, ui: &mut egui::Ui) {
             egui::ComboBox::from_label(format!("view {}", i + 1))
                 .selected_text(c.info.title)
                 .show_ui(ui, |ui| {
-                    for a in registry::all() {
+                    // The algorithms that run on this world.
+                    let kind = app.space.kind();
+                    for a in registry::all()
+                        .iter()
+                        .filter(|a| a.spaces().contains(&kind))
+                    {
                         if ui
                             .selectable_label(a.name == c.info.name, a.title)
                             .on_hover_text(a.summary)

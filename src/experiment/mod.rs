@@ -230,6 +230,35 @@ pub struct Row {
 /// Solves problems one by one with a single search object (reset between queries).
 pub struct Solver<S: Space = GridSpace> {
     search: Box<dyn DynSearch<S>>,
+    /// Any-angle (Theta*): a length is right when it lies between the straight line and the
+    /// grid's optimum.
+    any_angle: bool,
+}
+
+/// Whether `length` is right for a problem of grid optimum `optimal` from `start` to `goal`:
+/// the optimum within 1e-4 relative, or for an any-angle search at most that and at least the
+/// straight line.
+pub fn length_ok<S: Space>(
+    space: &S,
+    q: Query,
+    any_angle: bool,
+    optimal: impl Fn(f64) -> bool,
+    grid_optimum: f64,
+) -> impl Fn(f64) -> bool {
+    let straight = crate::search::distance(space, q.start, q.goal);
+    move |l| {
+        if any_angle {
+            l <= grid_optimum * (1.0 + 1e-4) + 1e-6 && l >= straight * (1.0 - 1e-6) - 1e-6
+        } else {
+            optimal(l)
+        }
+    }
+}
+
+/// True for algorithms whose paths are any-angle segments.
+pub fn is_any_angle(spec: &str) -> bool {
+    registry::parse_spec(spec)
+        .is_ok_and(|(i, _)| i.guarantee == crate::search::registry::Guarantee::AnyAngle)
 }
 
 impl<S: Family> Solver<S> {
@@ -241,19 +270,24 @@ impl<S: Family> Solver<S> {
             .copied()
             .unwrap_or(Query { start: 0, goal: 0 });
         let search = registry::build(spec, &suite.space, q).map_err(SuiteError::Algorithm)?;
-        Ok(Solver { search })
+        Ok(Solver {
+            search,
+            any_angle: is_any_angle(spec),
+        })
     }
 
     /// Solves problem `i` of the suite.
     pub fn solve(&mut self, suite: &Suite<S>, i: usize) -> Row {
         let p = &suite.problems[i];
-        solve_timed(
-            self.search.as_mut(),
+        let q = suite.queries[i];
+        let ok = length_ok(
             &suite.space,
-            suite.queries[i],
-            i,
+            q,
+            self.any_angle,
             |l| p.is_optimal(l),
-        )
+            p.optimal,
+        );
+        solve_timed(self.search.as_mut(), &suite.space, q, i, ok)
     }
 }
 

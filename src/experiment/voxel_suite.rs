@@ -63,6 +63,8 @@ impl VoxelSuite {
 /// Solves the problems of a [`VoxelSuite`] one by one with one search object.
 pub struct VoxelSolver {
     search: Box<dyn DynSearch<VoxelSpace>>,
+    /// Any-angle: lengths between the straight line and the optimum are right.
+    any_angle: bool,
 }
 
 impl VoxelSolver {
@@ -73,18 +75,23 @@ impl VoxelSolver {
             .copied()
             .unwrap_or(Query { start: 0, goal: 0 });
         let search = registry::build(spec, &suite.space, q).map_err(SuiteError::Algorithm)?;
-        Ok(VoxelSolver { search })
+        Ok(VoxelSolver {
+            search,
+            any_angle: super::is_any_angle(spec),
+        })
     }
 
     /// Solves problem `i`: its length against the published optimum (1e-4 relative).
     pub fn solve(&mut self, suite: &VoxelSuite, i: usize) -> Row {
         let p = &suite.problems[i];
-        super::solve_timed(
-            self.search.as_mut(),
+        let q = suite.queries[i];
+        let ok = super::length_ok(
             &suite.space,
-            suite.queries[i],
-            i,
+            q,
+            self.any_angle,
             |l| p.is_optimal(l),
-        )
+            p.optimal,
+        );
+        super::solve_timed(self.search.as_mut(), &suite.space, q, i, ok)
     }
 }

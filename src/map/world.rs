@@ -323,6 +323,11 @@ impl AnySpace {
         with_space!(self, s => s.num_nodes())
     }
 
+    /// The space family, as the registry names it.
+    pub fn kind(&self) -> crate::space::SpaceKind {
+        with_space!(self, s => s.kind())
+    }
+
     pub fn is_passable(&self, n: NodeId) -> bool {
         with_space!(self, s => s.is_passable(n))
     }

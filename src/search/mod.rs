@@ -18,6 +18,7 @@ mod nodes;
 pub mod params;
 pub mod registry;
 pub mod rtd;
+mod theta_star;
 mod weighted_astar;
 
 pub use ad_star::AdStar;
@@ -33,6 +34,7 @@ pub use greedy::Greedy;
 pub use heap::{key_or_inf, Entry, OpenHeap};
 pub use keyed_heap::KeyedHeap;
 pub use nodes::{Mark, NodeTable};
+pub use theta_star::{distance, ThetaStar};
 pub use weighted_astar::WeightedAStar;
 
 use crate::space::{NodeId, Space};
@@ -71,6 +73,8 @@ pub struct Stats {
     pub updated: u64,
     /// Largest number of nodes on the open list at once.
     pub max_open: u64,
+    /// Line-of-sight checks (the any-angle searches).
+    pub los_checks: u64,
 }
 
 /// What can be asked of a search at any time, whatever its space.

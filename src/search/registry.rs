@@ -3,7 +3,8 @@
 
 use super::params::{ParamSpec, Params};
 use super::{
-    AStar, AdStar, AraStar, Bfs, DStarLite, Dijkstra, DynSearch, Greedy, Query, WeightedAStar,
+    AStar, AdStar, AraStar, Bfs, DStarLite, Dijkstra, DynSearch, Greedy, Query, ThetaStar,
+    WeightedAStar,
 };
 use crate::space::{GridSpace, Heuristic, HexSpace, Space, SpaceKind, VoxelSpace};
 
@@ -18,6 +19,9 @@ pub enum Guarantee {
     FewestMoves,
     /// A valid path, no bound.
     Valid,
+    /// Any-angle: straight segments between cells with line of sight, not restricted to the
+    /// grid's moves; no bound, usually shorter than the grid's optimum.
+    AnyAngle,
 }
 
 /// Builds the search for one kind of space.
@@ -183,6 +187,30 @@ static ALGORITHMS: &[AlgoInfo] = &[
         params: Bfs::PARAMS,
         guarantee: Guarantee::FewestMoves,
         makers: generic!(Bfs),
+    },
+    AlgoInfo {
+        name: "theta-star",
+        title: "Theta*",
+        summary: "any-angle A*: a node may take its parent's parent when the segment between them is free (one line-of-sight check per relaxation)",
+        params: ThetaStar::PARAMS,
+        guarantee: Guarantee::AnyAngle,
+        makers: Makers {
+            grid: Some(|s, q, p| Box::new(ThetaStar::theta_from_params(s, q, p))),
+            hex: None,
+            voxel: Some(|s, q, p| Box::new(ThetaStar::theta_from_params(s, q, p))),
+        },
+    },
+    AlgoInfo {
+        name: "lazy-theta-star",
+        title: "Lazy Theta*",
+        summary: "Theta* that assumes the segment is free and checks it once, when the node is expanded",
+        params: ThetaStar::PARAMS,
+        guarantee: Guarantee::AnyAngle,
+        makers: Makers {
+            grid: Some(|s, q, p| Box::new(ThetaStar::lazy_from_params(s, q, p))),
+            hex: None,
+            voxel: Some(|s, q, p| Box::new(ThetaStar::lazy_from_params(s, q, p))),
+        },
     },
 ];
 

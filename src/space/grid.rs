@@ -356,6 +356,24 @@ impl Space for GridSpace {
         [x as f32 + 0.5, y as f32 + 0.5, 0.0]
     }
 
+    /// Free when every cell the segment touches is passable at cost 1 (a segment over dearer
+    /// terrain would not cost its length), corners and edges it passes exactly included.
+    fn line_of_sight(&self, a: NodeId, b: NodeId) -> Option<bool> {
+        let ((ax, ay), (bx, by)) = (self.xy(a), self.xy(b));
+        let (w, h) = (self.width as i64, self.height as i64);
+        Some(super::los::segment_free(
+            [ax as i64, ay as i64, 0],
+            [bx as i64, by as i64, 0],
+            |x, y, _| {
+                if x < 0 || y < 0 || x >= w || y >= h {
+                    return true;
+                }
+                let i = (y * w + x) as usize;
+                self.classes[i] == 0 || self.costs[i] != 1.0
+            },
+        ))
+    }
+
     fn max_degree(&self) -> usize {
         match self.connectivity {
             Connectivity::Four => 4,

@@ -4,6 +4,7 @@
 mod grid;
 mod heuristic;
 mod hex;
+pub mod los;
 mod voxel;
 
 pub use grid::{Connectivity, GridSpace, TerrainRule};

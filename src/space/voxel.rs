@@ -287,6 +287,17 @@ impl Space for VoxelSpace {
         self.xyz(n).map(|v| v as f32 + 0.5)
     }
 
+    /// Free when every voxel the segment touches is, edges and corners it passes exactly
+    /// included (so a single diagonal move's segment needs its whole bounding box).
+    fn line_of_sight(&self, a: NodeId, b: NodeId) -> Option<bool> {
+        let (p, q) = (self.xyz(a), self.xyz(b));
+        Some(super::los::segment_free(
+            p.map(|v| v as i64),
+            q.map(|v| v as i64),
+            |x, y, z| self.grid.is_blocked(x, y, z),
+        ))
+    }
+
     fn max_degree(&self) -> usize {
         self.moves.len()
     }

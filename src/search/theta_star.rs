@@ -1,0 +1,309 @@
+//! Any-angle searches: Theta* (Nash et al. 2007) and Lazy Theta* (Nash et al. 2010), as Yu &
+//! Novitch 2020 write them (their Algorithms 2 and 3): A*'s loop, goal test when popped, closed
+//! nodes never reopened, where a generated node may take its parent's parent as its own parent
+//! when the straight segment between them is free (path 2), a segment costing its Euclidean
+//! length.
+//!
+//! Theta* checks that segment for every neighbour it relaxes; Lazy Theta* assumes it and checks
+//! once, when the node is popped, falling back to its best closed neighbour (path 1) when the
+//! segment is blocked. Every check is a `line-of-sight` event (`a` = 1 visible, 0 blocked), so a
+//! view can draw it at its step.
+//!
+//! The segment optimisation of Yu & Novitch (every edge and segment costs one voxel, whatever
+//! its length) is the `segment_cost` option; with it the lengths reported are still the paths'
+//! true Euclidean lengths.
+
+use super::heap::key;
+use super::nodes::Mark;
+use super::params::{ParamKind, ParamSpec, Params};
+use super::{NodeTable, OpenHeap, Query, Search, SearchState, Stats, Status};
+use crate::space::{Heuristic, NodeId, Space};
+use crate::trace::{Event, EventKind, Tracer, NONE};
+
+/// Theta* or Lazy Theta*.
+#[derive(Clone, Debug)]
+pub struct ThetaStar {
+    lazy: bool,
+    heuristic: Heuristic,
+    /// Yu & Novitch's segment optimisation: every edge and segment costs 1 in g.
+    unit_segments: bool,
+    nodes: NodeTable,
+    heap: OpenHeap,
+    query: Query,
+    status: Status,
+    stats: Stats,
+    open_count: u64,
+    path: Vec<NodeId>,
+    /// What the path found costs in the world (g, but under the segment optimisation).
+    length: f64,
+}
+
+/// Euclidean distance between two nodes' positions.
+pub fn distance<S: Space>(space: &S, a: NodeId, b: NodeId) -> f64 {
+    let (p, q) = (space.position(a), space.position(b));
+    let d = [0, 1, 2].map(|i| (p[i] - q[i]) as f64);
+    (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
+}
+
+impl ThetaStar {
+    /// Registry parameters.
+    pub const PARAMS: &'static [ParamSpec] = &[
+        ParamSpec {
+            name: "heuristic",
+            help: "distance estimate: euclidean (the straight line: never more than an any-angle path) or zero",
+            kind: ParamKind::Choice(&["octile", "manhattan", "euclidean", "zero", "native", "hex"]),
+            default: 2.0,
+            min: 0.0,
+            max: 5.0,
+        },
+        ParamSpec {
+            name: "segment_cost",
+            help: "Yu & Novitch's segment optimisation: 1 = every edge and segment costs one cell in g (faster, longer paths)",
+            kind: ParamKind::Choice(&["length", "unit"]),
+            default: 0.0,
+            min: 0.0,
+            max: 1.0,
+        },
+    ];
+
+    /// Theta* (`lazy` false) or Lazy Theta* with heuristic `h`.
+    pub fn new<S: Space>(space: &S, query: Query, lazy: bool, h: Heuristic) -> ThetaStar {
+        let mut s = ThetaStar {
+            lazy,
+            heuristic: h,
+            unit_segments: false,
+            nodes: NodeTable::default(),
+            heap: OpenHeap::default(),
+            query,
+            status: Status::Running,
+            stats: Stats::default(),
+            open_count: 0,
+            path: vec![],
+            length: 0.0,
+        };
+        s.reset(space, query);
+        s
+    }
+
+    /// Theta* from registry parameters.
+    pub fn theta_from_params<S: Space>(space: &S, query: Query, p: &Params) -> ThetaStar {
+        Self::with_params(space, query, p, false)
+    }
+
+    /// Lazy Theta* from registry parameters.
+    pub fn lazy_from_params<S: Space>(space: &S, query: Query, p: &Params) -> ThetaStar {
+        Self::with_params(space, query, p, true)
+    }
+
+    fn with_params<S: Space>(space: &S, query: Query, p: &Params, lazy: bool) -> ThetaStar {
+        let mut s = ThetaStar::new(space, query, lazy, p.heuristic());
+        s.unit_segments = p.get("segment_cost") >= 0.5;
+        s.reset(space, query);
+        s
+    }
+
+    /// The cost of a segment (an edge when the nodes are neighbours) in g.
+    fn seg<S: Space>(&self, space: &S, a: NodeId, b: NodeId) -> f64 {
+        if self.unit_segments {
+            1.0
+        } else {
+            distance(space, a, b)
+        }
+    }
+
+    /// A line-of-sight check from `a` to `b`, counted and traced.
+    fn los<S: Space, T: Tracer>(
+        &mut self,
+        space: &S,
+        a: NodeId,
+        b: NodeId,
+        tracer: &mut T,
+    ) -> bool {
+        self.stats.los_checks += 1;
+        let free = space.line_of_sight(a, b).unwrap_or(false);
+        if T::ENABLED {
+            let v = if free { 1.0 } else { 0.0 };
+            tracer.event(Event::new(EventKind::LineOfSight, b, a, v, 0.0));
+        }
+        free
+    }
+
+    /// Lazy Theta*'s SETVERTEX: when the assumed segment from `s`'s parent is blocked, `s`
+    /// takes its best closed neighbour as parent (one exists: a closed neighbour generated it).
+    fn set_vertex<S: Space, T: Tracer>(&mut self, space: &S, s: NodeId, tracer: &mut T) {
+        let p = self.nodes.parent(s);
+        if p == NONE || self.los(space, p, s, tracer) {
+            return;
+        }
+        let unit = self.unit_segments;
+        let mut best: Option<(f64, NodeId)> = None;
+        let nodes = &self.nodes;
+        space.for_each_predecessor(s, |m, c| {
+            if nodes.mark(m) == Mark::Closed {
+                let g = nodes.g(m) + if unit { 1.0 } else { c };
+                if best.is_none_or(|b| key(g) < key(b.0)) {
+                    best = Some((g, m));
+                }
+            }
+        });
+        if let Some((g, m)) = best {
+            self.nodes.improve(s, g, m);
+            if T::ENABLED {
+                tracer.event(Event::new(EventKind::Update, s, m, g, g));
+            }
+        }
+    }
+
+    fn finish<T: Tracer, S: Space>(&mut self, space: &S, tracer: &mut T) {
+        self.nodes
+            .trace_path(self.query.goal, &mut self.path, tracer);
+        // What the path costs in the world: an edge of the graph its edge cost (terrain
+        // included), a longer segment its length (line of sight holds only over cost-1 cells).
+        self.length = self
+            .path
+            .windows(2)
+            .map(|w| {
+                let mut edge = None;
+                space.for_each_neighbour(w[0], |m, c| {
+                    if m == w[1] {
+                        edge = Some(c);
+                    }
+                });
+                edge.unwrap_or_else(|| distance(space, w[0], w[1]))
+            })
+            .sum();
+        self.status = Status::Found;
+    }
+}
+
+impl<S: Space> Search<S> for ThetaStar {
+    fn reset(&mut self, space: &S, query: Query) {
+        self.query = query;
+        self.nodes.reset(space.num_nodes());
+        self.heap.clear();
+        self.stats = Stats::default();
+        self.path.clear();
+        self.length = 0.0;
+        self.status = Status::Running;
+        let h = space.heuristic(self.heuristic, query.start, query.goal);
+        self.nodes.open(query.start, 0.0, NONE);
+        self.heap.push(h, 0.0, query.start);
+        self.open_count = 1;
+        self.stats.generated = 1;
+        self.stats.max_open = 1;
+        if !space.is_passable(query.start) || !space.is_passable(query.goal) {
+            self.heap.clear();
+            self.open_count = 0;
+        }
+    }
+
+    fn step<T: Tracer>(&mut self, space: &S, tracer: &mut T) -> Status {
+        if self.status != Status::Running {
+            return self.status;
+        }
+        let goal = self.query.goal;
+        if T::ENABLED && self.stats.expanded == 0 {
+            let s = self.query.start;
+            let h = space.heuristic(self.heuristic, s, goal);
+            tracer.event(Event::new(EventKind::Source, s, NONE, 0.0, h));
+            tracer.event(Event::marker(EventKind::Destination, goal));
+        }
+        // The next open node (entries left behind by an improvement are skipped).
+        let s = loop {
+            let Some(e) = self.heap.pop() else {
+                self.status = Status::NoPath;
+                if T::ENABLED {
+                    tracer.event(Event::marker(EventKind::NoPath, goal));
+                }
+                return self.status;
+            };
+            if self.nodes.mark(e.node()) == Mark::Open {
+                break e.node();
+            }
+        };
+        if self.lazy {
+            self.set_vertex(space, s, tracer);
+        }
+        let g = self.nodes.g(s);
+        self.nodes.close(s);
+        self.open_count -= 1;
+        self.stats.expanded += 1;
+        if T::ENABLED {
+            let f = g + space.heuristic(self.heuristic, s, goal);
+            tracer.event(Event::new(EventKind::Expand, s, self.nodes.parent(s), g, f));
+        }
+        if s == goal {
+            self.finish(space, tracer);
+            return self.status;
+        }
+        let parent = self.nodes.parent(s);
+        let mut buf: Vec<(NodeId, f64)> = Vec::with_capacity(space.max_degree());
+        buf.extend(space.neighbours(s));
+        for (m, c) in buf {
+            let mark = self.nodes.mark(m);
+            if mark == Mark::Closed {
+                continue;
+            }
+            // Path 2 from s's parent (checked now by Theta*, when popped by Lazy Theta*), else
+            // path 1 through s.
+            let via_parent = parent != NONE && (self.lazy || self.los(space, parent, m, tracer));
+            let (ng, np) = if via_parent {
+                (self.nodes.g(parent) + self.seg(space, parent, m), parent)
+            } else {
+                (g + if self.unit_segments { 1.0 } else { c }, s)
+            };
+            let h = space.heuristic(self.heuristic, m, goal);
+            match mark {
+                Mark::New => {
+                    self.nodes.open(m, ng, np);
+                    self.open_count += 1;
+                    self.stats.generated += 1;
+                    self.heap.push(ng + h, ng, m);
+                    if T::ENABLED {
+                        tracer.event(Event::new(EventKind::Generate, m, np, ng, ng + h));
+                    }
+                }
+                _ if key(ng) < key(self.nodes.g(m)) => {
+                    self.nodes.improve(m, ng, np);
+                    self.stats.updated += 1;
+                    self.stats.generated += 1;
+                    self.heap.push(ng + h, ng, m);
+                    if T::ENABLED {
+                        tracer.event(Event::new(EventKind::Update, m, np, ng, ng + h));
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.stats.max_open = self.stats.max_open.max(self.open_count);
+        Status::Running
+    }
+}
+
+impl SearchState for ThetaStar {
+    fn status(&self) -> Status {
+        self.status
+    }
+
+    fn path(&self) -> Option<&[NodeId]> {
+        (self.status == Status::Found).then_some(&self.path[..])
+    }
+
+    /// What the path costs in the world: edges their costs, longer segments their lengths
+    /// (its g, but under the segment optimisation, which counts every piece as 1).
+    fn cost(&self) -> Option<f64> {
+        (self.status == Status::Found).then_some(self.length)
+    }
+
+    fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    fn open_len(&self) -> usize {
+        self.open_count as usize
+    }
+
+    fn g(&self, n: NodeId) -> Option<f64> {
+        self.nodes.g_if_reached(n)
+    }
+}
