@@ -86,8 +86,9 @@ pub fn show(
     run: &mut Run,
     ov: &Overlay,
 ) -> Gesture {
-    // Square and hex worlds both number their nodes y · width + x.
-    let xy = |n: NodeId| (n % w.max(1), n / w.max(1));
+    // Square and hex worlds both number their nodes y · width + x; a voxel world's 2D view is
+    // a layer, and nodes of other layers are drawn where they lie from above.
+    let xy = |n: NodeId| (n % w.max(1), (n / w.max(1)) % h.max(1));
     let (resp, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
     let view = resp.rect;
     if cam.fit_pending || cam.fitted_for.is_some_and(|s| s != view.size()) {
@@ -148,6 +149,19 @@ pub fn show(
     }
     if cam.zoom >= 18.0 && run.finished() && !ov.diff {
         draw_parent_arrows(&painter, cam, view, (w, h), run);
+    }
+    // Any-angle searches: the segments checked at this step, green when clear, red when not.
+    for (a, b, clear) in run.sight_checks() {
+        let colour = if clear {
+            palette::SIGHT_CLEAR
+        } else {
+            palette::SIGHT_BLOCKED
+        };
+        let width = (cam.zoom * 0.12).clamp(1.5, 3.0);
+        painter.line_segment(
+            [cam.centre(view, xy(a)), cam.centre(view, xy(b))],
+            Stroke::new(width, colour),
+        );
     }
     if run.path_visible() {
         if let Some(o) = run.oracle.as_ref().filter(|o| !o.agrees()) {

@@ -190,6 +190,8 @@ fn inspector(app: &mut PathlabApp, ui: &mut egui::Ui) {
 
 fn stats_table(app: &mut PathlabApp, ui: &mut egui::Ui) {
     ui.heading("Statistics");
+    // Line-of-sight checks, when an any-angle search is among the views.
+    let sight = app.views.iter().any(|v| v.run.stats().los_checks > 0);
     egui::Grid::new("stats").striped(true).show(ui, |ui| {
         for h in [
             "run",
@@ -201,6 +203,9 @@ fn stats_table(app: &mut PathlabApp, ui: &mut egui::Ui) {
             "time",
         ] {
             ui.label(RichText::new(h).small().strong());
+        }
+        if sight {
+            ui.label(RichText::new("los_checks").small().strong());
         }
         ui.end_row();
         for (i, v) in app.views.iter().enumerate() {
@@ -238,6 +243,9 @@ fn stats_table(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 Some(t) => format!("{:.1} ms", t.as_secs_f64() * 1e3),
                 None => "…".into(),
             });
+            if sight {
+                ui.label(st.los_checks.to_string());
+            }
             ui.end_row();
         }
     });

@@ -452,6 +452,39 @@ impl Run {
             .and_then(|s| self.series.node.get(s).copied())
     }
 
+    /// The line-of-sight checks of the step shown (any-angle searches): from, to and whether
+    /// the segment was clear; Lazy Theta*'s check of the node just before its expansion
+    /// included. At most 256.
+    pub fn sight_checks(&mut self) -> Vec<(NodeId, NodeId, bool)> {
+        if self.shown == 0 || self.stats().los_checks == 0 {
+            return vec![];
+        }
+        let from = self.rec.step_start(self.shown - 1);
+        let to = self.event_cursor();
+        let mut out = vec![];
+        let los = |e: crate::trace::Event| {
+            (e.kind == crate::trace::EventKind::LineOfSight).then_some((e.other, e.node, e.a > 0.5))
+        };
+        // Just before the expansion: Lazy Theta*'s check of the node it expands.
+        let mut i = from;
+        while i > 0 {
+            match self.rec.get(i - 1).and_then(los) {
+                Some(c) => out.push(c),
+                None => break,
+            }
+            i -= 1;
+        }
+        for i in from..to {
+            if out.len() >= 256 {
+                break;
+            }
+            if let Some(c) = self.rec.get(i).and_then(los) {
+                out.push(c);
+            }
+        }
+        out
+    }
+
     /// True when the views are at the end of a run that found a path.
     pub fn path_visible(&self) -> bool {
         self.status() == Status::Found && self.shown >= self.steps()

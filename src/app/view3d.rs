@@ -421,6 +421,14 @@ impl PathlabApp {
                 if let Some(n) = view.run.current_node() {
                     tris.cube_at(xyz(n), 1.1, palette::CURRENT);
                 }
+                for (a, b, clear) in view.run.sight_checks() {
+                    let c = if clear {
+                        palette::SIGHT_CLEAR
+                    } else {
+                        palette::SIGHT_BLOCKED
+                    };
+                    tris.segment(xyz(a), xyz(b), 0.15, c);
+                }
                 let (s, g) = (self.doc.start_at(), self.doc.goal_at());
                 tris.cube_at([s.0, s.1, s.2], 1.6, palette::START);
                 tris.cube_at([g.0, g.1, g.2], 1.6, palette::GOAL);
