@@ -51,4 +51,23 @@ fn theta_star_steps_and_shows_its_sight_checks() {
     let mut astar = registry::build("astar", &sp, q).unwrap();
     astar.run_null(&sp);
     assert!(cost < astar.cost().unwrap(), "any-angle is shorter here");
+
+    // View ▸ Rubber-banded paths on A*: the path drawn dashed is the core's rubber band, no
+    // longer than A*'s path.
+    h.state_mut().set_algorithm(0, AlgoChoice::named("astar"));
+    h.state_mut().smoothed = true;
+    h.get_by_label(">|").click();
+    h.run();
+    let (band, _) = pathlab::search::rubber_band(&sp, astar.path().unwrap());
+    let shown = {
+        let app = h.state_mut();
+        let space = app.space.clone();
+        app.views[0].run.smoothed_path(&space).unwrap().to_vec()
+    };
+    assert_eq!(shown, band);
+    let len: f64 = band
+        .windows(2)
+        .map(|w| pathlab::search::distance(&sp, w[0], w[1]))
+        .sum();
+    assert!(len < astar.cost().unwrap() && band.len() < astar.path().unwrap().len());
 }

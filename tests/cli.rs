@@ -613,3 +613,70 @@ fn convert_makes_voxel_worlds_from_maps_and_png_slices() {
         "voxel 3 2 2\n0 0 0\n2 1 1\n"
     );
 }
+
+/// `experiment anyangle`: the CSV contract, the three algorithms per problem, any-angle
+/// lengths at most A*'s with fewer line-of-sight checks for Lazy Theta*, rubber banding never
+/// longer; a bad algorithm name is one line.
+#[test]
+fn experiment_anyangle_writes_its_csv_and_means() {
+    // An open room with a pillar, and a scenario of two problems across it.
+    let m = write(
+        "aa.map",
+        "type octile\nheight 5\nwidth 10\nmap\n..........\n..........\n....@@....\n....@@....\n..........\n",
+    );
+    let s = write(
+        "aa.map.scen",
+        "version 1\n0\taa.map\t10\t5\t0\t3\t9\t1\t9.82842712\n0\taa.map\t10\t5\t0\t0\t9\t4\t10.65685425\n",
+    );
+    let out = pathlab(&[
+        "experiment",
+        "anyangle",
+        "--map",
+        &m,
+        "--scen",
+        &s,
+        "--every",
+        "1",
+        "--smooth",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "algo,problem,length,expanded,los_checks,micros,smoothed_length,smooth_checks"
+    );
+    assert_eq!(lines.len(), 1 + 2 * 3, "{text}");
+    let field = |algo: &str, p: &str, k: usize| -> f64 {
+        let l = lines
+            .iter()
+            .find(|l| l.starts_with(&format!("{algo},{p},")))
+            .unwrap();
+        l.split(',').nth(k).unwrap().parse().unwrap()
+    };
+    for p in ["0", "1"] {
+        let a = field("astar", p, 2);
+        assert!(field("theta-star", p, 2) <= a + 1e-9);
+        assert!(field("lazy-theta-star", p, 4) < field("theta-star", p, 4));
+        for algo in ["astar", "theta-star", "lazy-theta-star"] {
+            assert!(field(algo, p, 6) <= field(algo, p, 2) + 1e-9);
+        }
+    }
+    let means = String::from_utf8_lossy(&out.stderr);
+    assert!(means.contains("| lazy-theta-star | 2 |"), "{means}");
+    let e = one_clean_line(&pathlab(&[
+        "experiment",
+        "anyangle",
+        "--map",
+        &m,
+        "--scen",
+        &s,
+        "--algos",
+        "astar,dijkstra",
+    ]));
+    assert!(e.contains("unknown algorithm `dijkstra`"), "{e}");
+}

@@ -67,6 +67,8 @@ pub struct Overlay<'a> {
     /// Cells the world changed last, and seconds since: filled cyan at first, fading to an
     /// outline that stays until the next change.
     pub flash: (&'a [(u32, u32)], f32),
+    /// The path rubber-banded, drawn dashed over the path.
+    pub smoothed: Option<&'a [NodeId]>,
 }
 
 /// Seconds a world change's flash takes to fade to its outline.
@@ -181,6 +183,16 @@ pub fn show(
         }
         if let Some(path) = run.path() {
             draw_path(&painter, cam, view, w, path);
+        }
+        if let Some(band) = ov.smoothed {
+            let pts: Vec<Pos2> = band.iter().map(|&n| cam.centre(view, xy(n))).collect();
+            let w = (cam.zoom * 0.16).clamp(2.0, 4.0);
+            painter.add(egui::Shape::dashed_line(
+                &pts,
+                Stroke::new(w, palette::SMOOTHED),
+                w * 2.5,
+                w * 1.5,
+            ));
         }
     }
     let r = disc_radius(cam.zoom);

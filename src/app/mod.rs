@@ -293,6 +293,8 @@ pub struct PathlabApp {
     pub step_n: usize,
     pub sync: Sync,
     pub diff: bool,
+    /// Draw each found path rubber-banded too (View menu).
+    pub smoothed: bool,
     pub breakpoints: Breakpoints,
     pub status: String,
     pub selected: Option<(u32, u32)>,
@@ -409,6 +411,7 @@ impl PathlabApp {
             step_n: 10,
             sync: Sync::Shared,
             diff: false,
+            smoothed: false,
             breakpoints: Breakpoints::default(),
             status: "Ready: Space plays, Right steps, Left steps back, F1 explains colours, algorithms and keys"
                 .into(),

@@ -80,6 +80,10 @@ pub(super) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     app.views.len() >= 2,
                     egui::Checkbox::new(&mut app.diff, "Diff of the first two runs"),
                 );
+                ui.checkbox(&mut app.smoothed, "Rubber-banded paths")
+                    .on_hover_text(
+                        "each path found, with the nodes it can see past removed (Yu & Novitch 2020), drawn dashed over it",
+                    );
                 ui.separator();
                 if ui
                     .add_enabled(app.views.len() < 4, egui::Button::new("Add a compare view"))

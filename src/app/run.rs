@@ -109,6 +109,8 @@ pub struct Run {
     /// The world changes this run repaired across, in timeline order, so stepping back
     /// before one shows the map as it was.
     pub changes: Vec<WorldChange>,
+    /// The rubber-banded path, for (generation, path length).
+    smoothed: Option<((u64, usize), Vec<NodeId>)>,
 }
 
 /// Cells that changed during a run, at a place in its timeline.
@@ -153,6 +155,7 @@ impl Run {
             oracle: None,
             oracle_due: false,
             changes: vec![],
+            smoothed: None,
         })
     }
 
@@ -450,6 +453,17 @@ impl Run {
         self.shown
             .checked_sub(1)
             .and_then(|s| self.series.node.get(s).copied())
+    }
+
+    /// The path found, rubber-banded on `space` (kept until the run changes).
+    pub fn smoothed_path(&mut self, space: &crate::map::AnySpace) -> Option<&[NodeId]> {
+        let path = self.path()?.to_vec();
+        let key = (self.generation, path.len());
+        if self.smoothed.as_ref().is_none_or(|s| s.0 != key) {
+            let (band, _) = crate::with_space!(space, s => crate::search::rubber_band(s, &path));
+            self.smoothed = Some((key, band));
+        }
+        self.smoothed.as_ref().map(|s| &s.1[..])
     }
 
     /// The line-of-sight checks of the step shown (any-angle searches): from, to and whether

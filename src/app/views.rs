@@ -94,7 +94,19 @@ impl PathlabApp {
                 Some(w) => format!("{title} — on {}×{} hexes", w.grid.width(), w.grid.height()),
                 None => title,
             };
+            let band: Option<Vec<crate::space::NodeId>> = if self.smoothed {
+                let v = &mut self.views[i];
+                let space = v.world.as_deref().map_or(&self.space, |w| &w.space);
+                v.run
+                    .path_visible()
+                    .then(|| v.run.smoothed_path(space).map(<[_]>::to_vec))
+                    .flatten()
+            } else {
+                None
+            };
+            let own = self.views[i].world.as_ref();
             let ov = canvas::Overlay {
+                smoothed: band.as_deref(),
                 title: &title,
                 start: own.map_or(self.doc.start, |w| w.start),
                 goal: own.map_or(self.doc.goal, |w| w.goal),

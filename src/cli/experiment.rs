@@ -51,6 +51,32 @@ pub enum Experiment {
         #[arg(long)]
         csv: Option<PathBuf>,
     },
+    /// Yu & Novitch 2020: A*, Theta* and Lazy Theta* on a scenario (square `.map` + `.scen`, or
+    /// Warframe `.3dmap` + `.3dscen`), one loop for all three: per problem the length (and
+    /// after rubber banding with --smooth), expansions, line-of-sight checks and time; CSV on
+    /// stdout or --csv, and a table of means (stderr, or stdout with --csv).
+    Anyangle {
+        #[arg(long)]
+        map: PathBuf,
+        #[arg(long)]
+        scen: PathBuf,
+        #[arg(long, default_value = "astar,theta-star,lazy-theta-star")]
+        algos: String,
+        /// Their segment optimisation: every edge and segment counts 1 in g.
+        #[arg(long)]
+        segment_cost: bool,
+        /// Rubber-band every path afterwards (its length and checks in their own columns).
+        #[arg(long)]
+        smooth: bool,
+        /// Take every K-th problem.
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+        every: u64,
+        /// Take at most N problems.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        limit: Option<u64>,
+        #[arg(long)]
+        csv: Option<PathBuf>,
+    },
     /// Mäntysalo 2024's tables beside pathlab's: reads `experiment dynamic` CSVs (shards
     /// concatenated or given one by one) and prints Markdown, one table per scenario.
     Summary {
@@ -78,6 +104,44 @@ fn parse_shard(s: &str) -> Result<(usize, usize), String> {
 
 pub fn run(e: Experiment) -> Result<i32> {
     match e {
+        Experiment::Anyangle {
+            map,
+            scen,
+            algos,
+            segment_cost,
+            smooth,
+            every,
+            limit,
+            csv,
+        } => {
+            use pathlab::experiment::anyangle;
+            use pathlab::experiment::{Selection, Suite};
+            let algos = anyangle::parse_algos(&algos).map_err(anyhow::Error::msg)?;
+            let sel = Selection {
+                every: every as usize,
+                limit: limit.map(|l| l as usize),
+            };
+            let rows = if super::ext(&map) == "3dmap" {
+                let moves = pathlab::space::VoxelMoves::TwentySix;
+                let suite =
+                    pathlab::experiment::voxel_suite::VoxelSuite::load(&map, &scen, sel, moves)?;
+                let qs: Vec<_> = suite.queries.iter().copied().enumerate().collect();
+                anyangle::run(&suite.space, &qs, &algos, segment_cost, smooth)
+            } else {
+                let suite = Suite::load(&map, &scen, sel)?;
+                let qs: Vec<_> = suite.queries.iter().copied().enumerate().collect();
+                anyangle::run(&suite.space, &qs, &algos, segment_cost, smooth)
+            };
+            let table = anyangle::summary(&rows, &algos);
+            let to_file = csv.is_some();
+            write_csv(csv, &anyangle::csv(&rows))?;
+            if to_file {
+                print!("{table}");
+            } else {
+                eprint!("{table}");
+            }
+            Ok(0)
+        }
         Experiment::Summary { csv, flag } => {
             let mut text = String::new();
             for f in &csv {

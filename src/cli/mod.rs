@@ -293,7 +293,7 @@ impl Drop for LateProgress {
     }
 }
 
-fn ext(p: &Path) -> String {
+pub(crate) fn ext(p: &Path) -> String {
     p.extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default()

@@ -18,6 +18,7 @@ mod nodes;
 pub mod params;
 pub mod registry;
 pub mod rtd;
+mod smooth;
 mod theta_star;
 mod weighted_astar;
 
@@ -34,7 +35,8 @@ pub use greedy::Greedy;
 pub use heap::{key_or_inf, Entry, OpenHeap};
 pub use keyed_heap::KeyedHeap;
 pub use nodes::{Mark, NodeTable};
-pub use theta_star::{distance, ThetaStar};
+pub use smooth::rubber_band;
+pub use theta_star::{distance, Kind as AnyAngleKind, ThetaStar};
 pub use weighted_astar::WeightedAStar;
 
 use crate::space::{NodeId, Space};

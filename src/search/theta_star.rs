@@ -20,9 +20,20 @@ use super::{NodeTable, OpenHeap, Query, Search, SearchState, Stats, Status};
 use crate::space::{Heuristic, NodeId, Space};
 use crate::trace::{Event, EventKind, Tracer, NONE};
 
+/// Which of Yu & Novitch's three searches ([`ThetaStar::yu_novitch`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    AStar,
+    Theta,
+    LazyTheta,
+}
+
 /// Theta* or Lazy Theta*.
 #[derive(Clone, Debug)]
 pub struct ThetaStar {
+    /// False: no segments at all, A* as Yu & Novitch write it (their Algorithm 1), for an
+    /// experiment that times the three on one loop.
+    any_angle: bool,
     lazy: bool,
     heuristic: Heuristic,
     /// Yu & Novitch's segment optimisation: every edge and segment costs 1 in g.
@@ -69,6 +80,7 @@ impl ThetaStar {
     /// Theta* (`lazy` false) or Lazy Theta* with heuristic `h`.
     pub fn new<S: Space>(space: &S, query: Query, lazy: bool, h: Heuristic) -> ThetaStar {
         let mut s = ThetaStar {
+            any_angle: true,
             lazy,
             heuristic: h,
             unit_segments: false,
@@ -98,6 +110,16 @@ impl ThetaStar {
     fn with_params<S: Space>(space: &S, query: Query, p: &Params, lazy: bool) -> ThetaStar {
         let mut s = ThetaStar::new(space, query, lazy, p.heuristic());
         s.unit_segments = p.get("segment_cost") >= 0.5;
+        s.reset(space, query);
+        s
+    }
+
+    /// One of Yu & Novitch's three on one loop: A* (`Kind::AStar`: no segments), Theta* or
+    /// Lazy Theta*, with the Euclidean heuristic, and their segment optimisation when `unit`.
+    pub fn yu_novitch<S: Space>(space: &S, query: Query, kind: Kind, unit: bool) -> ThetaStar {
+        let mut s = ThetaStar::new(space, query, kind == Kind::LazyTheta, Heuristic::Euclidean);
+        s.any_angle = kind != Kind::AStar;
+        s.unit_segments = unit;
         s.reset(space, query);
         s
     }
@@ -221,7 +243,7 @@ impl<S: Space> Search<S> for ThetaStar {
                 break e.node();
             }
         };
-        if self.lazy {
+        if self.lazy && self.any_angle {
             self.set_vertex(space, s, tracer);
         }
         let g = self.nodes.g(s);
@@ -246,7 +268,9 @@ impl<S: Space> Search<S> for ThetaStar {
             }
             // Path 2 from s's parent (checked now by Theta*, when popped by Lazy Theta*), else
             // path 1 through s.
-            let via_parent = parent != NONE && (self.lazy || self.los(space, parent, m, tracer));
+            let via_parent = self.any_angle
+                && parent != NONE
+                && (self.lazy || self.los(space, parent, m, tracer));
             let (ng, np) = if via_parent {
                 (self.nodes.g(parent) + self.seg(space, parent, m), parent)
             } else {
