@@ -30,6 +30,7 @@ fn run_app(a: cli::AppArgs) -> i32 {
         file: a.file,
         screenshot: a.screenshot,
         frames: a.frames,
+        at_step: a.at_step,
         frame_log: a.frame_log,
         scrub_test: a.scrub_test,
         ..Default::default()

@@ -43,6 +43,21 @@ const COLOURS: &[(Color32, &str, &str)] = &[
         "drag it, or press T over a cell (right-click: Set goal here)",
     ),
     (
+        palette::SIGHT_CLEAR,
+        "line of sight: clear",
+        "Theta*, Lazy Theta*: a segment checked at this step and found free",
+    ),
+    (
+        palette::SIGHT_BLOCKED,
+        "line of sight: blocked",
+        "Theta*, Lazy Theta*: a segment checked at this step that touches a blocked cell",
+    ),
+    (
+        palette::SMOOTHED,
+        "rubber-banded path",
+        "View > Rubber-banded paths: the path with the nodes it can see past removed (dashed)",
+    ),
+    (
         palette::AGENT,
         "agent",
         "Dynamic world: an agent walking its view's path, with its trail",

@@ -66,6 +66,8 @@ pub struct Options {
     /// Write a PNG of the window after `frames` frames, then exit.
     pub screenshot: Option<PathBuf>,
     pub frames: u32,
+    /// With `screenshot`: the step shown (mid-search) instead of the runs' ends.
+    pub at_step: Option<usize>,
     /// Print frame times to stderr.
     pub frame_log: bool,
     /// Scripted scrubbing and painting, for frame-time measurements.

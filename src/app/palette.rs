@@ -9,7 +9,7 @@ pub const WALL: Color32 = Color32::from_rgb(34, 34, 38);
 /// A rubber-banded path (dashed, over the path).
 pub const SMOOTHED: Color32 = Color32::from_rgb(120, 40, 160);
 /// A line-of-sight check that found the segment clear, and one that found it blocked.
-pub const SIGHT_CLEAR: Color32 = Color32::from_rgb(30, 170, 60);
+pub const SIGHT_CLEAR: Color32 = Color32::from_rgb(0, 200, 120);
 pub const SIGHT_BLOCKED: Color32 = Color32::from_rgb(220, 40, 40);
 /// Blocked voxels in 3D (lighter than WALL so that their shading shows).
 pub const VOXEL: Color32 = Color32::from_rgb(140, 144, 156);

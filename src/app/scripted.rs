@@ -66,6 +66,9 @@ impl PathlabApp {
             // algorithm searched and the path it found.
             if self.frame == self.opts.frames.max(2) / 2 && self.shot_target.is_none() {
                 self.to_end();
+                if let Some(k) = self.opts.at_step {
+                    self.go_to(k, false);
+                }
             }
             if self.frame >= self.opts.frames.max(1) && self.shot_target.is_none() {
                 self.shot_target = Some((out, None));

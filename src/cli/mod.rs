@@ -35,7 +35,8 @@ pub struct Args {
 /// Options of the app (no command).
 #[derive(clap::Args, Debug)]
 pub struct AppArgs {
-    /// Map (.map), scenario (.scen), project (.ron) or image (.png) to open.
+    /// Map (.map), scenario (.scen), voxel map (.3dmap, .3dscen), project (.ron) or image
+    /// (.png) to open.
     pub file: Option<PathBuf>,
     /// Render the app, write a PNG of the window to this file, and exit.
     #[arg(long, value_name = "OUT.png")]
@@ -43,6 +44,9 @@ pub struct AppArgs {
     /// Frames to render before the screenshot (or the scrub test) ends.
     #[arg(long, default_value_t = 30)]
     pub frames: u32,
+    /// With --screenshot: show step N of the runs (mid-search) instead of their ends.
+    #[arg(long, value_name = "N", requires = "screenshot")]
+    pub at_step: Option<usize>,
     /// Print frame times (update and frame interval, ms) to stderr every 60 frames.
     #[arg(long)]
     pub frame_log: bool,

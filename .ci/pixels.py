@@ -1,0 +1,67 @@
+"""Counts pixels of pathlab's palette in a rectangle of a screenshot, with no image library.
+
+usage: pixels.py FILE X0 X1 Y0 Y1 NAME=MIN ...  (exit 1 when a count is under its minimum)
+names: grey (lit obstacle voxels), orange (closed set), green (path), sight (a clear
+line-of-sight segment)
+"""
+import struct
+import sys
+import zlib
+
+
+def rows_of(path):
+    data = open(path, "rb").read()
+    w, h = struct.unpack(">II", data[16:24])
+    depth, ctype = data[24], data[25]
+    assert depth == 8 and ctype in (2, 6), (depth, ctype)
+    bpp = 3 if ctype == 2 else 4
+    pos, idat = 8, b""
+    while pos < len(data):
+        n = struct.unpack(">I", data[pos:pos + 4])[0]
+        if data[pos + 4:pos + 8] == b"IDAT":
+            idat += data[pos + 8:pos + 8 + n]
+        pos += 12 + n
+    raw = zlib.decompress(idat)
+    stride = w * bpp
+    rows, prev = [], bytearray(stride)
+    for y in range(h):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else (b if pb <= pc else c))) & 255
+        rows.append(line)
+        prev = line
+    return rows, bpp
+
+
+KINDS = {
+    "grey": lambda r, g, b: abs(r - g) < 12 and abs(g - b) < 20 and 60 < r < 170,
+    "orange": lambda r, g, b: r > 150 and 90 < g < 190 and b < 120,
+    "green": lambda r, g, b: g > 150 and r < 180 and b < 80,
+    "sight": lambda r, g, b: r < 20 and abs(g - 200) < 20 and abs(b - 120) < 20,
+}
+
+path, x0, x1, y0, y1 = sys.argv[1], *map(int, sys.argv[2:6])
+want = dict((k, int(v)) for k, v in (a.split("=") for a in sys.argv[6:]))
+rows, bpp = rows_of(path)
+counts = dict.fromkeys(want, 0)
+for y in range(y0, y1):
+    for x in range(x0, x1):
+        r, g, b = rows[y][x * bpp:x * bpp + 3]
+        for k in want:
+            if KINDS[k](r, g, b):
+                counts[k] += 1
+print(f"{path}: " + ", ".join(f"{k} {counts[k]} (at least {want[k]})" for k in want))
+sys.exit(0 if all(counts[k] >= want[k] for k in want) else 1)
