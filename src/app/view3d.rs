@@ -21,7 +21,8 @@ const SYNC_NODES: usize = 2_000_000;
 /// What the search sets were built from: view, cursor, layers drawn, map revision.
 type SetsKey = (u64, usize, (u32, u32), u64);
 
-/// What the markers were built from: view, cursor, layer, selection, map revision, start, goal.
+/// What the markers were built from: view, cursor, layer, selection, map revision, start,
+/// goal, and whether rubber-banded paths are shown.
 type MarkersKey = (
     u64,
     usize,
@@ -30,6 +31,7 @@ type MarkersKey = (
     u64,
     super::document::At,
     super::document::At,
+    bool,
 );
 
 /// Orbit camera and what the view last built.
@@ -407,6 +409,7 @@ impl PathlabApp {
                 rev,
                 self.doc.start_at(),
                 self.doc.goal_at(),
+                self.smoothed,
             );
             if v.markers_key != Some(mkey) {
                 let mut tris = Tris::default();
@@ -415,6 +418,14 @@ impl PathlabApp {
                     if let Some(path) = view.run.path() {
                         for w in path.windows(2) {
                             tris.segment(xyz(w[0]), xyz(w[1]), 0.35, palette::PATH);
+                        }
+                    }
+                }
+                if self.smoothed && view.run.path_visible() {
+                    // View ▸ Rubber-banded paths: thinner, beside the path.
+                    if let Some(band) = view.run.smoothed_path(&self.space) {
+                        for w in band.windows(2) {
+                            tris.segment(xyz(w[0]), xyz(w[1]), 0.2, palette::SMOOTHED);
                         }
                     }
                 }
