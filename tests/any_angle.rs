@@ -102,7 +102,8 @@ fn check_run<S: registry::Family>(
             (cost - walked).abs() < 1e-9,
             "{ctx}, {name}: {cost} vs {walked}"
         );
-        if cost > opt + 1e-6 {
+        // Positions are f32: segment lengths carry about 1e-7 relative error.
+        if cost > opt * (1.0 + 1e-6) + 1e-6 {
             // Lazy Theta* checks a node's segment only once it is popped, and the goal's check
             // can raise its g after it came first: in small cluttered worlds it then returns a
             // path longer than A*'s (Nash et al. 2010 report the same). Theta* never does here.
@@ -238,6 +239,54 @@ fn any_angle_paths_on_5000_random_voxel_worlds() {
         runs += 1;
     }
     assert!(runs > 4500);
+}
+
+#[test]
+fn any_angle_paths_on_3000_random_hex_worlds() {
+    use pathlab::space::{HexOrientation, HexSpace};
+    let mut rng = ChaCha8Rng::seed_from_u64(20);
+    let mut runs = 0;
+    for world in 0..3000 {
+        let (w, h) = (rng.random_range(3..14), rng.random_range(3..12));
+        let density = rng.random_range(0.0..0.35);
+        let mut g = Grid::new(w, h, Cell::FREE);
+        for y in 0..h {
+            for x in 0..w {
+                if rng.random_bool(density) {
+                    g.set(x, y, Cell::WALL);
+                }
+            }
+        }
+        let o = [HexOrientation::Flat, HexOrientation::Pointy][world % 2];
+        let pitch = [1.0, 1.5, 3.0][rng.random_range(0..3)];
+        let space = HexSpace::new(&g, o, pitch, TerrainRule::Class);
+        let Some(q) = random_query(&mut rng, &space) else {
+            continue;
+        };
+        // The hex under each sample: the nearest centre, as the app picks.
+        let blocked_at = |px: f64, py: f64| match o.hex_at(px, py, pitch, w, h) {
+            Some((x, y)) => g.get(x, y).is_none_or(|c| c.tile == b'@'),
+            None => true,
+        };
+        let clear = |a: NodeId, b: NodeId| {
+            let (p, q) = (space.position(a), space.position(b));
+            let (p, q) = (p.map(f64::from), q.map(f64::from));
+            let len = ((q[0] - p[0]).powi(2) + (q[1] - p[1]).powi(2)).sqrt();
+            let steps = (len / pitch * 4000.0).ceil() as usize;
+            let n = (-(q[1] - p[1]) / len * 1e-7, (q[0] - p[0]) / len * 1e-7);
+            (0..=steps).all(|k| {
+                let t = k as f64 / steps as f64;
+                let (x, y) = (p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t);
+                [-1.0, 0.0, 1.0]
+                    .iter()
+                    .all(|s| !blocked_at(x + s * n.0 * pitch, y + s * n.1 * pitch))
+            })
+        };
+        let ctx = format!("hex world {world} {w}×{h} {o:?} pitch {pitch}");
+        check_run(&space, q, astar(&space, q), &clear, &ctx, false);
+        runs += 1;
+    }
+    assert!(runs > 2700);
 }
 
 /// Where a long segment may touch a new cell: where it meets an integer plane (its samples

@@ -196,7 +196,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         guarantee: Guarantee::AnyAngle,
         makers: Makers {
             grid: Some(|s, q, p| Box::new(ThetaStar::theta_from_params(s, q, p))),
-            hex: None,
+            hex: Some(|s, q, p| Box::new(ThetaStar::theta_from_params(s, q, p))),
             voxel: Some(|s, q, p| Box::new(ThetaStar::theta_from_params(s, q, p))),
         },
     },
@@ -208,7 +208,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         guarantee: Guarantee::AnyAngle,
         makers: Makers {
             grid: Some(|s, q, p| Box::new(ThetaStar::lazy_from_params(s, q, p))),
-            hex: None,
+            hex: Some(|s, q, p| Box::new(ThetaStar::lazy_from_params(s, q, p))),
             voxel: Some(|s, q, p| Box::new(ThetaStar::lazy_from_params(s, q, p))),
         },
     },

@@ -170,6 +170,64 @@ pub struct HexSpace {
 }
 
 impl HexSpace {
+    fn centre_of(&self, n: NodeId) -> (f64, f64) {
+        let (x, y) = self.xy(n);
+        self.orientation.centre(x, y, self.pitch)
+    }
+
+    /// Passable at cost 1: a segment over it costs its length.
+    fn free_for_sight(&self, n: NodeId) -> bool {
+        self.classes[n as usize] != 0 && self.costs[n as usize] == 1.0
+    }
+
+    /// Walks the segment `p + t·d` (t from 0 to 1) hex by hex from `a`, leaving each hex by
+    /// the neighbour whose bisector it crosses first; false at a hex that is not free for
+    /// sight, or when the walk leaves the map or does not end at `b`.
+    fn walk_clear(&self, a: NodeId, b: NodeId, p: (f64, f64), d: (f64, f64)) -> bool {
+        let (mut h, mut t) = (a, 0.0f64);
+        for _ in 0..4 * (self.width + self.height) as usize + 8 {
+            if !self.free_for_sight(h) {
+                return false;
+            }
+            if h == b {
+                return true;
+            }
+            let (hx, hy) = self.xy(h);
+            let ch = self.centre_of(h);
+            let mut exit: Option<(f64, Option<NodeId>)> = None;
+            for &(dx, dy) in self.orientation.offsets(hx, hy) {
+                let (nx, ny) = (hx as i64 + dx as i64, hy as i64 + dy as i64);
+                let inside =
+                    nx >= 0 && ny >= 0 && nx < self.width as i64 && ny < self.height as i64;
+                // Off the map a neighbour's centre is still where the lattice puts it.
+                let cn = lattice_centre(self.orientation, nx, ny, self.pitch);
+                let w = (cn.0 - ch.0, cn.1 - ch.1);
+                let denom = d.0 * w.0 + d.1 * w.1;
+                if denom <= 0.0 {
+                    continue;
+                }
+                // (p + t·d)·w = (|cn|² − |ch|²) / 2: where the segment meets the bisector.
+                let rhs = ((cn.0 * cn.0 + cn.1 * cn.1) - (ch.0 * ch.0 + ch.1 * ch.1)) / 2.0;
+                let tn = (rhs - (p.0 * w.0 + p.1 * w.1)) / denom;
+                let next = inside.then(|| ny as u32 * self.width + nx as u32);
+                if tn > t - 1e-12 && exit.is_none_or(|(te, _)| tn < te) {
+                    exit = Some((tn, next));
+                }
+            }
+            match exit {
+                // The segment ends inside this hex.
+                Some((te, _)) if te >= 1.0 => return h == b,
+                None => return h == b,
+                Some((_, None)) => return false,
+                Some((te, Some(next))) => {
+                    h = next;
+                    t = te;
+                }
+            }
+        }
+        false
+    }
+
     /// The heuristics admissible on hexes: the square metrics would overestimate.
     pub const HEURISTICS: &'static [Heuristic] = &[
         Heuristic::Native,
@@ -315,9 +373,40 @@ impl Space for HexSpace {
         [cx as f32, cy as f32, 0.0]
     }
 
+    /// Free when every hex the segment between the two centres touches is passable at cost 1.
+    /// The segment is walked twice, moved 10⁻⁷ of a hex to each side: each copy is in general
+    /// position, and between them they touch both hexes beside a corner or an edge the segment
+    /// passes exactly (as a hex path must go round one of them).
+    fn line_of_sight(&self, a: NodeId, b: NodeId) -> Option<bool> {
+        let (ca, cb) = (self.centre_of(a), self.centre_of(b));
+        let d = (cb.0 - ca.0, cb.1 - ca.1);
+        let len = (d.0 * d.0 + d.1 * d.1).sqrt();
+        if len == 0.0 {
+            return Some(self.free_for_sight(a));
+        }
+        let e = 1e-7 * self.pitch / len;
+        let n = (-d.1 * e, d.0 * e);
+        Some([1.0, -1.0].into_iter().all(|s| {
+            let p = (ca.0 + s * n.0, ca.1 + s * n.1);
+            self.walk_clear(a, b, p, d)
+        }))
+    }
+
     fn max_degree(&self) -> usize {
         6
     }
+}
+
+/// Centre of offset hex (x, y), which may lie off the map (negative coordinates included).
+fn lattice_centre(o: HexOrientation, x: i64, y: i64, pitch: f64) -> (f64, f64) {
+    // From the hex of the same offset parity at (0 or 1, 0 or 1): two columns or two rows
+    // apart, centres differ along one axis only.
+    let (bx, by) = (x.rem_euclid(2) as u32, y.rem_euclid(2) as u32);
+    let (kx, ky) = ((x - bx as i64) / 2, (y - by as i64) / 2);
+    let c = o.centre(bx, by, pitch);
+    let step = o.centre(bx + 2, by, pitch).0 - c.0;
+    let step_y = o.centre(bx, by + 2, pitch).1 - c.1;
+    (c.0 + kx as f64 * step, c.1 + ky as f64 * step_y)
 }
 
 impl CellWorld for HexSpace {
