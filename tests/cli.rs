@@ -577,6 +577,23 @@ fn voxel_maps_solve_and_bad_voxel_files_are_one_line() {
         ]));
         assert!(e.contains(want), "{start}: {e}");
     }
+
+    // `convert` writes the scenario's voxel world as a project, start and goal included, and
+    // the project back as a .3dmap; a voxel world as .map is one line.
+    let ron = tmp("v.ron");
+    let r = pathlab(&["convert", &s, ron.to_str().unwrap()]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let opened = pathlab::map::io::open_world(&ron, Default::default()).unwrap();
+    let vol = opened.volume.expect("a voxel project");
+    let original = pathlab::map::io::read_3dmap(std::path::Path::new(&m)).unwrap();
+    assert_eq!(vol.voxels, original);
+    assert_eq!((opened.start, vol.start_z), (Some((0, 0)), 0));
+    let back = tmp("v-back.3dmap");
+    let r = pathlab(&["convert", ron.to_str().unwrap(), back.to_str().unwrap()]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert_eq!(pathlab::map::io::read_3dmap(&back).unwrap(), original);
+    let e = one_clean_line(&pathlab(&["convert", &s, tmp("v.map").to_str().unwrap()]));
+    assert!(e.contains("written as a project"), "{e}");
 }
 
 /// Voxel worlds made by `convert`: a square map extruded to a height, and a folder of PNG

@@ -26,6 +26,12 @@ pub(super) fn to_voxels(input: &Path, output: &Path, height: Option<u32>) -> Res
         VoxelGrid::from_slices(&layers).map_err(fail)?
     } else if ext(input) == "3dmap" {
         read_3dmap(input)?
+    } else if let Some(v) = open_world(input, (Connectivity::default(), TerrainRule::default()))
+        .ok()
+        .and_then(|o| o.volume)
+    {
+        // A voxel project.
+        v.voxels
     } else {
         let Some(h) = height else {
             bail!(
@@ -45,12 +51,28 @@ pub(super) fn convert(input: &Path, output: &Path, rules: &RuleArgs) -> Result<i
     let family = rules.family()?;
     let opened = match ext(input).as_str() {
         // Through the app's reader, so a project is checked as fully as when it is opened.
-        "map" | "png" | "ron" => open_world(input, rules.rules())?,
+        "map" | "png" | "ron" | "3dmap" | "3dscen" => open_world(input, rules.rules())?,
         e => bail!(
-            "{}: cannot read .{e} files (use .map, .png or .ron)",
+            "{}: cannot read .{e} files (use .map, .png, .ron, .3dmap or .3dscen)",
             input.display()
         ),
     };
+    if let Some(v) = &opened.volume {
+        // A voxel world: only a project holds it with its layer, start and goal.
+        if ext(output) != "ron" {
+            bail!(
+                "{}: a voxel world is written as a project (.ron) or a .3dmap",
+                output.display()
+            );
+        }
+        let mut p = Project::new(&opened.grid);
+        p.world = opened.world;
+        p.voxels = Some(v.voxels.to_runs());
+        (p.layer, p.start_z, p.goal_z) = (v.z, v.start_z, v.goal_z);
+        (p.start, p.goal) = (opened.start, opened.goal);
+        write_project(&p, output)?;
+        return Ok(0);
+    }
     let (grid, world) = match (opened.world, family) {
         (Family::Square, Family::Hex { orientation, pitch }) => {
             let hexes = hexes_from_square(&opened.grid, orientation, pitch, rules.hex_fill())

@@ -38,6 +38,8 @@ pub struct ThetaStar {
     heuristic: Heuristic,
     /// Yu & Novitch's segment optimisation: every edge and segment costs 1 in g.
     unit_segments: bool,
+    /// Heuristic inflation: f = g + ε·h.
+    epsilon: f64,
     nodes: NodeTable,
     heap: OpenHeap,
     query: Query,
@@ -68,6 +70,14 @@ impl ThetaStar {
             max: 5.0,
         },
         ParamSpec {
+            name: "epsilon",
+            help: "heuristic inflation ε ≥ 1 (Krafft 2019 ran Theta* with ε = 2): f = g + ε·h",
+            kind: ParamKind::Float,
+            default: 1.0,
+            min: 1.0,
+            max: 100.0,
+        },
+        ParamSpec {
             name: "segment_cost",
             help: "Yu & Novitch's segment optimisation: 1 = every edge and segment costs one cell in g (faster, longer paths)",
             kind: ParamKind::Choice(&["length", "unit"]),
@@ -84,6 +94,7 @@ impl ThetaStar {
             lazy,
             heuristic: h,
             unit_segments: false,
+            epsilon: 1.0,
             nodes: NodeTable::default(),
             heap: OpenHeap::default(),
             query,
@@ -110,6 +121,7 @@ impl ThetaStar {
     fn with_params<S: Space>(space: &S, query: Query, p: &Params, lazy: bool) -> ThetaStar {
         let mut s = ThetaStar::new(space, query, lazy, p.heuristic());
         s.unit_segments = p.get("segment_cost") >= 0.5;
+        s.epsilon = p.get("epsilon").max(1.0);
         s.reset(space, query);
         s
     }
@@ -209,7 +221,7 @@ impl<S: Space> Search<S> for ThetaStar {
         self.status = Status::Running;
         let h = space.heuristic(self.heuristic, query.start, query.goal);
         self.nodes.open(query.start, 0.0, NONE);
-        self.heap.push(h, 0.0, query.start);
+        self.heap.push(self.epsilon * h, 0.0, query.start);
         self.open_count = 1;
         self.stats.generated = 1;
         self.stats.max_open = 1;
@@ -276,7 +288,7 @@ impl<S: Space> Search<S> for ThetaStar {
             } else {
                 (g + if self.unit_segments { 1.0 } else { c }, s)
             };
-            let h = space.heuristic(self.heuristic, m, goal);
+            let h = self.epsilon * space.heuristic(self.heuristic, m, goal);
             match mark {
                 Mark::New => {
                     self.nodes.open(m, ng, np);
