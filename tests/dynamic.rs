@@ -425,3 +425,56 @@ fn every_variant_replans_within_its_bound_on_1000_mantysalo_tapes() {
     }
     assert!(replans > 50_000, "{replans} replans checked");
 }
+
+/// Krafft 2019's moving 3D scene: A* with ε = 2, Theta* and D* Lite cross it (destination
+/// still, two phases); every D* Lite repair costs what A* from scratch costs, within ε; the
+/// agent never ends inside an obstacle's cell when it succeeds, and the runs replay exactly.
+#[test]
+fn the_moving_3d_scene_is_crossed_and_d_star_lite_repairs_agree_with_a_star() {
+    use pathlab::experiment::scene3d::Scene;
+    use pathlab::experiment::scene3d_run::{run_all, Setup};
+    let scene = Scene::krafft2019_like(false);
+    let setup = Setup {
+        moving_destination: false,
+        ..Default::default()
+    };
+    let specs: Vec<String> = [
+        "weighted-astar:weight=2",
+        "theta-star:epsilon=2",
+        "dstar-lite:epsilon=2,key=krafft2019",
+    ]
+    .map(String::from)
+    .to_vec();
+    let rows = run_all(&scene, &specs, setup, 2, 7).unwrap();
+    assert_eq!(rows.len(), 6);
+    for r in &rows {
+        assert!(r.success, "{r:?}");
+        assert!(r.replans > 0 && r.expanded > 0, "{r:?}");
+        // At least the straight line from start to destination.
+        let d = (0..3)
+            .map(|i| (scene.destination[i] - scene.start[i]).powi(2))
+            .sum::<f32>()
+            .sqrt() as f64;
+        assert!(r.distance >= d - 0.5, "{r:?}");
+        assert_eq!(r.oracle_misses, 0, "{r:?}");
+    }
+    let theta = rows
+        .iter()
+        .filter(|r| r.algo.starts_with("theta"))
+        .map(|r| r.distance);
+    let astar = rows
+        .iter()
+        .filter(|r| r.algo.starts_with("weighted"))
+        .map(|r| r.distance);
+    assert!(
+        theta.sum::<f64>() < astar.sum::<f64>(),
+        "Theta* travels less"
+    );
+    let again = run_all(&scene, &specs, setup, 2, 7).unwrap();
+    let key = |v: &[pathlab::experiment::scene3d_run::RunResult]| {
+        v.iter()
+            .map(|r| (r.success, r.distance.to_bits(), r.expanded, r.replans))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(key(&rows), key(&again), "runs replay from their seed");
+}

@@ -77,6 +77,31 @@ pub enum Experiment {
         #[arg(long)]
         csv: Option<PathBuf>,
     },
+    /// Krafft 2019: an agent crosses a moving 3D scene (64 × 56 × 16 cells, 6-connected; 10
+    /// patrolling, 3 turning and 5 timed obstacles), replanning every update; success rate,
+    /// distance travelled, nodes expanded and search time per run (CSV on stdout or --csv) and
+    /// a table of them (stderr, or stdout with --csv).
+    Scene3d {
+        /// Comma-separated: astar, theta-star, dstar-lite (inflated by --epsilon; D* Lite with
+        /// Krafft's key), ara-star, ad-star (ε₀ 3, decrement 0.2).
+        #[arg(long, default_value = "astar,theta-star,dstar-lite")]
+        algos: String,
+        /// Heuristic inflation of A*, Theta* and D* Lite (the thesis's Table 1: 2).
+        #[arg(long, default_value_t = 2.0)]
+        epsilon: f64,
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
+        runs: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The destination stays (Krafft's scenario 1); by default it patrols (scenario 2).
+        #[arg(long)]
+        static_destination: bool,
+        /// Rasterise the obstacles without the enlarged safety collider.
+        #[arg(long)]
+        no_safety: bool,
+        #[arg(long)]
+        csv: Option<PathBuf>,
+    },
     /// Mäntysalo 2024's tables beside pathlab's: reads `experiment dynamic` CSVs (shards
     /// concatenated or given one by one) and prints Markdown, one table per scenario.
     Summary {
@@ -102,8 +127,58 @@ fn parse_shard(s: &str) -> Result<(usize, usize), String> {
     Ok((i, n))
 }
 
+/// A scene3d algorithm name as a registry spec.
+fn scene_spec(name: &str, eps: f64) -> Result<String> {
+    Ok(match name {
+        "astar" if eps > 1.0 => format!("weighted-astar:weight={eps}"),
+        "astar" => "astar".into(),
+        "theta-star" => format!("theta-star:epsilon={eps}"),
+        "dstar-lite" => format!("dstar-lite:epsilon={eps},key=krafft2019"),
+        "ara-star" => "ara-star:epsilon=3,decrement=0.2".into(),
+        "ad-star" => "ad-star:epsilon=3,decrement=0.2".into(),
+        other => bail!(
+            "unknown algorithm `{other}` (known: astar, theta-star, dstar-lite, ara-star, ad-star)"
+        ),
+    })
+}
+
 pub fn run(e: Experiment) -> Result<i32> {
     match e {
+        Experiment::Scene3d {
+            algos,
+            epsilon,
+            runs,
+            seed,
+            static_destination,
+            no_safety,
+            csv,
+        } => {
+            use pathlab::experiment::{scene3d::Scene, scene3d_run};
+            if !(1.0..=100.0).contains(&epsilon) {
+                bail!("--epsilon {epsilon} must be between 1 and 100");
+            }
+            let specs = algos
+                .split(',')
+                .map(|a| scene_spec(a.trim(), epsilon))
+                .collect::<Result<Vec<_>>>()?;
+            let scene = Scene::krafft2019_like(!static_destination);
+            let setup = scene3d_run::Setup {
+                moving_destination: !static_destination,
+                safety: !no_safety,
+                ..Default::default()
+            };
+            let rows = scene3d_run::run_all(&scene, &specs, setup, runs, seed)
+                .map_err(anyhow::Error::msg)?;
+            let table = scene3d_run::table(&rows, &specs);
+            let to_file = csv.is_some();
+            write_csv(csv, &scene3d_run::csv(&rows))?;
+            if to_file {
+                print!("{table}");
+            } else {
+                eprint!("{table}");
+            }
+            Ok(0)
+        }
         Experiment::Anyangle {
             map,
             scen,

@@ -9,6 +9,8 @@ mod dynamic_runs;
 pub mod heap_astar;
 pub mod mantysalo2024;
 mod mantysalo2024_tables;
+pub mod scene3d;
+pub mod scene3d_run;
 pub mod voxel_suite;
 
 use crate::map::io::{read_map, read_scen, Problem};

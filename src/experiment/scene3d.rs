@@ -1,0 +1,393 @@
+//! A moving 3D scene of the kind Krafft 2019 tested on: a 64 × 56 × 16 box of unit cells,
+//! 6-connected, static walls, and 18 moving obstacles: 10 boxes patrolling between two points
+//! (speeds 1, 2, 2, 1.5, 2, 2, 2, 2, 2, 2 cells/s), 3 bars turning at 8°/s (two about z, one
+//! about x) and 5 blocks appearing and disappearing on timers (7, 5, 3, 5, 5 s), the numbers
+//! of the thesis's scene. Its geometry is not in the thesis; this one is built to be comparable:
+//! three walls across x with openings, the timed blocks in some of the openings, the patrols
+//! and bars in the bays between the walls.
+//!
+//! Each tick the obstacles are rasterised onto the voxel grid: a cell is blocked when the
+//! obstacle touches it (boxes and the bars' rotated boxes tested exactly, in the plane the bar
+//! turns in). With `safety`, moving obstacles are rasterised enlarged by half a cell and
+//! stretched a quarter second ahead of their motion (the thesis's safety collider).
+
+use crate::map::voxel::VoxelGrid;
+
+/// Size of the box, in cells.
+pub const DIMS: [u32; 3] = [64, 56, 16];
+
+/// How an obstacle moves.
+#[derive(Clone, Debug)]
+pub enum Motion {
+    Static,
+    /// Back and forth between `centre` and `to` at `speed` cells/s.
+    Patrol {
+        to: [f32; 3],
+        speed: f32,
+    },
+    /// Turning about its centre at `deg_per_s`, about z (`about_z`) or x.
+    Turn {
+        deg_per_s: f32,
+        about_z: bool,
+    },
+    /// Present for `period` seconds, absent for the next `period`.
+    Timed {
+        period: f32,
+    },
+}
+
+/// A box: centre, half extents, motion.
+#[derive(Clone, Debug)]
+pub struct Obstacle {
+    pub centre: [f32; 3],
+    pub half: [f32; 3],
+    pub motion: Motion,
+}
+
+/// Where an obstacle is at a time: centre, half extents and rotation angle (radians) in the
+/// plane of its turn; `None` while a timed block is away.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pose {
+    pub centre: [f32; 3],
+    pub half: [f32; 3],
+    pub angle: f32,
+    pub about_z: bool,
+}
+
+/// The scene: obstacles, the agent's start, and the destination's patrol (its two ends).
+#[derive(Clone, Debug)]
+pub struct Scene {
+    pub obstacles: Vec<Obstacle>,
+    pub start: [f32; 3],
+    pub destination: [f32; 3],
+    /// With a moving destination: the other end of its patrol, and its speed.
+    pub destination_to: [f32; 3],
+    pub destination_speed: f32,
+    pub agent_speed: f32,
+}
+
+fn wall(x: f32, gaps: &[([f32; 2], [f32; 2])]) -> Vec<Obstacle> {
+    // A wall two cells thick across y and z, cut into boxes around its gaps: rows of z bands.
+    let mut out = vec![];
+    let (h, d) = (DIMS[1] as f32, DIMS[2] as f32);
+    let mut zs: Vec<f32> = vec![0.0, d];
+    for (_, z) in gaps {
+        zs.extend([z[0], z[1]]);
+    }
+    zs.sort_by(f32::total_cmp);
+    zs.dedup();
+    for band in zs.windows(2) {
+        let (z0, z1) = (band[0], band[1]);
+        let mut ys: Vec<(f32, f32)> = vec![];
+        let mut y = 0.0;
+        let mut cuts: Vec<[f32; 2]> = gaps
+            .iter()
+            .filter(|(_, z)| z[0] <= z0 && z[1] >= z1)
+            .map(|(y, _)| *y)
+            .collect();
+        cuts.sort_by(|a, b| a[0].total_cmp(&b[0]));
+        for c in cuts {
+            ys.push((y, c[0]));
+            y = c[1];
+        }
+        ys.push((y, h));
+        for (y0, y1) in ys.into_iter().filter(|(a, b)| b > a) {
+            out.push(Obstacle {
+                centre: [x, (y0 + y1) / 2.0, (z0 + z1) / 2.0],
+                half: [1.0, (y1 - y0) / 2.0, (z1 - z0) / 2.0],
+                motion: Motion::Static,
+            });
+        }
+    }
+    out
+}
+
+impl Scene {
+    /// The built-in scene (see the module's text); `moving_destination` for Krafft's fully
+    /// dynamic scenario, where the destination patrols along y at 2 cells/s.
+    pub fn krafft2019_like(moving_destination: bool) -> Scene {
+        let mut obstacles = vec![];
+        // Walls at x = 16, 32 and 48 with two or three openings each (y range, z range).
+        obstacles.extend(wall(
+            16.0,
+            &[
+                ([6.0, 14.0], [2.0, 9.0]),
+                ([30.0, 36.0], [8.0, 15.0]),
+                ([44.0, 52.0], [1.0, 7.0]),
+            ],
+        ));
+        obstacles.extend(wall(
+            32.0,
+            &[
+                ([2.0, 9.0], [6.0, 14.0]),
+                ([22.0, 30.0], [1.0, 8.0]),
+                ([42.0, 50.0], [7.0, 14.0]),
+            ],
+        ));
+        obstacles.extend(wall(
+            48.0,
+            &[
+                ([10.0, 18.0], [3.0, 10.0]),
+                ([28.0, 34.0], [9.0, 15.0]),
+                ([46.0, 53.0], [2.0, 9.0]),
+            ],
+        ));
+        // Five timed blocks in openings: each closes one of two ways through its wall.
+        for (c, period) in [
+            ([16.0, 10.0, 5.5], 7.0),
+            ([32.0, 26.0, 4.5], 5.0),
+            ([48.0, 14.0, 6.5], 3.0),
+            ([16.0, 48.0, 4.0], 5.0),
+            ([48.0, 31.0, 12.0], 5.0),
+        ] {
+            obstacles.push(Obstacle {
+                centre: c,
+                half: [1.5, 3.0, 3.0],
+                motion: Motion::Timed { period },
+            });
+        }
+        // Ten patrols, 2 × 2 × 2 boxes, in the bays between the walls.
+        let patrols: [([f32; 3], [f32; 3], f32); 10] = [
+            ([6.0, 4.0, 4.0], [6.0, 50.0, 4.0], 1.0),
+            ([11.0, 50.0, 11.0], [11.0, 6.0, 11.0], 2.0),
+            ([21.0, 5.0, 8.0], [28.0, 50.0, 8.0], 2.0),
+            ([25.0, 30.0, 2.0], [25.0, 30.0, 14.0], 1.5),
+            ([37.0, 50.0, 5.0], [44.0, 5.0, 5.0], 2.0),
+            ([40.0, 10.0, 12.0], [40.0, 46.0, 12.0], 2.0),
+            ([53.0, 5.0, 6.0], [53.0, 50.0, 6.0], 2.0),
+            ([58.0, 45.0, 12.0], [58.0, 10.0, 3.0], 2.0),
+            ([20.0, 40.0, 13.0], [29.0, 40.0, 3.0], 2.0),
+            ([36.0, 20.0, 8.0], [45.0, 36.0, 8.0], 2.0),
+        ];
+        for (from, to, speed) in patrols {
+            obstacles.push(Obstacle {
+                centre: from,
+                half: [1.0, 1.0, 1.0],
+                motion: Motion::Patrol { to, speed },
+            });
+        }
+        // Three bars turning at 8°/s: two about z, one about x.
+        for (c, half, about_z) in [
+            ([8.0, 28.0, 8.0], [6.0, 0.5, 0.5], true),
+            ([40.0, 28.0, 4.0], [6.0, 0.5, 0.5], true),
+            ([56.0, 28.0, 8.0], [0.5, 6.0, 0.5], false),
+        ] {
+            obstacles.push(Obstacle {
+                centre: c,
+                half,
+                motion: Motion::Turn {
+                    deg_per_s: 8.0,
+                    about_z,
+                },
+            });
+        }
+        Scene {
+            obstacles,
+            start: [1.5, 1.5, 8.5],
+            destination: [62.5, 54.5, 8.5],
+            destination_to: if moving_destination {
+                [62.5, 4.5, 8.5]
+            } else {
+                [62.5, 54.5, 8.5]
+            },
+            destination_speed: 2.0,
+            agent_speed: 4.0,
+        }
+    }
+
+    /// Where obstacle `i` is at time `t` (s).
+    pub fn pose(&self, i: usize, t: f32) -> Option<Pose> {
+        let o = &self.obstacles[i];
+        let still = Pose {
+            centre: o.centre,
+            half: o.half,
+            angle: 0.0,
+            about_z: true,
+        };
+        match o.motion {
+            Motion::Static => Some(still),
+            Motion::Patrol { to, speed } => Some(Pose {
+                centre: patrol(o.centre, to, speed, t),
+                ..still
+            }),
+            Motion::Turn { deg_per_s, about_z } => Some(Pose {
+                angle: (deg_per_s * t).to_radians(),
+                about_z,
+                ..still
+            }),
+            Motion::Timed { period } => ((t / period).floor() as i64 % 2 == 0).then_some(still),
+        }
+    }
+
+    /// Where the destination is at time `t`.
+    pub fn destination_at(&self, t: f32) -> [f32; 3] {
+        patrol(
+            self.destination,
+            self.destination_to,
+            self.destination_speed,
+            t,
+        )
+    }
+
+    /// The blocked cells at time `t` into `out` (cleared first); `safety` enlarges moving
+    /// obstacles (see the module's text).
+    pub fn rasterise(&self, t: f32, safety: bool, out: &mut VoxelGrid) {
+        *out = VoxelGrid::new(DIMS[0], DIMS[1], DIMS[2]).expect("the scene's box fits");
+        for i in 0..self.obstacles.len() {
+            let Some(mut p) = self.pose(i, t) else {
+                continue;
+            };
+            let moving = !matches!(
+                self.obstacles[i].motion,
+                Motion::Static | Motion::Timed { .. }
+            );
+            if safety && moving {
+                p.half = p.half.map(|h| h + 0.5);
+                if let Motion::Patrol { .. } = self.obstacles[i].motion {
+                    // Stretched towards where it will be a quarter second on.
+                    let ahead = self.pose(i, t + 0.25).map_or(p.centre, |q| q.centre);
+                    for ((c, h), a) in p.centre.iter_mut().zip(p.half.iter_mut()).zip(ahead) {
+                        let d = (a - *c) / 2.0;
+                        *c += d;
+                        *h += d.abs();
+                    }
+                }
+            }
+            stamp(&p, out);
+        }
+    }
+}
+
+/// Position on a back-and-forth patrol from `a` to `b` at `speed` after `t` seconds.
+fn patrol(a: [f32; 3], b: [f32; 3], speed: f32, t: f32) -> [f32; 3] {
+    let len = (0..3).map(|i| (b[i] - a[i]).powi(2)).sum::<f32>().sqrt();
+    if len == 0.0 || speed == 0.0 {
+        return a;
+    }
+    let s = (speed * t).rem_euclid(2.0 * len);
+    let f = if s <= len { s / len } else { 2.0 - s / len };
+    [0, 1, 2].map(|i| a[i] + (b[i] - a[i]) * f)
+}
+
+/// Whether pose `p` touches cell `c` (the unit cube at c).
+pub fn touches(p: &Pose, c: [i64; 3]) -> bool {
+    // The turn's axis: along it, plain interval overlap; in the plane across it, the cell's
+    // square against the rotated rectangle by separating axes (two of each).
+    let (axis, u, v) = if p.about_z { (2, 0, 1) } else { (0, 1, 2) };
+    let lo = c.map(|v| v as f32);
+    if lo[axis] + 1.0 <= p.centre[axis] - p.half[axis] || lo[axis] >= p.centre[axis] + p.half[axis]
+    {
+        return false;
+    }
+    let sq = [lo[u] + 0.5 - p.centre[u], lo[v] + 0.5 - p.centre[v]];
+    let (cs, sn) = (p.angle.cos(), p.angle.sin());
+    let axes = [[1.0, 0.0], [0.0, 1.0], [cs, sn], [-sn, cs]];
+    for ax in &axes {
+        // Square: half 0.5 each way; projection radius 0.5(|ax.x| + |ax.y|).
+        let rs = 0.5 * (ax[0].abs() + ax[1].abs());
+        // Rectangle: half extents along its own axes (the first two of `axes` rotated).
+        let (e0, e1) = (p.half[u], p.half[v]);
+        let r_axes = [[cs, sn], [-sn, cs]];
+        let rr = e0 * (r_axes[0][0] * ax[0] + r_axes[0][1] * ax[1]).abs()
+            + e1 * (r_axes[1][0] * ax[0] + r_axes[1][1] * ax[1]).abs();
+        let dist = (sq[0] * ax[0] + sq[1] * ax[1]).abs();
+        // Touching counts as blocked, but a shared face exactly does not.
+        if dist >= rs + rr - 1e-6 {
+            return false;
+        }
+    }
+    true
+}
+
+/// Blocks every cell pose `p` touches.
+fn stamp(p: &Pose, out: &mut VoxelGrid) {
+    let r = (p.half[0].powi(2) + p.half[1].powi(2) + p.half[2].powi(2)).sqrt();
+    let lo = [0, 1, 2].map(|i| (p.centre[i] - r).floor().max(0.0) as i64);
+    let hi = [0, 1, 2].map(|i| ((p.centre[i] + r).ceil() as i64).min(DIMS[i] as i64 - 1));
+    for z in lo[2]..=hi[2] {
+        for y in lo[1]..=hi[1] {
+            for x in lo[0]..=hi[0] {
+                if touches(p, [x, y, z]) {
+                    out.set(x as u32, y as u32, z as u32, true);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The oracle: points on a fine lattice inside the obstacle, rotated into place.
+    fn sampled(p: &Pose, c: [i64; 3]) -> bool {
+        let (axis, u, v) = if p.about_z { (2, 0, 1) } else { (0, 1, 2) };
+        let (cs, sn) = (p.angle.cos(), p.angle.sin());
+        let n = 24;
+        for i in 0..=n {
+            for j in 0..=n {
+                for k in 0..=n {
+                    let f = |m: usize| (m as f32 / n as f32) * 2.0 - 1.0;
+                    let local = [f(i) * p.half[0], f(j) * p.half[1], f(k) * p.half[2]];
+                    let (a, b) = (local[u], local[v]);
+                    let mut w = [0.0; 3];
+                    w[axis] = p.centre[axis] + local[axis];
+                    w[u] = p.centre[u] + a * cs - b * sn;
+                    w[v] = p.centre[v] + a * sn + b * cs;
+                    if (0..3).all(|q| w[q] > c[q] as f32 + 1e-3 && w[q] < c[q] as f32 + 1.0 - 1e-3)
+                    {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    #[test]
+    fn a_turning_bar_blocks_the_cells_it_covers() {
+        for (about_z, deg) in [(true, 0.0), (true, 30.0), (true, 45.0), (false, 60.0)] {
+            let p = Pose {
+                centre: [10.0, 10.0, 8.0],
+                half: if about_z {
+                    [4.0, 0.5, 0.5]
+                } else {
+                    [0.5, 4.0, 0.5]
+                },
+                angle: f32::to_radians(deg),
+                about_z,
+            };
+            for z in 3..13 {
+                for y in 4..16 {
+                    for x in 4..16 {
+                        let c = [x, y, z];
+                        // Every cell with a sampled point strictly inside is blocked.
+                        if sampled(&p, c) {
+                            assert!(touches(&p, c), "{c:?} at {deg}°");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_scene_moves_and_keeps_its_counts() {
+        let s = Scene::krafft2019_like(true);
+        let count = |f: fn(&Motion) -> bool| s.obstacles.iter().filter(|o| f(&o.motion)).count();
+        assert_eq!(count(|m| matches!(m, Motion::Patrol { .. })), 10);
+        assert_eq!(count(|m| matches!(m, Motion::Turn { .. })), 3);
+        assert_eq!(count(|m| matches!(m, Motion::Timed { .. })), 5);
+        let mut a = VoxelGrid::new(1, 1, 1).unwrap();
+        let mut b = a.clone();
+        s.rasterise(0.0, false, &mut a);
+        s.rasterise(3.5, false, &mut b);
+        assert_ne!(a, b, "obstacles move");
+        let start = s.start.map(|v| v.floor() as i64);
+        assert!(!a.is_blocked(start[0], start[1], start[2]));
+        // The safety collider blocks more.
+        s.rasterise(0.0, true, &mut b);
+        assert!(b.count_blocked() > a.count_blocked());
+        assert_ne!(s.destination_at(0.0), s.destination_at(5.0));
+    }
+}
