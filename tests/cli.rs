@@ -697,3 +697,44 @@ fn experiment_anyangle_writes_its_csv_and_means() {
     ]));
     assert!(e.contains("unknown algorithm `dijkstra`"), "{e}");
 }
+
+/// `experiment scene3d`: the CSV contract (the spec quoted, as it holds commas), one row per
+/// algorithm and run; an unknown algorithm is one line.
+#[test]
+fn experiment_scene3d_writes_its_csv() {
+    let out = pathlab(&[
+        "experiment",
+        "scene3d",
+        "--runs",
+        "1",
+        "--algos",
+        "astar,dstar-lite",
+        "--static-destination",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "algo,run,success,distance,expanded,millis,replans,oracle_misses"
+    );
+    assert_eq!(lines.len(), 3, "{text}");
+    for l in &lines[1..] {
+        let (spec, rest) = l[1..].split_once("\",").expect("a quoted spec");
+        assert!(
+            spec.contains("weight=2") || spec.contains("key=krafft2019"),
+            "{l}"
+        );
+        let f: Vec<&str> = rest.split(',').collect();
+        assert_eq!(f.len(), 7, "{l}");
+        assert_eq!(f[1], "true", "crossed: {l}");
+        assert_eq!(f[6], "0", "repairs agree with A*: {l}");
+    }
+    assert!(String::from_utf8_lossy(&out.stderr).contains("success rate"));
+    let e = one_clean_line(&pathlab(&["experiment", "scene3d", "--algos", "bfs"]));
+    assert!(e.contains("unknown algorithm `bfs`"), "{e}");
+}

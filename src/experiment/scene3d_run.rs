@@ -298,9 +298,10 @@ pub fn csv(rows: &[RunResult]) -> String {
     use std::fmt::Write;
     let mut s = format!("{CSV_HEADER}\n");
     for r in rows {
+        // A spec with parameters holds commas: quoted, as CSV quotes a field.
         let _ = writeln!(
             s,
-            "{},{},{},{:.3},{},{:.3},{},{}",
+            "\"{}\",{},{},{:.3},{},{:.3},{},{}",
             r.algo, r.run, r.success, r.distance, r.expanded, r.millis, r.replans, r.oracle_misses
         );
     }
