@@ -5,7 +5,9 @@
 //! the thesis wrote them, so the times compare the algorithms rather than two engines; with
 //! the segment optimisation every edge and segment counts 1 in g (lengths stay Euclidean).
 
-use crate::search::{rubber_band, AnyAngleKind, Query, Search, SearchState, Status, ThetaStar};
+use crate::search::{
+    any_angle_cost, rubber_band, AnyAngleKind, Query, Search, SearchState, Status, ThetaStar,
+};
 use crate::space::Space;
 use crate::trace::NullTracer;
 use std::fmt::Write;
@@ -83,11 +85,11 @@ pub fn run<S: Space>(
             let status = s.run(space, &mut NullTracer);
             let micros = t0.elapsed().as_secs_f64() * 1e6;
             let path = (status == Status::Found).then(|| s.path().unwrap_or(&[]).to_vec());
-            let length = path.as_ref().map(|p| length_of(space, p));
+            let length = path.as_ref().map(|p| any_angle_cost(space, p));
             let (smoothed, smooth_checks) = match (&path, smooth) {
                 (Some(p), true) => {
                     let (b, c) = rubber_band(space, p);
-                    (Some(length_of(space, &b)), c)
+                    (Some(any_angle_cost(space, &b)), c)
                 }
                 _ => (None, 0),
             };
@@ -104,21 +106,6 @@ pub fn run<S: Space>(
         }
     }
     rows
-}
-
-/// What a path costs: edges their costs, longer segments their Euclidean lengths.
-fn length_of<S: Space>(space: &S, path: &[u32]) -> f64 {
-    path.windows(2)
-        .map(|w| {
-            let mut edge = None;
-            space.for_each_neighbour(w[0], |m, c| {
-                if m == w[1] {
-                    edge = Some(c);
-                }
-            });
-            edge.unwrap_or_else(|| crate::search::distance(space, w[0], w[1]))
-        })
-        .sum()
 }
 
 /// The rows as CSV.

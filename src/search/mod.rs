@@ -36,7 +36,7 @@ pub use heap::{key_or_inf, Entry, OpenHeap};
 pub use keyed_heap::KeyedHeap;
 pub use nodes::{Mark, NodeTable};
 pub use smooth::rubber_band;
-pub use theta_star::{distance, Kind as AnyAngleKind, ThetaStar};
+pub use theta_star::{any_angle_cost, distance, Kind as AnyAngleKind, ThetaStar};
 pub use weighted_astar::WeightedAStar;
 
 use crate::space::{NodeId, Space};

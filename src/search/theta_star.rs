@@ -58,6 +58,22 @@ pub fn distance<S: Space>(space: &S, a: NodeId, b: NodeId) -> f64 {
     (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
 }
 
+/// What an any-angle path costs in the world: an edge of the graph its edge cost (terrain
+/// included), a longer segment its length (line of sight holds only over cost-1 cells).
+pub fn any_angle_cost<S: Space>(space: &S, path: &[NodeId]) -> f64 {
+    path.windows(2)
+        .map(|w| {
+            let mut edge = None;
+            space.for_each_neighbour(w[0], |m, c| {
+                if m == w[1] {
+                    edge = Some(c);
+                }
+            });
+            edge.unwrap_or_else(|| distance(space, w[0], w[1]))
+        })
+        .sum()
+}
+
 impl ThetaStar {
     /// Registry parameters.
     pub const PARAMS: &'static [ParamSpec] = &[
@@ -191,21 +207,7 @@ impl ThetaStar {
     fn finish<T: Tracer, S: Space>(&mut self, space: &S, tracer: &mut T) {
         self.nodes
             .trace_path(self.query.goal, &mut self.path, tracer);
-        // What the path costs in the world: an edge of the graph its edge cost (terrain
-        // included), a longer segment its length (line of sight holds only over cost-1 cells).
-        self.length = self
-            .path
-            .windows(2)
-            .map(|w| {
-                let mut edge = None;
-                space.for_each_neighbour(w[0], |m, c| {
-                    if m == w[1] {
-                        edge = Some(c);
-                    }
-                });
-                edge.unwrap_or_else(|| distance(space, w[0], w[1]))
-            })
-            .sum();
+        self.length = any_angle_cost(space, &self.path);
         self.status = Status::Found;
     }
 }
