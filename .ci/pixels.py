@@ -2,7 +2,8 @@
 
 usage: pixels.py FILE X0 X1 Y0 Y1 NAME=MIN ...  (exit 1 when a count is under its minimum)
 names: grey (lit obstacle voxels), orange (closed set), green (path), sight (a clear
-line-of-sight segment)
+line-of-sight segment), agent (the flying agent and its trail), moving (moving obstacles),
+badge (an oracle badge that agrees)
 """
 import struct
 import sys
@@ -51,6 +52,9 @@ KINDS = {
     "orange": lambda r, g, b: r > 150 and 90 < g < 190 and b < 120,
     "green": lambda r, g, b: g > 150 and r < 180 and b < 80,
     "sight": lambda r, g, b: r < 20 and abs(g - 200) < 20 and abs(b - 120) < 20,
+    "agent": lambda r, g, b: r < 40 and 50 < g < 120 and 110 < b < 240 and b > 1.8 * g,
+    "moving": lambda r, g, b: r < 10 and g > 90 and b > 100 and abs(b - 1.1 * g) < 15,
+    "badge": lambda r, g, b: abs(r - 40) < 6 and abs(g - 130) < 6 and abs(b - 70) < 6,
 }
 
 path, x0, x1, y0, y1 = sys.argv[1], *map(int, sys.argv[2:6])

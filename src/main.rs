@@ -31,6 +31,9 @@ fn run_app(a: cli::AppArgs) -> i32 {
         screenshot: a.screenshot,
         frames: a.frames,
         at_step: a.at_step,
+        algo: a.algo,
+        scene3d: a.scene3d,
+        fly_to: a.fly_to,
         frame_log: a.frame_log,
         scrub_test: a.scrub_test,
         ..Default::default()

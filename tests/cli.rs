@@ -738,3 +738,22 @@ fn experiment_scene3d_writes_its_csv() {
     let e = one_clean_line(&pathlab(&["experiment", "scene3d", "--algos", "bfs"]));
     assert!(e.contains("unknown algorithm `bfs`"), "{e}");
 }
+
+/// The app's `--algo` is checked before a window opens: an unknown algorithm or a bad
+/// parameter is one line naming the flag, exit 2.
+#[test]
+fn the_apps_algo_flag_refuses_what_the_registry_does_not_know() {
+    for (spec, says) in [
+        ("nonsense", "unknown algorithm `nonsense`"),
+        ("weighted-astar:weight=x", "weighted-astar"),
+    ] {
+        let out = pathlab(&["--algo", spec, "--screenshot", "/nonexistent/x.png"]);
+        assert_eq!(out.status.code(), Some(2), "{spec}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with("pathlab: --algo: ") && err.contains(says),
+            "{err}"
+        );
+    }
+}

@@ -478,3 +478,61 @@ fn the_moving_3d_scene_is_crossed_and_d_star_lite_repairs_agree_with_a_star() {
     };
     assert_eq!(key(&rows), key(&again), "runs replay from their seed");
 }
+
+/// The flight log the app replays: ticks every 0.05 s, the agent never moving faster than its
+/// 4 cells/s, replans in time order from and to free cells of the graph they searched, the
+/// end where the log says, and the same outcome as the experiment's run.
+#[test]
+fn a_flight_log_is_the_run_tick_by_tick() {
+    use pathlab::experiment::scene3d::Scene;
+    use pathlab::experiment::scene3d_run::{fly, run_once, FlightEnd, Setup};
+    use pathlab::map::voxel::VoxelGrid;
+    let scene = Scene::krafft2019_like(true);
+    let setup = Setup::default();
+    for spec in ["astar", "dstar-lite"] {
+        let (r, log) = fly(&scene, spec, setup, 3.5, 0).unwrap();
+        assert_eq!(
+            run_once(&scene, spec, setup, 3.5, 0).unwrap().replans,
+            r.replans
+        );
+        assert_eq!(log.replans.len() as u32, r.replans, "{spec}");
+        let mut flown = 0.0f64;
+        for w in log.frames.windows(2) {
+            assert!(
+                (w[1].t - w[0].t - 0.05).abs() < 1e-4,
+                "{spec}: tick {}",
+                w[0].t
+            );
+            let d = (0..3)
+                .map(|i| (w[1].pos[i] - w[0].pos[i]).powi(2))
+                .sum::<f32>()
+                .sqrt();
+            assert!(d <= 4.0 * 0.05 + 1e-4, "{spec}: {d} cells in one tick");
+            flown += d as f64;
+        }
+        // The trail's chords are at most the distance flown along the corridor.
+        assert!(
+            flown <= r.distance + 1e-3,
+            "{spec}: {flown} > {}",
+            r.distance
+        );
+        let mut graph = VoxelGrid::new(1, 1, 1).unwrap();
+        for (k, rp) in log.replans.iter().enumerate() {
+            assert!(k == 0 || log.replans[k - 1].t < rp.t, "{spec}: replan {k}");
+            scene.rasterise(log.t0 + rp.t, setup.safety, &mut graph);
+            for c in [rp.start, rp.goal] {
+                assert!(
+                    !graph.is_blocked(c[0] as i64, c[1] as i64, c[2] as i64),
+                    "{spec} {k}"
+                );
+            }
+            assert_ne!(rp.agrees, Some(false), "{spec}: replan {k}");
+        }
+        let last = log.frames.last().unwrap();
+        assert_eq!(log.end == FlightEnd::Arrived, r.success, "{spec}");
+        if r.success {
+            let d2: f32 = (0..3).map(|i| (last.dest[i] - last.pos[i]).powi(2)).sum();
+            assert!(d2 < 0.25, "{spec}: ended {d2} from the destination");
+        }
+    }
+}

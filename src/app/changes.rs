@@ -217,6 +217,7 @@ impl PathlabApp {
     pub(super) fn set_document(&mut self, doc: Document) {
         self.agents_stop();
         self.sim.blocks = None;
+        self.flight = None;
         self.doc = doc;
         self.doc_serial += 1;
         self.problems.chosen = None;

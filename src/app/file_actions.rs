@@ -170,6 +170,7 @@ impl PathlabApp {
                 }
             }
             PendingAction::ToVoxels(height) => self.extrude_to_voxels(height),
+            PendingAction::Scene3d => self.open_scene3d(),
             PendingAction::Quit => {
                 self.doc.dirty = false;
                 self.clear_recovery();

@@ -16,6 +16,7 @@ mod envelope;
 mod experiment;
 mod file_actions;
 mod files;
+mod flight;
 mod help;
 mod hex_panel;
 mod inspector;
@@ -68,6 +69,12 @@ pub struct Options {
     pub frames: u32,
     /// With `screenshot`: the step shown (mid-search) instead of the runs' ends.
     pub at_step: Option<usize>,
+    /// The first view's algorithm (a registry spec).
+    pub algo: Option<String>,
+    /// Open Krafft 2019's moving 3D scene.
+    pub scene3d: bool,
+    /// With `scene3d` and `screenshot`: fly, and show the scene at this time (s).
+    pub fly_to: Option<f32>,
     /// Print frame times to stderr.
     pub frame_log: bool,
     /// Scripted scrubbing and painting, for frame-time measurements.
@@ -119,6 +126,9 @@ pub fn run(opts: Options) -> Result<(), String> {
         }
         None => None,
     };
+    if let Some(spec) = &opts.algo {
+        AlgoChoice::from_spec(spec).map_err(|e| format!("--algo: {e}"))?;
+    }
     let failed: Arc<Mutex<Option<String>>> = Arc::default();
     let fail = failed.clone();
     eframe::run_native(
@@ -208,6 +218,8 @@ enum PendingAction {
     ToHexes(crate::map::Family, crate::map::HexFill),
     /// The map extruded to this many voxel layers, in a new unsaved document.
     ToVoxels(u32),
+    /// Krafft 2019's moving 3D scene, in a new unsaved document.
+    Scene3d,
     Quit,
 }
 
@@ -365,6 +377,8 @@ pub struct PathlabApp {
     seen_tiles: Vec<u8>,
     /// Agents crossing the map while it changes.
     pub sim: agent::AgentSim,
+    /// Krafft 2019's moving 3D scene, when it is the open world.
+    pub flight: Option<flight::Flight>,
     /// Cells the world changed last (agents walking), and when: the canvas flashes them.
     pub flash: (Vec<(u32, u32)>, Instant),
     /// The scenario's problem list: filter, order, the chosen problem.
@@ -465,17 +479,25 @@ impl PathlabApp {
             experiment: Default::default(),
             seen_tiles: vec![],
             sim: Default::default(),
+            flight: None,
             problems: Default::default(),
             flash: (vec![], Instant::now()),
             doc_serial: 0,
         };
         app.seen_tiles = app.doc.grid.tiles().to_vec();
-        app.add_view(AlgoChoice::named("astar"));
+        let first = opts.algo.as_deref().map(AlgoChoice::from_spec);
+        app.add_view(match first {
+            Some(Ok(c)) => c,
+            _ => AlgoChoice::named("astar"),
+        });
         if let Some(f) = &opts.file {
             if let Err(e) = app.open_now(f) {
                 app.status = e.clone();
                 app.startup_error = Some(e);
             }
+        }
+        if opts.scene3d {
+            app.open_scene3d();
         }
         if opts.screenshot.is_none() && !opts.scrub_test {
             // Each running instance owns one recovery slot, so a second window never offers
@@ -504,6 +526,7 @@ impl PathlabApp {
         laps.lap("search");
         self.advance_play(dt);
         self.agents_advance(dt);
+        self.flight_advance(dt);
         if self.opts.scrub_test {
             self.scrub_step();
         }
@@ -532,6 +555,7 @@ impl PathlabApp {
         if self.searching()
             || self.playing
             || self.sim.playing
+            || self.flight.as_ref().is_some_and(|f| f.playing)
             || self.dialog.is_some()
             || self.opts.scrub_test
         {

@@ -39,6 +39,13 @@ pub(super) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 if ui.button("Save as…  (Ctrl+Shift+S)").clicked() {
                     app.ask_file(DialogPurpose::SaveAs, "map.map");
                 }
+                if ui
+                    .button("Moving 3D scene (Krafft 2019)")
+                    .on_hover_text("an agent flying through patrolling, turning and blinking obstacles")
+                    .clicked()
+                {
+                    app.request(PendingAction::Scene3d);
+                }
                 ui.separator();
                 if ui.button("Export canvas as PNG…").clicked() {
                     app.ask_file(DialogPurpose::ExportPng, "canvas.png");

@@ -37,6 +37,15 @@ impl AlgoChoice {
         AlgoChoice { info, values }
     }
 
+    /// The algorithm a spec like `weighted-astar:weight=2` names, with its parameters checked.
+    pub fn from_spec(spec: &str) -> Result<AlgoChoice, String> {
+        let (info, params) = registry::parse_spec(spec)?;
+        Ok(AlgoChoice {
+            info,
+            values: params.values().clone(),
+        })
+    }
+
     /// `name:key=value,...`, as the CLI and run files spell it.
     pub fn spec(&self) -> String {
         let non_default: Vec<String> = self

@@ -69,6 +69,13 @@ impl PathlabApp {
                 if let Some(k) = self.opts.at_step {
                     self.go_to(k, false);
                 }
+                if let Some(t) = self.opts.fly_to {
+                    self.fly();
+                    self.seek_flight_time(t);
+                    if let Some(f) = self.flight.as_mut() {
+                        f.playing = false;
+                    }
+                }
             }
             if self.frame >= self.opts.frames.max(1) && self.shot_target.is_none() {
                 self.shot_target = Some((out, None));

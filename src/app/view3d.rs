@@ -226,6 +226,7 @@ impl PathlabApp {
                 v.fit_pending = true;
             }
         });
+        super::flight::strip(self, &mut child);
         let strip_bottom = child.min_rect().bottom() + 2.0;
         let area = egui::Rect::from_min_max(egui::pos2(rect.left(), strip_bottom), rect.max);
         if layer != self.doc.layer() {
@@ -454,20 +455,30 @@ impl PathlabApp {
             }
         }
         let [w, h, d] = dims.map(|c| c as f32);
+        let mut parts = vec![
+            (v.obstacles.generation, v.obstacles.tris.clone()),
+            (v.search.generation, v.search.tris.clone()),
+            (v.markers_generation, v.markers.clone()),
+        ];
+        let (xray, eye, target, fov_y, dist) = (v.xray, v.eye(), v.target, v.fov_y, v.dist);
+        let mut generation = v.next_generation;
+        if let Some([moving, agent]) = self.flight_parts(&mut generation) {
+            // The moving obstacles over the grey graph voxels, the agent in front of all.
+            parts.insert(1, moving);
+            parts.push(agent);
+        }
+        self.view3d.next_generation = generation;
         let scene = Scene {
-            parts: vec![
-                (v.obstacles.generation, v.obstacles.tris.clone()),
-                (v.search.generation, v.search.tris.clone()),
-                (v.markers_generation, v.markers.clone()),
-            ],
-            eye: v.eye(),
-            target: v.target,
-            fov_y: v.fov_y,
-            far: v.dist * 2.0 + (w * w + h * h + d * d).sqrt() * 2.0,
+            parts,
+            eye,
+            target,
+            fov_y,
+            far: dist * 2.0 + (w * w + h * h + d * d).sqrt() * 2.0,
             background: palette::VIEW3D_BACKGROUND,
-            xray: v.xray,
+            xray,
         };
         view3d_gl::paint(ui, area, scene);
+        super::flight::badge(self, ui, area);
     }
 
     /// Shows and edits layer `z` of the voxel world in 2D.

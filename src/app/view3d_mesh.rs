@@ -101,6 +101,11 @@ impl Tris {
     /// A square tube of width `w` from the centre of voxel `a` to that of `b`.
     pub fn segment(&mut self, a: [u32; 3], b: [u32; 3], w: f32, color: Color32) {
         let (p, q) = (a.map(|c| c as f32 + 0.5), b.map(|c| c as f32 + 0.5));
+        self.segment_between(p, q, w, color);
+    }
+
+    /// A square bar of width `w` between points `p` and `q` (voxel units).
+    pub fn segment_between(&mut self, p: [f32; 3], q: [f32; 3], w: f32, color: Color32) {
         let d = [q[0] - p[0], q[1] - p[1], q[2] - p[2]];
         let len = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
         if len == 0.0 {

@@ -78,6 +78,7 @@ pub(super) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
         }
         ui.checkbox(&mut app.view3d.show, "3D view beside the layer");
     });
+    super::flight::panel(app, ui);
 }
 
 /// The controls that extrude a square map into a voxel world.

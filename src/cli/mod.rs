@@ -47,6 +47,15 @@ pub struct AppArgs {
     /// With --screenshot: show step N of the runs (mid-search) instead of their ends.
     #[arg(long, value_name = "N", requires = "screenshot")]
     pub at_step: Option<usize>,
+    /// The first view's algorithm, as `solve --algo` spells it (default: astar).
+    #[arg(long, value_name = "SPEC")]
+    pub algo: Option<String>,
+    /// Open Krafft 2019's moving 3D scene instead of a file.
+    #[arg(long, conflicts_with = "file")]
+    pub scene3d: bool,
+    /// With --scene3d: fly the agent with the algorithm and show the scene at this time (s).
+    #[arg(long, value_name = "SECONDS", requires = "scene3d")]
+    pub fly_to: Option<f32>,
     /// Print frame times (update and frame interval, ms) to stderr every 60 frames.
     #[arg(long)]
     pub frame_log: bool,

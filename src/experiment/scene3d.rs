@@ -232,8 +232,27 @@ impl Scene {
     /// The blocked cells at time `t` into `out` (cleared first); `safety` enlarges moving
     /// obstacles (see the module's text).
     pub fn rasterise(&self, t: f32, safety: bool, out: &mut VoxelGrid) {
+        self.rasterise_some(t, safety, |_| true, out);
+    }
+
+    /// The cells the obstacles that move (patrolling, turning, timed) touch at time `t`, by
+    /// their true shapes: what the app draws in their own colour.
+    pub fn rasterise_moving(&self, t: f32, out: &mut VoxelGrid) {
+        self.rasterise_some(t, false, |m| !matches!(m, Motion::Static), out);
+    }
+
+    fn rasterise_some(
+        &self,
+        t: f32,
+        safety: bool,
+        keep: impl Fn(&Motion) -> bool,
+        out: &mut VoxelGrid,
+    ) {
         *out = VoxelGrid::new(DIMS[0], DIMS[1], DIMS[2]).expect("the scene's box fits");
         for i in 0..self.obstacles.len() {
+            if !keep(&self.obstacles[i].motion) {
+                continue;
+            }
             let Some(mut p) = self.pose(i, t) else {
                 continue;
             };

@@ -60,7 +60,8 @@ impl Default for Setup {
     }
 }
 
-fn cell_of(p: [f32; 3]) -> [u32; 3] {
+/// The cell a point of the scene lies in (clamped to the box).
+pub fn cell_of(p: [f32; 3]) -> [u32; 3] {
     [0, 1, 2].map(|i| (p[i].floor().max(0.0) as u32).min(DIMS[i] - 1))
 }
 
@@ -69,7 +70,7 @@ fn centre(c: [u32; 3]) -> [f32; 3] {
 }
 
 /// The free cell nearest `c` (itself if free), searching outwards a few shells.
-fn free_near(v: &VoxelGrid, c: [u32; 3]) -> Option<[u32; 3]> {
+pub fn free_near(v: &VoxelGrid, c: [u32; 3]) -> Option<[u32; 3]> {
     let p = crate::map::volume::nearest_free(v, c);
     (!v.is_blocked(p[0] as i64, p[1] as i64, p[2] as i64)).then_some(p)
 }
@@ -106,6 +107,62 @@ fn collides(v: &VoxelGrid, p: [f32; 3], r: f32) -> bool {
     false
 }
 
+/// Where the agent and the destination were at one moment of a flight (scene seconds since
+/// the flight began).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FlightFrame {
+    pub t: f32,
+    pub pos: [f32; 3],
+    pub dest: [f32; 3],
+}
+
+/// One replan of a flight: when, between which cells, what it found and, for the incremental
+/// searches, what A* from scratch found on the same graph (the oracle).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Replan {
+    /// Scene seconds since the flight began; the graph is the scene rasterised (with the
+    /// setup's safety collider) at the flight's phase plus this.
+    pub t: f32,
+    pub start: [u32; 3],
+    pub goal: [u32; 3],
+    /// The path's cost, if one was found.
+    pub cost: Option<f64>,
+    /// D* Lite or AD* repaired its last search (false: searched from scratch).
+    pub repaired: bool,
+    pub expanded: u64,
+    /// A* from scratch's cost, for the incremental searches.
+    pub oracle: Option<f64>,
+    /// The cost was within [A*, ε · A*].
+    pub agrees: Option<bool>,
+}
+
+/// How a flight ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FlightEnd {
+    Arrived,
+    /// The agent's centre entered a cell an obstacle touches.
+    Hit,
+    OutOfTime,
+}
+
+/// Everything a flight did, for replaying it (the app's moving scene): the agent every tick
+/// and every replan.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FlightLog {
+    /// The scene's phase when the flight began.
+    pub t0: f32,
+    pub frames: Vec<FlightFrame>,
+    pub replans: Vec<Replan>,
+    pub end: FlightEnd,
+}
+
+impl FlightLog {
+    /// The replan in force at `t` (the last one made at or before it).
+    pub fn replan_at(&self, t: f32) -> Option<usize> {
+        self.replans.partition_point(|r| r.t <= t).checked_sub(1)
+    }
+}
+
 /// Runs `spec` (a registry spec) once on `scene` from phase `t0`.
 pub fn run_once(
     scene: &Scene,
@@ -114,6 +171,17 @@ pub fn run_once(
     t0: f32,
     run: u32,
 ) -> Result<RunResult, String> {
+    fly(scene, spec, setup, t0, run).map(|(r, _)| r)
+}
+
+/// [`run_once`], with the log of the flight.
+pub fn fly(
+    scene: &Scene,
+    spec: &str,
+    setup: Setup,
+    t0: f32,
+    run: u32,
+) -> Result<(RunResult, FlightLog), String> {
     let (info, _) = registry::parse_spec(spec)?;
     let incremental = matches!(info.name, "dstar-lite" | "ad-star");
     let epsilon = registry::parse_spec(spec)?.1.get("epsilon").max(1.0);
@@ -139,17 +207,26 @@ pub fn run_once(
     let mut changed: Vec<NodeId> = vec![];
     // Repairs are not recorded: every event is dropped at once.
     let mut rec = Recorder::with_max_events(1, 0);
+    let mut log = FlightLog {
+        t0,
+        frames: vec![],
+        replans: vec![],
+        end: FlightEnd::OutOfTime,
+    };
     while t < setup.limit {
         // The world: the obstacles' true shapes for collisions, the graph (with the safety
         // collider) every update.
         scene.rasterise(t0 + t, false, &mut truth);
-        if collides(&truth, pos, 0.0) {
-            return Ok(out);
-        }
         let dest = scene.destination_at(t0 + t);
+        log.frames.push(FlightFrame { t, pos, dest });
+        if collides(&truth, pos, 0.0) {
+            log.end = FlightEnd::Hit;
+            return Ok((out, log));
+        }
         if (0..3).map(|i| (dest[i] - pos[i]).powi(2)).sum::<f32>() < 0.25 {
             out.success = true;
-            return Ok(out);
+            log.end = FlightEnd::Arrived;
+            return Ok((out, log));
         }
         if t >= next_update {
             next_update += setup.update;
@@ -214,8 +291,19 @@ pub fn run_once(
                     let a = search.as_mut().expect("built");
                     let status = a.run_null(&space);
                     out.millis += t_search.elapsed().as_secs_f64() * 1000.0;
-                    out.expanded += a.stats().expanded.saturating_sub(base);
+                    let expanded = a.stats().expanded.saturating_sub(base);
+                    out.expanded += expanded;
                     out.replans += 1;
+                    let mut replan = Replan {
+                        t,
+                        start: s,
+                        goal: g,
+                        cost: (status == Status::Found).then(|| a.cost()).flatten(),
+                        repaired,
+                        expanded,
+                        oracle: None,
+                        agrees: None,
+                    };
                     goal_cell = g;
                     corridor = match (status, a.path()) {
                         (Status::Found, Some(p)) => {
@@ -234,11 +322,14 @@ pub fn run_once(
                                 a.cost().unwrap_or(f64::INFINITY),
                                 check.cost().unwrap_or(0.0),
                             );
-                            if c > epsilon * o + 1e-6 || c < o - 1e-6 {
+                            let agrees = c <= epsilon * o + 1e-6 && c >= o - 1e-6;
+                            if !agrees {
                                 out.oracle_misses += 1;
                             }
+                            (replan.oracle, replan.agrees) = (Some(o), Some(agrees));
                         }
                     }
+                    log.replans.push(replan);
                     // The last leg: straight to the destination once at its cell.
                     if status == Status::Found {
                         corridor.push(dest);
@@ -271,7 +362,7 @@ pub fn run_once(
         }
         t += dt;
     }
-    Ok(out)
+    Ok((out, log))
 }
 
 /// `runs` runs of each spec, run r starting the scene at a phase drawn from `seed + r`.
