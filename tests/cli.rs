@@ -757,3 +757,62 @@ fn the_apps_algo_flag_refuses_what_the_registry_does_not_know() {
         );
     }
 }
+
+/// `experiment gps`: the CSV header, a row per level and run, the summary table on
+/// stderr; out-of-range δ, knowledge and hex size refused in one line.
+#[test]
+fn experiment_gps_prints_its_csv_and_refuses_bad_settings() {
+    let out = pathlab(&[
+        "experiment",
+        "gps",
+        "--room",
+        "64",
+        "--hex-size",
+        "1",
+        "--runs",
+        "3",
+        "--knowledge",
+        "0,50,100",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "knowledge,run,astar_length,gps_length,ratio,explored_cells,known_share"
+    );
+    assert_eq!(lines.len(), 1 + 9);
+    for l in &lines[1..] {
+        let f: Vec<f64> = l.split(',').map(|v| v.parse().unwrap()).collect();
+        assert!(
+            f[3] >= f[2] - 1e-6 && (f[4] - f[3] / f[2]).abs() < 1e-3,
+            "{l}"
+        );
+    }
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("| 100% |") && err.contains("mean ratio to A*"),
+        "{err}"
+    );
+    for (args, says) in [
+        (vec!["--delta", "0.9"], "--delta"),
+        (vec!["--knowledge", "0,120"], "--knowledge"),
+        (vec!["--hex-size", "0"], "--hex-size"),
+        (vec!["--room", "8"], "--room"),
+    ] {
+        let mut a = vec!["experiment", "gps", "--room", "64"];
+        if args[0] == "--room" {
+            a.truncate(2);
+        }
+        a.extend(args.iter().copied());
+        let out = pathlab(&a);
+        assert_eq!(out.status.code(), Some(2), "{a:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(says), "{err}");
+    }
+}

@@ -102,6 +102,51 @@ pub enum Experiment {
         #[arg(long)]
         csv: Option<PathBuf>,
     },
+    /// Rahmani 2020's GPS of the brain: on hexes over a map, cognitive maps at each knowledge
+    /// level (prior seeded explorations), then walks between random hexes with the combined
+    /// planner against A*; CSV on stdout or --csv, and the mean ratio per level (stderr, or
+    /// stdout with --csv).
+    Gps {
+        /// Square map (.map) to lay the hexes over.
+        #[arg(long, required_unless_present = "room", conflicts_with = "room")]
+        map: Option<PathBuf>,
+        /// Instead of --map: a room map of this side from Mäntysalo 2024's generator.
+        #[arg(long)]
+        room: Option<u32>,
+        /// Hex size: centre to centre, in square cells.
+        #[arg(long, default_value_t = 2.0)]
+        hex_size: f64,
+        /// Knowledge levels, % of the walkable hexes known.
+        #[arg(long, default_value = "0,25,50,75,100")]
+        knowledge: String,
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
+        runs: u32,
+        /// δ: confidence in the goal direction, from -1 to 0.8.
+        #[arg(long, default_value_t = -0.5, allow_negative_numbers = true)]
+        delta: f64,
+        /// C: hexes walked before the direction is chosen again.
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+        c: u32,
+        /// C_max: the counters' cap (the thesis gives no value; λ spans 1 to 2·C_max hexes).
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+        cmax: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// A walk may take this many times A*'s steps (plus 100) before it stops exploring.
+        #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..))]
+        limit_factor: u64,
+        /// Read whether a hex is known from the map as the walk began, not as it goes.
+        #[arg(long)]
+        prior_knowledge: bool,
+        /// Plan again at every step on known hexes.
+        #[arg(long)]
+        replan_each_step: bool,
+        /// Walk every exploration leg to its C hexes, not ending it on a known hex.
+        #[arg(long)]
+        full_legs: bool,
+        #[arg(long)]
+        csv: Option<PathBuf>,
+    },
     /// Mäntysalo 2024's tables beside pathlab's: reads `experiment dynamic` CSVs (shards
     /// concatenated or given one by one) and prints Markdown, one table per scenario.
     Summary {
@@ -144,6 +189,68 @@ fn scene_spec(name: &str, eps: f64) -> Result<String> {
 
 pub fn run(e: Experiment) -> Result<i32> {
     match e {
+        Experiment::Gps {
+            map,
+            room,
+            hex_size,
+            knowledge,
+            runs,
+            delta,
+            c,
+            cmax,
+            seed,
+            limit_factor,
+            prior_knowledge,
+            replan_each_step,
+            full_legs,
+            csv,
+        } => {
+            use pathlab::experiment::{gps, gps_run};
+            if !(-1.0..=0.8).contains(&delta) {
+                bail!("--delta {delta} must be from -1 to 0.8");
+            }
+            let levels = knowledge
+                .split(',')
+                .map(|k| match k.trim().parse::<u32>() {
+                    Ok(v) if v <= 100 => Ok(v),
+                    _ => bail!("--knowledge: `{k}` is not a percentage from 0 to 100"),
+                })
+                .collect::<Result<Vec<u32>>>()?;
+            let grid = match (map, room) {
+                (Some(m), _) => pathlab::map::io::read_map(&m)?,
+                (None, Some(side)) if (16..=4096).contains(&side) => {
+                    use pathlab::experiment::dynamic::{DynamicMap, MapKind};
+                    DynamicMap::generate(MapKind::Room, side, seed).initial_grid()
+                }
+                (None, Some(side)) => bail!("--room {side} must be from 16 to 4096"),
+                (None, None) => bail!("give --map or --room"),
+            };
+            let world = gps_run::HexWorld::from_square(&grid, hex_size)
+                .map_err(|e| anyhow::anyhow!("--hex-size: {e}"))?;
+            let setup = gps_run::Setup {
+                knowledge: levels.clone(),
+                runs,
+                params: gps::Params { delta, c },
+                c_max: cmax,
+                seed,
+                options: gps::Options {
+                    prior_knowledge,
+                    replan_each_step,
+                    leg_ends_on_known: !full_legs,
+                },
+                limit_factor: limit_factor as usize,
+            };
+            let (rows, _) = gps_run::run(&world, &setup).map_err(anyhow::Error::msg)?;
+            let table = gps_run::table(&rows, &levels);
+            let to_file = csv.is_some();
+            write_csv(csv, &gps_run::csv(&rows))?;
+            if to_file {
+                print!("{table}");
+            } else {
+                eprint!("{table}");
+            }
+            Ok(0)
+        }
         Experiment::Scene3d {
             algos,
             epsilon,

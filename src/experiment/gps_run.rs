@@ -1,0 +1,298 @@
+//! Rahmani 2020's experiment on the GPS of the brain (§5.6, Fig. 5.9): cognitive maps at
+//! knowledge levels 𝒫, and per level walks between random hexes compared with A*.
+//!
+//! How a cognitive map at 𝒫% is made (the thesis does not say): starting from nothing known,
+//! prior naive explorations (the walk's δ and C) run between random pairs of walkable hexes,
+//! each hex walked counting a visit, until 𝒫% of the walkable hexes (those of the largest
+//! connected part) have been visited at least once; the last exploration stops at the hex that
+//! reaches the share. At 100% explorations run until every hex is visited or 200 steps per
+//! hex have been walked; hexes still unknown then get one visit, and the report says how many.
+
+use super::gps::{self, CognitiveMap, Options, Params};
+use crate::map::Grid;
+use crate::map::{hexes_from_square, HexFill};
+use crate::search::{registry, Query};
+use crate::space::{HexOrientation, HexSpace, NodeId, Space, TerrainRule};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// A hex world made from a square map, with its walkable hexes (the largest connected part).
+#[derive(Clone, Debug)]
+pub struct HexWorld {
+    pub space: HexSpace,
+    pub cells: Vec<NodeId>,
+}
+
+impl HexWorld {
+    /// The hexes `hex_size` cells apart over `grid` (pointy-top; a hex touching a blocked
+    /// cell's centre is blocked, so thin walls stay walls).
+    pub fn from_square(grid: &Grid, hex_size: f64) -> Result<HexWorld, String> {
+        let o = HexOrientation::Pointy;
+        let hexes = hexes_from_square(grid, o, hex_size, HexFill::AnyBlocked)?;
+        let space = HexSpace::new(&hexes, o, hex_size, TerrainRule::Class);
+        Ok(HexWorld::of(space))
+    }
+
+    /// `space` with its largest connected part.
+    pub fn of(space: HexSpace) -> HexWorld {
+        let n = space.num_nodes();
+        let mut part = vec![u32::MAX; n];
+        let mut best: Vec<NodeId> = vec![];
+        for s in 0..n as NodeId {
+            if part[s as usize] != u32::MAX || !space.is_passable(s) {
+                continue;
+            }
+            let mut cells = vec![s];
+            part[s as usize] = s;
+            let mut i = 0;
+            while i < cells.len() {
+                let x = cells[i];
+                i += 1;
+                for (m, _) in space.neighbours(x) {
+                    if part[m as usize] == u32::MAX {
+                        part[m as usize] = s;
+                        cells.push(m);
+                    }
+                }
+            }
+            if cells.len() > best.len() {
+                best = cells;
+            }
+        }
+        best.sort_unstable();
+        HexWorld { space, cells: best }
+    }
+}
+
+/// How a cognitive map was built.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Built {
+    pub walks: u32,
+    pub steps: u64,
+    /// Hexes given one visit at the end (100% only).
+    pub filled: usize,
+}
+
+/// A cognitive map with `share` (0 to 1) of the walkable hexes known (see the module's text).
+pub fn build_knowledge(
+    w: &HexWorld,
+    share: f64,
+    p: Params,
+    c_max: u32,
+    seed: u64,
+) -> (CognitiveMap, Built) {
+    let mut map = CognitiveMap::new(w.space.num_nodes(), c_max);
+    let mut built = Built::default();
+    let target =
+        ((share.clamp(0.0, 1.0) * w.cells.len() as f64).round() as usize).min(w.cells.len());
+    if target == 0 || w.cells.len() < 2 {
+        return (map, built);
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut known = 0usize;
+    let budget = 200 * w.cells.len() as u64;
+    let visit = |map: &mut CognitiveMap, x: NodeId, known: &mut usize| {
+        if !map.known(x) {
+            *known += 1;
+        }
+        map.visit(x);
+    };
+    'walks: while known < target && built.steps < budget {
+        let a = w.cells[rng.random_range(0..w.cells.len())];
+        let b = w.cells[rng.random_range(0..w.cells.len())];
+        if a == b {
+            continue;
+        }
+        built.walks += 1;
+        let mut x = a;
+        visit(&mut map, x, &mut known);
+        // One exploration from a to b, at most as many steps as there are hexes.
+        for _ in 0..w.cells.len() {
+            if x == b || known >= target {
+                break;
+            }
+            let Some(ch) = gps::choose(&w.space, x, b, p.delta, &mut rng) else {
+                break;
+            };
+            for _ in 0..p.c.max(1) {
+                let Some(y) = gps::next_in(&w.space, x, ch.chosen) else {
+                    break;
+                };
+                x = y;
+                built.steps += 1;
+                visit(&mut map, x, &mut known);
+                if x == b || known >= target {
+                    continue 'walks;
+                }
+            }
+        }
+    }
+    if known < target {
+        for &c in &w.cells {
+            if !map.known(c) && known < target {
+                map.visit(c);
+                known += 1;
+                built.filled += 1;
+            }
+        }
+    }
+    (map, built)
+}
+
+/// One run's outcome (a row of the CSV).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GpsRow {
+    pub knowledge: u32,
+    pub run: u32,
+    pub astar_length: f64,
+    pub gps_length: f64,
+    pub explored_cells: usize,
+    pub known_share: f64,
+    pub gave_up: bool,
+}
+
+impl GpsRow {
+    pub fn ratio(&self) -> f64 {
+        self.gps_length / self.astar_length
+    }
+}
+
+pub const CSV_HEADER: &str =
+    "knowledge,run,astar_length,gps_length,ratio,explored_cells,known_share";
+
+/// The experiment's settings.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub knowledge: Vec<u32>,
+    pub runs: u32,
+    pub params: Params,
+    pub c_max: u32,
+    pub seed: u64,
+    pub options: Options,
+    /// A walk may take this many times the A* path's steps, plus 100, before it stops
+    /// exploring and finishes on the counter A*'s plan.
+    pub limit_factor: usize,
+}
+
+/// Start and goal of run `run`: two walkable hexes at least a quarter of the map's extent
+/// apart (straight line), drawn from the run's seed.
+fn endpoints(w: &HexWorld, rng: &mut ChaCha8Rng) -> (NodeId, NodeId) {
+    let (ww, hh) = (w.space.width() as f64, w.space.height() as f64);
+    let far = 0.25 * (ww * ww + hh * hh).sqrt() * w.space.pitch();
+    for _ in 0..1000 {
+        let a = w.cells[rng.random_range(0..w.cells.len())];
+        let b = w.cells[rng.random_range(0..w.cells.len())];
+        let (p, q) = (gps::centre(&w.space, a), gps::centre(&w.space, b));
+        if ((p.0 - q.0).powi(2) + (p.1 - q.1).powi(2)).sqrt() >= far {
+            return (a, b);
+        }
+    }
+    (w.cells[0], w.cells[w.cells.len() - 1])
+}
+
+/// How each knowledge level's cognitive map was built.
+pub type Builds = Vec<(u32, Built)>;
+
+/// Every level's cognitive map, then `runs` walks on a copy of it each.
+pub fn run(w: &HexWorld, s: &Setup) -> Result<(Vec<GpsRow>, Builds), String> {
+    if w.cells.len() < 2 {
+        return Err("the hex world has fewer than two walkable hexes".into());
+    }
+    let mut rows = vec![];
+    let mut builds = vec![];
+    for &k in &s.knowledge {
+        let build_seed = s.seed ^ (0x9E37_79B9 * (k as u64 + 1));
+        let (map, built) = build_knowledge(w, k as f64 / 100.0, s.params, s.c_max, build_seed);
+        builds.push((k, built));
+        let share = map.known_share(&w.cells);
+        for r in 0..s.runs {
+            let mut rng = ChaCha8Rng::seed_from_u64(s.seed.wrapping_add(r as u64));
+            let (a, b) = endpoints(w, &mut rng);
+            let q = Query { start: a, goal: b };
+            let mut astar = registry::build("astar", &w.space, q)?;
+            astar.run_null(&w.space);
+            let (Some(opt), Some(steps)) = (astar.cost(), astar.path().map(|p| p.len())) else {
+                return Err("no A* path inside the largest connected part".into());
+            };
+            let mut mine = map.clone();
+            let mut walk_rng = ChaCha8Rng::seed_from_u64(build_seed.wrapping_add(r as u64 + 1));
+            let limit = s.limit_factor * steps + 100;
+            let how = gps::Walking {
+                params: s.params,
+                options: s.options,
+                limit,
+            };
+            let walk = gps::gps_walk(&w.space, &mut mine, a, b, how, &mut walk_rng);
+            if !walk.reached {
+                return Err(format!("run {r} at {k}%: the walk did not reach its goal"));
+            }
+            rows.push(GpsRow {
+                knowledge: k,
+                run: r,
+                astar_length: opt,
+                gps_length: walk.length(&w.space),
+                explored_cells: walk.explored(),
+                known_share: share,
+                gave_up: walk.gave_up,
+            });
+        }
+    }
+    Ok((rows, builds))
+}
+
+/// The rows as CSV.
+pub fn csv(rows: &[GpsRow]) -> String {
+    use std::fmt::Write;
+    let mut s = format!("{CSV_HEADER}\n");
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "{},{},{:.3},{:.3},{:.4},{},{:.4}",
+            r.knowledge,
+            r.run,
+            r.astar_length,
+            r.gps_length,
+            r.ratio(),
+            r.explored_cells,
+            r.known_share
+        );
+    }
+    s
+}
+
+/// Mean ratio to A* per knowledge level, in the order given.
+pub fn mean_ratios(rows: &[GpsRow], levels: &[u32]) -> Vec<(u32, f64)> {
+    levels
+        .iter()
+        .map(|&k| {
+            let v: Vec<f64> = rows
+                .iter()
+                .filter(|r| r.knowledge == k)
+                .map(|r| r.ratio())
+                .collect();
+            (k, v.iter().sum::<f64>() / v.len().max(1) as f64)
+        })
+        .collect()
+}
+
+/// The summary: mean ratio, explored hexes and walks that gave up per level; Markdown.
+pub fn table(rows: &[GpsRow], levels: &[u32]) -> String {
+    use std::fmt::Write;
+    let mut s = String::from(
+        "| knowledge | known share | runs | mean ratio to A* | max ratio | explored hexes | walks past the limit |\n|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for (k, mean) in mean_ratios(rows, levels) {
+        let mine: Vec<&GpsRow> = rows.iter().filter(|r| r.knowledge == k).collect();
+        let n = mine.len().max(1) as f64;
+        let _ = writeln!(
+            s,
+            "| {k}% | {:.1}% | {} | {mean:.3} | {:.3} | {:.0} | {} |",
+            100.0 * mine.first().map_or(0.0, |r| r.known_share),
+            mine.len(),
+            mine.iter().map(|r| r.ratio()).fold(0.0, f64::max),
+            mine.iter().map(|r| r.explored_cells as f64).sum::<f64>() / n,
+            mine.iter().filter(|r| r.gave_up).count()
+        );
+    }
+    s
+}
