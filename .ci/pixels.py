@@ -3,7 +3,8 @@
 usage: pixels.py FILE X0 X1 Y0 Y1 NAME=MIN ...  (exit 1 when a count is under its minimum)
 names: grey (lit obstacle voxels), orange (closed set), green (path), sight (a clear
 line-of-sight segment), agent (the flying agent and its trail), moving (moving obstacles),
-badge (an oracle badge that agrees)
+badge (an oracle badge that agrees), walk (a GPS of the brain walk), heat (the cognitive
+map's blue)
 """
 import struct
 import sys
@@ -55,6 +56,9 @@ KINDS = {
     "agent": lambda r, g, b: r < 40 and 50 < g < 120 and 110 < b < 240 and b > 1.8 * g,
     "moving": lambda r, g, b: r < 10 and g > 90 and b > 100 and abs(b - 1.1 * g) < 15,
     "badge": lambda r, g, b: abs(r - 40) < 6 and abs(g - 130) < 6 and abs(b - 70) < 6,
+    "walk": lambda r, g, b: (abs(r - 225) < 12 and abs(g - 70) < 12 and abs(b - 160) < 12)
+    or (abs(r - 150) < 12 and abs(g - 40) < 12 and abs(b - 110) < 12),
+    "heat": lambda r, g, b: b > 200 and r < 140 and g < 170,
 }
 
 path, x0, x1, y0, y1 = sys.argv[1], *map(int, sys.argv[2:6])

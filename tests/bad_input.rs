@@ -400,8 +400,9 @@ fn nonsense_arguments_are_refused() {
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.contains("heuristic=native (octile | manhattan | euclidean | zero | native | hex)")
-            && text.contains("[A*; worlds: square, hex, voxel]"),
+        text.contains(
+            "heuristic=native (octile | manhattan | euclidean | zero | native | hex | counter)"
+        ) && text.contains("[A*; worlds: square, hex, voxel]"),
         "{text}"
     );
     // An OS error is said once.

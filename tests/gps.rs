@@ -1,14 +1,15 @@
-//! Rahmani 2020's GPS of the brain: the counter A* against Dijkstra when every counter is at
-//! C_max (the thesis's equivalence claim) on 1,000 random hex worlds; walks that always reach a
-//! reachable goal, step hex to hex, choose inside their cone and replay from their seed;
-//! cognitive maps built to the share asked; and the experiment's bars on three maps.
+//! Rahmani 2020's GPS of the brain (the counter A*'s equivalence claim is in the oracle
+//! suite, tests/oracle.rs): walks that always reach a reachable goal, step hex to hex, choose
+//! inside their cone and replay from their seed; the planner's events; cognitive maps built to
+//! the share asked; and the experiment's bars on three maps.
 
 mod common;
 
-use pathlab::experiment::gps::{self, CognitiveMap, Options, Params};
 use pathlab::experiment::gps_run::{self, build_knowledge, HexWorld, Setup};
 use pathlab::map::{Cell, Grid};
+use pathlab::search::gps::{self, Exploring, Options, Walking};
 use pathlab::search::{registry, Query};
+use pathlab::space::CognitiveMap;
 use pathlab::space::{HexOrientation, HexSpace, NodeId, Space, TerrainRule};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -52,39 +53,6 @@ fn dijkstra(s: &HexSpace, a: NodeId, b: NodeId) -> Option<f64> {
 }
 
 #[test]
-fn with_every_counter_at_c_max_the_counter_a_star_is_a_star_on_1000_hex_worlds() {
-    let mut rng = ChaCha8Rng::seed_from_u64(19);
-    let (mut checked, mut none) = (0, 0);
-    for world in 0..1000 {
-        let s = random_hexes(&mut rng);
-        let (Some(a), Some(b)) = (passable(&mut rng, &s), passable(&mut rng, &s)) else {
-            continue;
-        };
-        let c_max = rng.random_range(1..12);
-        let mut map = CognitiveMap::new(s.num_nodes(), c_max);
-        map.counters.iter_mut().for_each(|c| *c = c_max);
-        let mut expanded = 0;
-        let got = gps::counter_astar(&s, &map, a, b, &mut expanded);
-        match (got, dijkstra(&s, a, b)) {
-            (None, None) => none += 1,
-            (Some((path, cost)), Some(opt)) => {
-                assert!((cost - opt).abs() < 1e-6, "world {world}: {cost} vs {opt}");
-                assert_eq!((path[0], *path.last().unwrap()), (a, b));
-                for w in path.windows(2) {
-                    assert!(s.neighbours(w[0]).any(|(m, _)| m == w[1]), "world {world}");
-                }
-                checked += 1;
-            }
-            (g, o) => panic!("world {world}: counter A* {g:?}, Dijkstra {o:?}"),
-        }
-    }
-    assert!(
-        checked > 800 && none > 5,
-        "{checked} paths, {none} unreachable"
-    );
-}
-
-#[test]
 fn walks_reach_every_reachable_goal_step_by_step_and_replay_from_their_seed() {
     let mut rng = ChaCha8Rng::seed_from_u64(4);
     let mut walks = 0;
@@ -93,14 +61,14 @@ fn walks_reach_every_reachable_goal_step_by_step_and_replay_from_their_seed() {
         let (Some(a), Some(b)) = (passable(&mut rng, &s), passable(&mut rng, &s)) else {
             continue;
         };
-        let p = Params {
+        let p = Exploring {
             delta: rng.random_range(-1.0..0.8),
             c: rng.random_range(1..9),
         };
         let opts = Options {
             prior_knowledge: rng.random_bool(0.5),
             replan_each_step: rng.random_bool(0.3),
-            leg_ends_on_known: rng.random_bool(0.5),
+            full_legs: rng.random_bool(0.5),
         };
         // Some knowledge: a few counters set at random.
         let mut map = CognitiveMap::new(s.num_nodes(), 5);
@@ -112,12 +80,12 @@ fn walks_reach_every_reachable_goal_step_by_step_and_replay_from_their_seed() {
         let seed = rng.random::<u64>();
         let limit = 20 * s.num_nodes() + 100;
         let walk = |m: &mut CognitiveMap| {
-            let how = gps::Walking {
-                params: p,
+            let how = Walking {
+                exploring: p,
                 options: opts,
                 limit,
             };
-            gps::gps_walk(&s, m, a, b, how, &mut ChaCha8Rng::seed_from_u64(seed))
+            gps::gps_walk(&s, m, a, b, how, seed)
         };
         let mut m1 = map.clone();
         let w1 = walk(&mut m1);
@@ -132,6 +100,8 @@ fn walks_reach_every_reachable_goal_step_by_step_and_replay_from_their_seed() {
         for st in w1.cells.windows(2) {
             assert!(s.neighbours(st[0]).any(|(m, _)| m == st[1]), "{ctx}");
         }
+        let cost = pathlab::search::path_cost(&s, &w1.cells).unwrap();
+        assert!((cost - w1.length).abs() < 1e-6, "{ctx}");
         // Every hex walked is known afterwards, and no counter passed C_max.
         for &c in &w1.cells {
             assert!(m1.known(c), "{ctx}");
@@ -170,20 +140,32 @@ fn choices_keep_to_the_cone_of_delta() {
         }
         let delta = rng.random_range(-1.0..0.85);
         let ch = gps::choose(&s, a, b, delta, &mut rng).unwrap();
-        let (p, q) = (gps::centre(&s, a), gps::centre(&s, b));
+        let (p, q) = (s.centre(a), s.centre(b));
         let l = ((q.0 - p.0).powi(2) + (q.1 - p.1).powi(2)).sqrt();
         let u = ((q.0 - p.0) / l, (q.1 - p.1) / l);
-        let cos = |v: (f64, f64)| v.0 * u.0 + v.1 * u.1;
+        let cos = |d: usize| {
+            let v = gps::direction(&s, a, d);
+            v.0 * u.0 + v.1 * u.1
+        };
         assert!(!ch.cone.is_empty(), "δ {delta}");
-        for v in &ch.free {
-            assert_eq!(ch.cone.contains(v), cos(*v) > delta, "δ {delta}");
+        for &d in &ch.free {
+            assert_eq!(ch.cone.contains(&d), cos(d) > delta, "δ {delta}");
         }
         assert!(cos(ch.chosen) > delta);
-        // Walking on in the chosen direction keeps it.
-        if let Some(n) = gps::next_in(&s, a, ch.chosen) {
-            let (c0, c1) = (gps::centre(&s, a), gps::centre(&s, n));
-            let d = (c1.0 - c0.0, c1.1 - c0.1);
-            assert!((d.0 - ch.chosen.0).abs() < 1e-9 && (d.1 - ch.chosen.1).abs() < 1e-9);
+        // The same direction index is the same direction on every row: walking on keeps it.
+        let mut x = a;
+        for _ in 0..4 {
+            let Some(n) = s.neighbour_in(x, ch.chosen) else {
+                break;
+            };
+            let (c0, c1) = (s.centre(x), s.centre(n));
+            let d = ((c1.0 - c0.0), (c1.1 - c0.1));
+            let v = gps::direction(&s, a, ch.chosen);
+            assert!(
+                (d.0 - v.0).abs() < 1e-9 && (d.1 - v.1).abs() < 1e-9,
+                "{d:?} {v:?}"
+            );
+            x = n;
         }
     }
 }
@@ -198,7 +180,7 @@ fn cognitive_maps_are_built_to_the_share_asked_and_from_their_seed() {
     .initial_grid();
     let w = HexWorld::from_square(&grid, 1.0).unwrap();
     assert!(w.cells.len() > 300, "{} walkable hexes", w.cells.len());
-    let p = Params { delta: -0.5, c: 5 };
+    let p = Exploring { delta: -0.5, c: 5 };
     for k in [0u32, 10, 25, 50, 75, 100] {
         let (map, built) = build_knowledge(&w, k as f64 / 100.0, p, 5, 77);
         let known = w.cells.iter().filter(|&&c| map.known(c)).count();
@@ -242,7 +224,7 @@ fn the_gps_ratios_fall_with_knowledge_on_three_maps() {
         let setup = Setup {
             knowledge: levels.clone(),
             runs: 50,
-            params: Params { delta: -0.5, c: 5 },
+            params: Exploring { delta: -0.5, c: 5 },
             c_max: 5,
             seed: 1,
             options: Options::default(),
@@ -262,6 +244,80 @@ fn the_gps_ratios_fall_with_knowledge_on_three_maps() {
         assert!(
             rows.iter().all(|r| r.ratio() >= 1.0 - 1e-9),
             "{name}: shorter than A*"
+        );
+    }
+}
+
+/// The planner as the app steps it: recorded whole or a step at a time, the same events; a
+/// step is a choice, a hex walked or one expansion of a plan; the walk's events are the walk.
+#[test]
+fn the_gps_planner_steps_and_records_its_walk() {
+    use pathlab::search::Status;
+    use pathlab::trace::{EventKind, Recorder};
+    let grid = pathlab::experiment::dynamic::DynamicMap::generate(
+        pathlab::experiment::dynamic::MapKind::Room,
+        64,
+        5,
+    )
+    .initial_grid();
+    let w = HexWorld::from_square(&grid, 1.0).unwrap();
+    let p = Exploring { delta: -0.5, c: 5 };
+    let (map, _) = build_knowledge(&w, 0.4, p, 5, 9);
+    let mut space = w.space.clone();
+    space.set_knowledge(Some(std::sync::Arc::new(map.clone())));
+    let q = Query {
+        start: w.cells[3],
+        goal: w.cells[w.cells.len() - 7],
+    };
+    let spec = "gps:delta=-0.5,c=5,seed=4";
+    let mut whole = Recorder::new(space.num_nodes());
+    let mut a = registry::build(spec, &space, q).unwrap();
+    assert_eq!(a.run_record(&space, &mut whole), Status::Found);
+    let mut stepped = Recorder::new(space.num_nodes());
+    let mut b = registry::build(spec, &space, q).unwrap();
+    let mut steps = 0;
+    while b.step_record(&space, &mut stepped) == Status::Running {
+        steps += 1;
+    }
+    // (Compared as text: a marker's values are NaN, never equal to themselves.)
+    let ev = |r: &Recorder| r.iter().map(|e| format!("{e:?}")).collect::<Vec<_>>();
+    let (x, y) = (ev(&whole), ev(&stepped));
+    assert_eq!(x.len(), y.len());
+    if let Some(i) = (0..x.len()).find(|&i| x[i] != y[i]) {
+        panic!("event {i}: {} recorded whole, {} stepped", x[i], y[i]);
+    }
+    let count = |k: EventKind| whole.iter().filter(|e| e.kind == k).count();
+    let path = a.path().unwrap().to_vec();
+    assert_eq!(count(EventKind::Walk), path.len() - 1);
+    assert_eq!(count(EventKind::Expand) as u64, a.stats().expanded);
+    // Each step call made one step of the timeline (the last call ends the walk).
+    let starts = whole.iter().filter(|e| e.kind.starts_step()).count();
+    assert!(
+        starts == steps || starts == steps + 1,
+        "{starts} vs {steps}"
+    );
+    // The walk's events are the path, with the distance so far.
+    let walked: Vec<_> = whole.iter().filter(|e| e.kind == EventKind::Walk).collect();
+    for (k, e) in walked.iter().enumerate() {
+        assert_eq!((e.other, e.node), (path[k], path[k + 1]));
+    }
+    let cost = pathlab::search::path_cost(&space, &path).unwrap();
+    assert!((walked.last().unwrap().a as f64 - cost).abs() < 1e-3);
+    // The walk through the registry is the one the experiment's entry walks.
+    let mut m = map.clone();
+    let how = Walking {
+        exploring: p,
+        options: Options::default(),
+        limit: 20 * space.num_nodes() + 100,
+    };
+    let walk = gps::gps_walk(&w.space, &mut m, q.start, q.goal, how, 4);
+    assert_eq!(walk.cells, path);
+    // Choices carry their cone inside the free directions, and the first hex of the one drawn.
+    for e in whole.iter().filter(|e| e.kind == EventKind::Choice) {
+        let (cone, free) = (e.a as u32, e.b as u32);
+        assert_eq!(cone & !free, 0);
+        assert!(
+            (0..6).any(|d| space.neighbour_in(e.node, d) == Some(e.other) && free >> d & 1 == 1)
         );
     }
 }

@@ -132,9 +132,10 @@ fn check_every_algorithm<S: registry::Family>(
     let moves = oracle_moves(space, s, t);
     let mut checked = 0;
     // Any-angle searches leave the grid's edges: tests/any_angle.rs checks them.
+    // (and only those of this world: the GPS planner walks hexes only).
     for info in registry::all()
         .iter()
-        .filter(|i| i.guarantee != Guarantee::AnyAngle)
+        .filter(|i| i.guarantee != Guarantee::AnyAngle && S::maker(&i.makers).is_some())
     {
         let weight = 1.0 + rng.random_range(0..5) as f64 * 0.5;
         let spec = match info.guarantee {
@@ -226,7 +227,7 @@ fn a_wall_across_the_map_means_no_path() {
         start: space.node(0, 1).unwrap(),
         goal: space.node(4, 1).unwrap(),
     };
-    for info in registry::all() {
+    for info in registry::all().iter().filter(|i| i.makers.grid.is_some()) {
         let mut s = registry::build_grid(info.name, &space, q).unwrap();
         assert_eq!(s.run_null(&space), Status::NoPath, "{}", info.name);
     }
@@ -245,7 +246,7 @@ fn stepping_and_running_record_the_same_events() {
         let Some(q) = random_query(&mut rng, &space) else {
             continue;
         };
-        for info in registry::all() {
+        for info in registry::all().iter().filter(|i| i.makers.grid.is_some()) {
             let mut whole = Recorder::new(space.num_nodes());
             let mut a = registry::build_grid(info.name, &space, q).unwrap();
             let end = a.run_record(&space, &mut whole);
@@ -453,4 +454,47 @@ fn incremental_repairs_on_hex_worlds_match_search_from_scratch_on_300_tapes() {
         }
     }
     assert!(repairs > 2000, "only {repairs} repairs checked");
+}
+
+/// Rahmani 2020's equivalence claim: with every counter at C_max the counter heuristic adds
+/// the same λ everywhere, so A* with it finds the optimal length; against the oracle on 1,000
+/// random hex worlds (terrain classes and costs, both orientations, three pitches, C_max 1 to
+/// 11).
+#[test]
+fn the_counter_a_star_with_every_counter_at_c_max_is_optimal_on_1000_hex_worlds() {
+    let mut rng = ChaCha8Rng::seed_from_u64(19);
+    let (mut checked, mut none) = (0, 0);
+    for world in 0..1000 {
+        let grid = random_world(&mut rng);
+        let o = if world % 2 == 0 {
+            HexOrientation::Flat
+        } else {
+            HexOrientation::Pointy
+        };
+        let pitch = [1.0, 1.5, 3.0][rng.random_range(0..3)];
+        let mut space = HexSpace::new(&grid, o, pitch, TerrainRule::Class);
+        let Some(q) = random_query(&mut rng, &space) else {
+            continue;
+        };
+        let c_max = rng.random_range(1..12);
+        let mut map = pathlab::space::CognitiveMap::new(space.num_nodes(), c_max);
+        map.counters.iter_mut().for_each(|c| *c = c_max);
+        space.set_knowledge(Some(std::sync::Arc::new(map)));
+        let mut a = registry::build("astar:heuristic=counter", &space, q).unwrap();
+        a.run_null(&space);
+        match (a.cost(), oracle_cost(&space, q.start, q.goal)) {
+            (None, None) => none += 1,
+            (Some(c), Some(opt)) => {
+                assert!((c - opt).abs() < 1e-6, "world {world}: {c} vs {opt}");
+                let path = a.path().unwrap();
+                assert_eq!(path_cost(&space, path), Some(c), "world {world}");
+                checked += 1;
+            }
+            (c, opt) => panic!("world {world}: counter A* {c:?}, oracle {opt:?}"),
+        }
+    }
+    assert!(
+        checked > 800 && none > 5,
+        "{checked} paths, {none} unreachable"
+    );
 }

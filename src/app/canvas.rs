@@ -69,6 +69,10 @@ pub struct Overlay<'a> {
     pub flash: (&'a [(u32, u32)], f32),
     /// The path rubber-banded, drawn dashed over the path.
     pub smoothed: Option<&'a [NodeId]>,
+    /// A GPS of the brain run's walk, cone and A* path (it draws those instead of a path).
+    pub gps: Option<&'a super::gps_view::GpsMarks>,
+    /// The cognitive map to show as a heatmap (hex worlds).
+    pub knowledge: Option<&'a crate::space::CognitiveMap>,
 }
 
 /// Seconds a world change's flash takes to fade to its outline.
@@ -102,6 +106,9 @@ pub fn show(
         // Hexagons behind the map's bounding box: the gaps between them show this.
         painter.rect_filled(map_rect, 0.0, Color32::from_gray(200));
         draw_hexes(&painter, cam, view, tex, w, h);
+        if let Some(k) = ov.knowledge {
+            super::gps_view::draw_heat(&painter, cam, view, (w, h), k);
+        }
     }
     for (id, [x0, y0, x1, y1]) in tex.tiles().filter(|_| cam.geometry == Geometry::Square) {
         let at = |x: usize, y: usize| map_rect.min + vec2(x as f32, y as f32) * cam.zoom;
@@ -165,6 +172,9 @@ pub fn show(
             Stroke::new(width, colour),
         );
     }
+    if let Some(g) = ov.gps {
+        super::gps_view::draw_walk(&painter, cam, view, w, g);
+    }
     if run.path_visible() {
         if let Some(o) = run.oracle.as_ref().filter(|o| !o.agrees()) {
             // The path A* from scratch found, beside the repaired one that disagrees with it.
@@ -181,7 +191,7 @@ pub fn show(
                 w * 1.5,
             ));
         }
-        if let Some(path) = run.path() {
+        if let Some(path) = run.path().filter(|_| ov.gps.is_none()) {
             draw_path(&painter, cam, view, w, path);
         }
         if let Some(band) = ov.smoothed {

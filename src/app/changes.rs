@@ -40,6 +40,7 @@ impl PathlabApp {
                     tex: MapTexture::default(),
                     serial,
                     world: None,
+                    gps: Default::default(),
                 });
             }
             Err(e) => self.status = e,
@@ -76,6 +77,7 @@ impl PathlabApp {
                     tex: MapTexture::default(),
                     serial,
                     world: Some(Box::new(w)),
+                    gps: Default::default(),
                 });
                 self.active = self.views.len() - 1;
                 self.restart_all();
@@ -92,8 +94,11 @@ impl PathlabApp {
     /// Sets the algorithm of view `i` and restarts it.
     pub fn set_algorithm(&mut self, i: usize, choice: AlgoChoice) {
         if i < self.views.len() {
-            self.views[i].run.choice = choice;
-            self.restart_view(i);
+            let was = std::mem::replace(&mut self.views[i].run.choice, choice);
+            if !self.restart_view(i) {
+                // Refused (it does not run on this world): the view keeps its algorithm.
+                self.views[i].run.choice = was;
+            }
         }
     }
 
@@ -103,11 +108,8 @@ impl PathlabApp {
         let serial = self.bump();
         // A view of its own world rebuilds it from the document first.
         if let Some(w) = &self.views[i].world {
-            match super::ViewWorld::of(&self.doc, w.family, w.fill) {
-                Ok(mut fresh) => {
-                    fresh.cam = w.cam;
-                    self.views[i].world = Some(Box::new(fresh));
-                }
+            match w.rebuilt(&self.doc) {
+                Ok(fresh) => self.views[i].world = Some(Box::new(fresh)),
                 Err(_) => self.views[i].world = None,
             }
         }
@@ -119,7 +121,8 @@ impl PathlabApp {
         v.serial = serial;
     }
 
-    pub(super) fn restart_view(&mut self, i: usize) {
+    /// Builds view `i`'s run anew; false (and the reason in the status line) when refused.
+    pub(super) fn restart_view(&mut self, i: usize) -> bool {
         let target = self.resume_target();
         let q = self.query();
         let choice = self.views[i].run.choice.clone();
@@ -127,15 +130,20 @@ impl PathlabApp {
             Some(w) => Run::new(choice, &w.space, w.query()),
             None => Run::new(choice, &self.space, q),
         };
-        match built {
+        let ok = match built {
             Ok(run) => {
                 self.views[i].run = run;
                 self.views[i].serial = self.bump();
+                true
             }
-            Err(e) => self.status = e,
-        }
+            Err(e) => {
+                self.status = e;
+                false
+            }
+        };
         self.resume = Some(target);
         self.settle_cursor();
+        ok
     }
 
     /// Restarts every run (after an edit): the step cursor returns to where it was (or to the
@@ -165,6 +173,7 @@ impl PathlabApp {
                 self.space = self.doc.space();
                 self.cam.fit_pending = true;
             }
+            Touched::Knowledge => self.space = self.doc.space(),
             Touched::Endpoints => {}
         }
         self.restart_all();

@@ -15,6 +15,8 @@ pub enum Change {
     Start(At, At),
     /// Goal moved from → to.
     Goal(At, At),
+    /// The cognitive map changed; this is the one to put back.
+    Knowledge(Option<Box<crate::space::CognitiveMap>>),
 }
 
 /// A cell and its layer (0 but on voxel worlds).
@@ -27,6 +29,8 @@ pub enum Touched {
     Cells(Option<Rect>),
     /// Only start or goal.
     Endpoints,
+    /// The cognitive map (hex worlds): the space reads it anew, runs restart.
+    Knowledge,
 }
 
 /// The open map.
@@ -46,6 +50,9 @@ pub struct Document {
     pub world: crate::map::Family,
     /// A voxel world: `grid` is then its layer `volume.z`, written back after every edit.
     pub volume: Option<Box<crate::map::volume::Volume>>,
+    /// A hex world's cognitive map (Rahmani 2020): the counter heuristic and the GPS planner
+    /// read it. Saved with the project.
+    pub knowledge: Option<crate::space::CognitiveMap>,
     /// Changed since the last save.
     pub dirty: bool,
     /// Bumped on every change, so the recovery writer knows when to write.
@@ -67,6 +74,7 @@ impl Document {
             rule: TerrainRule::Class,
             world: crate::map::Family::Square,
             volume: None,
+            knowledge: None,
             dirty: false,
             revision: 0,
             undo: vec![],
@@ -250,6 +258,12 @@ impl Document {
         true
     }
 
+    /// Replaces the cognitive map (undoable).
+    pub fn set_knowledge(&mut self, k: Option<crate::space::CognitiveMap>) {
+        let before = std::mem::replace(&mut self.knowledge, k);
+        self.record(Change::Knowledge(before.map(Box::new)));
+    }
+
     /// Writes the layer shown back into the voxels after an edit.
     fn store_layer(&mut self) {
         if let Some(v) = &mut self.volume {
@@ -261,7 +275,12 @@ impl Document {
     pub fn space(&self) -> crate::map::AnySpace {
         match &self.volume {
             Some(v) => crate::map::AnySpace::of_volume(v),
-            None => crate::map::AnySpace::new(&self.grid, self.world, (self.moves, self.rule)),
+            None => {
+                let mut s =
+                    crate::map::AnySpace::new(&self.grid, self.world, (self.moves, self.rule));
+                s.set_knowledge(self.knowledge.as_ref());
+                s
+            }
         }
     }
 
@@ -344,6 +363,10 @@ impl Document {
                 self.put_goal(from);
                 (Touched::Endpoints, Change::Goal(to, from))
             }
+            Change::Knowledge(back) => {
+                let now = std::mem::replace(&mut self.knowledge, back.map(|b| *b));
+                (Touched::Knowledge, Change::Knowledge(now.map(Box::new)))
+            }
         }
     }
 
@@ -361,6 +384,9 @@ impl Document {
         p.terrain_rule = self.rule;
         p.world = self.world;
         p.algorithms = algorithms;
+        if matches!(self.world, crate::map::Family::Hex { .. }) {
+            p.knowledge = self.knowledge.clone();
+        }
         if let Some(v) = &self.volume {
             p.voxels = Some(v.voxels.to_runs());
             (p.layer, p.start_z, p.goal_z) = (v.z, v.start_z, v.goal_z);

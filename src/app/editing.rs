@@ -63,6 +63,11 @@ impl PathlabApp {
             if self.tool == Tool::Rect {
                 self.rect_from = Some(c);
             }
+            if self.tool == Tool::Know {
+                // The hex pressed on counts even if the drag is first seen a hex further.
+                self.paint_knowledge(c, ui.input(|i| i.modifiers.shift));
+                self.brush_last = Some(c);
+            }
         }
         if let Some(is_start) = self.dragging_endpoint {
             if let Some(c) = g.dragging {
@@ -81,12 +86,23 @@ impl PathlabApp {
             match self.tool {
                 Tool::Brush => self.paint_to(c, self.material),
                 Tool::Erase => self.paint_to(c, b'.'),
+                Tool::Know => {
+                    let forget = ui.input(|i| i.modifiers.shift);
+                    for p in line_cells(self.brush_last.unwrap_or(c), c) {
+                        self.paint_knowledge(p, forget);
+                    }
+                    self.brush_last = Some(c);
+                }
                 _ => {}
             }
         }
         if g.released {
             match self.tool {
                 Tool::Brush | Tool::Erase => self.end_stroke(),
+                Tool::Know => {
+                    self.brush_last = None;
+                    self.end_knowledge_stroke();
+                }
                 Tool::Rect => {
                     if let (Some(a), Some(b)) = (self.rect_from.take(), g.hover) {
                         self.edit(Edit::SetRect {
@@ -108,6 +124,10 @@ impl PathlabApp {
                 Tool::Erase => {
                     self.paint(c, b'.');
                     self.end_stroke();
+                }
+                Tool::Know => {
+                    self.paint_knowledge(c, ui.input(|i| i.modifiers.shift));
+                    self.end_knowledge_stroke();
                 }
                 Tool::Fill => self.edit(Edit::Fill {
                     x: c.0,

@@ -98,6 +98,7 @@ impl PathlabApp {
         (doc.moves, doc.rule) = l.rules.unwrap_or((self.doc.moves, self.doc.rule));
         doc.world = l.world;
         doc.volume = l.volume;
+        doc.knowledge = l.knowledge;
         self.set_document(doc);
         self.problems.chosen = first_problem;
         if !l.algorithms.is_empty() {
@@ -193,7 +194,10 @@ impl PathlabApp {
             .map(|v| crate::map::io::AlgoSettings {
                 name: v.run.choice.info.name.into(),
                 params: v.run.choice.values.clone(),
-                world: v.world.as_ref().map(|w| (w.family, w.fill)),
+                // A knowledge level's view is saved as a plain view of the document's world.
+                world: (v.world.as_ref())
+                    .filter(|w| w.knowledge.is_none())
+                    .map(|w| (w.family, w.fill)),
             })
             .collect()
     }

@@ -40,11 +40,13 @@ pub(super) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
         Family::Hex { pitch, .. } => format!("World: hexes, {pitch} cells apart"),
         Family::Voxel { .. } => return super::voxel_panel::show(app, ui),
     };
-    ui.collapsing(title, |ui| {
-        if app.doc.world != Family::Square {
+    if matches!(app.doc.world, Family::Hex { .. }) {
+        ui.collapsing(title, |ui| {
             ui.label("Every tool paints hexes. Open a square map to make hexes of another.");
-            return;
-        }
+        });
+        return super::knowledge::panel(app, ui);
+    }
+    ui.collapsing(title, |ui| {
         let c = &mut app.hex;
         ui.horizontal(|ui| {
             let l = ui.label("Hex size");

@@ -17,10 +17,13 @@ mod experiment;
 mod file_actions;
 mod files;
 mod flight;
+mod gps_view;
 mod help;
 mod hex_panel;
 mod inspector;
 mod keys;
+mod knowledge;
+mod launch;
 mod legend;
 mod oracle;
 mod palette;
@@ -41,6 +44,7 @@ mod world_panels;
 
 pub use document::{Document, Touched};
 pub use files::DialogPurpose;
+pub use launch::{run, Options};
 pub use legend::legend_names;
 pub use problems::{Order as ProblemOrder, ProblemList};
 pub use run::{AlgoChoice, Breakpoints, Run};
@@ -59,103 +63,6 @@ use std::time::Instant;
 use texture::MapTexture;
 use timeline::Resume;
 
-/// How the app was started.
-#[derive(Clone, Debug, Default)]
-pub struct Options {
-    /// File to open instead of the built-in map.
-    pub file: Option<PathBuf>,
-    /// Write a PNG of the window after `frames` frames, then exit.
-    pub screenshot: Option<PathBuf>,
-    pub frames: u32,
-    /// With `screenshot`: the step shown (mid-search) instead of the runs' ends.
-    pub at_step: Option<usize>,
-    /// The first view's algorithm (a registry spec).
-    pub algo: Option<String>,
-    /// Open Krafft 2019's moving 3D scene.
-    pub scene3d: bool,
-    /// With `scene3d` and `screenshot`: fly, and show the scene at this time (s).
-    pub fly_to: Option<f32>,
-    /// Print frame times to stderr.
-    pub frame_log: bool,
-    /// Scripted scrubbing and painting, for frame-time measurements.
-    pub scrub_test: bool,
-    /// Recovery file (default: [`files::recovery_path`]); a second instance running beside
-    /// another takes the next free slot next to it (`recovery-1.ron` …).
-    pub recovery_file: Option<PathBuf>,
-    /// Never try the native file dialog: ask for paths in the app (as when there is no desktop
-    /// portal, which is also detected).
-    pub no_portal: bool,
-}
-
-/// Opens the window and blocks until it is closed.
-pub fn run(opts: Options) -> Result<(), String> {
-    // With software rendering (Mesa's llvmpipe: CI, virtual machines, no GPU), every egui shape
-    // samples the font atlas, which egui marks for bilinear filtering. Nearest filtering draws
-    // the same pixels, because egui aligns glyphs and shapes to the pixel grid (a screenshot
-    // differs in about 400 pixels, all on anti-aliased disc edges), and saves 2 to 3 ms a frame
-    // at 1280 × 800. A big map shrunk to fit is then sampled nearest too. Other drivers ignore
-    // the variable, and a value the user set is kept. Set before any thread starts.
-    if std::env::var_os("LP_PERF").is_none() {
-        std::env::set_var("LP_PERF", "no_linear");
-    }
-    let mut native = eframe::NativeOptions {
-        viewport: egui::ViewportBuilder::default()
-            .with_title("pathlab")
-            .with_inner_size([1280.0, 800.0])
-            .with_min_inner_size([640.0, 420.0])
-            .with_drag_and_drop(true),
-        // Headless screenshots and frame-time checks must not reuse a window size saved by an
-        // earlier session.
-        persist_window: opts.screenshot.is_none() && !opts.scrub_test,
-        // The palette is flat colours, which need no dithering; with software rendering the
-        // per-pixel noise cost about 1.5 ms a frame at 1280 × 800.
-        dithering: false,
-        // The 3D view needs a depth buffer (without one, back faces show through).
-        depth_buffer: 24,
-        ..Default::default()
-    };
-    // Frame-time checks measure the app, not the wait for the display's refresh.
-    native.glow_options.vsync = !(opts.frame_log || opts.scrub_test);
-    // A file named on the command line is read before any window opens: one that does not
-    // load ends the program with its error and a non-zero exit, as every command does.
-    let mut opts = opts;
-    let opened = match opts.file.take() {
-        Some(f) => {
-            let rules = (Connectivity::default(), TerrainRule::default());
-            Some((files::load(&f, rules)?, f))
-        }
-        None => None,
-    };
-    if let Some(spec) = &opts.algo {
-        AlgoChoice::from_spec(spec).map_err(|e| format!("--algo: {e}"))?;
-    }
-    let failed: Arc<Mutex<Option<String>>> = Arc::default();
-    let fail = failed.clone();
-    eframe::run_native(
-        "pathlab",
-        native,
-        Box::new(move |cc| {
-            let mut app = PathlabApp::new(opts);
-            if let Some((l, f)) = opened {
-                app.open_loaded(&f, l);
-            }
-            app.failure = fail;
-            if let Some(storage) = cc.storage {
-                if let Some(saved) = eframe::get_value::<Settings>(storage, "settings") {
-                    saved.apply(&mut app);
-                }
-            }
-            Ok(Box::new(app))
-        }),
-    )
-    .map_err(|e| format!("cannot open the window: {e}"))?;
-    let failure = failed.lock().map(|f| f.clone()).unwrap_or(None);
-    match failure {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
-}
-
 /// Editing tools.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tool {
@@ -169,6 +76,8 @@ pub enum Tool {
     Rect,
     /// Flood-fill a region with the material.
     Fill,
+    /// Paint knowledge on a hex world's cognitive map: a visit per hex (Shift: forget it).
+    Know,
 }
 
 /// How views in a compare set move through their runs.
@@ -189,6 +98,8 @@ pub struct View {
     /// The document's map as another world family (hex A* beside square A*), or `None`: the
     /// document's own world.
     pub world: Option<Box<ViewWorld>>,
+    /// The GPS planner's marks at the cursor, and A*'s path beside its walk.
+    gps: gps_view::GpsCache,
 }
 
 impl View {
@@ -379,6 +290,8 @@ pub struct PathlabApp {
     pub sim: agent::AgentSim,
     /// Krafft 2019's moving 3D scene, when it is the open world.
     pub flight: Option<flight::Flight>,
+    /// The cognitive map's panel (hex worlds).
+    pub knowledge: knowledge::KnowledgePanel,
     /// Cells the world changed last (agents walking), and when: the canvas flashes them.
     pub flash: (Vec<(u32, u32)>, Instant),
     /// The scenario's problem list: filter, order, the chosen problem.
@@ -480,6 +393,7 @@ impl PathlabApp {
             seen_tiles: vec![],
             sim: Default::default(),
             flight: None,
+            knowledge: Default::default(),
             problems: Default::default(),
             flash: (vec![], Instant::now()),
             doc_serial: 0,
@@ -499,6 +413,7 @@ impl PathlabApp {
         if opts.scene3d {
             app.open_scene3d();
         }
+
         if opts.screenshot.is_none() && !opts.scrub_test {
             // Each running instance owns one recovery slot, so a second window never offers
             // to restore (and so take over) the first one's unsaved work.
@@ -521,6 +436,12 @@ impl PathlabApp {
         let ctx = ui.ctx().clone();
         let dt = ui.input(|i| i.stable_dt).min(0.1);
         let mut laps = Laps::new(self.opts.frame_log);
+        if self.frame == 0 {
+            // --compare-knowledge, once the file named on the command line is open.
+            if let Some(levels) = self.opts.compare_knowledge.clone() {
+                self.compare_knowledge(&levels);
+            }
+        }
         self.shortcuts(&ctx);
         self.pump_runs(ui.input(|i| i.unstable_dt));
         laps.lap("search");

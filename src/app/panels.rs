@@ -267,6 +267,14 @@ pub(super) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
                         ui.selectable_value(&mut app.tool, t, label)
                             .on_hover_text(tip);
                     }
+                    if app.space.as_hex().is_some() {
+                        ui.selectable_value(&mut app.tool, Tool::Know, "Know")
+                            .on_hover_text(
+                            "Paint the cognitive map: a visit per hex dragged over (Shift: forget)",
+                        );
+                    } else if app.tool == Tool::Know {
+                        app.tool = Tool::Select;
+                    }
                 });
                 ui.horizontal_wrapped(|ui| {
                     ui.label("Material");

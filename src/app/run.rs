@@ -412,6 +412,14 @@ impl Run {
                         self.open_now -= 1;
                     }
                 }
+                // A walking agent's step or choice (the GPS planner) is a step of the
+                // timeline too; its f is the last expansion's, so the plot stays continuous.
+                EventKind::Choice | EventKind::Walk => {
+                    self.series.node.push(e.node);
+                    let f = self.series.f.last().copied().unwrap_or(0.0);
+                    self.series.f.push(f);
+                    self.series.open.push(self.open_now.max(0) as u32);
+                }
                 _ => {}
             }
         }

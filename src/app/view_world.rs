@@ -1,4 +1,5 @@
-//! A compare view's own world: the document's square map as hexes, searched beside it.
+//! A compare view's own world: the document's square map as hexes, searched beside it; or the
+//! document's hexes with a cognitive map of their own (a knowledge level, Rahmani 2020).
 
 use super::{Camera, Document};
 use crate::map::AnySpace;
@@ -13,6 +14,9 @@ pub struct ViewWorld {
     pub start: (u32, u32),
     pub goal: (u32, u32),
     pub cam: Camera,
+    /// A knowledge level's view: the share known (%) and its cognitive map, on the
+    /// document's own hexes.
+    pub knowledge: Option<(u32, std::sync::Arc<crate::space::CognitiveMap>)>,
 }
 
 impl ViewWorld {
@@ -54,7 +58,41 @@ impl ViewWorld {
             start,
             goal,
             cam: Camera::default(),
+            knowledge: None,
         })
+    }
+
+    /// The document's hex world with cognitive map `map` (`level`% known) instead of its own.
+    pub fn knowing(
+        doc: &Document,
+        level: u32,
+        map: std::sync::Arc<crate::space::CognitiveMap>,
+    ) -> Result<ViewWorld, String> {
+        if !matches!(doc.world, crate::map::Family::Hex { .. }) {
+            return Err("knowledge levels need a hex world".into());
+        }
+        let mut space = AnySpace::new(&doc.grid, doc.world, (doc.moves, doc.rule));
+        space.set_knowledge(Some(&map));
+        Ok(ViewWorld {
+            family: doc.world,
+            fill: crate::map::HexFill::default(),
+            grid: doc.grid.clone(),
+            space,
+            start: doc.start,
+            goal: doc.goal,
+            cam: Camera::default(),
+            knowledge: Some((level, map)),
+        })
+    }
+
+    /// This world made again from the document after an edit.
+    pub fn rebuilt(&self, doc: &Document) -> Result<ViewWorld, String> {
+        let mut fresh = match &self.knowledge {
+            Some((level, map)) => ViewWorld::knowing(doc, *level, map.clone()),
+            None => ViewWorld::of(doc, self.family, self.fill),
+        }?;
+        fresh.cam = self.cam;
+        Ok(fresh)
     }
 
     /// Start to goal on this world.

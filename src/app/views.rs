@@ -62,6 +62,7 @@ impl PathlabApp {
                     tex,
                     serial,
                     world,
+                    ..
                 } = a;
                 // A view of its own world redraws whenever it is rebuilt (its serial changes).
                 let (grid, rev) = match world {
@@ -91,7 +92,10 @@ impl PathlabApp {
             // document cells: a view of its own world shows only its search.
             let doc_cells = own.is_none();
             let title = match own {
-                Some(w) => format!("{title} — on {}×{} hexes", w.grid.width(), w.grid.height()),
+                Some(w) => match &w.knowledge {
+                    Some((level, _)) => format!("{title} — {level}% known"),
+                    None => format!("{title} — on {}×{} hexes", w.grid.width(), w.grid.height()),
+                },
                 None => title,
             };
             let band: Option<Vec<crate::space::NodeId>> = if self.smoothed {
@@ -104,8 +108,12 @@ impl PathlabApp {
             } else {
                 None
             };
+            let gps = self.gps_marks(i);
+            let heat = self.heat_for(i);
             let own = self.views[i].world.as_ref();
             let ov = canvas::Overlay {
+                gps: gps.as_deref(),
+                knowledge: heat.as_deref(),
                 smoothed: band.as_deref(),
                 title: &title,
                 start: own.map_or(self.doc.start, |w| w.start),

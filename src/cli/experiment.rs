@@ -205,7 +205,8 @@ pub fn run(e: Experiment) -> Result<i32> {
             full_legs,
             csv,
         } => {
-            use pathlab::experiment::{gps, gps_run};
+            use pathlab::experiment::gps_run;
+            use pathlab::search::gps;
             if !(-1.0..=0.8).contains(&delta) {
                 bail!("--delta {delta} must be from -1 to 0.8");
             }
@@ -230,13 +231,13 @@ pub fn run(e: Experiment) -> Result<i32> {
             let setup = gps_run::Setup {
                 knowledge: levels.clone(),
                 runs,
-                params: gps::Params { delta, c },
+                params: gps::Exploring { delta, c },
                 c_max: cmax,
                 seed,
                 options: gps::Options {
                     prior_knowledge,
                     replan_each_step,
-                    leg_ends_on_known: !full_legs,
+                    full_legs,
                 },
                 limit_factor: limit_factor as usize,
             };

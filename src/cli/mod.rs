@@ -50,6 +50,10 @@ pub struct AppArgs {
     /// The first view's algorithm, as `solve --algo` spells it (default: astar).
     #[arg(long, value_name = "SPEC")]
     pub algo: Option<String>,
+    /// On a hex world: views of GPS of the brain at these knowledge levels (%), e.g. 0,50,100
+    /// (Rahmani 2020), each on a cognitive map built to that share.
+    #[arg(long, value_name = "LEVELS", value_parser = parse_levels)]
+    pub compare_knowledge: Option<Levels>,
     /// Open Krafft 2019's moving 3D scene instead of a file.
     #[arg(long, conflicts_with = "file")]
     pub scene3d: bool,
@@ -341,4 +345,23 @@ fn refuse_overwrite(inputs: &[&Path], outputs: &[&Path]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Knowledge levels (%) of `--compare-knowledge`.
+#[derive(Clone, Debug)]
+pub struct Levels(pub Vec<u32>);
+
+/// Knowledge levels: up to four percentages, comma-separated.
+fn parse_levels(s: &str) -> Result<Levels, String> {
+    let v = s
+        .split(',')
+        .map(|k| match k.trim().parse::<u32>() {
+            Ok(v) if v <= 100 => Ok(v),
+            _ => Err(format!("`{k}` is not a percentage from 0 to 100")),
+        })
+        .collect::<Result<Vec<u32>, String>>()?;
+    if v.is_empty() || v.len() > 4 {
+        return Err("give one to four levels".into());
+    }
+    Ok(Levels(v))
 }

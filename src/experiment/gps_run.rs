@@ -8,10 +8,11 @@
 //! reaches the share. At 100% explorations run until every hex is visited or 200 steps per
 //! hex have been walked; hexes still unknown then get one visit, and the report says how many.
 
-use super::gps::{self, CognitiveMap, Options, Params};
 use crate::map::Grid;
 use crate::map::{hexes_from_square, HexFill};
+use crate::search::gps::{self, Exploring, Options};
 use crate::search::{registry, Query};
+use crate::space::CognitiveMap;
 use crate::space::{HexOrientation, HexSpace, NodeId, Space, TerrainRule};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -77,7 +78,7 @@ pub struct Built {
 pub fn build_knowledge(
     w: &HexWorld,
     share: f64,
-    p: Params,
+    p: Exploring,
     c_max: u32,
     seed: u64,
 ) -> (CognitiveMap, Built) {
@@ -115,7 +116,7 @@ pub fn build_knowledge(
                 break;
             };
             for _ in 0..p.c.max(1) {
-                let Some(y) = gps::next_in(&w.space, x, ch.chosen) else {
+                let Some(y) = w.space.neighbour_in(x, ch.chosen) else {
                     break;
                 };
                 x = y;
@@ -165,7 +166,7 @@ pub const CSV_HEADER: &str =
 pub struct Setup {
     pub knowledge: Vec<u32>,
     pub runs: u32,
-    pub params: Params,
+    pub params: Exploring,
     pub c_max: u32,
     pub seed: u64,
     pub options: Options,
@@ -182,7 +183,7 @@ fn endpoints(w: &HexWorld, rng: &mut ChaCha8Rng) -> (NodeId, NodeId) {
     for _ in 0..1000 {
         let a = w.cells[rng.random_range(0..w.cells.len())];
         let b = w.cells[rng.random_range(0..w.cells.len())];
-        let (p, q) = (gps::centre(&w.space, a), gps::centre(&w.space, b));
+        let (p, q) = (w.space.centre(a), w.space.centre(b));
         if ((p.0 - q.0).powi(2) + (p.1 - q.1).powi(2)).sqrt() >= far {
             return (a, b);
         }
@@ -215,14 +216,13 @@ pub fn run(w: &HexWorld, s: &Setup) -> Result<(Vec<GpsRow>, Builds), String> {
                 return Err("no A* path inside the largest connected part".into());
             };
             let mut mine = map.clone();
-            let mut walk_rng = ChaCha8Rng::seed_from_u64(build_seed.wrapping_add(r as u64 + 1));
-            let limit = s.limit_factor * steps + 100;
             let how = gps::Walking {
-                params: s.params,
+                exploring: s.params,
                 options: s.options,
-                limit,
+                limit: s.limit_factor * steps + 100,
             };
-            let walk = gps::gps_walk(&w.space, &mut mine, a, b, how, &mut walk_rng);
+            let seed = build_seed.wrapping_add(r as u64 + 1);
+            let walk = gps::gps_walk(&w.space, &mut mine, a, b, how, seed);
             if !walk.reached {
                 return Err(format!("run {r} at {k}%: the walk did not reach its goal"));
             }
@@ -230,7 +230,7 @@ pub fn run(w: &HexWorld, s: &Setup) -> Result<(Vec<GpsRow>, Builds), String> {
                 knowledge: k,
                 run: r,
                 astar_length: opt,
-                gps_length: walk.length(&w.space),
+                gps_length: walk.length,
                 explored_cells: walk.explored(),
                 known_share: share,
                 gave_up: walk.gave_up,

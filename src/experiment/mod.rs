@@ -6,7 +6,6 @@ pub mod behaviour;
 pub mod dynamic;
 pub mod dynamic_maps;
 mod dynamic_runs;
-pub mod gps;
 pub mod gps_run;
 pub mod heap_astar;
 pub mod mantysalo2024;

@@ -224,6 +224,15 @@ impl AnySpace {
         }
     }
 
+    /// Gives a hex world the cognitive map its counter heuristic reads (other families have
+    /// none; a map of another size is not attached).
+    pub fn set_knowledge(&mut self, k: Option<&crate::space::CognitiveMap>) {
+        if let AnySpace::Hex(h) = self {
+            let fits = k.filter(|k| k.counters.len() == h.num_nodes());
+            h.set_knowledge(fits.map(|k| std::sync::Arc::new(k.clone())));
+        }
+    }
+
     /// Shows layer `z` of a voxel world in 2D (nothing for other families).
     pub fn set_layer(&mut self, layer: u32) {
         if let AnySpace::Voxel { z, .. } = self {

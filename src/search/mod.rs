@@ -10,6 +10,7 @@ mod bfs;
 mod dijkstra;
 mod dstar_lite;
 mod dyn_search;
+pub mod gps;
 mod greedy;
 mod heap;
 mod incremental;

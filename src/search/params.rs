@@ -28,12 +28,20 @@ pub struct ParamSpec {
 /// The heuristic parameter most algorithms share.
 pub const HEURISTIC: ParamSpec = ParamSpec {
     name: "heuristic",
-    help: "distance estimate; native is the world's own: octile (8 moves) or manhattan (4 moves) on squares, hex on hexes",
+    help: "distance estimate; native is the world's own: octile (8 moves) or manhattan (4 moves) on squares, hex on hexes; counter (hexes): distance plus the cognitive map's penalty (Rahmani 2020)",
     // New names go at the end: a choice is stored as its index.
-    kind: ParamKind::Choice(&["octile", "manhattan", "euclidean", "zero", "native", "hex"]),
+    kind: ParamKind::Choice(&[
+        "octile",
+        "manhattan",
+        "euclidean",
+        "zero",
+        "native",
+        "hex",
+        "counter",
+    ]),
     default: 4.0,
     min: 0.0,
-    max: 5.0,
+    max: 6.0,
 };
 
 /// The first inflation ε₀ of the anytime searches (ARA*, AD*).

@@ -212,6 +212,19 @@ static ALGORITHMS: &[AlgoInfo] = &[
             voxel: Some(|s, q, p| Box::new(ThetaStar::lazy_from_params(s, q, p))),
         },
     },
+    // Rahmani 2020's walking planner: hexes only (its cognitive map and cone are hexagonal).
+    AlgoInfo {
+        name: "gps",
+        title: "GPS of the brain",
+        summary: "Rahmani 2020's human-like walk on hexes: explores unknown ground towards the goal in legs of C hexes, follows the counter A* on known ground; every hex walked is learnt",
+        params: super::gps::Gps::PARAMS,
+        guarantee: Guarantee::Valid,
+        makers: Makers {
+            grid: None,
+            hex: Some(|s, q, p| Box::new(super::gps::Gps::from_params(s, q, p))),
+            voxel: None,
+        },
+    },
 ];
 
 /// Every registered algorithm, in menu order.

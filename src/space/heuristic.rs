@@ -19,11 +19,27 @@ pub enum Heuristic {
     Native,
     /// Steps between hex centres times their distance: exact on an empty hex grid.
     Hex,
+    /// Rahmani 2020's counter heuristic on hexes with a cognitive map: the straight-line
+    /// distance plus λ hex steps, λ = 2·C_max on a hex never visited and C_max / c on one
+    /// visited c times (eq. 5.1, 5.2). Not admissible: it leads searches through familiar
+    /// hexes. Elsewhere it reads as Euclidean.
+    Counter,
 }
 
 impl Heuristic {
     /// All heuristics, in registry order.
-    pub const ALL: [Heuristic; 6] = [
+    pub const ALL: [Heuristic; 7] = [
+        Heuristic::Octile,
+        Heuristic::Manhattan,
+        Heuristic::Euclidean,
+        Heuristic::Zero,
+        Heuristic::Native,
+        Heuristic::Hex,
+        Heuristic::Counter,
+    ];
+
+    /// Those a square grid's project may name (the counter heuristic needs hexes).
+    pub const SQUARE: [Heuristic; 6] = [
         Heuristic::Octile,
         Heuristic::Manhattan,
         Heuristic::Euclidean,
@@ -41,6 +57,7 @@ impl Heuristic {
             Heuristic::Zero => "zero",
             Heuristic::Native => "native",
             Heuristic::Hex => "hex",
+            Heuristic::Counter => "counter",
         }
     }
 
@@ -72,7 +89,9 @@ impl Heuristic {
                 (3f64.sqrt() - 2f64.sqrt()) * lo + (2f64.sqrt() - 1.0) * mid + hi
             }
             Heuristic::Manhattan => d[0] + d[1] + d[2],
-            Heuristic::Euclidean => (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt(),
+            Heuristic::Euclidean | Heuristic::Counter => {
+                (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
+            }
             Heuristic::Zero => 0.0,
         }
     }
@@ -86,7 +105,7 @@ impl Heuristic {
                 hi + (std::f64::consts::SQRT_2 - 1.0) * lo
             }
             Heuristic::Manhattan => dx + dy,
-            Heuristic::Euclidean => (dx * dx + dy * dy).sqrt(),
+            Heuristic::Euclidean | Heuristic::Counter => (dx * dx + dy * dy).sqrt(),
             Heuristic::Zero => 0.0,
         }
     }

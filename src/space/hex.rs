@@ -167,6 +167,8 @@ pub struct HexSpace {
     uniform_cost: bool,
     min_cost: f64,
     rule: TerrainRule,
+    /// The cognitive map the counter heuristic reads (none: every hex unknown).
+    knowledge: Option<std::sync::Arc<super::CognitiveMap>>,
 }
 
 impl HexSpace {
@@ -234,6 +236,7 @@ impl HexSpace {
         Heuristic::Hex,
         Heuristic::Euclidean,
         Heuristic::Zero,
+        Heuristic::Counter,
     ];
 
     /// The graph of hex map `grid` with hexes `pitch` apart (centre to centre, in square cells;
@@ -253,6 +256,7 @@ impl HexSpace {
             uniform_cost: true,
             min_cost: 1.0,
             rule,
+            knowledge: None,
         };
         s.refresh_costs();
         s
@@ -283,6 +287,26 @@ impl HexSpace {
 
     pub fn rule(&self) -> TerrainRule {
         self.rule
+    }
+
+    /// The cognitive map the counter heuristic reads.
+    pub fn knowledge(&self) -> Option<&std::sync::Arc<super::CognitiveMap>> {
+        self.knowledge.as_ref()
+    }
+
+    pub fn set_knowledge(&mut self, k: Option<std::sync::Arc<super::CognitiveMap>>) {
+        self.knowledge = k;
+    }
+
+    /// Centre of hex `n`, in square cells.
+    pub fn centre(&self, n: NodeId) -> (f64, f64) {
+        self.centre_of(n)
+    }
+
+    /// The neighbour of `n` in direction `d` (0 to 5, the order of
+    /// [`HexOrientation::offsets`]: the same direction on every row), when the move is allowed.
+    pub fn neighbour_in(&self, n: NodeId, d: usize) -> Option<NodeId> {
+        self.step(n, d)
     }
 
     /// Node of hex (x, y).
@@ -343,8 +367,21 @@ impl Space for HexSpace {
         let g = self.xy(goal);
         let (gx, gy) = self.orientation.centre(g.0, g.1, self.pitch);
         let scale = self.min_cost;
+        let cmax = self
+            .knowledge
+            .as_ref()
+            .map_or(super::knowledge::DEFAULT_C_MAX, |k| k.c_max);
         move |n| {
             let p = self.xy(n);
+            if h == Heuristic::Counter {
+                // λ in hex steps, so the penalty does not depend on the hex size.
+                let lambda = self
+                    .knowledge
+                    .as_ref()
+                    .map_or(2.0 * cmax as f64, |k| k.lambda(n));
+                let (x, y) = self.orientation.centre(p.0, p.1, self.pitch);
+                return scale * ((x - gx).powi(2) + (y - gy).powi(2)).sqrt() + lambda * self.pitch;
+            }
             scale
                 * match h {
                     Heuristic::Zero => 0.0,
@@ -398,7 +435,7 @@ impl Space for HexSpace {
 }
 
 /// Centre of offset hex (x, y), which may lie off the map (negative coordinates included).
-fn lattice_centre(o: HexOrientation, x: i64, y: i64, pitch: f64) -> (f64, f64) {
+pub fn lattice_centre(o: HexOrientation, x: i64, y: i64, pitch: f64) -> (f64, f64) {
     // From the hex of the same offset parity at (0 or 1, 0 or 1): two columns or two rows
     // apart, centres differ along one axis only.
     let (bx, by) = (x.rem_euclid(2) as u32, y.rem_euclid(2) as u32);

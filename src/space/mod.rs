@@ -4,12 +4,14 @@
 mod grid;
 mod heuristic;
 mod hex;
+pub mod knowledge;
 pub mod los;
 mod voxel;
 
 pub use grid::{Connectivity, GridSpace, TerrainRule};
 pub use heuristic::Heuristic;
-pub use hex::{HexOrientation, HexSpace};
+pub use hex::{lattice_centre as hex_lattice_centre, HexOrientation, HexSpace};
+pub use knowledge::CognitiveMap;
 pub use voxel::{VoxelMoves, VoxelSpace};
 
 use serde::{Deserialize, Serialize};

@@ -43,11 +43,19 @@ pub enum EventKind {
     /// and left the open list; `a` = g. It shows as expanded again, or as unseen when g is
     /// infinite.
     Consistent = 15,
+    /// A walking agent chose a direction at `node` (Rahmani 2020's naive exploration):
+    /// `other` = the first hex that way; `a` = the directions inside the cone, `b` = the free
+    /// ones, as bit masks over the six directions of [`crate::space::HexOrientation::offsets`].
+    /// It starts a step.
+    Choice = 16,
+    /// A walking agent stepped from `other` to `node`; `a` = the distance walked so far, `b` =
+    /// 1 while exploring, 0 on a plan. It starts a step.
+    Walk = 17,
 }
 
 impl EventKind {
     /// All kinds, in numeric order.
-    pub const ALL: [EventKind; 16] = [
+    pub const ALL: [EventKind; 18] = [
         EventKind::Source,
         EventKind::Destination,
         EventKind::Generate,
@@ -64,7 +72,19 @@ impl EventKind {
         EventKind::NoPath,
         EventKind::Solution,
         EventKind::Consistent,
+        EventKind::Choice,
+        EventKind::Walk,
     ];
+
+    /// Whether this event begins a step of the timeline: an expansion, or a walking agent's
+    /// choice of direction or step.
+    #[inline(always)]
+    pub fn starts_step(self) -> bool {
+        matches!(
+            self,
+            EventKind::Expand | EventKind::Choice | EventKind::Walk
+        )
+    }
 
     /// The kind with this numeric value.
     pub fn from_u8(v: u8) -> Option<EventKind> {
@@ -90,6 +110,8 @@ impl EventKind {
             EventKind::NoPath => "no-path",
             EventKind::Solution => "solution",
             EventKind::Consistent => "consistent",
+            EventKind::Choice => "choice",
+            EventKind::Walk => "walk",
         }
     }
 }

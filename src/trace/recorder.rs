@@ -220,7 +220,7 @@ impl Recorder {
 
     fn scan_expands(&mut self) {
         for (i, e) in self.events.iter().enumerate().skip(self.expands_scanned) {
-            if e.kind() == EventKind::Expand {
+            if e.kind().starts_step() {
                 self.expands.push(i as u32);
             }
         }

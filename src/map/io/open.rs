@@ -31,6 +31,8 @@ pub struct Opened {
     pub world: crate::map::Family,
     /// A voxel world's voxels, problems and layers; `grid` is then the layer shown.
     pub volume: Option<Box<crate::map::volume::Volume>>,
+    /// A hex world's cognitive map (Rahmani 2020), from a project.
+    pub knowledge: Option<crate::space::CognitiveMap>,
 }
 
 /// The lower-case extension of `path`.
@@ -54,6 +56,7 @@ pub fn open_world(path: &Path, rules: (Connectivity, TerrainRule)) -> Result<Ope
         rules: None,
         world: crate::map::Family::Square,
         volume: None,
+        knowledge: None,
     };
     let format = |msg: String| IoError::Format {
         file: path.to_path_buf(),
@@ -84,6 +87,7 @@ pub fn open_world(path: &Path, rules: (Connectivity, TerrainRule)) -> Result<Ope
                 rules: None,
                 world: crate::map::Family::Square,
                 volume: None,
+                knowledge: None,
             })
         }
         "3dmap" => Ok(voxel_world(read_3dmap(path)?, vec![], path)),
@@ -129,6 +133,7 @@ fn voxel_world(voxels: VoxelGrid, problems: Vec<Problem3>, path: &Path) -> Opene
         rules: None,
         world: crate::map::Family::Voxel { moves },
         volume: Some(Box::new(volume)),
+        knowledge: None,
     }
 }
 
@@ -167,7 +172,7 @@ pub fn project_world(text: &str, path: &Path) -> Result<Opened, IoError> {
         };
         // The heuristics that fit its world (octile would overestimate on hexes).
         let fits: &[crate::space::Heuristic] = match world {
-            crate::map::Family::Square => &crate::space::Heuristic::ALL,
+            crate::map::Family::Square => &crate::space::Heuristic::SQUARE,
             crate::map::Family::Hex { .. } => crate::space::HexSpace::HEURISTICS,
             crate::map::Family::Voxel { moves } => moves.heuristics(),
         };
@@ -202,6 +207,13 @@ pub fn project_world(text: &str, path: &Path) -> Result<Opened, IoError> {
                 }
             })?;
     }
+    if let Some(k) = &p.knowledge {
+        if !matches!(p.world, crate::map::Family::Hex { .. }) {
+            return Err(format("a cognitive map needs a hex world".into()));
+        }
+        k.check((grid.width() * grid.height()) as usize)
+            .map_err(format)?;
+    }
     for (i, s) in p.scenarios.iter().enumerate() {
         check_problem(s, &grid, p.terrain_rule)
             .map_err(|msg| format(format!("embedded scenario {}: {msg}", i + 1)))?;
@@ -216,6 +228,7 @@ pub fn project_world(text: &str, path: &Path) -> Result<Opened, IoError> {
         rules: Some((p.connectivity, p.terrain_rule)),
         world: p.world,
         volume,
+        knowledge: p.knowledge,
     })
 }
 

@@ -68,6 +68,9 @@ pub struct Project {
     pub start_z: u32,
     #[serde(default)]
     pub goal_z: u32,
+    /// A hex world's cognitive map: a visit counter per hex, row-major, and C_max.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub knowledge: Option<crate::space::CognitiveMap>,
 }
 
 impl Project {
@@ -93,6 +96,7 @@ impl Project {
             layer: 0,
             start_z: 0,
             goal_z: 0,
+            knowledge: None,
         }
     }
 
