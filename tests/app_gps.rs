@@ -162,6 +162,38 @@ fn knowledge_is_built_painted_saved_and_compared_like_the_core() {
     h.run();
     assert_eq!(h.state().views[0].run.shown, steps / 2);
 
+    // A step that chose a direction: the 0% view zoomed onto it, for a look at its cone.
+    if let Some(dir) = std::env::var_os("PATHLAB_WALK_SHOTS") {
+        let choice = {
+            let run = &mut h.state_mut().views[0].run;
+            (0..steps).find(|&k| {
+                let i = run.rec.step_start(k);
+                k > 10 && run.rec.get(i).map(|e| e.kind) == Some(pathlab::trace::EventKind::Choice)
+            })
+        };
+        if let Some(k) = choice {
+            h.state_mut().go_to(k + 1, false);
+            let at = {
+                let run = &mut h.state_mut().views[0].run;
+                let i = run.rec.step_start(k);
+                let e = run.rec.get(i).unwrap();
+                w.space.xy(e.node)
+            };
+            let rect = h.state().view_rects[0];
+            let cam = &mut h.state_mut().views[0].world.as_mut().unwrap().cam;
+            cam.zoom = 28.0;
+            cam.offset = egui::Vec2::ZERO;
+            let c = cam.centre(rect, at);
+            cam.offset = rect.center() - c;
+            h.run();
+            let dir = PathBuf::from(dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            if let Ok(img) = h.render() {
+                img.save(dir.join("gps-cone.png")).unwrap();
+            }
+        }
+    }
+
     // The experiment from the panel: the chart holds the core's mean ratios.
     h.get_by_label("Run the experiment").click();
     h.run();
