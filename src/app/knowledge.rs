@@ -107,11 +107,12 @@ impl PathlabApp {
     }
 
     /// Views of the GPS planner, one per knowledge level, each on a cognitive map built to
-    /// that share (replacing the views shown).
+    /// that share (replacing the views shown). Up to five: the thesis compares its five
+    /// levels side by side, the one place the centre shows more than four views.
     pub fn compare_knowledge(&mut self, levels: &[u32]) {
         let choice = self.gps_choice();
         let mut views = vec![];
-        for &level in levels.iter().take(4) {
+        for &level in levels.iter().take(5) {
             let Some(map) = self.knowledge_at(level) else {
                 return self.report_error("Knowledge levels", "they need a hex world".into());
             };
@@ -328,15 +329,15 @@ pub(super) fn panel(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     .labelled_by(l.id);
             });
             ui.horizontal_wrapped(|ui| {
-                let tip = "views of GPS of the brain, each on its own cognitive map (four at most)";
+                let tip = "views of GPS of the brain, each on its own cognitive map";
                 if ui.button("Compare 0 / 50 / 100% known").on_hover_text(tip).clicked() {
                     act = Some(Box::new(|app: &mut PathlabApp| {
                         app.compare_knowledge(&[0, 50, 100])
                     }));
                 }
-                if ui.button("0 / 25 / 75 / 100%").on_hover_text(tip).clicked() {
+                if ui.button("0 / 25 / 50 / 75 / 100%").on_hover_text(tip).clicked() {
                     act = Some(Box::new(|app: &mut PathlabApp| {
-                        app.compare_knowledge(&[0, 25, 75, 100])
+                        app.compare_knowledge(&[0, 25, 50, 75, 100])
                     }));
                 }
             });

@@ -351,7 +351,7 @@ fn refuse_overwrite(inputs: &[&Path], outputs: &[&Path]) -> Result<()> {
 #[derive(Clone, Debug)]
 pub struct Levels(pub Vec<u32>);
 
-/// Knowledge levels: up to four percentages, comma-separated.
+/// Knowledge levels: up to five percentages, comma-separated.
 fn parse_levels(s: &str) -> Result<Levels, String> {
     let v = s
         .split(',')
@@ -360,8 +360,8 @@ fn parse_levels(s: &str) -> Result<Levels, String> {
             _ => Err(format!("`{k}` is not a percentage from 0 to 100")),
         })
         .collect::<Result<Vec<u32>, String>>()?;
-    if v.is_empty() || v.len() > 4 {
-        return Err("give one to four levels".into());
+    if v.is_empty() || v.len() > 5 {
+        return Err("give one to five levels".into());
     }
     Ok(Levels(v))
 }
