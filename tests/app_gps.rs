@@ -68,14 +68,7 @@ fn knowledge_is_built_painted_saved_and_compared_like_the_core() {
     );
     h.get_by_label("Know").click();
     h.run();
-    h.hover_at(pa);
-    h.run();
-    h.drag_at(pa);
-    h.run();
-    for k in 1..=4 {
-        h.hover_at(pa + (pb - pa) * (k as f32 / 4.0));
-        h.run();
-    }
+    common::press_and_move(&mut h, pa, pb);
     h.drop_at(pb);
     h.run();
     let painted = h.state().doc.knowledge.clone().unwrap();

@@ -153,14 +153,7 @@ fn hexes_from_the_panel_paint_step_undo_and_inspect_like_the_core() {
     let (a, b) = ((2u32, 2u32), (5u32, 4u32));
     let pa = h.state().cam.centre(h.state().view_rects[0], a);
     let pb = h.state().cam.centre(h.state().view_rects[0], b);
-    h.hover_at(pa);
-    h.run();
-    h.drag_at(pa);
-    h.run();
-    for k in 1..=4 {
-        h.hover_at(pa + (pb - pa) * (k as f32 / 4.0));
-        h.run();
-    }
+    common::press_and_move(&mut h, pa, pb);
     shot(&mut h, "hex-03b-rectangle");
     h.drop_at(pb);
     h.run();

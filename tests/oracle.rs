@@ -101,6 +101,18 @@ fn random_world(rng: &mut ChaCha8Rng) -> Grid {
     g
 }
 
+/// A random hex world: flat on even `world`s, pointy on odd ones, pitch 1, 1.5 or 3.
+fn random_hex_world(rng: &mut ChaCha8Rng, world: usize) -> (HexSpace, HexOrientation, f64) {
+    let grid = random_world(rng);
+    let o = if world.is_multiple_of(2) {
+        HexOrientation::Flat
+    } else {
+        HexOrientation::Pointy
+    };
+    let pitch = [1.0, 1.5, 3.0][rng.random_range(0..3)];
+    (HexSpace::new(&grid, o, pitch, TerrainRule::Class), o, pitch)
+}
+
 fn random_passable<S: Space>(rng: &mut ChaCha8Rng, s: &S) -> Option<NodeId> {
     let free: Vec<NodeId> = (0..s.num_nodes() as NodeId)
         .filter(|&n| s.is_passable(n))
@@ -335,14 +347,7 @@ fn every_algorithm_agrees_with_the_oracle_on_1000_random_hex_worlds() {
     let mut rng = ChaCha8Rng::seed_from_u64(6);
     let (mut checked, mut no_path) = (0, 0);
     for world in 0..1000 {
-        let grid = random_world(&mut rng);
-        let o = if world % 2 == 0 {
-            HexOrientation::Flat
-        } else {
-            HexOrientation::Pointy
-        };
-        let pitch = [1.0, 1.5, 3.0][rng.random_range(0..3)];
-        let space = HexSpace::new(&grid, o, pitch, TerrainRule::Class);
+        let (space, o, pitch) = random_hex_world(&mut rng, world);
         let Some(q) = random_query(&mut rng, &space) else {
             continue;
         };
@@ -465,14 +470,7 @@ fn the_counter_a_star_with_every_counter_at_c_max_is_optimal_on_1000_hex_worlds(
     let mut rng = ChaCha8Rng::seed_from_u64(19);
     let (mut checked, mut none) = (0, 0);
     for world in 0..1000 {
-        let grid = random_world(&mut rng);
-        let o = if world % 2 == 0 {
-            HexOrientation::Flat
-        } else {
-            HexOrientation::Pointy
-        };
-        let pitch = [1.0, 1.5, 3.0][rng.random_range(0..3)];
-        let mut space = HexSpace::new(&grid, o, pitch, TerrainRule::Class);
+        let (mut space, _, _) = random_hex_world(&mut rng, world);
         let Some(q) = random_query(&mut rng, &space) else {
             continue;
         };

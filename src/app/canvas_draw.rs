@@ -49,14 +49,7 @@ pub(super) fn draw_hexes(
                 continue;
             };
             let c = origin + cam.geometry.centre((x, y)) * cam.zoom;
-            let base = mesh.vertices.len() as u32;
-            mesh.colored_vertex(c, colour);
-            for r in &rel {
-                mesh.colored_vertex(c + *r, colour);
-            }
-            for i in 0..6 {
-                mesh.add_triangle(base, base + 1 + i, base + 1 + (i + 1) % 6);
-            }
+            hex_fan(&mut mesh, c, &rel, colour);
         }
     }
     p.add(egui::Shape::mesh(mesh));
@@ -71,6 +64,18 @@ pub(super) fn draw_hexes(
                 ));
             }
         }
+    }
+}
+
+/// A filled hexagon (centre and its six corners, relative) added to `mesh`.
+pub(super) fn hex_fan(mesh: &mut egui::Mesh, c: Pos2, rel: &[Vec2], colour: Color32) {
+    let base = mesh.vertices.len() as u32;
+    mesh.colored_vertex(c, colour);
+    for r in rel {
+        mesh.colored_vertex(c + *r, colour);
+    }
+    for i in 0..6 {
+        mesh.add_triangle(base, base + 1 + i, base + 1 + (i + 1) % 6);
     }
 }
 

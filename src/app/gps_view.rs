@@ -99,14 +99,7 @@ pub(super) fn draw_heat(
             let k = c.min(map.c_max) as f32 / map.c_max as f32;
             let colour = Color32::from_rgba_unmultiplied(20, 70, 220, (90.0 + 140.0 * k) as u8);
             let centre = cam.centre(view, (x, y));
-            let base = mesh.vertices.len() as u32;
-            mesh.colored_vertex(centre, colour);
-            for r in &rel {
-                mesh.colored_vertex(centre + *r, colour);
-            }
-            for i in 0..6 {
-                mesh.add_triangle(base, base + 1 + i, base + 1 + (i + 1) % 6);
-            }
+            super::canvas_draw::hex_fan(&mut mesh, centre, &rel, colour);
             if labels {
                 texts.push((centre, c));
             }

@@ -38,15 +38,9 @@ impl Heuristic {
         Heuristic::Counter,
     ];
 
-    /// Those a square grid's project may name (the counter heuristic needs hexes).
-    pub const SQUARE: [Heuristic; 6] = [
-        Heuristic::Octile,
-        Heuristic::Manhattan,
-        Heuristic::Euclidean,
-        Heuristic::Zero,
-        Heuristic::Native,
-        Heuristic::Hex,
-    ];
+    /// Those a square grid's project may name: all but the counter heuristic, which needs
+    /// hexes (it comes last).
+    pub const SQUARE: &'static [Heuristic] = Heuristic::ALL.split_at(6).0;
 
     /// Name used on the command line and in files.
     pub fn name(self) -> &'static str {

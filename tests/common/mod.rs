@@ -100,3 +100,16 @@ pub fn run_experiment_window(h: &mut Harness<'static, PathlabApp>) {
     }
     h.run();
 }
+
+/// A press on `from`, moves in four steps to `to`, the button still down (the caller drops):
+/// as a hand drags, each stage run to rest.
+pub fn press_and_move(h: &mut Harness<'static, PathlabApp>, from: egui::Pos2, to: egui::Pos2) {
+    h.hover_at(from);
+    h.run();
+    h.drag_at(from);
+    h.run();
+    for k in 1..=4 {
+        h.hover_at(from + (to - from) * (k as f32 / 4.0));
+        h.run();
+    }
+}

@@ -172,7 +172,7 @@ pub fn project_world(text: &str, path: &Path) -> Result<Opened, IoError> {
         };
         // The heuristics that fit its world (octile would overestimate on hexes).
         let fits: &[crate::space::Heuristic] = match world {
-            crate::map::Family::Square => &crate::space::Heuristic::SQUARE,
+            crate::map::Family::Square => crate::space::Heuristic::SQUARE,
             crate::map::Family::Hex { .. } => crate::space::HexSpace::HEURISTICS,
             crate::map::Family::Voxel { moves } => moves.heuristics(),
         };
