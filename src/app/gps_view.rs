@@ -204,3 +204,24 @@ impl super::PathlabApp {
         space.as_hex()?.knowledge().cloned()
     }
 }
+
+impl Run {
+    /// Expansions among the first `shown` steps (all of them but for walking agents).
+    pub fn expansions_shown(&self) -> usize {
+        let k = &self.series.kind[..self.shown.min(self.series.kind.len())];
+        k.iter().filter(|&&e| e == EventKind::Expand).count()
+    }
+
+    /// What the last step shown did, in words ("expanding" unless an agent walks).
+    pub fn doing(&self) -> &'static str {
+        match self
+            .shown
+            .checked_sub(1)
+            .and_then(|s| self.series.kind.get(s))
+        {
+            Some(EventKind::Walk) => "walking",
+            Some(EventKind::Choice) => "choosing a direction",
+            _ => "expanding",
+        }
+    }
+}

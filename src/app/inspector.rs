@@ -228,7 +228,7 @@ fn stats_table(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 egui::Layout::left_to_right(egui::Align::Center),
                 |ui| {
                     ui.set_min_width(widest);
-                    ui.label(format!("{}/{}", r.shown, st.expanded));
+                    ui.label(format!("{}/{}", r.expansions_shown(), st.expanded));
                 },
             );
             ui.label(st.generated.to_string());

@@ -88,6 +88,8 @@ pub struct Series {
     pub open: Vec<u32>,
     /// Anytime solutions (ARA*, AD*): steps done when it was published, its cost and ε.
     pub solutions: Vec<(usize, f32, f32)>,
+    /// What each step was when not an expansion: a walking agent's choice or step (GPS).
+    pub kind: Vec<EventKind>,
 }
 
 /// A run: built, recorded a slice per frame (so the UI never waits), and seekable.
@@ -404,6 +406,7 @@ impl Run {
                         .push((self.series.node.len(), cost, eps));
                 }
                 EventKind::Expand => {
+                    self.series.kind.push(e.kind);
                     self.series.node.push(e.node);
                     self.series.f.push(e.b);
                     self.series.open.push(self.open_now.max(0) as u32);
@@ -415,6 +418,7 @@ impl Run {
                 // A walking agent's step or choice (the GPS planner) is a step of the
                 // timeline too; its f is the last expansion's, so the plot stays continuous.
                 EventKind::Choice | EventKind::Walk => {
+                    self.series.kind.push(e.kind);
                     self.series.node.push(e.node);
                     let f = self.series.f.last().copied().unwrap_or(0.0);
                     self.series.f.push(f);

@@ -158,7 +158,7 @@ impl PathlabApp {
             crate::search::Status::Found | crate::search::Status::NoPath if r.shown == 0 => {
                 "at its start".into()
             }
-            crate::search::Status::Found | crate::search::Status::NoPath => "expanding".into(),
+            crate::search::Status::Found | crate::search::Status::NoPath => r.doing().into(),
         };
         let own = if self.views.len() > 1 && r.steps() != self.max_steps() {
             format!(" (its step {} of {})", r.shown, r.steps())
