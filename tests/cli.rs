@@ -10,6 +10,16 @@ fn pathlab(args: &[&str]) -> Output {
         .expect("runs")
 }
 
+/// The stdout of a command that must have succeeded (its stderr in the failure message).
+fn succeeded(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("pathlab-cli-{}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
@@ -656,12 +666,7 @@ fn experiment_anyangle_writes_its_csv_and_means() {
         "1",
         "--smooth",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = succeeded(&out);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],
@@ -711,12 +716,7 @@ fn experiment_scene3d_writes_its_csv() {
         "astar,dstar-lite",
         "--static-destination",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = succeeded(&out);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],

@@ -243,13 +243,7 @@ pub fn run(e: Experiment) -> Result<i32> {
             };
             let (rows, _) = gps_run::run(&world, &setup).map_err(anyhow::Error::msg)?;
             let table = gps_run::table(&rows, &levels);
-            let to_file = csv.is_some();
-            write_csv(csv, &gps_run::csv(&rows))?;
-            if to_file {
-                print!("{table}");
-            } else {
-                eprint!("{table}");
-            }
+            write_csv_and_table(csv, &gps_run::csv(&rows), &table)?;
             Ok(0)
         }
         Experiment::Scene3d {
@@ -278,13 +272,7 @@ pub fn run(e: Experiment) -> Result<i32> {
             let rows = scene3d_run::run_all(&scene, &specs, setup, runs, seed)
                 .map_err(anyhow::Error::msg)?;
             let table = scene3d_run::table(&rows, &specs);
-            let to_file = csv.is_some();
-            write_csv(csv, &scene3d_run::csv(&rows))?;
-            if to_file {
-                print!("{table}");
-            } else {
-                eprint!("{table}");
-            }
+            write_csv_and_table(csv, &scene3d_run::csv(&rows), &table)?;
             Ok(0)
         }
         Experiment::Anyangle {
@@ -316,13 +304,7 @@ pub fn run(e: Experiment) -> Result<i32> {
                 anyangle::run(&suite.space, &qs, &algos, segment_cost, smooth)
             };
             let table = anyangle::summary(&rows, &algos);
-            let to_file = csv.is_some();
-            write_csv(csv, &anyangle::csv(&rows))?;
-            if to_file {
-                print!("{table}");
-            } else {
-                eprint!("{table}");
-            }
+            write_csv_and_table(csv, &anyangle::csv(&rows), &table)?;
             Ok(0)
         }
         Experiment::Summary { csv, flag } => {
@@ -430,6 +412,19 @@ pub fn run(e: Experiment) -> Result<i32> {
             })
         }
     }
+}
+
+/// The CSV to its file (the table then on stdout) or to stdout (the table on stderr, so the
+/// CSV stays clean for a pipe).
+fn write_csv_and_table(to: Option<PathBuf>, text: &str, table: &str) -> Result<()> {
+    let to_file = to.is_some();
+    write_csv(to, text)?;
+    if to_file {
+        print!("{table}");
+    } else {
+        eprint!("{table}");
+    }
+    Ok(())
 }
 
 fn write_csv(to: Option<PathBuf>, text: &str) -> Result<()> {
