@@ -58,7 +58,15 @@ fn main() {
         eprintln!("skipping: {} is absent", dir.display());
         return;
     }
+    // PATHLAB_BENCH_MAPS=A1,DC3 runs only those maps.
+    let only = std::env::var("PATHLAB_BENCH_MAPS").ok();
     for name in ["Complex", "A1", "DC3"] {
+        if only
+            .as_ref()
+            .is_some_and(|o| !o.split(',').any(|m| m == name))
+        {
+            continue;
+        }
         let suite = VoxelSuite::load(
             &dir.join(format!("{name}.3dmap")),
             &dir.join(format!("{name}.3dmap.3dscen")),
