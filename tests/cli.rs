@@ -639,6 +639,26 @@ fn convert_makes_voxel_worlds_from_maps_and_png_slices() {
         std::fs::read_to_string(&out).unwrap(),
         "voxel 3 2 2\n0 0 0\n2 1 1\n"
     );
+    // A map with terrain costs: the .3dmap cannot hold them, and the user is told so.
+    let mut grid = pathlab::map::Grid::from_rows(&["..@", "..."]);
+    grid.set_costs(vec![1.0, 2.0, 1.0, 1.0, 1.0, 3.0]).unwrap();
+    let proj = tmp("terrain.ron");
+    pathlab::map::io::write_project(&pathlab::map::io::Project::new(&grid), &proj).unwrap();
+    let out = tmp("terrain.3dmap");
+    let r = pathlab(&[
+        "convert",
+        proj.to_str().unwrap(),
+        out.to_str().unwrap(),
+        "--height",
+        "2",
+    ]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let note = String::from_utf8_lossy(&r.stderr);
+    assert!(note.contains("holds no terrain costs"), "{note}");
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        "voxel 3 2 2\n2 0 0\n2 0 1\n"
+    );
 }
 
 /// `experiment anyangle`: the CSV contract, the three algorithms per problem, any-angle

@@ -1,6 +1,7 @@
 //! Voxel worlds: every registered algorithm against a 3D Dijkstra written here from the
-//! voxels alone (its own moves and bounding-box rule, not the space's), on 1,000 seeded random
-//! worlds; and the Warframe benchmark's published optima.
+//! voxels alone (its own moves, bounding-box rule and terrain costs, not the space's), on 1,000
+//! seeded random worlds, half of them with terrain; and the Warframe benchmark's published
+//! optima.
 
 use pathlab::map::io::{read_3dmap, read_3dscen};
 use pathlab::map::voxel::VoxelGrid;
@@ -12,8 +13,9 @@ use rand_chacha::ChaCha8Rng;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-/// Dijkstra over the voxels: a move of `axes` non-zero offsets costs √axes and needs every
-/// voxel of its bounding box free and inside the world.
+/// Dijkstra over the voxels: a move of `axes` non-zero offsets costs √axes times the mean of
+/// its two voxels' terrain costs, and needs every voxel of its bounding box free and inside the
+/// world.
 fn oracle(g: &VoxelGrid, moves: VoxelMoves, s: [u32; 3], t: [u32; 3]) -> Option<f64> {
     let max_axes = match moves {
         VoxelMoves::Six => 1,
@@ -51,7 +53,8 @@ fn oracle(g: &VoxelGrid, moves: VoxelMoves, s: [u32; 3], t: [u32; 3]) -> Option<
                         continue;
                     }
                     let q = [(x + dx) as u32, (y + dy) as u32, (z + dz) as u32];
-                    let nd = dp + (axes as f64).sqrt();
+                    let terrain = 0.5 * (g.cost_at(id(p)) + g.cost_at(id(q))) as f64;
+                    let nd = dp + (axes as f64).sqrt() * terrain;
                     if nd < dist[id(q)] - 1e-12 {
                         dist[id(q)] = nd;
                         heap.push(Reverse(((nd * 1e9) as u64, q)));
@@ -67,11 +70,15 @@ fn random_world(rng: &mut ChaCha8Rng) -> VoxelGrid {
     let dims = [(); 3].map(|_| rng.random_range(1..11u32));
     let mut g = VoxelGrid::new(dims[0], dims[1], dims[2]).unwrap();
     let density = rng.random_range(0.0..0.4);
+    let terrain = rng.random_bool(0.5);
     for z in 0..dims[2] {
         for y in 0..dims[1] {
             for x in 0..dims[0] {
                 if rng.random_bool(density) {
                     g.set(x, y, z, true);
+                } else if terrain && rng.random_bool(0.4) {
+                    let cost = [0.5, 2.0, 3.5, 9.0][rng.random_range(0..4)];
+                    g.set_cost(x, y, z, cost).unwrap();
                 }
             }
         }
@@ -82,9 +89,10 @@ fn random_world(rng: &mut ChaCha8Rng) -> VoxelGrid {
 #[test]
 fn every_algorithm_agrees_with_a_3d_dijkstra_on_1000_random_voxel_worlds() {
     let mut rng = ChaCha8Rng::seed_from_u64(3);
-    let (mut checked, mut no_path) = (0, 0);
+    let (mut checked, mut no_path, mut with_terrain) = (0, 0, 0);
     for world in 0..1000 {
         let g = random_world(&mut rng);
+        with_terrain += g.costs().is_some() as usize;
         let moves = [VoxelMoves::Six, VoxelMoves::Eighteen, VoxelMoves::TwentySix][world % 3];
         let sp = VoxelSpace::new(g.clone(), moves);
         let free: Vec<NodeId> = (0..sp.num_nodes() as NodeId)
@@ -130,6 +138,10 @@ fn every_algorithm_agrees_with_a_3d_dijkstra_on_1000_random_voxel_worlds() {
         }
     }
     assert!(checked > 3000, "only {checked} runs");
+    assert!(
+        with_terrain > 300,
+        "only {with_terrain} worlds with terrain"
+    );
     assert!(no_path > 10, "unreachable goals too ({no_path})");
 }
 
@@ -195,4 +207,97 @@ fn warframe_problems_are_solved_optimally() {
         }
     }
     assert!(solved > 500, "{solved}");
+}
+
+/// A square map with terrain costs, extruded: every layer has the map's costs, and A* on the
+/// voxels costs what it costs on the map (climbing only lengthens a move over the same
+/// columns). Then the voxel world with its costs survives a project file, and a project whose
+/// costs are damaged is refused with one line naming them.
+#[test]
+fn extruded_terrain_costs_match_the_square_map_and_survive_a_project() {
+    use pathlab::map::io::{project_world, Project};
+    use pathlab::map::volume::Volume;
+    use pathlab::map::Grid;
+    use pathlab::space::GridSpace;
+    let mut rng = ChaCha8Rng::seed_from_u64(17);
+    let mut compared = 0;
+    for world in 0..60 {
+        let (w, h) = (rng.random_range(3..14u32), rng.random_range(3..12u32));
+        let rows: Vec<String> = (0..h)
+            .map(|_| {
+                (0..w)
+                    .map(|_| if rng.random_bool(0.2) { '@' } else { '.' })
+                    .collect()
+            })
+            .collect();
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        let mut grid = Grid::from_rows(&rows);
+        let costs = (0..w * h)
+            .map(|_| [1.0, 0.5, 2.0, 4.0][rng.random_range(0..4)])
+            .collect();
+        grid.set_costs(costs).unwrap();
+        let height = rng.random_range(1..4u32);
+        let v = VoxelGrid::extrude(&grid, height).unwrap();
+        for z in 0..height {
+            assert_eq!(v.slice(z).costs(), grid.costs(), "world {world} layer {z}");
+        }
+        let sq = GridSpace::octile(&grid);
+        let vs = VoxelSpace::new(v.clone(), VoxelMoves::TwentySix);
+        let free: Vec<NodeId> = (0..sq.num_nodes() as NodeId)
+            .filter(|&n| sq.is_passable(n))
+            .collect();
+        if free.len() < 2 {
+            continue;
+        }
+        for _ in 0..5 {
+            let (a, b) = (
+                free[rng.random_range(0..free.len())],
+                free[rng.random_range(0..free.len())],
+            );
+            let (ax, ay) = sq.xy(a);
+            let (bx, by) = sq.xy(b);
+            let (az, bz) = (rng.random_range(0..height), rng.random_range(0..height));
+            let mut s2 = registry::build("astar", &sq, Query { start: a, goal: b }).unwrap();
+            s2.run_null(&sq);
+            let q3 = Query {
+                start: vs.node(ax, ay, az).unwrap(),
+                goal: vs.node(bx, by, bz).unwrap(),
+            };
+            let mut s3 = registry::build("astar", &vs, q3).unwrap();
+            s3.run_null(&vs);
+            let want = oracle(&v, VoxelMoves::TwentySix, [ax, ay, az], [bx, by, bz]);
+            assert_eq!(s3.cost().is_some(), want.is_some(), "world {world}");
+            if let (Some(c3), Some(o)) = (s3.cost(), want) {
+                assert!((c3 - o).abs() < 1e-6, "world {world}: {c3} vs {o}");
+                if az == bz {
+                    let c2 = s2.cost().expect("the map connects what its voxels connect");
+                    assert!((c3 - c2).abs() < 1e-6, "world {world}: {c3} vs {c2}");
+                    compared += 1;
+                }
+            }
+        }
+        // Through a project file and back.
+        let (vol, _, _) = Volume::new(v.clone(), VoxelMoves::TwentySix, vec![]);
+        let mut p = Project::new(&vol.voxels.slice(vol.z));
+        p.world = pathlab::map::Family::Voxel {
+            moves: VoxelMoves::TwentySix,
+        };
+        p.set_volume(&vol);
+        assert_eq!(p.voxel_costs.is_some(), v.costs().is_some());
+        let path = std::path::Path::new("terrain.ron");
+        let text = ron::ser::to_string(&p).unwrap();
+        let back = project_world(&text, path).unwrap().volume.unwrap();
+        assert_eq!(back.voxels, v, "world {world}");
+        if let Some(c) = &p.voxel_costs {
+            p.voxel_costs = Some(format!("{c} 2 1"));
+            let text = ron::ser::to_string(&p).unwrap();
+            let e = project_world(&text, path).unwrap_err().to_string();
+            assert!(
+                e.contains("voxel costs") && e.contains("terrain.ron"),
+                "{e}"
+            );
+            assert_eq!(e.lines().count(), 1, "{e}");
+        }
+    }
+    assert!(compared > 50, "only {compared} same-layer problems");
 }

@@ -388,8 +388,7 @@ impl Document {
             p.knowledge = self.knowledge.clone();
         }
         if let Some(v) = &self.volume {
-            p.voxels = Some(v.voxels.to_runs());
-            (p.layer, p.start_z, p.goal_z) = (v.z, v.start_z, v.goal_z);
+            p.set_volume(v);
         }
         p
     }

@@ -47,6 +47,11 @@ fn inspector(app: &mut PathlabApp, ui: &mut egui::Ui) {
         return;
     };
     let terrain = app.doc.grid.get(x, y).map_or('?', |c| c.tile as char);
+    // A terrain cost other than 1 (square cells, hexes, and a voxel layer's slice carry them).
+    let terrain = match app.doc.grid.get(x, y).map_or(1.0, |c| c.cost) {
+        1.0 => format!("'{terrain}'"),
+        c => format!("'{terrain}' cost ×{c}"),
+    };
     // On voxels, the cell is in the layer shown; start and goal have layers too.
     let z = app.doc.layer();
     let is_voxel = app.doc.volume.is_some();
@@ -113,10 +118,10 @@ fn inspector(app: &mut PathlabApp, ui: &mut egui::Ui) {
     egui::Grid::new("inspector").num_columns(2).show(ui, |ui| {
         if is_voxel {
             ui.label("voxel");
-            ui.label(format!("({x}, {y}, {z})  '{terrain}'  {how}"));
+            ui.label(format!("({x}, {y}, {z})  {terrain}  {how}"));
         } else {
             ui.label("cell");
-            ui.label(format!("({x}, {y})  '{terrain}'  {how}"));
+            ui.label(format!("({x}, {y})  {terrain}  {how}"));
         }
         ui.end_row();
         ui.label("state");

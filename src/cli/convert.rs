@@ -42,6 +42,12 @@ pub(super) fn to_voxels(input: &Path, output: &Path, height: Option<u32>) -> Res
         let grid = open_world(input, (Connectivity::default(), TerrainRule::default()))?.grid;
         VoxelGrid::extrude(&grid, h).map_err(fail)?
     };
+    if voxels.costs().is_some() {
+        eprintln!(
+            "note: {} holds no terrain costs (the .3dmap format has none); a project (.ron) keeps them",
+            output.display()
+        );
+    }
     write_3dmap_file(&voxels, output)?;
     Ok(0)
 }
@@ -67,8 +73,7 @@ pub(super) fn convert(input: &Path, output: &Path, rules: &RuleArgs) -> Result<i
         }
         let mut p = Project::new(&opened.grid);
         p.world = opened.world;
-        p.voxels = Some(v.voxels.to_runs());
-        (p.layer, p.start_z, p.goal_z) = (v.z, v.start_z, v.goal_z);
+        p.set_volume(v);
         (p.start, p.goal) = (opened.start, opened.goal);
         write_project(&p, output)?;
         return Ok(0);

@@ -8,6 +8,7 @@ mod grid;
 pub mod io;
 pub mod volume;
 pub mod voxel;
+mod voxel_costs;
 pub mod voxel_mesh;
 mod world;
 

@@ -5,10 +5,13 @@
 pub const MAX_VOXELS: u64 = 1 << 27;
 
 /// A box of voxels; index = (z · height + y) · width + x.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct VoxelGrid {
     dims: [u32; 3],
     blocked: Vec<u64>,
+    /// Terrain: each voxel's cost multiplier, held only while some voxel's is not 1 (see
+    /// `voxel_costs.rs`), so a world without terrain stays one bit a voxel.
+    pub(super) costs: Option<Vec<f32>>,
     /// ⌊2⁶⁴ / width⌋ + 1 and ⌊2⁶⁴ / (width · height)⌋ + 1: a voxel's coordinates by
     /// multiplication, not division (every generated voxel needs them for its heuristic).
     magic: [u128; 2],
@@ -30,6 +33,7 @@ impl VoxelGrid {
         Ok(VoxelGrid {
             dims: [x, y, z],
             blocked: vec![0; n.div_ceil(64) as usize],
+            costs: None,
             magic: [
                 (1u128 << 64) / x as u128 + 1,
                 (1u128 << 64) / (x as u128 * y as u128) + 1,
@@ -146,6 +150,7 @@ impl VoxelGrid {
         }
         let mut v = VoxelGrid::new(w, h, layers.len() as u32)?;
         for (z, l) in layers.iter().enumerate() {
+            v.store_layer_costs(z as u32, l);
             for (i, &t) in l.tiles().iter().enumerate() {
                 if crate::space::TerrainRule::Class.class(t) == 0 {
                     let (x, y) = l.coords(i);
@@ -156,10 +161,13 @@ impl VoxelGrid {
         Ok(v)
     }
 
-    /// A square map extruded to `height` voxels: a blocked cell is a column of blocked voxels.
-    /// The map's y becomes y; z runs up.
+    /// A square map extruded to `height` voxels: a blocked cell is a column of blocked voxels,
+    /// a cell's terrain cost the cost of its column. The map's y becomes y; z runs up.
     pub fn extrude(grid: &super::Grid, height: u32) -> Result<VoxelGrid, String> {
         let mut v = VoxelGrid::new(grid.width(), grid.height(), height)?;
+        for z in 0..height {
+            v.store_layer_costs(z, grid);
+        }
         for y in 0..grid.height() {
             for x in 0..grid.width() {
                 if crate::space::TerrainRule::Class.class(grid.get(x, y).map_or(b'@', |c| c.tile))
@@ -176,7 +184,8 @@ impl VoxelGrid {
 }
 
 impl VoxelGrid {
-    /// Layer `z` as a square map: `@` where blocked, `.` where free (the slice editor's map).
+    /// Layer `z` as a square map: `@` where blocked, `.` where free, with the voxels' terrain
+    /// costs (the slice editor's map).
     pub fn slice(&self, z: u32) -> super::Grid {
         let [w, h, _] = self.dims;
         let tiles = (0..h)
@@ -189,13 +198,18 @@ impl VoxelGrid {
                 }
             })
             .collect();
-        super::Grid::from_tiles(w, h, tiles)
+        let mut g = super::Grid::from_tiles(w, h, tiles);
+        if let Some(c) = self.layer_costs(z) {
+            g.set_costs(c)
+                .expect("voxel costs are positive and one a cell");
+        }
+        g
     }
 
     /// Writes a square map of this width and height into layer `z`: blocked where its cell is
-    /// impassable. Returns how many voxels changed.
+    /// impassable, and its terrain costs. Returns how many voxels changed.
     pub fn store_slice(&mut self, z: u32, grid: &super::Grid) -> usize {
-        let mut changed = 0;
+        let mut changed = self.store_layer_costs(z, grid);
         for (i, &t) in grid.tiles().iter().enumerate() {
             let (x, y) = grid.coords(i);
             let blocked = crate::space::TerrainRule::Class.class(t) == 0;

@@ -2,6 +2,9 @@
 //! diagonal allowed only when every voxel of its bounding box is free (the Warframe rule: no
 //! corner or edge cutting).
 //!
+//! Terrain: where the world has costs, a move costs its length times the mean of its two
+//! voxels' costs, and the heuristics are scaled by the lowest cost.
+//!
 //! Node state: the world is one bit a voxel; a search keeps its per-node arrays (g, parent,
 //! marks, heap positions: about 17 bytes a voxel) over the whole box, so a query on A1
 //! (89M voxels) holds about 1.5 GB. Expanding a voxel reads its 3 × 3 × 3 neighbourhood into a
@@ -117,6 +120,8 @@ pub struct VoxelSpace {
     kind: VoxelMoves,
     /// Node id offset of each move.
     offsets: Vec<i64>,
+    /// The lowest terrain cost (1 without terrain), which scales the heuristics.
+    min_cost: f64,
 }
 
 impl VoxelSpace {
@@ -128,6 +133,7 @@ impl VoxelSpace {
             .map(|m| (m.d[2] as i64 * h + m.d[1] as i64) * w + m.d[0] as i64)
             .collect();
         VoxelSpace {
+            min_cost: grid.min_cost(),
             grid,
             moves,
             kind,
@@ -166,6 +172,11 @@ impl VoxelSpace {
                 continue;
             }
             self.grid.set(x, y, z, blocked);
+            if self.grid.put_cost(x, y, z, c.cost).is_ok() {
+                // Only ever lowered here, which keeps the heuristic admissible without a scan
+                // of every voxel per edit.
+                self.min_cost = self.min_cost.min(c.cost as f64);
+            }
             for dz in -1..=1i64 {
                 for dy in -1..=1i64 {
                     for dx in -1..=1i64 {
@@ -175,12 +186,14 @@ impl VoxelSpace {
                 }
             }
         }
+        self.grid.settle_costs();
         out.sort_unstable();
         out.dedup();
         out
     }
 
     /// Voxel of node `n`.
+    #[inline(always)]
     pub fn xyz(&self, n: NodeId) -> [u32; 3] {
         self.grid.coords(n as usize)
     }
@@ -240,13 +253,20 @@ impl Space for VoxelSpace {
         for (i, m) in self.moves.iter().enumerate() {
             allowed |= ((occ & m.needs == 0) as u32) << i;
         }
+        // Half of each voxel's cost: symmetric, so the graph stays undirected.
+        let costs = self.grid.costs().map(|c| (c, 0.5 * c[n as usize] as f64));
         std::iter::from_fn(move || {
             if allowed == 0 {
                 return None;
             }
             let i = allowed.trailing_zeros() as usize;
             allowed &= allowed - 1;
-            Some(((n as i64 + self.offsets[i]) as NodeId, self.moves[i].cost))
+            let m = (n as i64 + self.offsets[i]) as NodeId;
+            let mut cost = self.moves[i].cost;
+            if let Some((c, half)) = costs {
+                cost *= half + 0.5 * c[m as usize] as f64;
+            }
+            Some((m, cost))
         })
     }
 
@@ -273,13 +293,16 @@ impl Space for VoxelSpace {
             h => h,
         };
         let g = self.xyz(goal).map(|v| v as f64);
+        let scale = self.min_cost;
         move |n| {
             let p = self.xyz(n).map(|v| v as f64);
-            h.of_deltas([
+            let d = [
                 (p[0] - g[0]).abs(),
                 (p[1] - g[1]).abs(),
                 (p[2] - g[2]).abs(),
-            ])
+            ];
+            // Without terrain the scale is exactly 1 and this multiply changes nothing.
+            scale * h.of_deltas(d)
         }
     }
 
@@ -287,14 +310,21 @@ impl Space for VoxelSpace {
         self.xyz(n).map(|v| v as f32 + 0.5)
     }
 
-    /// Free when every voxel the segment touches is, edges and corners it passes exactly
-    /// included (so a single diagonal move's segment needs its whole bounding box).
+    /// Free when every voxel the segment touches is free at cost 1 (a segment over dearer
+    /// terrain would not cost its length), edges and corners it passes exactly included (so a
+    /// single diagonal move's segment needs its whole bounding box).
     fn line_of_sight(&self, a: NodeId, b: NodeId) -> Option<bool> {
         let (p, q) = (self.xyz(a), self.xyz(b));
         Some(super::los::segment_free(
             p.map(|v| v as i64),
             q.map(|v| v as i64),
-            |x, y, z| self.grid.is_blocked(x, y, z),
+            |x, y, z| {
+                self.grid.is_blocked(x, y, z)
+                    || self.grid.costs().is_some_and(|_| {
+                        let i = self.grid.index(x, y, z).expect("inside: not blocked");
+                        self.grid.cost_at(i) != 1.0
+                    })
+            },
         ))
     }
 

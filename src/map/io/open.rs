@@ -242,7 +242,12 @@ fn project_volume(
         .voxels
         .as_deref()
         .ok_or("a voxel project holds no `voxels`")?;
-    let voxels = VoxelGrid::from_runs(text).map_err(|e| format!("its voxels: {e}"))?;
+    let mut voxels = VoxelGrid::from_runs(text).map_err(|e| format!("its voxels: {e}"))?;
+    if let Some(c) = &p.voxel_costs {
+        voxels
+            .set_costs_from_runs(c)
+            .map_err(|e| format!("its voxel costs: {e}"))?;
+    }
     let [w, h, d] = voxels.dims();
     let (rw, rh) = (
         p.rows.first().map_or(0, |r| r.len()) as u32,

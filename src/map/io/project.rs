@@ -61,6 +61,10 @@ pub struct Project {
     /// the layer shown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub voxels: Option<String>,
+    /// A voxel world's terrain costs ([`crate::map::voxel::VoxelGrid::costs_to_runs`]),
+    /// absent when every voxel costs 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub voxel_costs: Option<String>,
     /// The layer shown, and the start's and goal's layers (voxel worlds).
     #[serde(default)]
     pub layer: u32,
@@ -93,11 +97,19 @@ impl Project {
             algorithms: vec![AlgoSettings::default()],
             world: Family::Square,
             voxels: None,
+            voxel_costs: None,
             layer: 0,
             start_z: 0,
             goal_z: 0,
             knowledge: None,
         }
+    }
+
+    /// Holds the voxel world `v`: its voxels, terrain costs and layers.
+    pub fn set_volume(&mut self, v: &crate::map::volume::Volume) {
+        self.voxels = Some(v.voxels.to_runs());
+        self.voxel_costs = v.voxels.costs_to_runs();
+        (self.layer, self.start_z, self.goal_z) = (v.z, v.start_z, v.goal_z);
     }
 
     /// The map as a grid; errors say what is inconsistent.
