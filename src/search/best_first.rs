@@ -98,7 +98,8 @@ impl<S: Space> Search<S> for BestFirst {
         self.status = Status::Running;
         let h = space.heuristic(self.heuristic, query.start, query.goal);
         self.nodes.open(query.start, 0.0, NONE);
-        self.heap.push(self.f(0.0, h), 0.0, query.start);
+        let f = self.f(0.0, h);
+        self.heap.push_with(f, 0.0, query.start, &mut self.nodes);
         self.open_count = 1;
         self.stats.generated = 1;
         self.stats.max_open = 1;
@@ -191,7 +192,7 @@ impl BestFirst {
                 break Status::Running;
             }
             let (n, g) = loop {
-                let Some(e) = heap.pop() else {
+                let Some(e) = heap.pop_with(nodes) else {
                     break (NONE, 0.0);
                 };
                 // A node has two entries when one of its pushes went to the heap's lane (the
@@ -232,7 +233,7 @@ impl BestFirst {
                         *open_count += 1;
                         stats.generated += 1;
                         let f = fcalc(ng, h_of(m));
-                        heap.push_new(f, ng, m);
+                        heap.push_new_with(f, ng, m, nodes);
                         if T::ENABLED {
                             tracer.event(Event::new(EventKind::Generate, m, n, ng, f));
                         }
@@ -242,7 +243,7 @@ impl BestFirst {
                         stats.updated += 1;
                         stats.generated += 1;
                         let f = fcalc(ng, h_of(m));
-                        heap.push(f, ng, m);
+                        heap.push_with(f, ng, m, nodes);
                         if T::ENABLED {
                             tracer.event(Event::new(EventKind::Update, m, n, ng, f));
                         }
@@ -253,7 +254,7 @@ impl BestFirst {
                         stats.generated += 1;
                         *open_count += 1;
                         let f = fcalc(ng, h_of(m));
-                        heap.push(f, ng, m);
+                        heap.push_with(f, ng, m, nodes);
                         if T::ENABLED {
                             tracer.event(Event::new(EventKind::Reopen, m, n, ng, f));
                         }

@@ -102,7 +102,7 @@ pub struct OpenHeap {
     /// the node: see `entry_of`), so that a
     /// better g moves the node's entry up instead of adding a second one: a third of all pops
     /// were such stale entries, and A* ran 7–11% faster on MovingAI maps without them.
-    pos: Vec<u32>,
+    pos: OwnPositions,
     lane: Vec<Entry>,
     /// f key of the last entry popped (u64::MAX before the first pop: nothing goes in the lane).
     floor: u64,
@@ -111,12 +111,42 @@ pub struct OpenHeap {
 /// `pos` of a node without an entry in the heap.
 const ABSENT: u32 = u32::MAX;
 
+/// Where each node's heap entry is, as the heap records it: in an array of its own
+/// ([`OwnPositions`]), or in the caller's per-node records (the best-first engine keeps it beside
+/// g and the parent, so a new node's state is one cache line, not three).
+pub trait Positions {
+    /// The position recorded for `node` (any value when it has none), making room if needed.
+    fn position(&mut self, node: u32) -> u32;
+    fn set_position(&mut self, node: u32, at: u32);
+}
+
+/// Positions in an array of their own, grown as nodes come.
+#[derive(Clone, Debug, Default)]
+pub struct OwnPositions(Vec<u32>);
+
+impl Positions for OwnPositions {
+    #[inline(always)]
+    fn position(&mut self, node: u32) -> u32 {
+        let n = node as usize;
+        if n >= self.0.len() {
+            let want = (n + 1).max(self.0.len() * 2);
+            super::nodes::grow_huge(&mut self.0, want, ABSENT);
+        }
+        self.0[n]
+    }
+
+    #[inline(always)]
+    fn set_position(&mut self, node: u32, at: u32) {
+        self.0[node as usize] = at;
+    }
+}
+
 impl Default for OpenHeap {
     fn default() -> Self {
         OpenHeap {
             keys: Vec::new(),
             nodes: Vec::new(),
-            pos: Vec::new(),
+            pos: OwnPositions::default(),
             lane: Vec::new(),
             floor: u64::MAX,
         }
@@ -155,37 +185,60 @@ impl OpenHeap {
 
     /// Adds `node` with priority `f` and cost so far `g`. If the node already has an entry in
     /// the heap, that entry takes the new key instead; an entry in the lane is left behind, to
-    /// be skipped as stale by the caller. Inlined into the search loop: as a call, it made the
-    /// loop save and reload its state around every push.
+    /// be skipped as stale by the caller.
     #[inline(always)]
     pub fn push(&mut self, f: f64, g: f64, node: u32) {
+        let mut pos = std::mem::take(&mut self.pos);
+        self.push_with(f, g, node, &mut pos);
+        self.pos = pos;
+    }
+
+    /// [`OpenHeap::push`] for a node the caller knows has no entry (a node new to the search).
+    #[inline(always)]
+    pub fn push_new(&mut self, f: f64, g: f64, node: u32) {
+        let mut pos = std::mem::take(&mut self.pos);
+        self.push_new_with(f, g, node, &mut pos);
+        self.pos = pos;
+    }
+
+    /// Removes and returns an entry of lowest f.
+    #[inline(always)]
+    pub fn pop(&mut self) -> Option<Entry> {
+        let mut pos = std::mem::take(&mut self.pos);
+        let e = self.pop_with(&mut pos);
+        self.pos = pos;
+        e
+    }
+
+    /// [`OpenHeap::push`] with positions kept in `pos`. Inlined into the search loop: as a
+    /// call, it made the loop save and reload its state around every push.
+    #[inline(always)]
+    pub fn push_with<P: Positions>(&mut self, f: f64, g: f64, node: u32, pos: &mut P) {
         let e = Entry::new(key(f), key(g), node);
         if self.lane_takes(e) {
             return;
         }
-        match self.entry_of(node) {
-            None => self.insert(e),
-            Some(at) if e.key < self.keys[at] => self.sift_up(at, e),
-            Some(at) => self.sift_down(at, e),
+        match self.entry_of(node, pos) {
+            None => self.insert(e, pos),
+            Some(at) if e.key < self.keys[at] => self.sift_up(at, e, pos),
+            Some(at) => self.sift_down(at, e, pos),
         }
     }
 
-    /// [`OpenHeap::push`] for a node the caller knows has no entry (a node new to the search):
-    /// skips reading the node's position, a cache miss on large maps (1–4% of A*).
+    /// [`OpenHeap::push_new`] with positions kept in `pos`: skips reading the node's position,
+    /// a cache miss on large maps (1–4% of A*).
     #[inline(always)]
-    pub fn push_new(&mut self, f: f64, g: f64, node: u32) {
+    pub fn push_new_with<P: Positions>(&mut self, f: f64, g: f64, node: u32, pos: &mut P) {
         let e = Entry::new(key(f), key(g), node);
         if self.lane_takes(e) {
             return;
         }
-        // Grows the positions if needed; looks for an entry only in debug builds.
-        self.pos_slot(node);
         debug_assert_eq!(
-            self.entry_of(node),
+            self.entry_of(node, pos),
             None,
             "push_new on node {node}, which has an entry"
         );
-        self.insert(e);
+        self.insert(e, pos);
     }
 
     /// Puts `e` in the lane if its f is the last popped f.
@@ -200,36 +253,25 @@ impl OpenHeap {
 
     /// Index of `node`'s heap entry, if it has one: its position counts only where the entry
     /// there holds the node (positions of popped or cleared entries are left as they were).
-    /// Grows the positions if needed.
     #[inline(always)]
-    fn entry_of(&mut self, node: u32) -> Option<usize> {
-        let at = *self.pos_slot(node) as usize;
+    fn entry_of<P: Positions>(&self, node: u32, pos: &mut P) -> Option<usize> {
+        let at = pos.position(node) as usize;
         (at < self.nodes.len() && self.nodes[at] == node).then_some(at)
     }
 
-    /// The position slot of `node`, grown into if needed.
+    /// A new heap entry for `e`'s node, which has none.
     #[inline(always)]
-    fn pos_slot(&mut self, node: u32) -> &mut u32 {
-        let n = node as usize;
-        if n >= self.pos.len() {
-            let want = (n + 1).max(self.pos.len() * 2);
-            super::nodes::grow_huge(&mut self.pos, want, ABSENT);
-        }
-        &mut self.pos[n]
-    }
-
-    /// A new heap entry for `e`'s node, which has none (its position slot exists).
-    #[inline(always)]
-    fn insert(&mut self, e: Entry) {
+    fn insert<P: Positions>(&mut self, e: Entry, pos: &mut P) {
         let i = self.keys.len();
         self.keys.push(e.key);
         self.nodes.push(e.node);
-        self.sift_up(i, e);
+        pos.position(e.node);
+        self.sift_up(i, e, pos);
     }
 
     /// Places `e` at index `i` or above, moving larger parents down.
     #[inline(always)]
-    fn sift_up(&mut self, mut i: usize, e: Entry) {
+    fn sift_up<P: Positions>(&mut self, mut i: usize, e: Entry, pos: &mut P) {
         while i > 0 {
             let p = (i - 1) / 4;
             if e.key >= self.keys[p] {
@@ -238,17 +280,17 @@ impl OpenHeap {
             self.keys[i] = self.keys[p];
             let pn = self.nodes[p];
             self.nodes[i] = pn;
-            self.pos[pn as usize] = i as u32;
+            pos.set_position(pn, i as u32);
             i = p;
         }
         self.keys[i] = e.key;
         self.nodes[i] = e.node;
-        self.pos[e.node as usize] = i as u32;
+        pos.set_position(e.node, i as u32);
     }
 
     /// Places `e` at index `i` or below, moving smaller children up.
     #[inline(always)]
-    fn sift_down(&mut self, mut i: usize, e: Entry) {
+    fn sift_down<P: Positions>(&mut self, mut i: usize, e: Entry, pos: &mut P) {
         let keys = &mut self.keys[..];
         let nodes = &mut self.nodes[..];
         let n = keys.len();
@@ -279,12 +321,12 @@ impl OpenHeap {
             keys[i] = kc;
             let cn = nodes[c];
             nodes[i] = cn;
-            self.pos[cn as usize] = i as u32;
+            pos.set_position(cn, i as u32);
             i = c;
         }
         keys[i] = e.key;
         nodes[i] = e.node;
-        self.pos[e.node as usize] = i as u32;
+        pos.set_position(e.node, i as u32);
     }
 
     /// The entry `pop` would return, without removing it.
@@ -295,14 +337,14 @@ impl OpenHeap {
         }
     }
 
-    /// Removes and returns an entry of lowest f. Inlined into the search loop, like `push`:
-    /// as a call, A* ran about 8% slower.
+    /// [`OpenHeap::pop`] with positions kept in `pos`. Inlined into the search loop, like
+    /// `push`: as a call, A* ran about 8% slower.
     #[inline(always)]
-    pub fn pop(&mut self) -> Option<Entry> {
+    pub fn pop_with<P: Positions>(&mut self, pos: &mut P) -> Option<Entry> {
         let e = match (self.lane.last(), self.keys.first()) {
             (Some(l), Some(&h)) if h >= l.key => self.lane.pop(),
             (Some(_), None) => self.lane.pop(),
-            _ => self.pop_heap(),
+            _ => self.pop_heap(pos),
         }?;
         // Lane entries must never sort below a later heap entry: only equal f may join it, and
         // once f rises the old lane entries (f below the new floor) are still taken first.
@@ -315,12 +357,12 @@ impl OpenHeap {
     }
 
     #[inline(always)]
-    fn pop_heap(&mut self) -> Option<Entry> {
+    fn pop_heap<P: Positions>(&mut self, pos: &mut P) -> Option<Entry> {
         let top = self.top()?;
         let key = self.keys.pop()?;
         let node = self.nodes.pop()?;
         if !self.keys.is_empty() {
-            self.sift_down(0, Entry { key, node });
+            self.sift_down(0, Entry { key, node }, pos);
         }
         Some(top)
     }
