@@ -3,6 +3,10 @@
 
 use super::heap::{key, OpenHeap};
 use super::nodes::{Mark, NodeTable};
+
+/// Spaces with more nodes than this keep search state segment by segment
+/// ([`NodeTable::reset_segmented`]): arrays over all their nodes stay in no cache.
+const SEGMENTED_ABOVE: usize = 1 << 25;
 use super::{Query, Search, SearchState, Stats, Status};
 use crate::space::{Heuristic, NodeId, Space};
 use crate::trace::{Event, EventKind, Tracer, NONE};
@@ -24,7 +28,9 @@ pub struct BestFirst {
     priority: Priority,
     heuristic: Heuristic,
     reopen: bool,
+    /// The open list holds the table's slots.
     nodes: NodeTable,
+    segmented_above: usize,
     heap: OpenHeap,
     query: Query,
     status: Status,
@@ -47,6 +53,7 @@ impl BestFirst {
             heuristic,
             reopen,
             nodes: NodeTable::default(),
+            segmented_above: SEGMENTED_ABOVE,
             heap: OpenHeap::default(),
             query,
             status: Status::Running,
@@ -66,14 +73,15 @@ impl BestFirst {
         }
     }
 
-    /// The open list, for inspection (stale entries included).
-    pub fn heap(&self) -> &OpenHeap {
-        &self.heap
+    /// Keeps search state segment by segment from the next query on when the space has more
+    /// than `nodes` nodes (default 2²⁵; 0: always), so tests can compare both ways.
+    pub fn set_segmented_above(&mut self, nodes: usize) {
+        self.segmented_above = nodes;
     }
 
     /// Mark of node `n`.
     pub fn mark(&self, n: NodeId) -> Mark {
-        self.nodes.mark(n)
+        self.nodes.find(n).map_or(Mark::New, |h| self.nodes.mark(h))
     }
 
     /// The query being solved.
@@ -91,15 +99,20 @@ impl BestFirst {
 impl<S: Space> Search<S> for BestFirst {
     fn reset(&mut self, space: &S, query: Query) {
         self.query = query;
-        self.nodes.reset(space.num_nodes());
+        if space.num_nodes() > self.segmented_above {
+            self.nodes.reset_segmented(space.num_nodes());
+        } else {
+            self.nodes.reset(space.num_nodes());
+        }
         self.heap.clear();
         self.stats = Stats::default();
         self.path.clear();
         self.status = Status::Running;
         let h = space.heuristic(self.heuristic, query.start, query.goal);
-        self.nodes.open(query.start, 0.0, NONE);
+        let at = self.nodes.slot(query.start);
+        self.nodes.open(at, 0.0, NONE);
         let f = self.f(0.0, h);
-        self.heap.push_with(f, 0.0, query.start, &mut self.nodes);
+        self.heap.push_with(f, 0.0, at, &mut self.nodes);
         self.open_count = 1;
         self.stats.generated = 1;
         self.stats.max_open = 1;
@@ -191,7 +204,7 @@ impl BestFirst {
             if done == limit {
                 break Status::Running;
             }
-            let (n, g) = loop {
+            let (at, g) = loop {
                 let Some(e) = heap.pop_with(nodes) else {
                     break (NONE, 0.0);
                 };
@@ -200,61 +213,63 @@ impl BestFirst {
                 // g, so its lowest f, and comes out first; the older one finds the node closed
                 // and is skipped. (Greedy pushes equal f, and then the table's g, the best, is
                 // the one used.)
-                let n = e.node();
-                if nodes.mark(n) == Mark::Open {
-                    break (n, nodes.g(n));
+                let at = e.node();
+                if nodes.mark(at) == Mark::Open {
+                    break (at, nodes.g(at));
                 }
             };
-            if n == NONE {
+            if at == NONE {
                 break Status::NoPath;
             }
-            nodes.close(n);
+            let n = nodes.node(at);
+            nodes.close(at);
             *open_count -= 1;
             stats.expanded += 1;
             done += 1;
             if T::ENABLED {
                 let f = fcalc(g, h_of(n));
-                tracer.event(Event::new(EventKind::Expand, n, nodes.parent(n), g, f));
+                tracer.event(Event::new(EventKind::Expand, n, nodes.parent(at), g, f));
             }
             if n == goal {
                 break Status::Found;
             }
             for (m, cost) in space.neighbours(n) {
                 let ng = g + cost;
+                let am = nodes.slot(m);
                 // Improvements are judged on heap keys: sums of the same costs in another order
                 // differ in the last bits, and treating that noise as a better path reopens
                 // closed nodes in cascades (it tripled expansions on some Dragon Age queries).
-                let better = || ng < nodes.g(m) && key(ng) < key(nodes.g(m));
+                let better = || ng < nodes.g(am) && key(ng) < key(nodes.g(am));
                 // Each arm pushes and counts on its own, with nothing after the match: a shared
                 // tail (the event kind chosen in the match, then one push) cost A* 2–3%.
-                match nodes.mark(m) {
+                match nodes.mark(am) {
                     Mark::New => {
-                        nodes.open(m, ng, n);
+                        nodes.open(am, ng, n);
                         *open_count += 1;
                         stats.generated += 1;
                         let f = fcalc(ng, h_of(m));
-                        heap.push_new_with(f, ng, m, nodes);
+                        heap.push_new_with(f, ng, am, nodes);
                         if T::ENABLED {
                             tracer.event(Event::new(EventKind::Generate, m, n, ng, f));
                         }
                     }
                     Mark::Open if better() => {
-                        nodes.improve(m, ng, n);
+                        nodes.improve(am, ng, n);
                         stats.updated += 1;
                         stats.generated += 1;
                         let f = fcalc(ng, h_of(m));
-                        heap.push_with(f, ng, m, nodes);
+                        heap.push_with(f, ng, am, nodes);
                         if T::ENABLED {
                             tracer.event(Event::new(EventKind::Update, m, n, ng, f));
                         }
                     }
                     Mark::Closed if !PLAIN && reopen && better() => {
-                        nodes.improve(m, ng, n);
+                        nodes.improve(am, ng, n);
                         stats.reopened += 1;
                         stats.generated += 1;
                         *open_count += 1;
                         let f = fcalc(ng, h_of(m));
-                        heap.push_with(f, ng, m, nodes);
+                        heap.push_with(f, ng, am, nodes);
                         if T::ENABLED {
                             tracer.event(Event::new(EventKind::Reopen, m, n, ng, f));
                         }
@@ -288,7 +303,9 @@ impl SearchState for BestFirst {
     }
 
     fn cost(&self) -> Option<f64> {
-        (self.status == Status::Found).then(|| self.nodes.g(self.query.goal))
+        (self.status == Status::Found)
+            .then(|| self.nodes.g_if_reached(self.query.goal))
+            .flatten()
     }
 
     fn stats(&self) -> Stats {

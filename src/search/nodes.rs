@@ -1,5 +1,13 @@
 //! Per-node search state in flat vectors. An epoch stamp marks which records belong to the
 //! current query, so starting a new query costs next to nothing however big the space is.
+//!
+//! Very large spaces (A1: 89M voxels) may keep the state in segments instead
+//! ([`NodeTable::reset_segmented`]): 64 consecutive node ids at a time, handed out as a query
+//! reaches them and found through a directory (a shift and a load, no coordinates). The
+//! segments a query uses sit together in memory that the previous query left in the cache,
+//! where arrays over every node sent most first touches of a short query to main memory.
+//! Every method but [`NodeTable::slot`], [`NodeTable::find`] and [`NodeTable::node`] takes a
+//! slot: the node id itself over every node, its place among the segments otherwise.
 
 use crate::trace::{Event, EventKind, Tracer, NONE};
 
@@ -27,7 +35,17 @@ pub struct NodeTable {
     stamps: Vec<u8>,
     records: Vec<Record>,
     epoch: u8,
+    /// Segmented: the slot segment of each node segment this query reached ([`NO_SEGMENT`]
+    /// if none), and the node segment of each slot segment.
+    segmented: bool,
+    dir: Vec<u32>,
+    used: Vec<u32>,
 }
+
+const SEG_BITS: u32 = 6;
+const SEG: usize = 1 << SEG_BITS;
+const SEG_MASK: u32 = SEG as u32 - 1;
+const NO_SEGMENT: u32 = u32::MAX;
 
 /// g, parent and open-list position of one node.
 #[derive(Clone, Copy, Debug, Default)]
@@ -87,17 +105,88 @@ fn advise_huge(start: usize, bytes: usize) {
 fn advise_huge(_start: usize, _bytes: usize) {}
 
 impl NodeTable {
-    /// Forgets every node's state; grows to `n` nodes if needed.
+    /// Forgets every node's state; grows to `n` nodes if needed. Slots are node ids.
     pub fn reset(&mut self, n: usize) {
+        self.segmented = false;
         if self.stamps.len() < n {
             grow_huge(&mut self.stamps, n, 0);
             grow_huge(&mut self.records, n, Record::default());
         }
+        self.next_epoch();
+    }
+
+    /// Forgets every node's state, for `n` nodes kept segment by segment.
+    pub fn reset_segmented(&mut self, n: usize) {
+        self.segmented = true;
+        let segs = n.div_ceil(SEG);
+        if self.dir.len() != segs {
+            self.dir = vec![NO_SEGMENT; segs];
+        } else {
+            for &s in &self.used {
+                self.dir[s as usize] = NO_SEGMENT;
+            }
+        }
+        self.used.clear();
+        // A slot segment's old stamps are of an earlier epoch: they read as new.
+        self.next_epoch();
+    }
+
+    fn next_epoch(&mut self) {
         self.epoch += 1;
         if self.epoch >= 1 << 6 {
             self.stamps.iter_mut().for_each(|s| *s = 0);
             self.epoch = 1;
         }
+    }
+
+    /// The slot of node `n`, making room for it if needed.
+    #[inline(always)]
+    pub fn slot(&mut self, n: u32) -> u32 {
+        if !self.segmented {
+            return n;
+        }
+        let mut s = self.dir[(n >> SEG_BITS) as usize];
+        if s == NO_SEGMENT {
+            s = self.give_segment(n >> SEG_BITS);
+        }
+        s << SEG_BITS | (n & SEG_MASK)
+    }
+
+    /// The slot of node `n`, if it has one (it may still be new).
+    #[inline(always)]
+    pub fn find(&self, n: u32) -> Option<u32> {
+        if !self.segmented {
+            return ((n as usize) < self.stamps.len()).then_some(n);
+        }
+        let s = *self.dir.get((n >> SEG_BITS) as usize)?;
+        (s != NO_SEGMENT).then_some(s << SEG_BITS | (n & SEG_MASK))
+    }
+
+    /// The node in slot `h`.
+    #[inline(always)]
+    pub fn node(&self, h: u32) -> u32 {
+        if !self.segmented {
+            return h;
+        }
+        self.used[(h >> SEG_BITS) as usize] << SEG_BITS | (h & SEG_MASK)
+    }
+
+    /// Hands out the next slot segment to node segment `seg`.
+    #[cold]
+    #[inline(never)]
+    fn give_segment(&mut self, seg: u32) -> u32 {
+        let s = self.used.len() as u32;
+        self.used.push(seg);
+        self.dir[seg as usize] = s;
+        let want = (s as usize + 1) * SEG;
+        if self.stamps.len() < want {
+            // Doubling, up to every segment, in memory offered for huge pages.
+            let all = self.dir.len() * SEG;
+            let n = want.max(2 * self.stamps.len()).max(1024 * SEG).min(all);
+            grow_huge(&mut self.stamps, n, 0);
+            grow_huge(&mut self.records, n, Record::default());
+        }
+        s
     }
 
     /// The mark of `n`.
@@ -127,9 +216,10 @@ impl NodeTable {
         self.records[n as usize].parent
     }
 
-    /// g of `n` if this query reached it.
+    /// g of node `n` if this query reached it.
     pub fn g_if_reached(&self, n: u32) -> Option<f64> {
-        ((n as usize) < self.stamps.len() && self.mark(n) != Mark::New).then(|| self.g(n))
+        let h = self.find(n)?;
+        (self.mark(h) != Mark::New).then(|| self.g(h))
     }
 
     /// Records `n` as open with the given values.
@@ -157,24 +247,20 @@ impl NodeTable {
     /// Writes the path from the start to `goal` (following parents) into `path`, and emits it as
     /// path events followed by the end event.
     pub fn trace_path<T: Tracer>(&self, goal: u32, path: &mut Vec<u32>, tracer: &mut T) {
+        let parent = |n: u32| self.find(n).map_or(NONE, |h| self.parent(h));
+        let g = |n: u32| self.find(n).map_or(0.0, |h| self.g(h));
         path.clear();
         let mut n = goal;
         while n != NONE {
             path.push(n);
-            n = self.parent(n);
+            n = parent(n);
         }
         path.reverse();
         if T::ENABLED {
             for &p in path.iter() {
-                tracer.event(Event::new(
-                    EventKind::PathNode,
-                    p,
-                    self.parent(p),
-                    self.g(p),
-                    0.0,
-                ));
+                tracer.event(Event::new(EventKind::PathNode, p, parent(p), g(p), 0.0));
             }
-            tracer.event(Event::new(EventKind::Found, goal, NONE, self.g(goal), 0.0));
+            tracer.event(Event::new(EventKind::Found, goal, NONE, g(goal), 0.0));
         }
     }
 }
@@ -218,6 +304,52 @@ mod tests {
             for m in 0..n {
                 assert_eq!(t.mark(m), want(q, m), "query {q}, node {m}");
             }
+        }
+    }
+
+    /// Segmented: slots map back to their nodes, every node gets its own slot, and a reset
+    /// forgets every mark, over queries touching the nodes in scattered orders, across epoch
+    /// wrap-arounds and switches between the two ways of keeping state.
+    #[test]
+    fn segments_round_trip_and_forget() {
+        let n = 1000u32;
+        let mut t = NodeTable::default();
+        for round in 0..150u32 {
+            if round % 7 == 3 {
+                // A query over every node in between: its stamps must not leak.
+                t.reset(n as usize);
+                (0..n).for_each(|m| t.open(m, 0.0, NONE));
+                continue;
+            }
+            t.reset_segmented(n as usize);
+            assert!((0..n).all(|m| t.find(m).is_none()), "round {round}");
+            let mut seen = std::collections::HashSet::new();
+            // Only some nodes each round, so later rounds meet slots with old stamps.
+            for k in 0..n / 2 {
+                let m = (k * 37 + round * 101) % n;
+                let h = t.slot(m);
+                assert_eq!(t.node(h), m);
+                assert_eq!(t.find(m), Some(h));
+                assert_eq!(t.mark(h), Mark::New, "round {round}, node {m}");
+                assert!(seen.insert(h));
+                t.open(h, m as f64, m + 1);
+                if m.is_multiple_of(2) {
+                    t.close(h);
+                }
+            }
+            for k in 0..n / 2 {
+                let m = (k * 37 + round * 101) % n;
+                let h = t.find(m).unwrap();
+                assert_eq!((t.g(h), t.parent(h)), (m as f64, m + 1));
+                assert_eq!(t.g_if_reached(m), Some(m as f64));
+                let want = if m.is_multiple_of(2) {
+                    Mark::Closed
+                } else {
+                    Mark::Open
+                };
+                assert_eq!(t.mark(h), want);
+            }
+            assert_eq!(t.find(n + 64), None);
         }
     }
 }

@@ -5,10 +5,12 @@
 //! Terrain: where the world has costs, a move costs its length times the mean of its two
 //! voxels' costs, and the heuristics are scaled by the lowest cost.
 //!
-//! Node state: the world is one bit a voxel; a search keeps its per-node arrays (g, parent,
-//! marks, heap positions: about 17 bytes a voxel) over the whole box, so a query on A1
-//! (89M voxels) holds about 1.5 GB. Expanding a voxel reads its 3 × 3 × 3 neighbourhood into a
-//! 27-bit mask once; each move is then one AND against the mask of its bounding box.
+//! Node state: the world is one bit a voxel; a best-first search keeps 17 bytes per voxel it
+//! reaches (mark, g, parent, heap position), over the whole box on worlds up to 2²⁵ voxels
+//! and in segments of 64 voxels handed out as a query reaches them above that (see
+//! `search::NodeTable`), so a query on A1 (89M voxels) holds at most about 1.5 GB. Expanding a
+//! voxel reads its 3 × 3 × 3 neighbourhood into a 27-bit mask once; each move is then one AND
+//! against the mask of its bounding box.
 
 use super::{Heuristic, NodeId, Space, SpaceKind};
 use crate::map::voxel::VoxelGrid;
