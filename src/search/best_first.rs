@@ -4,12 +4,13 @@
 use super::heap::{key, OpenHeap};
 use super::nodes::{Mark, NodeTable};
 
-/// Spaces with more nodes than this keep search state segment by segment
-/// ([`NodeTable::reset_segmented`]): arrays over all their nodes stay in no cache.
-const SEGMENTED_ABOVE: usize = 1 << 25;
 use super::{Query, Search, SearchState, Stats, Status};
 use crate::space::{Heuristic, NodeId, Space};
 use crate::trace::{Event, EventKind, Tracer, NONE};
+
+/// Spaces with more nodes than this keep search state segment by segment
+/// ([`NodeTable::reset_segmented`]): arrays over all their nodes stay in no cache.
+const SEGMENTED_ABOVE: usize = 1 << 25;
 
 /// How a node's priority is computed from g and h.
 #[derive(Clone, Copy, Debug, PartialEq)]
