@@ -190,6 +190,8 @@ impl BestFirst {
         let heap = &mut self.heap;
         let stats = &mut self.stats;
         let open_count = &mut self.open_count;
+        // Closed nodes are final without reopening: the space may leave them out unread.
+        let skip_closed = !reopen && space.skips_by_bits();
         let fcalc = |g: f64, h: f64| {
             if PLAIN {
                 g + h
@@ -234,7 +236,12 @@ impl BestFirst {
             if n == goal {
                 break Status::Found;
             }
-            for (m, cost) in space.neighbours(n) {
+            let skip = if skip_closed {
+                space.skip_mask(n, &nodes.closed_nodes())
+            } else {
+                0
+            };
+            for (m, cost) in space.neighbours_masked(n, skip) {
                 let ng = g + cost;
                 let am = nodes.slot(m);
                 // Improvements are judged on heap keys: sums of the same costs in another order

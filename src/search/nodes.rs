@@ -9,6 +9,8 @@
 //! Every method but [`NodeTable::slot`], [`NodeTable::find`] and [`NodeTable::node`] takes a
 //! slot: the node id itself over every node, its place among the segments otherwise.
 
+use crate::map::voxel::three_bits;
+use crate::space::NodeSet;
 use crate::trace::{Event, EventKind, Tracer, NONE};
 
 /// Where a node stands in the current query.
@@ -40,6 +42,11 @@ pub struct NodeTable {
     segmented: bool,
     dir: Vec<u32>,
     used: Vec<u32>,
+    /// A bit per slot (word `slot / 64`) for each node closed at least once this query, and the
+    /// words that hold any: neighbour generation reads them a row at a time
+    /// ([`NodeTable::closed_nodes`]).
+    closed: Vec<u64>,
+    closed_words: Vec<u32>,
 }
 
 const SEG_BITS: u32 = 6;
@@ -109,10 +116,16 @@ impl NodeTable {
     pub fn reset(&mut self, n: usize) {
         self.segmented = false;
         if self.stamps.len() < n {
-            grow_huge(&mut self.stamps, n, 0);
-            grow_huge(&mut self.records, n, Record::default());
+            self.grow(n);
         }
         self.next_epoch();
+    }
+
+    /// Room for `n` slots.
+    fn grow(&mut self, n: usize) {
+        grow_huge(&mut self.stamps, n, 0);
+        grow_huge(&mut self.records, n, Record::default());
+        grow_huge(&mut self.closed, n.div_ceil(SEG), 0);
     }
 
     /// Forgets every node's state, for `n` nodes kept segment by segment.
@@ -132,6 +145,10 @@ impl NodeTable {
     }
 
     fn next_epoch(&mut self) {
+        for &w in &self.closed_words {
+            self.closed[w as usize] = 0;
+        }
+        self.closed_words.clear();
         self.epoch += 1;
         if self.epoch >= 1 << 6 {
             self.stamps.iter_mut().for_each(|s| *s = 0);
@@ -183,8 +200,7 @@ impl NodeTable {
             // Doubling, up to every segment, in memory offered for huge pages.
             let all = self.dir.len() * SEG;
             let n = want.max(2 * self.stamps.len()).max(1024 * SEG).min(all);
-            grow_huge(&mut self.stamps, n, 0);
-            grow_huge(&mut self.records, n, Record::default());
+            self.grow(n);
         }
         s
     }
@@ -242,6 +258,28 @@ impl NodeTable {
     #[inline(always)]
     pub fn close(&mut self, n: u32) {
         self.stamps[n as usize] = self.epoch << 2 | 2;
+        let w = &mut self.closed[(n >> SEG_BITS) as usize];
+        if *w == 0 {
+            self.closed_words.push(n >> SEG_BITS);
+        }
+        *w |= 1 << (n & SEG_MASK);
+    }
+
+    /// The nodes closed at least once in this query, by node id.
+    pub fn closed_nodes(&self) -> ClosedNodes<'_> {
+        ClosedNodes { table: self }
+    }
+
+    /// The closed bits of node segment `seg`.
+    #[inline(always)]
+    fn closed_word(&self, seg: usize) -> u64 {
+        if !self.segmented {
+            return self.closed[seg];
+        }
+        match self.dir[seg] {
+            NO_SEGMENT => 0,
+            s => self.closed[s as usize],
+        }
     }
 
     /// Writes the path from the start to `goal` (following parents) into `path`, and emits it as
@@ -262,6 +300,35 @@ impl NodeTable {
             }
             tracer.event(Event::new(EventKind::Found, goal, NONE, g(goal), 0.0));
         }
+    }
+}
+
+/// The nodes a query closed at least once (as many as are closed when nothing is reopened),
+/// read by node id, in either way of keeping state.
+#[derive(Clone, Copy)]
+pub struct ClosedNodes<'t> {
+    table: &'t NodeTable,
+}
+
+impl NodeSet for ClosedNodes<'_> {
+    #[inline(always)]
+    fn three(&self, i: usize) -> u32 {
+        let t = self.table;
+        if !t.segmented {
+            return three_bits(&t.closed, i);
+        }
+        let j = i - 1;
+        let (w, o) = (j / SEG, j % SEG);
+        let mut v = t.closed_word(w) >> o;
+        if o > SEG - 3 {
+            v |= t.closed_word(w + 1) << (SEG - o);
+        }
+        (v & 7) as u32
+    }
+
+    #[inline(always)]
+    fn contains(&self, i: usize) -> bool {
+        self.table.closed_word(i / SEG) >> (i % SEG) & 1 == 1
     }
 }
 
@@ -303,6 +370,41 @@ mod tests {
             }
             for m in 0..n {
                 assert_eq!(t.mark(m), want(q, m), "query {q}, node {m}");
+            }
+        }
+    }
+
+    /// The closed set read by node id, a row of three at a time, matches the nodes closed in
+    /// this query, in both ways of keeping state, across resets, epoch wraps and rows that
+    /// straddle two segments.
+    #[test]
+    fn closed_nodes_read_by_rows() {
+        let n = 700u32;
+        let mut t = NodeTable::default();
+        for round in 0..150u32 {
+            let segmented = round % 3 != 0;
+            if segmented {
+                t.reset_segmented(n as usize);
+            } else {
+                t.reset(n as usize);
+            }
+            let mut want = vec![false; n as usize];
+            for k in 0..n / 3 {
+                let m = (k * 53 + round * 29) % n;
+                let h = t.slot(m);
+                t.open(h, 0.0, NONE);
+                if (m + round) % 4 != 0 {
+                    t.close(h);
+                    want[m as usize] = true;
+                }
+            }
+            let c = t.closed_nodes();
+            for i in 0..n as usize {
+                assert_eq!(c.contains(i), want[i], "round {round}, node {i}");
+                if i >= 1 && i + 1 < n as usize {
+                    let w: u32 = (0..3).map(|k| (want[i + k - 1] as u32) << k).sum();
+                    assert_eq!(c.three(i), w, "round {round}, row at {i}");
+                }
             }
         }
     }

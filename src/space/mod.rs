@@ -47,6 +47,15 @@ impl SpaceKind {
     }
 }
 
+/// A set of nodes that a space reads a row at a time (see [`Space::neighbours_except`]).
+pub trait NodeSet {
+    /// Whether nodes `i - 1`, `i` and `i + 1`, all three of them nodes, are in the set, as
+    /// bits 0, 1 and 2.
+    fn three(&self, i: usize) -> u32;
+    /// Whether node `i` is in the set.
+    fn contains(&self, i: usize) -> bool;
+}
+
 /// A graph to search.
 pub trait Space {
     /// The family this space belongs to.
@@ -63,6 +72,26 @@ pub trait Space {
     /// passing a closure: a loop body stays inlined, where a large closure was compiled as a
     /// function called per edge (a third of A*'s time went to that call and its spilled captures).
     fn neighbours(&self, n: NodeId) -> impl Iterator<Item = (NodeId, f64)> + '_;
+
+    /// Which of `n`'s neighbours are in `skip`, as a mask in the space's own terms for
+    /// [`Space::neighbours_masked`] (0: none, and always 0 where the space does not skip). A
+    /// best-first search that never reopens passes its closed nodes here.
+    fn skip_mask<K: NodeSet>(&self, n: NodeId, skip: &K) -> u64 {
+        let _ = (n, skip);
+        0
+    }
+
+    /// [`Space::neighbours`], leaving out those in the mask [`Space::skip_mask`] gave for `n`.
+    fn neighbours_masked(&self, n: NodeId, mask: u64) -> impl Iterator<Item = (NodeId, f64)> + '_ {
+        let _ = mask;
+        self.neighbours(n)
+    }
+
+    /// True when [`Space::skip_mask`] can leave nodes out, testing them a row at a time,
+    /// cheaper than the caller could one by one.
+    fn skips_by_bits(&self) -> bool {
+        false
+    }
 
     /// Calls `f(m, cost)` for every edge n → m, in the order of [`Space::neighbours`].
     fn for_each_neighbour(&self, n: NodeId, mut f: impl FnMut(NodeId, f64)) {
