@@ -393,7 +393,7 @@ mod tests {
                 let m = (k * 53 + round * 29) % n;
                 let h = t.slot(m);
                 t.open(h, 0.0, NONE);
-                if (m + round) % 4 != 0 {
+                if !(m + round).is_multiple_of(4) {
                     t.close(h);
                     want[m as usize] = true;
                 }
