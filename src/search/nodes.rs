@@ -37,8 +37,9 @@ pub struct NodeTable {
     stamps: Vec<u8>,
     records: Vec<Record>,
     epoch: u8,
-    /// Segmented: the slot segment of each node segment this query reached ([`NO_SEGMENT`]
-    /// if none), and the node segment of each slot segment.
+    /// Segmented: the slot segment of each node segment this query reached (entries of
+    /// segments it did not reach hold anything: see `holds`), and the node segment of each
+    /// slot segment, in the order they were handed out.
     segmented: bool,
     dir: Vec<u32>,
     used: Vec<u32>,
@@ -52,7 +53,6 @@ pub struct NodeTable {
 const SEG_BITS: u32 = 6;
 const SEG: usize = 1 << SEG_BITS;
 const SEG_MASK: u32 = SEG as u32 - 1;
-const NO_SEGMENT: u32 = u32::MAX;
 
 /// g, parent and open-list position of one node.
 #[derive(Clone, Copy, Debug, Default)]
@@ -118,7 +118,7 @@ impl NodeTable {
         if self.stamps.len() < n {
             self.grow(n);
         }
-        self.next_epoch();
+        self.next_epoch(true);
     }
 
     /// Room for `n` slots.
@@ -130,23 +130,27 @@ impl NodeTable {
 
     /// Forgets every node's state, for `n` nodes kept segment by segment.
     pub fn reset_segmented(&mut self, n: usize) {
-        self.segmented = true;
+        let was = std::mem::replace(&mut self.segmented, true);
         let segs = n.div_ceil(SEG);
         if self.dir.len() != segs {
-            self.dir = vec![NO_SEGMENT; segs];
-        } else {
-            for &s in &self.used {
-                self.dir[s as usize] = NO_SEGMENT;
-            }
+            self.dir = vec![0; segs];
         }
+        // Directory entries left by earlier queries fail `holds`: nothing to clear (clearing
+        // them after a long query took a short next one 120 µs on A1).
         self.used.clear();
-        // A slot segment's old stamps are of an earlier epoch: they read as new.
-        self.next_epoch();
+        // A slot segment's old stamps are of an earlier epoch: they read as new; its closed
+        // bits are cleared as it is handed out.
+        self.next_epoch(!was);
     }
 
-    fn next_epoch(&mut self) {
-        for &w in &self.closed_words {
-            self.closed[w as usize] = 0;
+    /// Starts a query; `clear_closed`: clear the closed bits the last query set (not needed
+    /// from one segmented query to the next, where after a long query on A1 clearing 50,000
+    /// words scattered over the pool took a short next query 50 µs).
+    fn next_epoch(&mut self, clear_closed: bool) {
+        if clear_closed {
+            for &w in &self.closed_words {
+                self.closed[w as usize] = 0;
+            }
         }
         self.closed_words.clear();
         self.epoch += 1;
@@ -163,7 +167,7 @@ impl NodeTable {
             return n;
         }
         let mut s = self.dir[(n >> SEG_BITS) as usize];
-        if s == NO_SEGMENT {
+        if !self.holds(n >> SEG_BITS, s) {
             s = self.give_segment(n >> SEG_BITS);
         }
         s << SEG_BITS | (n & SEG_MASK)
@@ -176,7 +180,8 @@ impl NodeTable {
             return ((n as usize) < self.stamps.len()).then_some(n);
         }
         let s = *self.dir.get((n >> SEG_BITS) as usize)?;
-        (s != NO_SEGMENT).then_some(s << SEG_BITS | (n & SEG_MASK))
+        self.holds(n >> SEG_BITS, s)
+            .then_some(s << SEG_BITS | (n & SEG_MASK))
     }
 
     /// The node in slot `h`.
@@ -186,6 +191,14 @@ impl NodeTable {
             return h;
         }
         self.used[(h >> SEG_BITS) as usize] << SEG_BITS | (h & SEG_MASK)
+    }
+
+    /// True when the directory's entry `s` for node segment `seg` is this query's: slot
+    /// segment `s` was handed out, and to `seg` (an entry left by an earlier query names a
+    /// segment not handed out yet or handed to another).
+    #[inline(always)]
+    fn holds(&self, seg: u32, s: u32) -> bool {
+        self.used.get(s as usize) == Some(&seg)
     }
 
     /// Hands out the next slot segment to node segment `seg`.
@@ -202,6 +215,7 @@ impl NodeTable {
             let n = want.max(2 * self.stamps.len()).max(1024 * SEG).min(all);
             self.grow(n);
         }
+        self.closed[s as usize] = 0;
         s
     }
 
@@ -276,9 +290,11 @@ impl NodeTable {
         if !self.segmented {
             return self.closed[seg];
         }
-        match self.dir[seg] {
-            NO_SEGMENT => 0,
-            s => self.closed[s as usize],
+        let s = self.dir[seg];
+        if self.holds(seg as u32, s) {
+            self.closed[s as usize]
+        } else {
+            0
         }
     }
 

@@ -80,7 +80,7 @@ impl Heuristic {
                 let hi = d[0].max(d[1]).max(d[2]);
                 let lo = d[0].min(d[1]).min(d[2]);
                 let mid = d[0] + d[1] + d[2] - hi - lo;
-                (3f64.sqrt() - 2f64.sqrt()) * lo + (2f64.sqrt() - 1.0) * mid + hi
+                Heuristic::octile_sorted(lo, mid, hi)
             }
             Heuristic::Manhattan => d[0] + d[1] + d[2],
             Heuristic::Euclidean | Heuristic::Counter => {
@@ -88,6 +88,12 @@ impl Heuristic {
             }
             Heuristic::Zero => 0.0,
         }
+    }
+
+    /// 3D octile for differences sorted as `lo ≤ mid ≤ hi`.
+    #[inline(always)]
+    pub fn octile_sorted(lo: f64, mid: f64, hi: f64) -> f64 {
+        (3f64.sqrt() - 2f64.sqrt()) * lo + (2f64.sqrt() - 1.0) * mid + hi
     }
 
     /// The estimate for 2D differences (absolute values); the hot path of grid searches.
