@@ -110,11 +110,17 @@ pub struct VoxelSpace {
     kind: VoxelMoves,
     /// The lowest terrain cost (1 without terrain), which scales the heuristics.
     min_cost: f64,
-    /// Node id offset and cost of the move to each neighbourhood bit ([`bit`]), and the bits
-    /// of the allowed moves.
-    cube_offsets: [i64; 27],
-    cube_costs: [f64; 27],
+    /// The move to each neighbourhood bit ([`bit`]), and the bits of the allowed moves.
+    cube: Box<CubeMoves>,
     cube_moves: u32,
+}
+
+/// Node id offset and cost of the move to each neighbourhood bit (boxed: a space is moved by
+/// value inside an enum of every kind of world).
+#[derive(Clone, Debug)]
+struct CubeMoves {
+    offsets: [i64; 27],
+    costs: [f64; 27],
 }
 
 /// The 27 neighbourhood bits.
@@ -125,7 +131,7 @@ const fn layer_bits(axis: u32, at: i32) -> u32 {
     let mut out = 0;
     let mut b = 0;
     while b < 27 {
-        let c = [b % 3, b / 3 % 3, b / 9][axis as usize] as i32 - 1;
+        let c = [b % 3, b / 3 % 3, b / 9][axis as usize] - 1;
         if c == at {
             out |= 1 << b;
         }
@@ -161,17 +167,20 @@ impl VoxelSpace {
     pub fn new(grid: VoxelGrid, kind: VoxelMoves) -> VoxelSpace {
         let [w, h, _] = grid.dims().map(|v| v as i64);
         let moves = moves(kind);
-        let (mut cube_offsets, mut cube_costs, mut cube_moves) = ([0; 27], [0.0; 27], 0);
+        let mut cube = Box::new(CubeMoves {
+            offsets: [0; 27],
+            costs: [0.0; 27],
+        });
+        let mut cube_moves = 0;
         for m in &moves {
             let [dx, dy, dz] = m.d.map(i64::from);
             let b = bit(dx as i32, dy as i32, dz as i32);
             let i = b.trailing_zeros() as usize;
-            (cube_offsets[i], cube_costs[i]) = ((dz * h + dy) * w + dx, m.cost);
+            (cube.offsets[i], cube.costs[i]) = ((dz * h + dy) * w + dx, m.cost);
             cube_moves |= b;
         }
         VoxelSpace {
-            cube_offsets,
-            cube_costs,
+            cube,
             cube_moves,
             min_cost: grid.min_cost(),
             grid,
@@ -330,8 +339,8 @@ impl Space for VoxelSpace {
             }
             let i = allowed.trailing_zeros() as usize;
             allowed &= allowed - 1;
-            let m = (n as i64 + self.cube_offsets[i]) as NodeId;
-            let mut cost = self.cube_costs[i];
+            let m = (n as i64 + self.cube.offsets[i]) as NodeId;
+            let mut cost = self.cube.costs[i];
             if let Some((c, half)) = costs {
                 cost *= half + 0.5 * c[m as usize] as f64;
             }
