@@ -77,10 +77,14 @@ impl Heuristic {
             Heuristic::Octile | Heuristic::Native | Heuristic::Hex => {
                 // 3D octile: √3 along the shortest axis, √2 for the middle, 1 for the rest
                 // (min and max rather than a sort: this runs for every generated voxel).
-                let hi = d[0].max(d[1]).max(d[2]);
-                let lo = d[0].min(d[1]).min(d[2]);
+                // Plain compares, not f64::max and min: those also handle NaN, which never
+                // comes here, at the cost of more instructions on every generated voxel.
+                let max = |a: f64, b: f64| if a > b { a } else { b };
+                let min = |a: f64, b: f64| if a < b { a } else { b };
+                let hi = max(max(d[0], d[1]), d[2]);
+                let lo = min(min(d[0], d[1]), d[2]);
                 let mid = d[0] + d[1] + d[2] - hi - lo;
-                Heuristic::octile_sorted(lo, mid, hi)
+                (3f64.sqrt() - 2f64.sqrt()) * lo + (2f64.sqrt() - 1.0) * mid + hi
             }
             Heuristic::Manhattan => d[0] + d[1] + d[2],
             Heuristic::Euclidean | Heuristic::Counter => {
@@ -88,12 +92,6 @@ impl Heuristic {
             }
             Heuristic::Zero => 0.0,
         }
-    }
-
-    /// 3D octile for differences sorted as `lo ≤ mid ≤ hi`.
-    #[inline(always)]
-    pub fn octile_sorted(lo: f64, mid: f64, hi: f64) -> f64 {
-        (3f64.sqrt() - 2f64.sqrt()) * lo + (2f64.sqrt() - 1.0) * mid + hi
     }
 
     /// The estimate for 2D differences (absolute values); the hot path of grid searches.
