@@ -106,6 +106,20 @@ fn main() {
                 b[1] = b[1].min(t0.elapsed().as_secs_f64());
             }
         }
+        // PATHLAB_BENCH_PER_QUERY=1 lists every query's best times, fastest (for pathlab) first.
+        if std::env::var_os("PATHLAB_BENCH_PER_QUERY").is_some() {
+            let mut order: Vec<usize> = (0..n).collect();
+            order.sort_by(|&a, &b| best[a][0].total_cmp(&best[b][0]));
+            for i in order {
+                let [o, c] = best[i];
+                println!(
+                    "{name} #{i}: pathlab {:.1} µs, crate {:.1} µs ({:.2}×)",
+                    o * 1e6,
+                    c * 1e6,
+                    c / o
+                );
+            }
+        }
         let median = |mut v: Vec<f64>| {
             v.sort_by(|a, b| a.total_cmp(b));
             v[v.len() / 2]

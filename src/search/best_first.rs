@@ -1,11 +1,11 @@
 //! The best-first engine behind Dijkstra, A*, weighted A* and greedy best-first: they differ only
 //! in the priority they give a node.
 
-use super::heap::{key, OpenHeap};
+use super::heap::{key, OpenHeap, Ties};
 use super::nodes::{Mark, NodeTable};
 
 use super::{Query, Search, SearchState, Stats, Status};
-use crate::space::{Heuristic, NodeId, Space};
+use crate::space::{Heuristic, NodeId, Space, SpaceKind};
 use crate::trace::{Event, EventKind, Tracer, NONE};
 
 /// Spaces with more nodes than this keep search state segment by segment
@@ -106,6 +106,11 @@ impl<S: Space> Search<S> for BestFirst {
             self.nodes.reset(space.num_nodes());
         }
         self.heap.clear();
+        self.heap.set_ties(if space.kind() == SpaceKind::Voxel {
+            Ties::Deepest
+        } else {
+            Ties::Dive
+        });
         self.stats = Stats::default();
         self.path.clear();
         self.status = Status::Running;

@@ -33,7 +33,7 @@ pub use dijkstra::Dijkstra;
 pub use dstar_lite::{DStarLite, EdgeChange, Incremental, KeyRule, StepTies};
 pub use dyn_search::DynSearch;
 pub use greedy::Greedy;
-pub use heap::{key_or_inf, Entry, OpenHeap};
+pub use heap::{key_or_inf, Entry, OpenHeap, Ties};
 pub use keyed_heap::KeyedHeap;
 pub use nodes::{Mark, NodeTable};
 pub use smooth::rubber_band;
