@@ -13,6 +13,7 @@ mod dyn_search;
 pub mod gps;
 mod greedy;
 mod heap;
+mod heap_key;
 mod incremental;
 mod keyed_heap;
 mod nodes;
