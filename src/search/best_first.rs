@@ -193,8 +193,10 @@ impl BestFirst {
         let reopen = self.reopen;
         let nodes = &mut self.nodes;
         let heap = &mut self.heap;
-        let stats = &mut self.stats;
-        let open_count = &mut self.open_count;
+        // Counters in locals, written back at the end: through `self` every push paid a
+        // read-modify-write in memory for each.
+        let mut stats = self.stats;
+        let mut open_count = self.open_count;
         // Closed nodes are final without reopening: the space may leave them out unread.
         let skip_closed = !reopen && space.skips_by_bits();
         let fcalc = |g: f64, h: f64| {
@@ -231,7 +233,7 @@ impl BestFirst {
             }
             let n = nodes.node(at);
             nodes.close(at);
-            *open_count -= 1;
+            open_count -= 1;
             stats.expanded += 1;
             done += 1;
             if T::ENABLED {
@@ -242,7 +244,7 @@ impl BestFirst {
                 break Status::Found;
             }
             let skip = if skip_closed {
-                space.skip_mask(n, &nodes.closed_nodes())
+                space.skip_mask(n, nodes.parent(at), &nodes.closed_nodes())
             } else {
                 0
             };
@@ -258,7 +260,7 @@ impl BestFirst {
                 match nodes.mark(am) {
                     Mark::New => {
                         nodes.open(am, ng, n);
-                        *open_count += 1;
+                        open_count += 1;
                         stats.generated += 1;
                         let f = fcalc(ng, h_of(m));
                         heap.push_new_with(f, ng, am, nodes);
@@ -280,7 +282,7 @@ impl BestFirst {
                         nodes.improve(am, ng, n);
                         stats.reopened += 1;
                         stats.generated += 1;
-                        *open_count += 1;
+                        open_count += 1;
                         let f = fcalc(ng, h_of(m));
                         heap.push_with(f, ng, am, nodes);
                         if T::ENABLED {
@@ -290,8 +292,10 @@ impl BestFirst {
                     _ => {}
                 }
             }
-            stats.max_open = stats.max_open.max(*open_count);
+            stats.max_open = stats.max_open.max(open_count);
         };
+        self.stats = stats;
+        self.open_count = open_count;
         match status {
             Status::Found => self.finish(tracer),
             Status::NoPath => {

@@ -50,6 +50,10 @@ pub trait Positions {
     /// The position recorded for `node` (any value when it has none), making room if needed.
     fn position(&mut self, node: u32) -> u32;
     fn set_position(&mut self, node: u32, at: u32);
+    /// Makes room for `node`'s position (nothing to do where every node has a record: a read
+    /// for nothing there cost a load and a bounds check on every new node).
+    #[inline(always)]
+    fn make_room(&mut self, _node: u32) {}
 }
 
 /// Positions in an array of their own, grown as nodes come.
@@ -70,6 +74,11 @@ impl Positions for OwnPositions {
     #[inline(always)]
     fn set_position(&mut self, node: u32, at: u32) {
         self.0[node as usize] = at;
+    }
+
+    #[inline(always)]
+    fn make_room(&mut self, node: u32) {
+        self.position(node);
     }
 }
 
@@ -204,26 +213,30 @@ impl OpenHeap {
         let i = self.keys.len();
         self.keys.push(e.key);
         self.nodes.push(e.node);
-        pos.position(e.node);
+        pos.make_room(e.node);
         self.sift_up(i, e, pos);
     }
 
     /// Places `e` at index `i` or above, moving larger parents down.
     #[inline(always)]
     fn sift_up<P: Positions>(&mut self, mut i: usize, e: Entry, pos: &mut P) {
+        // Slices, not the vectors: the position writes would make every access reload each
+        // vector's pointer and length.
+        let keys = &mut self.keys[..=i];
+        let nodes = &mut self.nodes[..=i];
         while i > 0 {
             let p = (i - 1) / 4;
-            if e.key >= self.keys[p] {
+            if e.key >= keys[p] {
                 break;
             }
-            self.keys[i] = self.keys[p];
-            let pn = self.nodes[p];
-            self.nodes[i] = pn;
+            keys[i] = keys[p];
+            let pn = nodes[p];
+            nodes[i] = pn;
             pos.set_position(pn, i as u32);
             i = p;
         }
-        self.keys[i] = e.key;
-        self.nodes[i] = e.node;
+        keys[i] = e.key;
+        nodes[i] = e.node;
         pos.set_position(e.node, i as u32);
     }
 

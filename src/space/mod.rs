@@ -73,11 +73,16 @@ pub trait Space {
     /// function called per edge (a third of A*'s time went to that call and its spilled captures).
     fn neighbours(&self, n: NodeId) -> impl Iterator<Item = (NodeId, f64)> + '_;
 
-    /// Which of `n`'s neighbours are in `skip`, as a mask in the space's own terms for
-    /// [`Space::neighbours_masked`] (0: none, and always 0 where the space does not skip). A
-    /// best-first search that never reopens passes its closed nodes here.
-    fn skip_mask<K: NodeSet>(&self, n: NodeId, skip: &K) -> u64 {
-        let _ = (n, skip);
+    /// Which of `n`'s neighbours to leave out, as a mask in the space's own terms for
+    /// [`Space::neighbours_masked`] (0: none, and always 0 where the space does not skip):
+    /// those in `skip`, and may be those `n` shares with `from`, the node whose expansion gave
+    /// `n` its g (`NONE` for none). A best-first search that never reopens passes its closed
+    /// nodes and `n`'s parent, on a space that does not change while it runs: `from`'s
+    /// expansion offered each neighbour it can reach directly at most g(from) + cost, and
+    /// where every move is strictly shorter than any detour through a third node, `n` can
+    /// never offer it less.
+    fn skip_mask<K: NodeSet>(&self, n: NodeId, from: NodeId, skip: &K) -> u64 {
+        let _ = (n, from, skip);
         0
     }
 
