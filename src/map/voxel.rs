@@ -32,7 +32,11 @@ impl VoxelGrid {
         }
         Ok(VoxelGrid {
             dims: [x, y, z],
-            blocked: vec![0; n.div_ceil(64) as usize],
+            blocked: {
+                let mut b = Vec::new();
+                crate::search::grow_huge(&mut b, n.div_ceil(64) as usize, 0);
+                b
+            },
             costs: None,
             magic: [
                 (1u128 << 64) / x as u128 + 1,
