@@ -8,6 +8,7 @@ pub mod builtin;
 pub mod experiment;
 #[doc(hidden)]
 pub mod fuzz_checks;
+pub mod huge_pages;
 pub mod limits;
 pub mod map;
 pub mod search;

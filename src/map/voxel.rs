@@ -34,7 +34,7 @@ impl VoxelGrid {
             dims: [x, y, z],
             blocked: {
                 let mut b = Vec::new();
-                crate::search::grow_huge(&mut b, n.div_ceil(64) as usize, 0);
+                crate::huge_pages::grow_huge(&mut b, n.div_ceil(64) as usize, 0);
                 b
             },
             costs: None,

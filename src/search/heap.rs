@@ -66,7 +66,7 @@ impl Positions for OwnPositions {
         let n = node as usize;
         if n >= self.0.len() {
             let want = (n + 1).max(self.0.len() * 2);
-            super::nodes::grow_huge(&mut self.0, want, ABSENT);
+            crate::huge_pages::grow_huge(&mut self.0, want, ABSENT);
         }
         self.0[n]
     }

@@ -36,7 +36,6 @@ pub use dyn_search::DynSearch;
 pub use greedy::Greedy;
 pub use heap::{key_or_inf, Entry, OpenHeap, Ties};
 pub use keyed_heap::KeyedHeap;
-pub(crate) use nodes::grow_huge;
 pub use nodes::{Mark, NodeTable};
 pub use smooth::rubber_band;
 pub use theta_star::{any_angle_cost, distance, Kind as AnyAngleKind, ThetaStar};
