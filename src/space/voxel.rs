@@ -5,13 +5,15 @@
 //! Terrain: where the world has costs, a move costs its length times the mean of its two
 //! voxels' costs, and the heuristics are scaled by the lowest cost.
 //!
-//! Node state: the world is one bit a voxel; a best-first search keeps 17 bytes per voxel it
-//! reaches (mark, g, parent, heap position), over the whole box on worlds up to 2²⁵ voxels
-//! and in segments of 64 voxels handed out as a query reaches them above that (see
-//! `search::NodeTable`), so a query on A1 (89M voxels) holds at most about 1.5 GB. Expanding a
-//! voxel reads its 3 × 3 × 3 neighbourhood into a 27-bit mask once, and three shifts and ANDs
-//! of that mask find every move whose bounding box is free. Neighbours come in the order of
-//! their offsets (z, then y, then x, lowest first).
+//! Node state: the world is one bit a voxel; a best-first search keeps 17 bytes and a bit per
+//! voxel it reaches (mark, g, parent, heap position, closed), over the whole box on worlds up
+//! to 2²⁵ voxels and in segments of 64 voxels handed out as a query reaches them above that
+//! (see `search::NodeTable`), so a query on A1 (89M voxels) holds at most about 1.5 GB.
+//! Expanding a voxel reads its 3 × 3 × 3 neighbourhood into a 27-bit mask once, and three
+//! shifts and ANDs of that mask find every move whose bounding box is free; the same erosion
+//! seen from the voxel's parent finds the neighbours the parent offered, which a search may
+//! leave out ([`Space::skip_mask`]). Neighbours come in the order of their offsets (z, then
+//! y, then x, lowest first).
 
 use super::{Heuristic, NodeId, NodeSet, Space, SpaceKind};
 use crate::map::voxel::VoxelGrid;

@@ -73,6 +73,20 @@ fn moves_by_hand(sp: &VoxelSpace, n: NodeId, skip: &Set) -> Vec<(NodeId, f64)> {
     out
 }
 
+/// A box of 1 to 6 voxels a side (thin ones too, whose every voxel is on a face), each voxel
+/// blocked with probability `p`.
+fn random_box(rng: &mut impl rand::Rng, p: f64) -> VoxelGrid {
+    let [w, h, d] = [0, 0, 0].map(|_| rng.random_range(1..=6u32));
+    let mut g = VoxelGrid::new(w, h, d).unwrap();
+    for i in 0..g.len() {
+        if rng.random_bool(p) {
+            let [x, y, z] = g.coords(i);
+            g.set(x, y, z, true);
+        }
+    }
+    g
+}
+
 /// The neighbours, and those left after skipping a set's voxels through the mask, are the
 /// moves found one by one, with their costs, in order, for voxels inside the box and on
 /// its faces, edges and corners, with every kind of moves.
@@ -81,15 +95,7 @@ fn neighbours_and_skipping_match_moves_found_by_hand() {
     use rand::{Rng, SeedableRng};
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(17);
     for round in 0..200 {
-        // Boxes down to one voxel, and thin ones, whose every voxel is on a face.
-        let [w, h, d] = [0, 0, 0].map(|_| rng.random_range(1..=6u32));
-        let mut g = VoxelGrid::new(w, h, d).unwrap();
-        for i in 0..g.len() {
-            if rng.random_bool(0.2) {
-                let [x, y, z] = g.coords(i);
-                g.set(x, y, z, true);
-            }
-        }
+        let g = random_box(&mut rng, 0.2);
         let moves = VoxelMoves::ALL[round % 3];
         let sp = VoxelSpace::new(g, moves);
         let set = Set((0..sp.num_nodes()).map(|_| rng.random_bool(0.4)).collect());
@@ -117,18 +123,11 @@ fn neighbours_and_skipping_match_moves_found_by_hand() {
 /// offered. With terrain costs nothing more is left out.
 #[test]
 fn moves_the_parent_offered_are_left_out() {
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(23);
     let none = Set(vec![false; 6 * 6 * 6]);
     for round in 0..300 {
-        let [w, h, d] = [0, 0, 0].map(|_| rng.random_range(1..=6u32));
-        let mut g = VoxelGrid::new(w, h, d).unwrap();
-        for i in 0..g.len() {
-            if rng.random_bool(0.25) {
-                let [x, y, z] = g.coords(i);
-                g.set(x, y, z, true);
-            }
-        }
+        let mut g = random_box(&mut rng, 0.25);
         let terrain = round % 10 == 9;
         if terrain {
             g.put_cost(0, 0, 0, 2.0).unwrap();
