@@ -386,6 +386,7 @@ impl Space for VoxelSpace {
         }
         let (a, b) = (self.xyz(n), self.xyz(from));
         let d = |k: usize| (a[k] as i64 - b[k] as i64 + 1) as u64;
+        debug_assert!((0..3).all(|k| d(k) <= 2), "{from} is not next to {n}");
         closed | (d(2) * 9 + d(1) * 3 + d(0) + 1)
     }
 
