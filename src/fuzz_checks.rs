@@ -167,7 +167,12 @@ pub fn posthoc(bytes: &[u8]) {
         };
         rec.event(Event::new(kind, node, other, num(9), num(5)));
     }
-    let yaml = posthoc::to_yaml(&rec, |n| ((n % 8) as f32, (n / 8) as f32));
+    let cell = |n: u32| (n % 8, n / 8);
+    let layout = posthoc::Layout {
+        cell: &cell,
+        hex: None,
+    };
+    let yaml = posthoc::to_yaml(&rec, layout);
     let events = yaml.lines().filter(|l| l.starts_with("  - {")).count();
     assert_eq!(events, rec.len());
     for bad in ["NaN", "inf"] {

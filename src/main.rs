@@ -11,12 +11,17 @@ fn main() {
         eprintln!("pathlab: internal error: {info}");
     }));
     let args = cli::Args::parse();
+    // A command's outputs, and the app's screenshot, never replace a file the run read (the
+    // app's own Save may: saving over the opened file is what it is for).
+    if args.command.is_some() || args.app.screenshot.is_some() {
+        pathlab::map::io::guard_inputs();
+    }
     let code = match args.command {
         None => run_app(args.app),
         Some(cmd) => match cli::run(cmd) {
             Ok(code) => code,
             Err(e) => {
-                eprintln!("pathlab: {e:#}");
+                eprintln!("pathlab: {}", printable(&format!("{e:#}")));
                 2
             }
         },
@@ -42,7 +47,7 @@ fn run_app(a: cli::AppArgs) -> i32 {
     match pathlab::app::run(opts) {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("pathlab: {e}");
+            eprintln!("pathlab: {}", printable(&e));
             2
         }
     }
@@ -54,4 +59,19 @@ fn run_app(_: cli::AppArgs) -> i32 {
         "pathlab: this build has no GUI (built without the `gui` feature); see `pathlab --help`"
     );
     2
+}
+
+/// An error line as a terminal can show it: control characters from a file's bytes (an escape
+/// sequence, a carriage return, a second line) written as escapes, so the message stays one
+/// line and cannot restyle or rewrite the terminal.
+fn printable(s: &str) -> String {
+    s.chars()
+        .flat_map(|c| -> Box<dyn Iterator<Item = char>> {
+            if c.is_control() {
+                Box::new(c.escape_default())
+            } else {
+                Box::new(std::iter::once(c))
+            }
+        })
+        .collect()
 }

@@ -506,3 +506,31 @@ fn ground_only_refuses_a_start_on_swamp() {
     h.state_mut().move_endpoint(true, swamp);
     assert_eq!(h.state().doc.start, swamp);
 }
+
+/// Frames over an idle second (60 steps of 1/60 s) that ask at once for another frame.
+fn busy_frames(h: &mut egui_kittest::Harness<'static, pathlab::app::PathlabApp>) -> usize {
+    (0..60)
+        .filter(|_| {
+            h.step();
+            h.output()
+                .viewport_output
+                .get(&egui::ViewportId::ROOT)
+                .is_some_and(|v| v.repaint_delay.is_zero())
+        })
+        .count()
+}
+
+/// An idle app draws nothing: once the built-in map's run is done and nothing plays, no frame
+/// asks for the next one (the window title, sent on every frame, once kept it at 35 frames a
+/// second). Playing asks for frames; pausing stops them again.
+#[test]
+fn an_idle_app_asks_for_no_frames() {
+    let mut h = harness(default_app());
+    h.run();
+    assert_eq!(busy_frames(&mut h), 0, "the idle app repaints");
+    h.key_press(egui::Key::Space);
+    assert!(busy_frames(&mut h) > 30, "playing should animate");
+    h.key_press(egui::Key::Space);
+    h.run();
+    assert_eq!(busy_frames(&mut h), 0, "the paused app repaints");
+}

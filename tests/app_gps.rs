@@ -144,6 +144,22 @@ fn knowledge_is_built_painted_saved_and_compared_like_the_core() {
         "knowing the map shortens the walk: {lengths:?}"
     );
 
+    // The inspector on a hex the 100% view's plans expanded: its h, the counter heuristic's,
+    // is what f holds beyond g (it was left blank).
+    let seen = {
+        let run = &mut h.state_mut().views[2].run;
+        let end = run.event_cursor();
+        w.cells.iter().copied().find_map(|c| {
+            let i = run.rec.node_info(c, end);
+            (i.f.is_finite() && i.g.is_finite()).then_some((c, i.f - i.g))
+        })
+    };
+    let (c, hv) = seen.expect("the known map's plans expand hexes");
+    h.state_mut().active = 2;
+    h.state_mut().selected = Some(w.space.xy(c));
+    h.run();
+    h.get_by_label(&format!("{hv:.3} (counter, f − g of its plan)"));
+
     // Back and forth: the timeline steps through the first view's walk.
     let steps = h.state_mut().views[0].run.steps();
     h.state_mut().go_to(steps / 2, false);

@@ -163,6 +163,11 @@ fn a_voxel_world_steps_picks_paints_and_saves_like_the_core() {
     if !info.g.is_nan() {
         h.get_by_label(&format!("{:.3}", info.g));
     }
+    // Its parent is a voxel too: three coordinates, the layer included.
+    if info.parent != pathlab::trace::NONE {
+        let [px, py, pz] = sp.xyz(info.parent);
+        h.get_by_label(&format!("({px}, {py}, {pz})"));
+    }
 
     // Paint the hole shut on layer 5 with the brush: the voxels change there only, and the
     // search finds no path.

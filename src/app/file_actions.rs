@@ -389,11 +389,15 @@ impl PathlabApp {
             self.status = "Posthoc traces are 2D: export the run (RON) of a voxel world".into();
             return;
         }
+        if let Err(e) = crate::trace::posthoc::check_name(p) {
+            self.status = format!("Not written: {e}");
+            return;
+        }
         let space = &self.space;
-        let yaml = crate::trace::posthoc::to_yaml(&v.run.rec, |n| {
-            let (x, y) = space.xy(n);
-            (x as f32, y as f32)
-        });
+        let xy = |n: u32| space.xy(n);
+        let hex = space.as_hex().map(|h| (h.orientation(), h.pitch()));
+        let layout = crate::trace::posthoc::Layout { cell: &xy, hex };
+        let yaml = crate::trace::posthoc::to_yaml(&v.run.rec, layout);
         self.status = match crate::map::io::write_atomic(p, yaml.as_bytes()) {
             Ok(()) => format!("Posthoc trace written to {}", p.display()),
             Err(e) => format!("Not written: {e}"),

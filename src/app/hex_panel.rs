@@ -20,7 +20,7 @@ impl Default for HexChoice {
         HexChoice {
             size: 2.0,
             orientation: HexOrientation::Pointy,
-            fill: HexFill::Centre,
+            fill: HexFill::Walls,
         }
     }
 }
@@ -69,10 +69,18 @@ pub(super) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
             ui.label("top");
         });
         ui.horizontal(|ui| {
+            ui.selectable_value(&mut c.fill, HexFill::Walls, "walls stay walls")
+                .on_hover_text(
+                    "a hex is blocked when it overlaps a blocked cell: no hex move crosses a \
+                     wall (passages narrower than a hex close)",
+                );
             ui.selectable_value(&mut c.fill, HexFill::Centre, "centre cell")
-                .on_hover_text("a hex takes the terrain of the square cell under its centre");
-            ui.selectable_value(&mut c.fill, HexFill::AnyBlocked, "any blocked")
-                .on_hover_text("a hex is blocked when any square cell it covers is blocked");
+                .on_hover_text(
+                    "a hex takes the terrain of the square cell under its centre: narrow doors \
+                     stay open, thin walls may leak (the count is shown)",
+                );
+            ui.selectable_value(&mut c.fill, HexFill::AnyBlocked, "any blocked centre")
+                .on_hover_text("a hex is blocked when it covers a blocked cell's centre");
         });
         let (family, fill) = (c.family(), c.fill);
         ui.horizontal(|ui| {

@@ -69,6 +69,11 @@ fn inspector(app: &mut PathlabApp, ui: &mut egui::Ui) {
     let backwards = matches!(run.choice.info.name, "dstar-lite" | "ad-star" | "rtd-star");
     let h = match run.choice.info.name {
         "dijkstra" | "bfs" => "— (none used)".into(),
+        // The walk's plans search with the counter heuristic over the map as known then: the
+        // h its plan used is what its f holds beyond g.
+        "gps" if info.f.is_finite() && info.g.is_finite() => {
+            format!("{:.3} (counter, f − g of its plan)", info.f - info.g)
+        }
         _ if uses_h => {
             crate::search::params::Params::resolve(run.choice.info.params, &run.choice.values)
                 .map(|p| {
@@ -153,6 +158,9 @@ fn inspector(app: &mut PathlabApp, ui: &mut egui::Ui) {
         ui.label("parent");
         ui.label(if info.parent == crate::trace::NONE {
             "—".into()
+        } else if let Some((v, _)) = app.space.as_voxel() {
+            let [px, py, pz] = v.xyz(info.parent);
+            format!("({px}, {py}, {pz})")
         } else {
             let (px, py) = app.space.xy(info.parent);
             format!("({px}, {py})")

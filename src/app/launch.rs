@@ -75,8 +75,30 @@ pub fn run(opts: Options) -> Result<(), String> {
         }
         None => None,
     };
+    // A screenshot over a file just read is refused before any window opens (the writer would
+    // refuse it too, after the frames were drawn).
+    if let Some(shot) = &opts.screenshot {
+        crate::map::io::check_output(shot).map_err(|e| e.to_string())?;
+    }
+    // The world the app opens on: the file's, the moving scene's voxels, or the built-in
+    // squares. Options that do not fit it are refused, never ignored.
+    let world = match (&opened, opts.scene3d) {
+        (Some((l, _)), _) => l.world,
+        (None, true) => crate::map::Family::Voxel {
+            moves: crate::space::VoxelMoves::Six,
+        },
+        (None, false) => crate::map::Family::Square,
+    };
     if let Some(spec) = &opts.algo {
         AlgoChoice::from_spec(spec).map_err(|e| format!("--algo: {e}"))?;
+        let name = spec.split(':').next().unwrap_or(spec);
+        crate::map::io::check_runs_on(name, world).map_err(|e| format!("--algo: {e}"))?;
+    }
+    if opts.compare_knowledge.is_some() && !matches!(world, crate::map::Family::Hex { .. }) {
+        return Err(format!(
+            "--compare-knowledge: cognitive maps need a hex world, and this is a {} world",
+            world.name()
+        ));
     }
     let failed: Arc<Mutex<Option<String>>> = Arc::default();
     let fail = failed.clone();

@@ -267,6 +267,8 @@ pub struct PathlabApp {
     recovery_job: Option<std::thread::JoinHandle<Result<(), String>>>,
     opts: Options,
     frame: u32,
+    /// The window title last sent: sending one asks for a repaint, so it goes only on change.
+    title_sent: String,
     shot: Arc<Mutex<Option<Arc<egui::ColorImage>>>>,
     shot_target: Option<(PathBuf, Option<egui::Rect>)>,
     shot_requested: bool,
@@ -377,6 +379,7 @@ impl PathlabApp {
             recovery_job: None,
             opts: opts.clone(),
             frame: 0,
+            title_sent: String::new(),
             shot: Arc::default(),
             shot_target: None,
             shot_requested: false,
@@ -442,6 +445,11 @@ impl PathlabApp {
                 self.compare_knowledge(&levels);
             }
         }
+        let title = format!("pathlab — {}", self.doc.title());
+        if title != self.title_sent {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title_sent = title;
+        }
         self.shortcuts(&ctx);
         self.pump_runs(ui.input(|i| i.unstable_dt));
         laps.lap("search");
@@ -495,10 +503,6 @@ impl eframe::App for PathlabApp {
         if let Some(ms) = frame.info().cpu_usage.filter(|_| self.opts.frame_log) {
             self.frame_log.cpu_ms.push(ms * 1000.0);
         }
-        ctx.send_viewport_cmd(egui::ViewportCommand::Title(format!(
-            "pathlab — {}",
-            self.doc.title()
-        )));
         if ctx.input(|i| i.viewport().close_requested()) && self.doc.dirty && !self.quit_now {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.prompt = Some(Prompt::Discard(PendingAction::Quit));

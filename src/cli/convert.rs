@@ -64,6 +64,7 @@ pub(super) fn convert(input: &Path, output: &Path, rules: &RuleArgs) -> Result<i
         ),
     };
     if let Some(v) = &opened.volume {
+        rules.refuse_all(&input.display().to_string())?;
         // A voxel world: only a project holds it with its layer, start and goal.
         if ext(output) != "ron" {
             bail!(
@@ -82,6 +83,14 @@ pub(super) fn convert(input: &Path, output: &Path, rules: &RuleArgs) -> Result<i
         (Family::Square, Family::Hex { orientation, pitch }) => {
             let hexes = hexes_from_square(&opened.grid, orientation, pitch, rules.hex_fill())
                 .map_err(|e| anyhow::anyhow!("{}: {e}", input.display()))?;
+            let leaks = pathlab::map::wall_crossings(&opened.grid, &hexes, orientation, pitch);
+            if leaks > 0 {
+                eprintln!(
+                    "note: {}: {leaks} hex moves pass through walls of the square map (--hex-fill {}); --hex-fill walls keeps walls walls",
+                    output.display(),
+                    rules.hex_fill().name()
+                );
+            }
             (hexes, family)
         }
         (Family::Hex { .. }, Family::Hex { .. }) => bail!(

@@ -308,12 +308,22 @@ pub fn run(e: Experiment) -> Result<i32> {
             Ok(0)
         }
         Experiment::Summary { csv, flag } => {
+            if !(flag.is_finite() && flag >= 0.0) {
+                bail!("--flag {flag} must be a percentage of 0 or more");
+            }
             let mut text = String::new();
             for f in &csv {
-                text.push_str(&pathlab::map::io::read_text_file(f)?);
+                let one = pathlab::map::io::read_text_file(f)?;
+                // Each file on its own first, so an error names the file and its line.
+                mantysalo2024::means(&one).map_err(|e| anyhow::anyhow!("{}:{e}", f.display()))?;
+                text.push_str(&one);
                 text.push('\n');
             }
             let means = mantysalo2024::means(&text).map_err(anyhow::Error::msg)?;
+            if means.is_empty() {
+                let names: Vec<String> = csv.iter().map(|f| f.display().to_string()).collect();
+                bail!("{}: no runs to summarise", names.join(", "));
+            }
             print!(
                 "## Findings\n\n{}\n## Tables\n{}",
                 mantysalo2024::findings(&means, flag),

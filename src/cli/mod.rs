@@ -58,7 +58,7 @@ pub struct AppArgs {
     #[arg(long, conflicts_with = "file")]
     pub scene3d: bool,
     /// With --scene3d: fly the agent with the algorithm and show the scene at this time (s).
-    #[arg(long, value_name = "SECONDS", requires = "scene3d")]
+    #[arg(long, value_name = "SECONDS", requires = "scene3d", value_parser = parse_seconds)]
     pub fly_to: Option<f32>,
     /// Print frame times (update and frame interval, ms) to stderr every 60 frames.
     #[arg(long)]
@@ -147,31 +147,35 @@ pub struct SuiteArgs {
     rules: RuleArgs,
 }
 
-/// How the map becomes a graph.
+/// How the map becomes a graph. No flag has a default in clap: one given where it does not
+/// apply (a rule on a voxel map, a hex option without `--world hex`) is refused by name, never
+/// ignored; the defaults are applied here.
 #[derive(clap::Args, Debug, Clone)]
 pub struct RuleArgs {
-    /// Moves: 8 (with √2 diagonals, no corner cutting) or 4.
-    #[arg(long, value_enum, default_value = "8")]
-    connectivity: Moves,
-    /// Terrain rule: `class` (the benchmark author's: . G S connect, W only to W) or `ground`
-    /// (only . and G are passable).
-    #[arg(long, value_enum, default_value = "class")]
-    terrain: TerrainArg,
-    /// World: `square` cells, or `hex`: the map turned into hexagons (problems and cells given
-    /// in square cells run from the hex under that cell's centre).
-    #[arg(long, value_parser = ["square", "hex"], default_value = "square")]
-    world: String,
+    /// Moves: 8 (with √2 diagonals, no corner cutting; the default) or 4. Square and hex maps.
+    #[arg(long, value_enum)]
+    connectivity: Option<Moves>,
+    /// Terrain rule: `class` (the default: the benchmark author's . G S connect, W only to W) or
+    /// `ground` (only . and G are passable). Square and hex maps.
+    #[arg(long, value_enum)]
+    terrain: Option<TerrainArg>,
+    /// World: `square` cells (the default), or `hex`: the map turned into hexagons (problems and
+    /// cells given in square cells run from the hex under that cell's centre).
+    #[arg(long, value_parser = ["square", "hex"])]
+    world: Option<String>,
     /// With --world hex: square cells from one hex centre to the next (from 1 to the map's
-    /// shorter side).
-    #[arg(long, default_value_t = 1.0)]
-    hex_size: f64,
-    /// With --world hex: `pointy` (a corner on top) or `flat` (an edge on top).
-    #[arg(long, value_parser = ["pointy", "flat"], default_value = "pointy")]
-    hex_orientation: String,
-    /// With --world hex: a hex takes the square cell under its `centre`, or is blocked when it
-    /// covers any blocked cell (`any-blocked`).
-    #[arg(long, value_parser = ["centre", "any-blocked"], default_value = "centre")]
-    hex_fill: String,
+    /// shorter side; default 1).
+    #[arg(long)]
+    hex_size: Option<f64>,
+    /// With --world hex: `pointy` (a corner on top; the default) or `flat` (an edge on top).
+    #[arg(long, value_parser = ["pointy", "flat"])]
+    hex_orientation: Option<String>,
+    /// With --world hex: `walls` (the default: a hex is blocked when it overlaps a blocked
+    /// cell, so walls stay walls), `centre` (the square cell under its centre; thin walls may
+    /// leak, and the count is said) or `any-blocked` (blocked when it covers a blocked cell's
+    /// centre).
+    #[arg(long, value_parser = ["walls", "centre", "any-blocked"])]
+    hex_fill: Option<String>,
 }
 
 #[derive(clap::ValueEnum, Debug, Clone, Copy)]
@@ -191,20 +195,63 @@ enum TerrainArg {
 impl RuleArgs {
     /// The world family the flags ask for.
     fn family(&self) -> Result<Family> {
-        Family::parse(&self.world, self.hex_size, &self.hex_orientation)
-            .map_err(|e| anyhow::anyhow!("--world/--hex-size/--hex-orientation: {e}"))
+        self.check_hex_options()?;
+        Family::parse(
+            self.world(),
+            self.hex_size.unwrap_or(1.0),
+            self.hex_orientation.as_deref().unwrap_or("pointy"),
+        )
+        .map_err(|e| anyhow::anyhow!("--world/--hex-size/--hex-orientation: {e}"))
+    }
+
+    fn world(&self) -> &str {
+        self.world.as_deref().unwrap_or("square")
+    }
+
+    /// The hex options only with `--world hex`.
+    fn check_hex_options(&self) -> Result<()> {
+        if self.world() != "hex" {
+            let given = [
+                ("--hex-size", self.hex_size.is_some()),
+                ("--hex-orientation", self.hex_orientation.is_some()),
+                ("--hex-fill", self.hex_fill.is_some()),
+            ];
+            if let Some((name, _)) = given.iter().find(|g| g.1) {
+                bail!("{name} applies only with --world hex");
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses every rule flag on a world they do not shape (`what` names it, e.g. the file).
+    fn refuse_all(&self, what: &str) -> Result<()> {
+        let given = [
+            ("--connectivity", self.connectivity.is_some()),
+            ("--terrain", self.terrain.is_some()),
+            ("--world", self.world.is_some()),
+            ("--hex-size", self.hex_size.is_some()),
+            ("--hex-orientation", self.hex_orientation.is_some()),
+            ("--hex-fill", self.hex_fill.is_some()),
+        ];
+        if let Some((name, _)) = given.iter().find(|g| g.1) {
+            bail!("{what}: {name} does not apply here (voxel worlds have their own moves)");
+        }
+        Ok(())
     }
 
     fn hex_fill(&self) -> HexFill {
-        HexFill::from_name(&self.hex_fill).unwrap_or_default()
+        self.hex_fill
+            .as_deref()
+            .and_then(HexFill::from_name)
+            .unwrap_or_default()
     }
 
     fn rules(&self) -> (Connectivity, TerrainRule) {
-        let c = match self.connectivity {
+        let c = match self.connectivity.unwrap_or(Moves::Eight) {
             Moves::Eight => Connectivity::Eight,
             Moves::Four => Connectivity::Four,
         };
-        let r = match self.terrain {
+        let r = match self.terrain.unwrap_or(TerrainArg::Class) {
             TerrainArg::Class => TerrainRule::Class,
             TerrainArg::Ground => TerrainRule::GroundOnly,
         };
@@ -230,14 +277,25 @@ pub fn run(cmd: Command) -> Result<i32> {
             input,
             output,
             height,
-            ..
-        } if ext(&output) == "3dmap" => convert::to_voxels(&input, &output, height),
+            rules,
+        } if ext(&output) == "3dmap" => {
+            rules.refuse_all(&output.display().to_string())?;
+            convert::to_voxels(&input, &output, height)
+        }
         Command::Convert {
             input,
             output,
             rules,
-            ..
-        } => convert::convert(&input, &output, &rules),
+            height,
+        } => {
+            if height.is_some() {
+                bail!(
+                    "{}: --height applies only when writing a .3dmap",
+                    output.display()
+                );
+            }
+            convert::convert(&input, &output, &rules)
+        }
         Command::Experiment { which } => experiment::run(which),
         Command::Algos => {
             for a in registry::all() {
@@ -316,21 +374,11 @@ pub(crate) fn ext(p: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// Refuses outputs that would overwrite an input, or each other (compared as resolved paths,
-/// so `./m.map` and `m.map`, or a link to it, are the same file).
+/// Refuses, before any work, outputs that would overwrite an input named on the command line,
+/// or each other (compared as resolved paths, so `./m.map` and `m.map`, or a link to it, are
+/// the same file). Inputs reached through another file are refused where they are written.
 fn refuse_overwrite(inputs: &[&Path], outputs: &[&Path]) -> Result<()> {
-    let resolve = |p: &Path| -> PathBuf {
-        if let Ok(c) = p.canonicalize() {
-            return c;
-        }
-        // An output that does not exist yet: its folder resolved, then its name.
-        let dir = p.parent().filter(|d| !d.as_os_str().is_empty());
-        let dir = dir.map_or_else(|| Path::new(".").canonicalize(), |d| d.canonicalize());
-        match (dir, p.file_name()) {
-            (Ok(d), Some(n)) => d.join(n),
-            _ => p.to_path_buf(),
-        }
-    };
+    use pathlab::map::io::resolve;
     for (i, o) in outputs.iter().enumerate() {
         let ro = resolve(o);
         if let Some(input) = inputs.iter().find(|p| resolve(p) == ro) {
@@ -345,6 +393,14 @@ fn refuse_overwrite(inputs: &[&Path], outputs: &[&Path]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// A time in seconds: finite and not negative.
+fn parse_seconds(s: &str) -> Result<f32, String> {
+    match s.trim().parse::<f32>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!("`{s}` is not a time in seconds (0 or more)")),
+    }
 }
 
 /// Knowledge levels (%) of `--compare-knowledge`.

@@ -14,6 +14,7 @@ fn with_suite(args: &SuiteArgs, then: &mut dyn FnMut(&dyn SuiteRun) -> Result<i3
     let (c, r) = args.rules.rules();
     if ext(&args.map) == "3dmap" {
         // A Warframe voxel map: 26-connected, the benchmark's rule.
+        args.rules.refuse_all(&args.map.display().to_string())?;
         let suite = VoxelSuite::load(&args.map, &args.scen, sel, VoxelMoves::TwentySix)?;
         let solver = VoxelSolver::new(&suite, &args.algo)?;
         return then(&Voxels(suite, std::cell::RefCell::new(solver)));
@@ -96,10 +97,17 @@ impl<S: SpaceFamily> SuiteRun for Loaded<S> {
 }
 
 pub(super) fn solve(args: &SuiteArgs) -> Result<i32> {
-    with_suite(args, &mut |suite| solve_suite(suite))
+    with_suite(args, &mut |suite| solve_suite(args, suite))
 }
 
-fn solve_suite(suite: &dyn SuiteRun) -> Result<i32> {
+fn solve_suite(args: &SuiteArgs, suite: &dyn SuiteRun) -> Result<i32> {
+    // Having checked nothing is no success.
+    if suite.len() == 0 {
+        bail!(
+            "{}: no problem to check (the file has none, or none was kept)",
+            args.scen.display()
+        );
+    }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     writeln!(out, "{}", suite.header())?;
@@ -138,10 +146,18 @@ fn bench_suite(args: &SuiteArgs, suite: &dyn SuiteRun, repeat: usize) -> Result<
     let mut times = Vec::new();
     let (mut expanded, mut total_s) = (0u64, 0f64);
     let mut progress = LateProgress::new(suite.len() * rounds);
+    let (mut no_path, mut wrong) = (0usize, 0usize);
     for round in 0..rounds {
         for i in 0..suite.len() {
             let r = suite.solve(i);
             progress.inc();
+            if round == 0 {
+                if r.length.is_none() {
+                    no_path += 1;
+                } else if !r.ok {
+                    wrong += 1;
+                }
+            }
             if rounds > 1 && round == 0 {
                 continue; // warm-up round
             }
@@ -151,12 +167,20 @@ fn bench_suite(args: &SuiteArgs, suite: &dyn SuiteRun, repeat: usize) -> Result<
         }
     }
     drop(progress);
+    // Times of failed searches are not times of the algorithm at work: say so beside them.
+    if no_path + wrong > 0 {
+        eprintln!(
+            "note: {}: {no_path} of {} problems found no path and {wrong} a length other than the file's optimum; their times are in the figures",
+            args.scen.display(),
+            suite.len()
+        );
+    }
     times.sort_by(|a, b| a.total_cmp(b));
     let median = times[times.len() / 2];
     let mean = times.iter().sum::<f64>() / times.len() as f64;
     println!("map: {}", args.map.display());
     println!("algorithm: {}", args.algo);
-    println!("world: {}", args.rules.world);
+    println!("world: {}", args.rules.world());
     println!("queries: {}", times.len());
     println!("median_us: {median:.2}");
     println!("mean_us: {mean:.2}");

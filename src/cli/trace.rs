@@ -8,7 +8,7 @@ use pathlab::map::io::read_map;
 use pathlab::map::{hexes_from_square, Family};
 use pathlab::search::registry::Family as SpaceFamily;
 use pathlab::search::{registry, Status};
-use pathlab::space::{GridSpace, HexSpace, Space, VoxelMoves, VoxelSpace};
+use pathlab::space::{GridSpace, HexOrientation, HexSpace, Space, VoxelMoves, VoxelSpace};
 use pathlab::trace::run_file::{RunFile, VoxelRun, RUN_VERSION};
 use pathlab::trace::{posthoc, Recorder};
 use std::path::Path;
@@ -101,6 +101,7 @@ fn trace_voxels(
                 (p[0], p[1])
             },
             Some((dims, &z)),
+            None,
         ),
         map,
         algo,
@@ -117,9 +118,13 @@ pub(super) fn trace(
     rules: RuleArgs,
 ) -> Result<i32> {
     registry::parse_spec(algo).map_err(anyhow::Error::msg)?;
+    if let Some(ph) = ph {
+        posthoc::check_name(ph).map_err(anyhow::Error::msg)?;
+    }
     let outputs: Vec<&Path> = std::iter::once(out).chain(ph).collect();
     refuse_overwrite(&[map], &outputs)?;
     if ext(map) == "3dmap" {
+        rules.refuse_all(&map.display().to_string())?;
         return trace_voxels(map, (start, goal), algo, out, ph);
     }
     let (start, goal) = (start.xy(map, "start")?, goal.xy(map, "goal")?);
@@ -130,7 +135,14 @@ pub(super) fn trace(
             let space = GridSpace::new(&grid, c, r);
             let q = query_at(&space, start, goal)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", map.display()))?;
-            trace_in(&space, q, (|n| space.xy(n), None), map, algo, (out, ph))
+            trace_in(
+                &space,
+                q,
+                (|n| space.xy(n), None, None),
+                map,
+                algo,
+                (out, ph),
+            )
         }
         Family::Hex { orientation, pitch } => {
             let hexes = hexes_from_square(&grid, orientation, pitch, rules.hex_fill())
@@ -153,7 +165,15 @@ pub(super) fn trace(
                 start: hex("start", start)?,
                 goal: hex("goal", goal)?,
             };
-            trace_in(&space, q, (|n| space.xy(n), None), map, algo, (out, ph))
+            let hex = Some((orientation, pitch));
+            trace_in(
+                &space,
+                q,
+                (|n| space.xy(n), None, hex),
+                map,
+                algo,
+                (out, ph),
+            )
         }
         Family::Voxel { .. } => bail!("{}: voxel worlds are read from .3dmap files", map.display()),
     }
@@ -163,11 +183,16 @@ pub(super) fn trace(
 type Layers<'a> = Option<([u32; 3], &'a dyn Fn(u32) -> u32)>;
 
 /// Records one search on `space` and writes the run file (and the Posthoc trace); `xy` names a
-/// node's cell or hex in the files, and on voxels `layers` the world's size and each node's z.
+/// node's cell or hex in the files, on voxels `layers` the world's size and each node's z, and on
+/// hexes `hex` their orientation and pitch.
 fn trace_in<S: SpaceFamily>(
     space: &S,
     q: pathlab::search::Query,
-    (xy, layers): (impl Fn(u32) -> (u32, u32), Layers),
+    (xy, layers, hex): (
+        impl Fn(u32) -> (u32, u32),
+        Layers,
+        Option<(HexOrientation, f64)>,
+    ),
     map: &Path,
     algo: &str,
     (out, ph): (&Path, Option<&Path>),
@@ -214,12 +239,7 @@ fn trace_in<S: SpaceFamily>(
     }
     // Both files or neither.
     let text = run.to_text(out)?;
-    let yaml = ph.map(|_| {
-        posthoc::to_yaml(&rec, |n| {
-            let (x, y) = xy(n);
-            (x as f32, y as f32)
-        })
-    });
+    let yaml = ph.map(|_| posthoc::to_yaml(&rec, posthoc::Layout { cell: &xy, hex }));
     let mut files: Vec<(&Path, &[u8])> = vec![(out, text.as_bytes())];
     if let (Some(ph), Some(yaml)) = (ph, &yaml) {
         files.push((ph, yaml.as_bytes()));

@@ -173,11 +173,11 @@ pub fn means(csv: &str) -> Result<BTreeMap<(String, String), Means>, String> {
         let num = |i: usize| -> Result<f64, String> {
             f.get(i)
                 .and_then(|v| v.parse::<f64>().ok())
-                .ok_or_else(|| format!("line {}: column {} is not a number", n + 1, i + 1))
+                .ok_or_else(|| format!("{}: column {} is not a number", n + 1, i + 1))
         };
         if f.len() != 11 && f.len() != 12 {
             return Err(format!(
-                "line {}: expected 12 columns (or 11 without `settled`), found {}",
+                "{}: expected 12 columns (or 11 without `settled`), found {}",
                 n + 1,
                 f.len()
             ));

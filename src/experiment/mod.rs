@@ -81,6 +81,7 @@ impl Suite<GridSpace> {
     ) -> Result<Suite, SuiteError> {
         let grid = read_map(map)?;
         let all = read_scen(scen)?;
+        check_scen_map(map, scen, &all)?;
         let space = GridSpace::new(&grid, c, r);
         let mut problems = Vec::new();
         let mut queries = Vec::new();
@@ -124,6 +125,7 @@ impl Suite<HexSpace> {
     ) -> Result<(Suite<HexSpace>, usize), SuiteError> {
         let square = read_map(map)?;
         let all = read_scen(scen)?;
+        check_scen_map(map, scen, &all)?;
         let grid = hexes_from_square(&square, o, pitch, fill)
             .map_err(|msg| SuiteError::Algorithm(format!("{}: {msg}", map.display())))?;
         let space = HexSpace::new(&grid, o, pitch, r);
@@ -183,6 +185,27 @@ impl Suite<HexSpace> {
             },
             skipped,
         ))
+    }
+}
+
+/// Refuses a scenario whose problems name another map than `map` (compared by file name: the
+/// column may hold the folders of the author's machine).
+pub fn check_scen_map(map: &Path, scen: &Path, problems: &[Problem]) -> Result<(), SuiteError> {
+    let file = map.file_name().map(|f| f.to_string_lossy().into_owned());
+    match problems
+        .iter()
+        .find(|p| file.as_deref() != Some(p.map_file_name()))
+    {
+        Some(p) => Err(SuiteError::Problem {
+            file: scen.to_path_buf(),
+            line: p.line,
+            msg: format!(
+                "this scenario is for `{}`, not {} (give --map the map it names)",
+                p.map,
+                map.display()
+            ),
+        }),
+        None => Ok(()),
     }
 }
 

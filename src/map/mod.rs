@@ -5,6 +5,7 @@
 mod edit;
 mod generate;
 mod grid;
+pub mod hex_fill;
 pub mod io;
 pub mod volume;
 pub mod voxel;
@@ -15,4 +16,5 @@ mod world;
 pub use edit::{Applied, Edit, Rect};
 pub use generate::Generator;
 pub use grid::{Cell, Grid, Terrain};
+pub use hex_fill::wall_crossings;
 pub use world::{hex_dims, hexes_from_square, AnySpace, Family, HexFill};

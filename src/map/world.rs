@@ -35,6 +35,16 @@ impl Family {
         }
     }
 
+    /// The kind of space the registry lists algorithms by.
+    pub fn space_kind(self) -> crate::space::SpaceKind {
+        use crate::space::SpaceKind;
+        match self {
+            Family::Square => SpaceKind::Grid,
+            Family::Hex { .. } => SpaceKind::Hex,
+            Family::Voxel { .. } => SpaceKind::Voxel,
+        }
+    }
+
     /// Reads `--world` with its hex flags; `hex_size` is the pitch.
     pub fn parse(world: &str, hex_size: f64, orientation: &str) -> Result<Family, String> {
         match world {
@@ -61,8 +71,11 @@ impl Family {
 /// How a hex takes its terrain from the square cells it covers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum HexFill {
-    /// The terrain of the square cell under the hex's centre.
+    /// Blocked when the hexagon overlaps any blocked cell; else as `Centre`. Walls stay walls
+    /// (see [`super::hex_fill`]); passages narrower than a hex close.
     #[default]
+    Walls,
+    /// The terrain of the square cell under the hex's centre (thin walls may leak).
     Centre,
     /// Blocked when any square cell whose centre the hex covers is blocked; else as `Centre`.
     AnyBlocked,
@@ -71,6 +84,7 @@ pub enum HexFill {
 impl HexFill {
     pub fn name(self) -> &'static str {
         match self {
+            HexFill::Walls => "walls",
             HexFill::Centre => "centre",
             HexFill::AnyBlocked => "any-blocked",
         }
@@ -78,6 +92,7 @@ impl HexFill {
 
     pub fn from_name(s: &str) -> Option<HexFill> {
         match s {
+            "walls" => Some(HexFill::Walls),
             "centre" | "center" => Some(HexFill::Centre),
             "any-blocked" => Some(HexFill::AnyBlocked),
             _ => None,
@@ -134,6 +149,12 @@ pub fn hexes_from_square(
             let (sx, sy) = (cx.floor() as u32, cy.floor() as u32);
             let i = grid.index(sx.min(w - 1), sy.min(h - 1));
             let mut tile = grid.tiles()[i];
+            if fill == HexFill::Walls
+                && !blocked(tile)
+                && super::hex_fill::hex_overlaps_wall(grid, &o.corners(x, y, pitch))
+            {
+                tile = Cell::WALL.tile;
+            }
             if fill == HexFill::AnyBlocked && !blocked(tile) {
                 let (x0, x1) = (
                     (cx - r).floor().max(0.0) as u32,

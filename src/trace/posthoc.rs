@@ -1,51 +1,203 @@
-//! Export of a recorded run as a Posthoc search trace (`*.trace.yaml`, format 1.4.0).
+//! Export of a recorded run as a Posthoc search trace (format 1.4.0), in the YAML that Posthoc's
+//! own loader (js-yaml, then its schema) reads.
+//!
+//! What Posthoc reads into an event: `type` names it, `id` is the node it is about, `pId` is a
+//! parent (Posthoc draws the search tree and checks parents from it, so only events that set a
+//! parent carry one), and `g`/`f` are the costs its views and breakpoints compare. Everything
+//! else pathlab records goes under its own name (`cost`, `rhs`, `phase`, `from`, `visible`, …).
 
 use super::{EventKind, Recorder, NONE};
+use crate::space::HexOrientation;
 use std::fmt::Write;
+use std::path::Path;
 
-/// Writes the trace as Posthoc YAML. `position` gives a node's (x, y) cell for drawing.
-pub fn to_yaml(rec: &Recorder, position: impl Fn(u32) -> (f32, f32)) -> String {
-    let mut out = String::with_capacity(64 + rec.len() * 64);
-    out.push_str("version: 1.4.0\n");
-    // One rectangle per event at the node's cell; Posthoc colours it by event type.
-    out.push_str(concat!(
-        "views:\n",
-        "  main:\n",
-        "    - $: rect\n",
-        "      width: 1\n",
-        "      height: 1\n",
-        "      x: ${{ $.x }}\n",
-        "      y: ${{ $.y }}\n",
-        "      fill: ${{ $.type == 'expanding' ? color.orange : ($.type == 'end' || $.type == 'path' ? color.green : color.blue) }}\n",
-        "      clear: false\n",
-        "events:\n"
-    ));
+/// The file names Posthoc opens.
+pub const EXTENSIONS: [&str; 3] = [".trace.yaml", ".trace.yml", ".trace.json"];
+
+/// Refuses a file name Posthoc would not open, with the names it does.
+pub fn check_name(path: &Path) -> Result<(), String> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    if EXTENSIONS
+        .iter()
+        .any(|e| name.ends_with(e) && name.len() > e.len())
+    {
+        return Ok(());
+    }
+    Err(format!(
+        "{}: Posthoc opens only files named *.trace.yaml, *.trace.yml or *.trace.json",
+        path.display()
+    ))
+}
+
+/// How the nodes of a run lie on the map.
+#[derive(Clone, Copy)]
+pub struct Layout<'a> {
+    /// A node's cell: a square (x, y), or a hex's column and row.
+    pub cell: &'a dyn Fn(u32) -> (u32, u32),
+    /// On hexes: their orientation and pitch (centre to centre, in square cells); each event
+    /// then carries its hexagon's corners and centre, drawn as a polygon.
+    pub hex: Option<(HexOrientation, f64)>,
+}
+
+/// Colours by event type, pathlab's palette (UI.md): start and goal as their discs, expanded as
+/// the closed set, generated and updated as the open set, the path green, line-of-sight checks
+/// green when clear and red when blocked.
+const FILL: &str = "${{ ({ source: '#28aa46', destination: '#d72d2d', expanding: '#fab878', \
+generating: '#96c8f5', updating: '#96c8f5', reopening: '#96c8f5', consistent: '#fab878', \
+inconsistent: '#aa78d2', path: '#a0dc28', end: '#a0dc28', 'world-change': '#222226', \
+choice: '#dc1ec8', walk: '#dc1ec8' })[$.type] || '#afafaf' }}";
+
+/// Writes the trace as Posthoc YAML.
+pub fn to_yaml(rec: &Recorder, layout: Layout) -> String {
+    let mut out = String::with_capacity(1024 + rec.len() * 80);
+    out.push_str("version: 1.4.0\nviews:\n  main:\n");
+    // Every expression is quoted: unquoted, the ` : ` of a ternary ends a YAML key.
+    let only_cells = "      $if: \"${{ $.x != null && $.type != 'line-of-sight' }}\"\n";
+    let (cx, cy) = match layout.hex {
+        None => {
+            let _ = write!(
+                out,
+                "    - $: rect\n{only_cells}      x: \"${{{{ $.x }}}}\"\n      y: \"${{{{ $.y }}}}\"\n      width: 1\n      height: 1\n"
+            );
+            ("$.x + 0.5", "$.y + 0.5")
+        }
+        Some(_) => {
+            let _ = write!(
+                out,
+                "    - $: polygon\n{only_cells}      points: \"${{{{ $.points }}}}\"\n"
+            );
+            ("$.cx", "$.cy")
+        }
+    };
+    let _ = writeln!(out, "      fill: \"{FILL}\"\n      clear: false");
+    // A line-of-sight check: a segment from the cell it looks from, shown at its step only.
+    let (fx, fy) = match layout.hex {
+        None => ("$.fromX + 0.5", "$.fromY + 0.5"),
+        Some(_) => ("$.fromCx", "$.fromCy"),
+    };
+    let _ = write!(
+        out,
+        "    - $: path\n      $if: \"${{{{ $.type == 'line-of-sight' }}}}\"\n      points: \"${{{{ [{{ x: {fx}, y: {fy} }}, {{ x: {cx}, y: {cy} }}] }}}}\"\n      fill: \"${{{{ $.visible ? '#00c878' : '#dc2828' }}}}\"\n      line-width: 0.15\n      clear: true\n"
+    );
+    // The centre of each event, for Posthoc's path to the root and labels.
+    let _ = writeln!(
+        out,
+        "pivot:\n  x: \"${{{{ {cx} }}}}\"\n  y: \"${{{{ {cy} }}}}\"\n  scale: 1"
+    );
+    out.push_str("events:\n");
     for e in rec.iter() {
         let kind = match e.kind {
-            EventKind::Source => "source",
-            EventKind::Destination => "destination",
-            EventKind::Generate => "generating",
-            EventKind::Update | EventKind::Reopen => "updating",
-            EventKind::Expand => "expanding",
-            EventKind::Found | EventKind::NoPath => "end",
-            EventKind::PathNode => "path",
-            _ => e.kind.name(),
+            EventKind::Found => "end",
+            other => other.name(),
         };
         let _ = write!(out, "  - {{ type: {kind}");
-        if e.node != NONE {
-            let (x, y) = position(e.node);
-            let _ = write!(out, ", id: {}, x: {}, y: {}", e.node, x, y);
+        let num = |out: &mut String, name: &str, v: f32| {
+            if v.is_finite() {
+                let _ = write!(out, ", {name}: {v}");
+            }
+        };
+        let cell = |out: &mut String, prefix: &str, n: u32| {
+            let (x, y) = (layout.cell)(n);
+            let (xk, yk) = if prefix.is_empty() {
+                ("x".to_string(), "y".to_string())
+            } else {
+                (format!("{prefix}X"), format!("{prefix}Y"))
+            };
+            let _ = write!(out, ", {xk}: {x}, {yk}: {y}");
+            if let Some((o, pitch)) = layout.hex {
+                let (cx, cy) = o.centre(x, y, pitch);
+                let (ck, cyk) = if prefix.is_empty() {
+                    ("cx".to_string(), "cy".to_string())
+                } else {
+                    (format!("{prefix}Cx"), format!("{prefix}Cy"))
+                };
+                let _ = write!(out, ", {ck}: {}, {cyk}: {}", round(cx), round(cy));
+                if prefix.is_empty() {
+                    out.push_str(", points: [");
+                    for (i, (px, py)) in o.corners(x, y, pitch).iter().enumerate() {
+                        let sep = if i == 0 { "" } else { ", " };
+                        let _ = write!(out, "{sep}{{ x: {}, y: {} }}", round(*px), round(*py));
+                    }
+                    out.push(']');
+                }
+            }
+        };
+        let node = e.node != NONE;
+        match e.kind {
+            // The phase number is not a node: no id, no cell.
+            EventKind::Phase => {
+                if node {
+                    let _ = write!(out, ", phase: {}", e.node);
+                }
+            }
+            EventKind::Replan | EventKind::NoPath => {}
+            _ if !node => {}
+            _ => {
+                let _ = write!(out, ", id: {}", e.node);
+                cell(&mut out, "", e.node);
+            }
         }
-        if e.other != NONE {
-            let _ = write!(out, ", pId: {}", e.other);
-        }
-        if e.a.is_finite() {
-            let _ = write!(out, ", g: {}", e.a);
-        }
-        if e.b.is_finite() {
-            let _ = write!(out, ", f: {}", e.b);
+        match e.kind {
+            EventKind::Generate | EventKind::Update | EventKind::Reopen | EventKind::Expand => {
+                if e.other != NONE {
+                    let _ = write!(out, ", pId: {}", e.other);
+                }
+                num(&mut out, "g", e.a);
+                num(&mut out, "f", e.b);
+            }
+            EventKind::Source => {
+                num(&mut out, "g", e.a);
+                num(&mut out, "f", e.b);
+            }
+            EventKind::LineOfSight => {
+                if e.other != NONE {
+                    let _ = write!(out, ", from: {}", e.other);
+                    cell(&mut out, "from", e.other);
+                }
+                let _ = write!(out, ", visible: {}", e.a > 0.5);
+            }
+            EventKind::Inconsistent => {
+                num(&mut out, "g", e.a);
+                num(&mut out, "rhs", e.b);
+            }
+            EventKind::Consistent | EventKind::PathNode => num(&mut out, "g", e.a),
+            EventKind::Found => num(&mut out, "cost", e.a),
+            EventKind::Solution => {
+                num(&mut out, "cost", e.a);
+                num(&mut out, "epsilon", e.b);
+            }
+            EventKind::WorldChange => {
+                if e.a.is_finite() {
+                    num(&mut out, "cost", e.a);
+                } else {
+                    out.push_str(", blocked: true");
+                }
+            }
+            EventKind::Choice => {
+                if e.other != NONE {
+                    let _ = write!(out, ", toward: {}", e.other);
+                }
+                num(&mut out, "cone", e.a);
+                num(&mut out, "free", e.b);
+            }
+            EventKind::Walk => {
+                if e.other != NONE {
+                    let _ = write!(out, ", from: {}", e.other);
+                }
+                num(&mut out, "walked", e.a);
+                let _ = write!(out, ", exploring: {}", e.b > 0.5);
+            }
+            EventKind::Destination | EventKind::Phase | EventKind::Replan | EventKind::NoPath => {}
         }
         out.push_str(" }\n");
     }
     out
+}
+
+/// Coordinates to a thousandth of a cell: enough to draw, and short.
+fn round(v: f64) -> f64 {
+    (v * 1000.0).round() / 1000.0
 }

@@ -1,6 +1,7 @@
 //! Reading and writing maps, scenarios and projects. Every error names the file and, for text
 //! formats, the line; nothing here panics on bad input.
 
+mod guard;
 mod movingai;
 mod open;
 mod png;
@@ -8,8 +9,12 @@ mod project;
 mod scen;
 mod warframe;
 
+pub(crate) use guard::check_output;
+pub use guard::{guard_inputs, resolve};
 pub use movingai::{parse_map, read_map, write_map, write_map_file};
-pub use open::{check_algorithm, check_problem, extension, open_world, project_world, Opened};
+pub use open::{
+    check_algorithm, check_problem, check_runs_on, extension, open_world, project_world, Opened,
+};
 pub use png::{decode_png, read_png, PNG_DARK_THRESHOLD};
 pub use project::{
     parse_project, read_project, write_project, AlgoSettings, Project, PROJECT_VERSION,
@@ -42,6 +47,9 @@ pub enum IoError {
     /// The contents are wrong in a way that has no line (binary formats).
     #[error("{file}: {msg}")]
     Format { file: PathBuf, msg: String },
+    /// An output names a file this run read: pathlab never replaces an input.
+    #[error("{file}: is an input of this run; pathlab never replaces an input with an output (name another file)")]
+    Overwrite { file: PathBuf },
 }
 
 impl IoError {
@@ -70,6 +78,7 @@ pub(crate) fn read_text(path: &Path) -> Result<String, IoError> {
 
 /// Reads a whole input file: a regular file within [`crate::limits::MAX_FILE_BYTES`].
 pub(crate) fn read_bytes(path: &Path) -> Result<Vec<u8>, IoError> {
+    guard::note_read(path);
     crate::limits::read_input(path).map_err(|error| IoError::Os {
         file: path.to_path_buf(),
         error,
@@ -90,6 +99,9 @@ pub fn write_all_atomic(files: &[(&Path, &[u8])]) -> Result<(), IoError> {
         file: path.to_path_buf(),
         error,
     };
+    for (path, _) in files {
+        guard::check_output(path)?;
+    }
     let mut temps: Vec<PathBuf> = Vec::with_capacity(files.len());
     let clean = |temps: &[PathBuf]| {
         for t in temps {

@@ -17,6 +17,8 @@ pub fn parse_map(text: &str, path: &Path) -> Result<Grid, IoError> {
     let mut lines = numbered_lines(text);
     let (mut width, mut height, mut seen_type) = (None, None, false);
     let mut last = 0;
+    // Each header key once: a second `width` would silently win over the first.
+    let mut seen: Vec<(&str, usize)> = Vec::new();
     // Header: HOG2 wants type/height/width/map in that order; any order is accepted here.
     loop {
         let Some((n, line)) = lines.next() else {
@@ -29,6 +31,10 @@ pub fn parse_map(text: &str, path: &Path) -> Result<Grid, IoError> {
         let mut words = line.split_whitespace();
         let Some(key) = words.next() else { continue };
         let value = words.next();
+        if let Some(&(_, first)) = seen.iter().find(|(k, _)| *k == key) {
+            return Err(err(n, format!("`{key}` again (first on line {first})")));
+        }
+        seen.push((key, n));
         match key {
             "type" => {
                 if value.is_none() {

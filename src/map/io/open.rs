@@ -196,6 +196,7 @@ pub fn project_world(text: &str, path: &Path) -> Result<Opened, IoError> {
             None => Ok(()),
         };
         check_algorithm(a)
+            .and_then(|_| check_runs_on(&a.name, world))
             .and_then(|_| fitting())
             .and_then(|_| own_world())
             .map_err(|msg| {
@@ -331,6 +332,23 @@ pub fn check_problem(p: &Problem, grid: &Grid, rule: TerrainRule) -> Result<(), 
 
 /// Why `a` names no algorithm of the registry or carries a parameter it does not take or out of
 /// its range, or `Ok`.
+/// Refuses an algorithm the registry does not offer on `world` (GPS of the brain on squares).
+pub fn check_runs_on(name: &str, world: crate::map::Family) -> Result<(), String> {
+    let Some(info) = registry::find(name) else {
+        return Ok(());
+    };
+    let kinds = info.spaces();
+    if kinds.contains(&world.space_kind()) {
+        return Ok(());
+    }
+    let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
+    Err(format!(
+        "algorithm `{name}` does not run on a {} world (it runs on: {})",
+        world.name(),
+        names.join(", ")
+    ))
+}
+
 pub fn check_algorithm(a: &AlgoSettings) -> Result<(), String> {
     let info = registry::find(&a.name).ok_or_else(|| {
         let names: Vec<_> = registry::all().iter().map(|i| i.name).collect();

@@ -12,6 +12,7 @@ pub const PROJECT_VERSION: u32 = 1;
 
 /// The chosen algorithm and its parameter values (names from the registry).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct AlgoSettings {
     pub name: String,
     #[serde(default)]
@@ -32,8 +33,10 @@ impl Default for AlgoSettings {
     }
 }
 
-/// Everything a user saves: the world, its problems and how to search it.
+/// Everything a user saves: the world, its problems and how to search it. A field this build
+/// does not know is refused (a misspelt `goal` must not be dropped in silence).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Project {
     pub version: u32,
     /// Map rows as text, one string per row (readable and diffable).
@@ -173,18 +176,25 @@ pub fn read_project(path: &Path) -> Result<(Project, Grid), IoError> {
 
 /// Parses project text; `path` is only used in error messages.
 pub fn parse_project(text: &str, path: &Path) -> Result<(Project, Grid), IoError> {
+    // The version first: a newer file's new fields are "newer", not "unknown".
+    #[derive(Deserialize)]
+    struct Versioned {
+        version: u32,
+    }
+    if let Ok(v) = ron::from_str::<Versioned>(text) {
+        if v.version > PROJECT_VERSION {
+            return Err(IoError::parse(
+                path,
+                1,
+                format!(
+                    "project version {} is newer than this pathlab reads ({PROJECT_VERSION})",
+                    v.version
+                ),
+            ));
+        }
+    }
     let project: Project = ron::from_str(text)
         .map_err(|e| IoError::parse(path, e.span.start.line, e.code.to_string()))?;
-    if project.version > PROJECT_VERSION {
-        return Err(IoError::parse(
-            path,
-            1,
-            format!(
-                "project version {} is newer than this pathlab reads ({PROJECT_VERSION})",
-                project.version
-            ),
-        ));
-    }
     let grid = project.grid().map_err(|msg| IoError::Format {
         file: path.to_path_buf(),
         msg,
