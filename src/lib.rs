@@ -5,6 +5,7 @@
 #[cfg(feature = "gui")]
 pub mod app;
 pub mod builtin;
+pub mod examples;
 pub mod experiment;
 #[doc(hidden)]
 pub mod fuzz_checks;

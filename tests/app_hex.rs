@@ -240,3 +240,109 @@ fn agents_cross_a_flipping_hex_world_with_dstar_lite() {
     h.run();
     assert_eq!(h.state().doc.grid, before);
 }
+
+/// Turning the built-in map into hexes keeps its walls walls (no hex move crosses a wall of
+/// the squares), drops a "Compare on hexes" view that would now repeat view 1, and Undo brings
+/// the square map back; the looser "centre cell" fill says how many moves it lets through.
+#[test]
+fn hexes_keep_walls_and_undo_goes_back_to_the_squares() {
+    let mut h = harness(app_for("hex-undo"));
+    h.run();
+    let square = h.state().doc.grid.clone();
+    h.get_by_label("World: squares (to hexes, voxels)").click();
+    h.run();
+    h.get_by_label("+ Compare on hexes").click();
+    h.run();
+    assert_eq!(h.state().views.len(), 2);
+    h.get_by_label("Turn into hexes").click();
+    h.run();
+    let Family::Hex { orientation, pitch } = h.state().doc.world else {
+        panic!("a hex world");
+    };
+    let crossings = pathlab::map::wall_crossings(&square, &h.state().doc.grid, orientation, pitch);
+    assert_eq!(crossings, 0, "hex moves through walls");
+    assert_eq!(h.state().views.len(), 1, "the twin view stays");
+    // A* on hexes goes round the walls: no cheaper than on the squares it was made from.
+    let (_, a) = core_hex_astar(h.state());
+    let (square_cost, _) = common::core_astar();
+    assert!(a.cost().unwrap() >= square_cost * 0.95, "{:?}", a.cost());
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    assert_eq!(h.state().doc.world, Family::Square);
+    assert_eq!(h.state().doc.grid, square);
+    h.get_by_label_contains("back to the square map");
+
+    // The centre-cell fill leaks through the built-in map's thin walls, and says so.
+    h.get_by_label("centre cell").click();
+    h.run();
+    h.get_by_label("+ Compare on hexes").click();
+    h.run();
+    h.get_by_label_contains("hex moves pass through walls of the square map");
+}
+
+/// File ▸ Examples opens each teaching map with its views, unsaved to any file.
+#[test]
+fn the_examples_open_from_the_file_menu() {
+    let mut h = harness(app_for("examples"));
+    h.run();
+    for (i, e) in pathlab::examples::EXAMPLES.iter().enumerate() {
+        h.get_by_label("File").click();
+        h.run();
+        h.get_by_label("Examples").hover();
+        h.run();
+        h.get_by_label(e.title).click();
+        h.run();
+        let want = pathlab::examples::open(e).unwrap();
+        assert_eq!(h.state().doc.grid, want.grid, "example {i}");
+        assert!(h.state().doc.path.is_none(), "{}", e.file);
+        let names: Vec<&str> = h
+            .state()
+            .views
+            .iter()
+            .map(|v| v.run.choice.info.name)
+            .collect();
+        if !want.algorithms.is_empty() {
+            let want: Vec<&str> = want.algorithms.iter().map(|a| a.name.as_str()).collect();
+            assert_eq!(names, want, "{}", e.file);
+        }
+        h.get_by_label_contains(&format!("Example: {}", e.title));
+    }
+}
+
+/// A hex world's GPS views at three knowledge levels, then a voxel world opened: every view's
+/// run is rebuilt for the voxels (none keeps its hex run), and the GPS views, which voxels
+/// refuse, search with A* and say so.
+#[test]
+fn opening_another_world_rebuilds_every_view() {
+    let dir = std::env::temp_dir().join(format!("pathlab-worlds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut h = harness(app_for("worlds"));
+    h.run();
+    h.get_by_label("World: squares (to hexes, voxels)").click();
+    h.run();
+    h.get_by_label("Turn into hexes").click();
+    h.run();
+    h.state_mut().compare_knowledge(&[0, 50, 100]);
+    h.run();
+    assert_eq!(h.state().views.len(), 3);
+    assert!(h
+        .state()
+        .views
+        .iter()
+        .all(|v| v.run.choice.info.name == "gps"));
+    let vox = dir.join("box.3dmap");
+    std::fs::write(&vox, "voxel 6 5 4\n2 0 0\n2 1 0\n2 2 0\n").unwrap();
+    h.state_mut().open_now(&vox).unwrap();
+    h.run();
+    h.state_mut().to_end();
+    h.run();
+    let nodes = h.state().space.num_nodes();
+    for (i, v) in h.state().views.iter().enumerate() {
+        assert!(v.world.is_none(), "view {i} keeps a hex world");
+        assert_eq!(v.run.rec.num_nodes(), nodes, "view {i} keeps its hex run");
+        assert_eq!(v.run.choice.info.name, "astar", "view {i}");
+        assert!(v.run.cost().is_some(), "view {i} searched the voxels");
+    }
+    h.get_by_label_contains("A* instead");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

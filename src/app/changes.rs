@@ -67,10 +67,11 @@ impl PathlabApp {
             Ok((w, run)) => {
                 let serial = self.bump();
                 self.status = format!(
-                    "View {} searches the map as {}×{} hexes",
+                    "View {} searches the map as {}×{} hexes{}",
                     self.views.len() + 1,
                     w.grid.width(),
-                    w.grid.height()
+                    w.grid.height(),
+                    super::file_actions::leak_note(w.wall_crossings(&self.doc.grid), fill)
                 );
                 self.views.push(View {
                     run,
@@ -114,11 +115,15 @@ impl PathlabApp {
             }
         }
         let v = &mut self.views[i];
-        match &v.world {
+        let notice = match &v.world {
             Some(w) => v.run.restart(&w.space, w.query()),
             None => v.run.restart(&self.space, q),
-        }
+        };
         v.serial = serial;
+        if let Some(n) = notice {
+            v.gps = Default::default();
+            self.status = format!("View {}: {n}", i + 1);
+        }
     }
 
     /// Builds view `i`'s run anew; false (and the reason in the status line) when refused.
@@ -223,11 +228,14 @@ impl PathlabApp {
     }
 
     /// Replaces the document (open, new, generate).
-    pub(super) fn set_document(&mut self, doc: Document) {
+    /// Makes `doc` the document; returns the one it replaces. What a conversion replaced is
+    /// kept by the caller for undo; any other document change forgets it.
+    pub(super) fn set_document(&mut self, doc: Document) -> Document {
         self.agents_stop();
         self.sim.blocks = None;
         self.flight = None;
-        self.doc = doc;
+        self.converted_from.clear();
+        let old = std::mem::replace(&mut self.doc, doc);
         self.doc_serial += 1;
         self.problems.chosen = None;
         self.space = self.doc.space();
@@ -238,6 +246,16 @@ impl PathlabApp {
         self.selected = None;
         self.active = 0;
         self.restart_all();
+        old
+    }
+
+    /// Makes `doc`, a conversion of the document (to hexes, to voxels), the document; undo
+    /// brings the replaced one back.
+    pub(super) fn set_converted(&mut self, doc: Document) {
+        let before = std::mem::take(&mut self.converted_from);
+        let old = self.set_document(doc);
+        self.converted_from = before;
+        self.converted_from.push(old);
     }
 
     /// Searches problem `i` of the scenario: start and goal move there (not an edit: the map
@@ -285,13 +303,27 @@ impl PathlabApp {
     }
 
     /// Undo the last change.
+    /// Whether Undo has something to undo: an edit, or a conversion.
+    pub fn can_undo(&self) -> bool {
+        self.doc.can_undo() || !self.converted_from.is_empty()
+    }
+
     pub fn undo(&mut self) {
         match self.doc.undo() {
             Some(t) => {
                 self.touched(t);
                 self.status = "Undone".into();
             }
-            None => self.status = "Nothing to undo".into(),
+            None => match self.converted_from.pop() {
+                // Past the conversion's first edit: the map it was made from.
+                Some(before) => {
+                    let rest = std::mem::take(&mut self.converted_from);
+                    let _ = self.set_document(before);
+                    self.converted_from = rest;
+                    self.status = format!("Undone: back to the {} map", self.doc.world.name());
+                }
+                None => self.status = "Nothing to undo".into(),
+            },
         }
     }
 

@@ -81,6 +81,21 @@ impl PathlabApp {
         Ok(())
     }
 
+    /// Opens example `i` of the gallery (not a file of the user's: Save asks where).
+    pub fn open_example(&mut self, i: usize) {
+        let Some(e) = crate::examples::EXAMPLES.get(i) else {
+            return;
+        };
+        match crate::examples::open(e) {
+            Ok(l) => {
+                self.open_loaded(std::path::Path::new(e.file), l);
+                self.recent.retain(|p| p != std::path::Path::new(e.file));
+                self.status = format!("Example: {} — {}", e.title, e.shows);
+            }
+            Err(err) => self.report_error("Could not open the example", err.to_string()),
+        }
+    }
+
     /// Makes an opened file the document.
     pub fn open_loaded(&mut self, path: &std::path::Path, l: crate::map::io::Opened) {
         let (w, h) = (l.grid.width(), l.grid.height());
@@ -99,7 +114,10 @@ impl PathlabApp {
         doc.world = l.world;
         doc.volume = l.volume;
         doc.knowledge = l.knowledge;
+        // A view whose algorithm the new world refuses says so in the status line.
+        self.status.clear();
         self.set_document(doc);
+        let notice = std::mem::take(&mut self.status);
         self.problems.chosen = first_problem;
         if !l.algorithms.is_empty() {
             self.views.clear();
@@ -118,12 +136,17 @@ impl PathlabApp {
         self.recent.insert(0, path.to_path_buf());
         self.recent.truncate(8);
         self.status = format!(
-            "Opened {} ({w}×{h}{})",
+            "Opened {} ({w}×{h}{}){}",
             path.display(),
             if self.doc.problems.is_empty() {
                 String::new()
             } else {
                 format!(", {} problems", self.doc.problems.len())
+            },
+            if notice.is_empty() || !l.algorithms.is_empty() {
+                String::new()
+            } else {
+                format!(". {notice}")
             }
         );
     }
@@ -160,17 +183,38 @@ impl PathlabApp {
                 match super::ViewWorld::of(&self.doc, family, fill) {
                     Ok(w) => {
                         let (hw, hh) = (w.grid.width(), w.grid.height());
+                        let leaks = w.wall_crossings(&self.doc.grid);
+                        // A view that searched these same hexes beside the squares would now
+                        // repeat a plain view of the same algorithm: it goes.
+                        let same = |v: &super::View| {
+                            v.world
+                                .as_ref()
+                                .is_some_and(|o| o.family == family && o.fill == fill)
+                        };
+                        let mut seen: Vec<AlgoChoice> = vec![];
+                        let views = std::mem::take(&mut self.views);
+                        for v in views {
+                            let twin = seen.contains(&v.run.choice);
+                            if !(same(&v) && twin) {
+                                seen.push(v.run.choice.clone());
+                                self.views.push(v);
+                            }
+                        }
                         let mut doc = Document::new(w.grid, w.start, w.goal, None);
                         (doc.moves, doc.rule, doc.world) = (self.doc.moves, self.doc.rule, family);
                         doc.dirty = true;
                         doc.revision = 1;
-                        self.set_document(doc);
-                        self.status = format!("The map as {hw}×{hh} hexes: a new, unsaved project");
+                        self.set_converted(doc);
+                        self.status = format!(
+                            "The map as {hw}×{hh} hexes: a new, unsaved project (Undo goes back){}",
+                            leak_note(leaks, fill)
+                        );
                     }
                     Err(e) => self.report_error("Could not turn the map into hexes", e),
                 }
             }
             PendingAction::ToVoxels(height) => self.extrude_to_voxels(height),
+            PendingAction::Example(i) => self.open_example(i),
             PendingAction::Scene3d => self.open_scene3d(),
             PendingAction::Quit => {
                 self.doc.dirty = false;
@@ -402,5 +446,16 @@ impl PathlabApp {
             Ok(()) => format!("Posthoc trace written to {}", p.display()),
             Err(e) => format!("Not written: {e}"),
         };
+    }
+}
+
+/// What a hex conversion says about walls it let moves through.
+pub(super) fn leak_note(leaks: usize, fill: crate::map::HexFill) -> String {
+    match leaks {
+        0 => String::new(),
+        n => format!(
+            "; {n} hex moves pass through walls of the square map (fill \"{}\"; \"walls stay walls\" keeps them shut)",
+            fill.name()
+        ),
     }
 }

@@ -127,6 +127,8 @@ enum PendingAction {
     New,
     /// The map as hexes, in a new unsaved document (the square one is saved first or kept).
     ToHexes(crate::map::Family, crate::map::HexFill),
+    /// Open example `i` of [`crate::examples::EXAMPLES`].
+    Example(usize),
     /// The map extruded to this many voxel layers, in a new unsaved document.
     ToVoxels(u32),
     /// Krafft 2019's moving 3D scene, in a new unsaved document.
@@ -267,6 +269,9 @@ pub struct PathlabApp {
     recovery_job: Option<std::thread::JoinHandle<Result<(), String>>>,
     opts: Options,
     frame: u32,
+    /// Documents a conversion replaced (the square map before "Turn into hexes"), newest
+    /// last: undo goes back to them once the converted document's own edits are undone.
+    converted_from: Vec<Document>,
     /// The window title last sent: sending one asks for a repaint, so it goes only on change.
     title_sent: String,
     shot: Arc<Mutex<Option<Arc<egui::ColorImage>>>>,
@@ -380,6 +385,7 @@ impl PathlabApp {
             opts: opts.clone(),
             frame: 0,
             title_sent: String::new(),
+            converted_from: vec![],
             shot: Arc::default(),
             shot_target: None,
             shot_requested: false,

@@ -23,6 +23,13 @@ pub(super) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 if ui.button("Open…  (Ctrl+O)").clicked() {
                     app.request(PendingAction::Open(None));
                 }
+                ui.menu_button("Examples", |ui| {
+                    for (i, e) in crate::examples::EXAMPLES.iter().enumerate() {
+                        if ui.button(e.title).on_hover_text(e.shows).clicked() {
+                            app.request(PendingAction::Example(i));
+                        }
+                    }
+                });
                 ui.menu_button("Open recent", |ui| {
                     if app.recent.is_empty() {
                         ui.label("(none yet)");
@@ -63,7 +70,7 @@ pub(super) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
             });
             ui.menu_button("Edit", |ui| {
                 if ui
-                    .add_enabled(app.doc.can_undo(), egui::Button::new("Undo  (Ctrl+Z)"))
+                    .add_enabled(app.can_undo(), egui::Button::new("Undo  (Ctrl+Z)"))
                     .clicked()
                 {
                     app.undo();

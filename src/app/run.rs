@@ -172,13 +172,29 @@ impl Run {
 
     /// Starts over on `query` (after an edit), keeping the memory of the search and the
     /// recording: a brush stroke restarts the run once per painted cell.
-    pub fn restart(&mut self, space: &AnySpace, query: Query) {
+    /// Starts the run again on `space`; on another world an algorithm that does not run there
+    /// gives way to A*, and the notice saying so is returned (a run is never left on the
+    /// world it was recorded on).
+    pub fn restart(&mut self, space: &AnySpace, query: Query) -> Option<String> {
         if self.rec.num_nodes() != space.num_nodes() || !self.search.fits(space) {
             // Another world (a voxel world opened over a map of as many cells, say): a new run.
-            if let Ok(r) = Run::new(self.choice.clone(), space, query) {
-                *self = r;
+            match Run::new(self.choice.clone(), space, query) {
+                Ok(r) => *self = r,
+                Err(e) => {
+                    let title = self.choice.info.title;
+                    if let Ok(r) = Run::new(AlgoChoice::named("astar"), space, query) {
+                        *self = r;
+                        return Some(format!("{title} does not fit this world ({e}): A* instead"));
+                    }
+                    // Even A* is refused (no start on this world): nothing from the old world
+                    // stays on screen.
+                    self.rec.truncate(0);
+                    self.series = Series::default();
+                    self.shown = 0;
+                    return Some(format!("{title}: {e}"));
+                }
             }
-            return;
+            return None;
         }
         self.query = query;
         self.search.reset(space, query);
@@ -196,6 +212,7 @@ impl Run {
         self.oracle_due = false;
         self.changes.clear();
         self.generation += 1;
+        None
     }
 
     /// Repairs an incremental search (D* Lite, AD*) after the cells around `around` changed,

@@ -62,6 +62,17 @@ impl ViewWorld {
         })
     }
 
+    /// Hex moves of this world that pass through walls of the square map `square` it was made
+    /// from (none under the default fill).
+    pub fn wall_crossings(&self, square: &crate::map::Grid) -> usize {
+        match self.family {
+            crate::map::Family::Hex { orientation, pitch } => {
+                crate::map::wall_crossings(square, &self.grid, orientation, pitch)
+            }
+            _ => 0,
+        }
+    }
+
     /// The document's hex world with cognitive map `map` (`level`% known) instead of its own.
     pub fn knowing(
         doc: &Document,

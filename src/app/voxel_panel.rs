@@ -180,7 +180,7 @@ impl PathlabApp {
         doc.volume = Some(Box::new(vol));
         doc.dirty = true;
         doc.revision = 1;
-        self.set_document(doc);
+        self.set_converted(doc);
         let (w, h) = (self.doc.grid.width(), self.doc.grid.height());
         self.status = format!("The map as {w}×{h}×{height} voxels: a new, unsaved project");
     }
