@@ -262,10 +262,14 @@ fn stats_table(app: &mut PathlabApp, ui: &mut egui::Ui) {
             ui.end_row();
         }
     });
-    ui.label(
-        RichText::new("expanded: shown/total; path_length in moves; time without recording")
-            .small(),
-    );
+    // Any-angle paths are straight segments between corners, not grid moves.
+    let note = if sight {
+        "expanded: shown/total; path_length: moves on grid paths, straight segments on any-angle \
+         ones; los_checks: line-of-sight checks; time without recording"
+    } else {
+        "expanded: shown/total; path_length in moves; time without recording"
+    };
+    ui.label(RichText::new(note).small());
     if app.views.iter().any(|v| !v.run.series.solutions.is_empty()) {
         ui.label(RichText::new("Anytime solutions (later ones greyed)").strong());
         egui::Grid::new("solutions").striped(true).show(ui, |ui| {

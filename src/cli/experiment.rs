@@ -292,16 +292,30 @@ pub fn run(e: Experiment) -> Result<i32> {
                 every: every as usize,
                 limit: limit.map(|l| l as usize),
             };
+            let how = (segment_cost, smooth);
+            // The same progress bar as `solve`: it appears once the work takes a second.
+            let run = |n: usize, go: &mut dyn FnMut(&mut dyn FnMut(usize)) -> Vec<anyangle::Row>| {
+                let mut bar = LateProgress::new(n);
+                let mut last = 0;
+                go(&mut |k| {
+                    bar.inc_by((k - last) as u64);
+                    last = k;
+                })
+            };
             let rows = if super::ext(&map) == "3dmap" {
                 let moves = pathlab::space::VoxelMoves::TwentySix;
                 let suite =
                     pathlab::experiment::voxel_suite::VoxelSuite::load(&map, &scen, sel, moves)?;
                 let qs: Vec<_> = suite.queries.iter().copied().enumerate().collect();
-                anyangle::run(&suite.space, &qs, &algos, segment_cost, smooth)
+                run(qs.len(), &mut |done| {
+                    anyangle::run_with_progress(&suite.space, &qs, &algos, how, done)
+                })
             } else {
                 let suite = Suite::load(&map, &scen, sel)?;
                 let qs: Vec<_> = suite.queries.iter().copied().enumerate().collect();
-                anyangle::run(&suite.space, &qs, &algos, segment_cost, smooth)
+                run(qs.len(), &mut |done| {
+                    anyangle::run_with_progress(&suite.space, &qs, &algos, how, done)
+                })
             };
             let table = anyangle::summary(&rows, &algos);
             write_csv_and_table(csv, &anyangle::csv(&rows), &table)?;
