@@ -389,6 +389,19 @@ fn without_a_portal_files_are_asked_for_by_path() {
     h.get_by_label("Cancel").click();
     h.run();
     assert!(h.state_mut().path_field().is_none());
+    // Opened again, the field has the keyboard: typed letters go into it, and none reaches
+    // the window as a shortcut (E would pick the eraser, L hide the legend).
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::O);
+    h.run();
+    let (tool, legend) = (h.state().tool, h.state().show_legend);
+    for (k, c) in [(egui::Key::E, "e"), (egui::Key::L, "l")] {
+        h.key_press(k);
+        h.event(egui::Event::Text(c.into()));
+        h.run();
+    }
+    let typed = h.state_mut().path_field().unwrap().clone();
+    assert!(typed.ends_with("el"), "typed into the field: {typed}");
+    assert_eq!((h.state().tool, h.state().show_legend), (tool, legend));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -6,7 +6,9 @@ use eframe::egui;
 
 impl PathlabApp {
     pub(super) fn shortcuts(&mut self, ctx: &egui::Context) {
-        if ctx.egui_wants_keyboard_input() {
+        // A modal question (a path to type, a file dialog, a prompt) takes every key: none
+        // reaches the window behind it as a shortcut.
+        if ctx.egui_wants_keyboard_input() || self.asking_file() || self.prompt.is_some() {
             return;
         }
         use egui::{Key, KeyboardShortcut, Modifiers};

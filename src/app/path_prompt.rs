@@ -16,6 +16,8 @@ pub struct PathPrompt {
     entries: Vec<(String, bool)>,
     listed: Option<PathBuf>,
     pub error: Option<String>,
+    /// Whether the field has been given the keyboard (once, when the prompt opens).
+    focused: bool,
 }
 
 /// What the user did with the prompt this frame.
@@ -40,6 +42,7 @@ impl PathPrompt {
             entries: vec![],
             listed: None,
             error: None,
+            focused: false,
         }
     }
 
@@ -166,6 +169,20 @@ impl PathPrompt {
                             .id_salt("path-field"),
                     )
                     .labelled_by(l.id);
+                // Typing goes to the field from the first frame, every time the prompt opens
+                // (egui keeps focus by id, and the second prompt's field did not get it).
+                if !self.focused {
+                    field.request_focus();
+                    // The cursor at the end of the path: egui keeps the last prompt's cursor
+                    // by id, which would put typed text in the middle.
+                    let mut st = egui::text_edit::TextEditState::load(ui.ctx(), field.id)
+                        .unwrap_or_default();
+                    let end = egui::text::CCursor::new(self.text.chars().count());
+                    st.cursor
+                        .set_char_range(Some(egui::text::CCursorRange::one(end)));
+                    st.store(ui.ctx(), field.id);
+                    self.focused = true;
+                }
                 let mut go = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                 if field.changed() {
                     self.error = None;
