@@ -281,8 +281,11 @@ impl PathlabApp {
             v.run.finish(&self.space);
             match v.run.path() {
                 Some(p) if a.pos + 1 < p.len() => {
-                    a.pos += 1;
-                    a.at = self.space.xy(p[a.pos]);
+                    let (from, to) = (self.space.xy(p[a.pos]), self.space.xy(p[a.pos + 1]));
+                    a.at = next_cell(a.at, from, to, self.space.as_hex().is_none());
+                    if a.at == to {
+                        a.pos += 1;
+                    }
                     a.trail.push(a.at);
                     a.arrived = a.at == goal;
                 }
@@ -386,6 +389,30 @@ impl PathlabApp {
 }
 
 /// Copies the cells at `indices` from `from` into `to` (same size).
+/// The cell an agent at `at` steps to on its way from path node `from` to the next, `to`: the
+/// next node itself on a grid path; on a square world's any-angle segment (nodes more than one
+/// move apart) the cell one move further along the straight line, so agents cross segments
+/// at the speed they walk grid paths, one move a tick.
+fn next_cell(at: (u32, u32), from: (u32, u32), to: (u32, u32), square: bool) -> (u32, u32) {
+    let (dx, dy) = (to.0 as i64 - from.0 as i64, to.1 as i64 - from.1 as i64);
+    let n = dx.abs().max(dy.abs());
+    if !square || n <= 1 {
+        return to;
+    }
+    let done = (at.0 as i64 - from.0 as i64)
+        .abs()
+        .max((at.1 as i64 - from.1 as i64).abs())
+        + 1;
+    if done >= n {
+        return to;
+    }
+    let t = done as f64 / n as f64;
+    (
+        (from.0 as f64 + dx as f64 * t).round() as u32,
+        (from.1 as f64 + dy as f64 * t).round() as u32,
+    )
+}
+
 fn restore_cells(to: &mut Grid, from: &Grid, indices: &FxHashSet<usize>) {
     let w = from.width() as usize;
     for &i in indices {
@@ -462,6 +489,39 @@ mod tests {
             .last_tape
             .as_ref()
             .is_some_and(|t| !t.events.is_empty()));
+    }
+
+    /// A Theta* agent walks its straight segments one move a tick, as a grid path's agent
+    /// does (it once jumped a whole segment per tick and crossed the map in three).
+    #[test]
+    fn any_angle_agents_walk_their_segments_a_move_a_tick() {
+        let mut app = app();
+        app.set_algorithm(0, AlgoChoice::named("theta-star"));
+        app.sim.flips = false;
+        app.agents_start(false);
+        let (s, g) = (app.doc.start, app.doc.goal);
+        let mut ticks = 0;
+        while !app.sim.agents[0].arrived && ticks < 1000 {
+            app.agent_tick();
+            ticks += 1;
+        }
+        let a = &app.sim.agents[0];
+        assert!(a.arrived);
+        let far = s.0.abs_diff(g.0).max(s.1.abs_diff(g.1)) as usize;
+        assert!(ticks >= far, "{ticks} ticks for {far} columns");
+        assert!(a
+            .trail
+            .windows(2)
+            .all(|w| w[0] != w[1] && w[0].0.abs_diff(w[1].0) <= 1 && w[0].1.abs_diff(w[1].1) <= 1));
+        // Every cell walked is free: the straight line stays in the open.
+        assert!(a.trail.iter().all(|&(x, y)| app
+            .doc
+            .grid
+            .get(x, y)
+            .is_some_and(|c| c.tile != b'@')));
+        assert!(next_cell((0, 0), (0, 0), (6, 3), true) == (1, 1));
+        assert!(next_cell((5, 3), (0, 0), (6, 3), true) == (6, 3));
+        assert!(next_cell((0, 0), (0, 0), (6, 3), false) == (6, 3));
     }
 
     /// Stopping undoes only the world's changes: an undo of an edit made before the outing, an

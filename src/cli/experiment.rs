@@ -294,14 +294,15 @@ pub fn run(e: Experiment) -> Result<i32> {
             };
             let how = (segment_cost, smooth);
             // The same progress bar as `solve`: it appears once the work takes a second.
-            let run = |n: usize, go: &mut dyn FnMut(&mut dyn FnMut(usize)) -> Vec<anyangle::Row>| {
-                let mut bar = LateProgress::new(n);
-                let mut last = 0;
-                go(&mut |k| {
-                    bar.inc_by((k - last) as u64);
-                    last = k;
-                })
-            };
+            let run =
+                |n: usize, go: &mut dyn FnMut(&mut dyn FnMut(usize)) -> Vec<anyangle::Row>| {
+                    let mut bar = LateProgress::new(n);
+                    let mut last = 0;
+                    go(&mut |k| {
+                        bar.inc_by((k - last) as u64);
+                        last = k;
+                    })
+                };
             let rows = if super::ext(&map) == "3dmap" {
                 let moves = pathlab::space::VoxelMoves::TwentySix;
                 let suite =
