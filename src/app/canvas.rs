@@ -12,18 +12,24 @@ use super::texture::MapTexture;
 use crate::space::NodeId;
 use eframe::egui::{self, pos2, vec2, Color32, Pos2, Rect, RichText, Sense, Stroke};
 
-/// What the user did on a view this frame.
-#[derive(Clone, Copy, Debug, Default)]
+/// What the user did on a view this frame, read from the frame's events in order: a press,
+/// every pointer motion and a release all count even when they come within one frame (a
+/// quick stroke), and the cells between two pointer samples are filled in.
+#[derive(Clone, Debug, Default)]
 pub struct Gesture {
     /// Cell under the pointer.
     pub hover: Option<(u32, u32)>,
-    /// Primary button went down on a cell.
+    /// Primary button went down on a cell of this view.
     pub pressed: Option<(u32, u32)>,
-    /// Primary button held (and not panning) over a cell.
-    pub dragging: Option<(u32, u32)>,
-    /// Primary button released.
+    /// The cells the pointer crossed with the primary button held since the last frame (a
+    /// stroke begun on this view), in order, none missed between pointer samples: the press's
+    /// cell first when it went down this frame, the release's last.
+    pub stroke: Vec<(u32, u32)>,
+    /// Primary button released (ending a stroke begun on this view).
     pub released: bool,
-    /// Primary click (press and release without moving).
+    /// The cell it was released on.
+    pub released_at: Option<(u32, u32)>,
+    /// Primary click (press and release on one cell, without moving away).
     pub clicked: Option<(u32, u32)>,
     /// Right click, for the context menu.
     pub secondary: Option<(u32, u32)>,
@@ -358,19 +364,16 @@ pub fn show(
     }
 
     let hover = resp.hover_pos().and_then(|p| cam.cell_at(view, p, w, h));
-    let (pointer, origin) = ui.input(|i| (i.pointer.interact_pos(), i.pointer.press_origin()));
+    let pointer = ui.input(|i| i.pointer.interact_pos());
     let at = |p: Option<Pos2>| p.and_then(|p| cam.cell_at(view, p, w, h));
-    let primary_drag = resp.dragged_by(egui::PointerButton::Primary) && !panning;
-    let started = resp.drag_started_by(egui::PointerButton::Primary) && !space_held;
-    // A drag is recognised only once the pointer has moved a few pixels: the cell it began
-    // on is where the button went down, not where the pointer is now.
-    let grab = started
-        .then(|| {
-            let o = origin?;
+    let mut stroke = read_stroke(ui, &resp, cam, (w, h), space_held);
+    // A press on the start or goal disc grabs it (the disc drawn on top wins).
+    let grab = stroke
+        .press
+        .map(|o| {
             let near = |c: (u32, u32)| {
                 o.distance(cam.centre(view, c)) <= r + 4.0 || at(Some(o)) == Some(c)
             };
-            // The disc drawn on top wins when both are near.
             if near(ov.goal) {
                 Some(false)
             } else if near(ov.start) {
@@ -407,15 +410,113 @@ pub fn show(
     });
     Gesture {
         hover,
-        pressed: started.then(|| at(origin.or(pointer))).flatten(),
-        dragging: primary_drag.then(|| at(pointer)).flatten(),
-        released: resp.drag_stopped_by(egui::PointerButton::Primary),
-        clicked: resp
-            .clicked_by(egui::PointerButton::Primary)
-            .then(|| at(pointer))
-            .flatten(),
+        pressed: stroke.press.and_then(|p| at(Some(p))),
+        stroke: std::mem::take(&mut stroke.cells),
+        released: stroke.release.is_some(),
+        released_at: stroke.release.and_then(|p| at(Some(p))),
+        clicked: stroke.click.and_then(|p| at(Some(p))),
         secondary: resp.secondary_clicked().then(|| at(pointer)).flatten(),
         grab,
         menu,
     }
+}
+
+/// A primary-button stroke on one view, as this frame's events tell it.
+#[derive(Default)]
+struct PointerStroke {
+    press: Option<Pos2>,
+    release: Option<Pos2>,
+    /// Press and release close together, on one cell.
+    click: Option<Pos2>,
+    cells: Vec<(u32, u32)>,
+}
+
+/// A stroke in progress on a view, kept between frames.
+#[derive(Clone, Copy)]
+struct Held {
+    press: Pos2,
+    last: Pos2,
+    moved: bool,
+}
+
+/// Reads this frame's pointer events in order: a press on the view begins a stroke (not while
+/// space is held, which pans), each motion extends it, a release ends it, wherever they fall
+/// in the frame. Between two samples the segment is walked in steps of under half a cell, so
+/// every cell on the way is in the stroke, on squares, hexes and voxel layers alike.
+fn read_stroke(
+    ui: &egui::Ui,
+    resp: &egui::Response,
+    cam: &Camera,
+    (w, h): (u32, u32),
+    space_held: bool,
+) -> PointerStroke {
+    let id = resp.id.with("stroke");
+    let view = resp.rect;
+    let mut held: Option<Held> = ui.ctx().data(|d| d.get_temp(id));
+    let mut out = PointerStroke::default();
+    let on_view =
+        |p: Pos2| view.contains(p) && ui.ctx().layer_id_at(p).is_none_or(|l| l == ui.layer_id());
+    let step = (cam.zoom * 0.45).max(1.0);
+    // From `from` (itself included only when the stroke begins there) to `to`.
+    let add = |cells: &mut Vec<(u32, u32)>, from: Pos2, to: Pos2, first: bool| {
+        let n = ((to - from).length() / step).ceil().max(1.0) as usize;
+        for k in (if first { 0 } else { 1 })..=n {
+            let p = from + (to - from) * (k as f32 / n as f32);
+            if let Some(c) = cam.cell_at(view, p, w, h) {
+                if cells.last() != Some(&c) {
+                    cells.push(c);
+                }
+            }
+        }
+    };
+    let events = ui.input(|i| i.events.clone());
+    for e in &events {
+        match *e {
+            egui::Event::PointerButton {
+                pos,
+                button: egui::PointerButton::Primary,
+                pressed: true,
+                ..
+            } if held.is_none() && !space_held && on_view(pos) => {
+                held = Some(Held {
+                    press: pos,
+                    last: pos,
+                    moved: false,
+                });
+                out.press = Some(pos);
+                add(&mut out.cells, pos, pos, true);
+            }
+            egui::Event::PointerMoved(pos) => {
+                if let Some(hd) = held.as_mut() {
+                    add(&mut out.cells, hd.last, pos, false);
+                    hd.moved |= hd.press.distance(pos) > 6.0;
+                    hd.last = pos;
+                }
+            }
+            egui::Event::PointerButton {
+                pos,
+                button: egui::PointerButton::Primary,
+                pressed: false,
+                ..
+            } => {
+                if let Some(hd) = held.take() {
+                    add(&mut out.cells, hd.last, pos, false);
+                    out.release = Some(pos);
+                    let same = cam.cell_at(view, hd.press, w, h) == cam.cell_at(view, pos, w, h);
+                    if !hd.moved && same {
+                        out.click = Some(pos);
+                    }
+                }
+            }
+            egui::Event::PointerGone => held = None,
+            _ => {}
+        }
+    }
+    ui.ctx().data_mut(|d| match held {
+        Some(hd) => {
+            d.insert_temp(id, hd);
+        }
+        None => d.remove::<Held>(id),
+    });
+    out
 }

@@ -32,16 +32,6 @@ impl PathlabApp {
         }
     }
 
-    /// Paints the cells on the straight line from the last painted cell of this stroke to `c`,
-    /// so a fast drag leaves no gaps.
-    pub(super) fn paint_to(&mut self, c: (u32, u32), tile: u8) {
-        let from = self.brush_last.unwrap_or(c);
-        for p in line_cells(from, c) {
-            self.paint(p, tile);
-        }
-        self.brush_last = Some(c);
-    }
-
     pub(super) fn end_stroke(&mut self) {
         self.brush_last = None;
         if let Some((redo, mut undo)) = self.stroke.take() {
@@ -51,50 +41,50 @@ impl PathlabApp {
         }
     }
 
-    /// Handles the pointer on the canvas.
+    /// Handles the pointer on the canvas: every cell of the frame's stroke, in order.
     pub(super) fn gesture(&mut self, g: Gesture, ui: &egui::Ui) {
         self.hover = g.hover;
+        let forget = ui.input(|i| i.modifiers.shift);
         if let Some(is_start) = g.grab {
             // Start and goal can be dragged whatever the tool: a press on their disc is never
             // meant as painting.
             self.dragging_endpoint = Some(is_start);
             self.rect_from = None;
         } else if let Some(c) = g.pressed {
+            self.brush_last = None;
             if self.tool == Tool::Rect {
                 self.rect_from = Some(c);
             }
-            if self.tool == Tool::Know {
-                // The hex pressed on counts even if the drag is first seen a hex further.
-                self.paint_knowledge(c, ui.input(|i| i.modifiers.shift));
-                self.brush_last = Some(c);
-            }
         }
         if let Some(is_start) = self.dragging_endpoint {
-            if let Some(c) = g.dragging {
+            if let Some(&c) = g.stroke.last() {
                 self.drag_to = Some((is_start, c));
             }
             if g.released {
                 self.dragging_endpoint = None;
-                if let Some((_, c)) = self.drag_to.take() {
+                // Dropped where the button came up, not where the pointer was a frame before.
+                let to = g.released_at.or(self.drag_to.map(|d| d.1));
+                self.drag_to = None;
+                if let Some(c) = to {
                     let c = self.nearest_passable(c, self.snap_radius());
                     self.move_endpoint(is_start, c);
                 }
             }
             return;
         }
-        if let Some(c) = g.dragging {
+        for &c in &g.stroke {
+            // A cell already painted at the end of the last frame's part of the stroke is
+            // not painted (or, with Know, visited) twice.
+            if self.brush_last == Some(c) {
+                continue;
+            }
             match self.tool {
-                Tool::Brush => self.paint_to(c, self.material),
-                Tool::Erase => self.paint_to(c, b'.'),
-                Tool::Know => {
-                    let forget = ui.input(|i| i.modifiers.shift);
-                    for p in line_cells(self.brush_last.unwrap_or(c), c) {
-                        self.paint_knowledge(p, forget);
-                    }
-                    self.brush_last = Some(c);
-                }
+                Tool::Brush => self.paint(c, self.material),
+                Tool::Erase => self.paint(c, b'.'),
+                Tool::Know => self.paint_knowledge(c, forget),
                 _ => {}
             }
+            self.brush_last = Some(c);
         }
         if g.released {
             match self.tool {
@@ -104,7 +94,7 @@ impl PathlabApp {
                     self.end_knowledge_stroke();
                 }
                 Tool::Rect => {
-                    if let (Some(a), Some(b)) = (self.rect_from.take(), g.hover) {
+                    if let (Some(a), Some(b)) = (self.rect_from.take(), g.released_at.or(g.hover)) {
                         self.edit(Edit::SetRect {
                             rect: crate::map::Rect::from_corners(a, b),
                             cell: Cell::tile(self.material),
@@ -117,34 +107,16 @@ impl PathlabApp {
         if let Some(c) = g.clicked {
             match self.tool {
                 Tool::Select => self.selected = Some(c),
-                Tool::Brush => {
-                    self.paint(c, self.material);
-                    self.end_stroke();
-                }
-                Tool::Erase => {
-                    self.paint(c, b'.');
-                    self.end_stroke();
-                }
-                Tool::Know => {
-                    self.paint_knowledge(c, ui.input(|i| i.modifiers.shift));
-                    self.end_knowledge_stroke();
-                }
                 Tool::Fill => self.edit(Edit::Fill {
                     x: c.0,
                     y: c.1,
                     cell: Cell::tile(self.material),
                 }),
-                Tool::Rect => {
-                    self.rect_from = None;
-                    self.edit(Edit::SetCell {
-                        x: c.0,
-                        y: c.1,
-                        cell: Cell::tile(self.material),
-                    });
-                }
+                // Painted by the stroke's one cell.
+                Tool::Brush | Tool::Erase | Tool::Know | Tool::Rect => {}
             }
         }
-        if ui.input(|i| i.key_down(egui::Key::Space)) && g.dragging.is_some() {
+        if ui.input(|i| i.key_down(egui::Key::Space)) && !g.stroke.is_empty() {
             self.space_panned = true;
         }
     }
@@ -235,51 +207,5 @@ impl PathlabApp {
             c.0,
             c.1
         );
-    }
-}
-
-/// The cells of a straight line between two cells, both included (Bresenham).
-fn line_cells(a: (u32, u32), b: (u32, u32)) -> Vec<(u32, u32)> {
-    let (mut x, mut y) = (a.0 as i64, a.1 as i64);
-    let (x1, y1) = (b.0 as i64, b.1 as i64);
-    let (dx, dy) = ((x1 - x).abs(), -(y1 - y).abs());
-    let (sx, sy) = ((x1 - x).signum(), (y1 - y).signum());
-    let mut err = dx + dy;
-    let mut v = vec![];
-    loop {
-        v.push((x as u32, y as u32));
-        if x == x1 && y == y1 {
-            return v;
-        }
-        let e2 = 2 * err;
-        if e2 >= dy {
-            err += dy;
-            x += sx;
-        }
-        if e2 <= dx {
-            err += dx;
-            y += sy;
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::line_cells;
-
-    #[test]
-    fn brush_lines_have_no_gaps() {
-        for (a, b) in [
-            ((0, 0), (5, 2)),
-            ((7, 1), (2, 9)),
-            ((3, 3), (3, 3)),
-            ((9, 4), (0, 4)),
-        ] {
-            let v = line_cells(a, b);
-            assert_eq!((v[0], *v.last().unwrap()), (a, b));
-            assert!(v
-                .windows(2)
-                .all(|w| w[0].0.abs_diff(w[1].0) <= 1 && w[0].1.abs_diff(w[1].1) <= 1));
-        }
     }
 }

@@ -68,14 +68,21 @@ impl PathlabApp {
             )
         });
         let n = if shift { self.step_n.max(1) } else { 1 };
-        let [right, left, home, end, f1, f, v, b, e, r, g, l] = keys;
-        if right {
+        let [_, _, home, end, f1, f, v, b, e, r, g, l] = keys;
+        // Every press counts, however many come within one frame (and auto-repeat too).
+        let (right, left) = ctx.input(|i| {
+            (
+                i.num_presses(Key::ArrowRight),
+                i.num_presses(Key::ArrowLeft),
+            )
+        });
+        if right > 0 {
             self.playing = false;
-            self.step_forward(n);
+            self.step_forward(n * right);
         }
-        if left {
+        if left > 0 {
             self.playing = false;
-            self.step_back(n);
+            self.step_back(n * left);
         }
         if home {
             self.playing = false;

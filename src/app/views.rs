@@ -177,14 +177,15 @@ impl PathlabApp {
                 hover = g.hover;
                 self.active = i;
             }
-            if g.hover.is_some() || g.released || g.clicked.is_some() {
+            let (secondary, menu) = (g.secondary, g.menu);
+            if g.hover.is_some() || g.released || !g.stroke.is_empty() || g.clicked.is_some() {
                 self.gesture(g, ui);
             }
-            if let Some(c) = g.secondary {
+            if let Some(c) = secondary {
                 self.selected = Some(c);
                 self.active = i;
             }
-            if let Some((a, c)) = g.menu {
+            if let Some((a, c)) = menu {
                 self.menu_action(a, c);
             }
         }
