@@ -110,7 +110,8 @@ pub enum Experiment {
         /// Square map (.map) to lay the hexes over.
         #[arg(long, required_unless_present = "room", conflicts_with = "room")]
         map: Option<PathBuf>,
-        /// Instead of --map: a room map of this side from Mäntysalo 2024's generator.
+        /// Instead of --map: a room map of this side from Mäntysalo 2024's generator, its doors
+        /// widened to 3 hex sizes so hexes pass them.
         #[arg(long)]
         room: Option<u32>,
         /// Hex size: centre to centre, in square cells.
@@ -220,8 +221,7 @@ pub fn run(e: Experiment) -> Result<i32> {
             let grid = match (map, room) {
                 (Some(m), _) => pathlab::map::io::read_map(&m)?,
                 (None, Some(side)) if (16..=4096).contains(&side) => {
-                    use pathlab::experiment::dynamic::{DynamicMap, MapKind};
-                    DynamicMap::generate(MapKind::Room, side, seed).initial_grid()
+                    gps_run::room_map(side, hex_size, seed)
                 }
                 (None, Some(side)) => bail!("--room {side} must be from 16 to 4096"),
                 (None, None) => bail!("give --map or --room"),

@@ -25,11 +25,11 @@ pub struct HexWorld {
 }
 
 impl HexWorld {
-    /// The hexes `hex_size` cells apart over `grid` (pointy-top; a hex touching a blocked
-    /// cell's centre is blocked, so thin walls stay walls).
+    /// The hexes `hex_size` cells apart over `grid` (pointy-top; a hex overlapping a blocked
+    /// cell is blocked, so no hex move crosses a wall: [`HexFill::Walls`]).
     pub fn from_square(grid: &Grid, hex_size: f64) -> Result<HexWorld, String> {
         let o = HexOrientation::Pointy;
-        let hexes = hexes_from_square(grid, o, hex_size, HexFill::AnyBlocked)?;
+        let hexes = hexes_from_square(grid, o, hex_size, HexFill::Walls)?;
         let space = HexSpace::new(&hexes, o, hex_size, TerrainRule::Class);
         Ok(HexWorld::of(space))
     }
@@ -63,6 +63,62 @@ impl HexWorld {
         best.sort_unstable();
         HexWorld { space, cells: best }
     }
+}
+
+/// Mäntysalo 2024's room map (its generator, every dynamic door in its initial state) for
+/// hexes `hex_size` cells apart: its one-cell doors widened along their walls to
+/// ⌈3 · hex_size⌉ cells (at most the room's side), so a hex fits through every door; with
+/// one-cell doors every room was an island of hexes. The door width is pathlab's choice: the
+/// map is not Rahmani 2020's, whose maps are hexes from the start.
+pub fn room_map(side: u32, hex_size: f64, seed: u64) -> Grid {
+    use crate::experiment::dynamic::{DynamicMap, MapKind};
+    let g = DynamicMap::generate(MapKind::Room, side, seed).initial_grid();
+    widen_doors(&g, (3.0 * hex_size).ceil() as u32)
+}
+
+/// Each door of a one-cell wall (a free wall cell between two free room cells) widened to
+/// `width` cells along its wall; wall crossings stay.
+fn widen_doors(g: &Grid, width: u32) -> Grid {
+    use crate::map::Cell;
+    let free = |x: i64, y: i64| {
+        x >= 0
+            && y >= 0
+            && (x as u32) < g.width()
+            && (y as u32) < g.height()
+            && g.get(x as u32, y as u32).is_some_and(|c| c.tile != b'@')
+    };
+    let wall = |x: i64, y: i64| !free(x, y);
+    let mut out = g.clone();
+    let r = (width.saturating_sub(1) / 2) as i64;
+    for y in 0..g.height() as i64 {
+        for x in 0..g.width() as i64 {
+            if !free(x, y) {
+                continue;
+            }
+            // Through a vertical wall (rooms left and right), or a horizontal one.
+            let axes: [((i64, i64), (i64, i64)); 2] = [((0, 1), (1, 0)), ((1, 0), (0, 1))];
+            for ((ax, ay), (px, py)) in axes {
+                let door = wall(x + ax, y + ay)
+                    && wall(x - ax, y - ay)
+                    && free(x + px, y + py)
+                    && free(x - px, y - py);
+                if !door {
+                    continue;
+                }
+                for dir in [-1i64, 1] {
+                    for d in 1..=r {
+                        let (cx, cy) = (x + ax * d * dir, y + ay * d * dir);
+                        // Only a wall cell between two room cells opens.
+                        if !(free(cx + px, cy + py) && free(cx - px, cy - py)) {
+                            break;
+                        }
+                        out.set(cx as u32, cy as u32, Cell::FREE);
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// How a cognitive map was built.
@@ -176,8 +232,9 @@ pub struct Setup {
 }
 
 /// Start and goal of run `run`: two walkable hexes at least a quarter of the map's extent
-/// apart (straight line), drawn from the run's seed.
-fn endpoints(w: &HexWorld, rng: &mut ChaCha8Rng) -> (NodeId, NodeId) {
+/// apart (straight line), drawn from the run's seed; an error when 1,000 draws find none
+/// (a world of one small part), never a fixed pair in their place.
+pub fn endpoints(w: &HexWorld, rng: &mut ChaCha8Rng) -> Result<(NodeId, NodeId), String> {
     let (ww, hh) = (w.space.width() as f64, w.space.height() as f64);
     let far = 0.25 * (ww * ww + hh * hh).sqrt() * w.space.pitch();
     for _ in 0..1000 {
@@ -185,10 +242,14 @@ fn endpoints(w: &HexWorld, rng: &mut ChaCha8Rng) -> (NodeId, NodeId) {
         let b = w.cells[rng.random_range(0..w.cells.len())];
         let (p, q) = (w.space.centre(a), w.space.centre(b));
         if ((p.0 - q.0).powi(2) + (p.1 - q.1).powi(2)).sqrt() >= far {
-            return (a, b);
+            return Ok((a, b));
         }
     }
-    (w.cells[0], w.cells[w.cells.len() - 1])
+    Err(format!(
+        "no two walkable hexes a quarter of the map's diagonal ({far:.0} cells) apart in 1,000 \
+         draws: the largest connected part has {} hexes",
+        w.cells.len()
+    ))
 }
 
 /// How each knowledge level's cognitive map was built.
@@ -208,7 +269,7 @@ pub fn run(w: &HexWorld, s: &Setup) -> Result<(Vec<GpsRow>, Builds), String> {
         let share = map.known_share(&w.cells);
         for r in 0..s.runs {
             let mut rng = ChaCha8Rng::seed_from_u64(s.seed.wrapping_add(r as u64));
-            let (a, b) = endpoints(w, &mut rng);
+            let (a, b) = endpoints(w, &mut rng)?;
             let q = Query { start: a, goal: b };
             let mut astar = registry::build("astar", &w.space, q)?;
             astar.run_null(&w.space);
