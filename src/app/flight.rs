@@ -183,8 +183,16 @@ impl PathlabApp {
         };
         let rp = &flown.log.replans[r];
         let mut grid = VoxelGrid::new(1, 1, 1).expect("one voxel");
+        // The agent where it was at that replan (a timed block never appears on it).
+        let at = flown
+            .log
+            .frames
+            .iter()
+            .rev()
+            .find(|fr| fr.t <= rp.t)
+            .map(|fr| fr.pos);
         f.scene
-            .rasterise(flown.log.t0 + rp.t, f.setup.safety, &mut grid);
+            .rasterise(flown.log.t0 + rp.t, f.setup.safety, at, &mut grid);
         let (start, goal) = (rp.start, rp.goal);
         let Some(vol) = self.doc.volume.as_mut() else {
             return;
@@ -207,7 +215,8 @@ impl PathlabApp {
             let frames = &flown.log.frames;
             let now = frames[f.frame];
             let mut moving = VoxelGrid::new(1, 1, 1).expect("one voxel");
-            f.scene.rasterise_moving(flown.log.t0 + now.t, &mut moving);
+            f.scene
+                .rasterise_moving(flown.log.t0 + now.t, Some(now.pos), &mut moving);
             let mut obstacles = Tris::default();
             for p in moving.blocked_voxels() {
                 // A little larger than the grey voxel under it, so it shows in front.
@@ -239,7 +248,8 @@ impl PathlabApp {
 /// start at the agent's cell and goal at the destination's.
 fn scene_document(f: &Flight, t: f32) -> Result<Document, String> {
     let mut voxels = VoxelGrid::new(1, 1, 1)?;
-    f.scene.rasterise(t, f.setup.safety, &mut voxels);
+    f.scene
+        .rasterise(t, f.setup.safety, Some(f.scene.start), &mut voxels);
     let moves = VoxelMoves::Six;
     let start = scene3d_run::free_near(&voxels, scene3d_run::cell_of(f.scene.start))
         .ok_or("the scene's start is walled in")?;

@@ -493,6 +493,8 @@ impl PathlabApp {
             || self.flight.as_ref().is_some_and(|f| f.playing)
             || self.dialog.is_some()
             || self.opts.scrub_test
+            // A scripted screenshot counts frames: they must come without input.
+            || self.opts.screenshot.is_some()
         {
             ctx.request_repaint();
         }

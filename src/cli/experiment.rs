@@ -173,21 +173,6 @@ fn parse_shard(s: &str) -> Result<(usize, usize), String> {
     Ok((i, n))
 }
 
-/// A scene3d algorithm name as a registry spec.
-fn scene_spec(name: &str, eps: f64) -> Result<String> {
-    Ok(match name {
-        "astar" if eps > 1.0 => format!("weighted-astar:weight={eps}"),
-        "astar" => "astar".into(),
-        "theta-star" => format!("theta-star:epsilon={eps}"),
-        "dstar-lite" => format!("dstar-lite:epsilon={eps},key=krafft2019"),
-        "ara-star" => "ara-star:epsilon=3,decrement=0.2".into(),
-        "ad-star" => "ad-star:epsilon=3,decrement=0.2".into(),
-        other => bail!(
-            "unknown algorithm `{other}` (known: astar, theta-star, dstar-lite, ara-star, ad-star)"
-        ),
-    })
-}
-
 pub fn run(e: Experiment) -> Result<i32> {
     match e {
         Experiment::Gps {
@@ -261,7 +246,7 @@ pub fn run(e: Experiment) -> Result<i32> {
             }
             let specs = algos
                 .split(',')
-                .map(|a| scene_spec(a.trim(), epsilon))
+                .map(|a| scene3d_run::spec(a.trim(), epsilon).map_err(anyhow::Error::msg))
                 .collect::<Result<Vec<_>>>()?;
             let scene = Scene::krafft2019_like(!static_destination);
             let setup = scene3d_run::Setup {

@@ -146,18 +146,21 @@ impl Scene {
                 motion: Motion::Timed { period },
             });
         }
-        // Ten patrols, 2 × 2 × 2 boxes, in the bays between the walls.
+        // Ten patrols, 2 × 2 × 2 boxes, in the bays between the walls; five of them at the
+        // start's and destination's height, across the way through each bay, so that they
+        // cross the agent's path as the thesis's obstacles do (with all of them off it, every
+        // static-destination run flew the same 113.6 cells).
         let patrols: [([f32; 3], [f32; 3], f32); 10] = [
-            ([6.0, 4.0, 4.0], [6.0, 50.0, 4.0], 1.0),
+            ([8.0, 1.0, 8.0], [8.0, 50.0, 8.0], 1.0),
             ([11.0, 50.0, 11.0], [11.0, 6.0, 11.0], 2.0),
             ([21.0, 5.0, 8.0], [28.0, 50.0, 8.0], 2.0),
             ([25.0, 30.0, 2.0], [25.0, 30.0, 14.0], 1.5),
             ([37.0, 50.0, 5.0], [44.0, 5.0, 5.0], 2.0),
             ([40.0, 10.0, 12.0], [40.0, 46.0, 12.0], 2.0),
-            ([53.0, 5.0, 6.0], [53.0, 50.0, 6.0], 2.0),
+            ([53.0, 5.0, 8.0], [53.0, 54.0, 8.0], 2.0),
             ([58.0, 45.0, 12.0], [58.0, 10.0, 3.0], 2.0),
-            ([20.0, 40.0, 13.0], [29.0, 40.0, 3.0], 2.0),
-            ([36.0, 20.0, 8.0], [45.0, 36.0, 8.0], 2.0),
+            ([19.0, 34.0, 8.0], [30.0, 34.0, 8.0], 2.0),
+            ([36.0, 30.0, 8.0], [44.0, 50.0, 8.0], 2.0),
         ];
         for (from, to, speed) in patrols {
             obstacles.push(Obstacle {
@@ -230,21 +233,29 @@ impl Scene {
     }
 
     /// The blocked cells at time `t` into `out` (cleared first); `safety` enlarges moving
-    /// obstacles (see the module's text).
-    pub fn rasterise(&self, t: f32, safety: bool, out: &mut VoxelGrid) {
-        self.rasterise_some(t, safety, |_| true, out);
+    /// obstacles (see the module's text). A timed block due to appear where the agent (at
+    /// `agent`) is stays away until the agent has left it (Krafft 2019 §4.4.4: a block never
+    /// appears on the agent).
+    pub fn rasterise(&self, t: f32, safety: bool, agent: Option<[f32; 3]>, out: &mut VoxelGrid) {
+        self.rasterise_some(t, safety, agent, |_| true, out);
     }
 
     /// The cells the obstacles that move (patrolling, turning, timed) touch at time `t`, by
     /// their true shapes: what the app draws in their own colour.
-    pub fn rasterise_moving(&self, t: f32, out: &mut VoxelGrid) {
-        self.rasterise_some(t, false, |m| !matches!(m, Motion::Static), out);
+    pub fn rasterise_moving(&self, t: f32, agent: Option<[f32; 3]>, out: &mut VoxelGrid) {
+        self.rasterise_some(t, false, agent, |m| !matches!(m, Motion::Static), out);
+    }
+
+    /// Whether timed block `p` would appear on the agent at `a` (its cell touches the block).
+    fn on_agent(p: &Pose, a: [f32; 3]) -> bool {
+        touches(p, a.map(|v| v.floor() as i64))
     }
 
     fn rasterise_some(
         &self,
         t: f32,
         safety: bool,
+        agent: Option<[f32; 3]>,
         keep: impl Fn(&Motion) -> bool,
         out: &mut VoxelGrid,
     ) {
@@ -256,6 +267,11 @@ impl Scene {
             let Some(mut p) = self.pose(i, t) else {
                 continue;
             };
+            if let (Motion::Timed { .. }, Some(a)) = (&self.obstacles[i].motion, agent) {
+                if Self::on_agent(&p, a) {
+                    continue;
+                }
+            }
             let moving = !matches!(
                 self.obstacles[i].motion,
                 Motion::Static | Motion::Timed { .. }
@@ -399,13 +415,13 @@ mod tests {
         assert_eq!(count(|m| matches!(m, Motion::Timed { .. })), 5);
         let mut a = VoxelGrid::new(1, 1, 1).unwrap();
         let mut b = a.clone();
-        s.rasterise(0.0, false, &mut a);
-        s.rasterise(3.5, false, &mut b);
+        s.rasterise(0.0, false, None, &mut a);
+        s.rasterise(3.5, false, None, &mut b);
         assert_ne!(a, b, "obstacles move");
         let start = s.start.map(|v| v.floor() as i64);
         assert!(!a.is_blocked(start[0], start[1], start[2]));
         // The safety collider blocks more.
-        s.rasterise(0.0, true, &mut b);
+        s.rasterise(0.0, true, None, &mut b);
         assert!(b.count_blocked() > a.count_blocked());
         assert_ne!(s.destination_at(0.0), s.destination_at(5.0));
     }
