@@ -315,11 +315,38 @@ pub fn findings(means: &BTreeMap<(String, String), Means>, within: f64) -> Strin
     let mut cases = vec![];
     for s in ran.iter().filter(|s| s.magnitude == 2 || s.magnitude == 20) {
         let faster = rec(s, "dstar-lite") < rec(s, "astar");
-        cases.push((s.name(), faster == (s.magnitude == 2)));
+        // The thesis names Room 512 at 2% as the exception, where A* is faster (§5.2.2):
+        // there the finding is that D* Lite is slower.
+        let expected = s.magnitude == 2 && s.name() != "room-512-2";
+        cases.push((s.name(), faster == expected));
     }
     check(
-        "D* Lite recomputes faster than A* at 2% and slower at 20%",
+        "D* Lite recomputes faster than A* at 2% (except room-512-2, as the thesis says) and slower at 20%",
         cases,
+    );
+    // D* Lite takes the first of equal steps, with no tie-breaking (as the thesis ran it), and
+    // so travels further than A*: in 21 of the thesis's 24 scenarios (its Table D3).
+    let len = |s: &Scenario, a: &str| get(s, a).map_or(f64::NAN, |m| m.length);
+    let thesis_len = |s: &Scenario, a: &str| {
+        s.thesis()
+            .into_iter()
+            .find(|r| r.3 == a)
+            .map_or(f64::NAN, |r| r.6)
+    };
+    let further: Vec<(String, bool)> = ran
+        .iter()
+        .map(|s| (s.name(), len(s, "dstar-lite") > len(s, "astar")))
+        .collect();
+    let theirs = ran
+        .iter()
+        .filter(|s| thesis_len(s, "dstar-lite") > thesis_len(s, "astar"))
+        .count();
+    check(
+        &format!(
+            "D* Lite travels further than A* (the thesis: in {theirs} of these {})",
+            ran.len()
+        ),
+        further,
     );
     let cases = ran
         .iter()
@@ -399,6 +426,35 @@ mod tests {
         assert_eq!((a24[0].1, a24[0].2, a24[0].6), (512, 20, 1029.0));
     }
 
+    /// Fed the thesis's own tables, the findings about the thesis hold where the thesis says
+    /// they do: D* Lite recomputes faster at 2% but on Room 512 (the exception it names) and
+    /// slower at 20%, and travels further than A* in 21 of 24 scenarios.
+    #[test]
+    fn the_thesis_tables_meet_its_own_findings() {
+        let mut means = BTreeMap::new();
+        for s in all() {
+            for r in s.thesis() {
+                let m = Means {
+                    runs: 1,
+                    success: 1.0,
+                    total_ms: r.4,
+                    recompute_ms: r.5,
+                    length: r.6,
+                    replans: searches(r.6) - 1.0,
+                    nodes: r.7,
+                    settled: r.7,
+                };
+                means.insert((s.name(), r.3.to_string()), m);
+            }
+        }
+        let text = findings(&means, 20.0);
+        assert!(text.contains("at 20%: holds in 12 of 12\n"), "{text}");
+        assert!(
+            text.contains("D* Lite travels further than A* (the thesis: in 21 of these 24): holds in 21 of 24; not in room-128-2, room-128-5, random-128-2"),
+            "{text}"
+        );
+    }
+
     #[test]
     fn scenarios_select_by_pattern_and_shard() {
         let names = |v: Vec<Scenario>| v.iter().map(|s| s.name()).collect::<Vec<_>>();
@@ -458,7 +514,7 @@ mod tests {
         );
         assert!(
             f.contains(
-                "D* Lite recomputes faster than A* at 2% and slower at 20%: holds in 1 of 1"
+                "D* Lite recomputes faster than A* at 2% (except room-512-2, as the thesis says) and slower at 20%: holds in 1 of 1"
             ),
             "{f}"
         );

@@ -74,9 +74,11 @@ pub fn spec(name: &str, eps: f64) -> Result<String, String> {
         "dstar-lite" => format!("dstar-lite:epsilon={eps},key=krafft2019,{h}"),
         "ara-star" => format!("ara-star:epsilon=3,decrement=0.2,{h}"),
         "ad-star" => format!("ad-star:epsilon=3,decrement=0.2,{h}"),
-        other => return Err(format!(
+        other => {
+            return Err(format!(
             "unknown algorithm `{other}` (known: astar, theta-star, dstar-lite, ara-star, ad-star)"
-        )),
+        ))
+        }
     })
 }
 
