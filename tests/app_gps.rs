@@ -156,7 +156,8 @@ fn knowledge_is_built_painted_saved_and_compared_like_the_core() {
     };
     let (c, hv) = seen.expect("the known map's plans expand hexes");
     h.state_mut().active = 2;
-    h.state_mut().selected = Some(w.space.xy(c));
+    // A knowledge level's view is inspected in its own world.
+    h.state_mut().world_selected = Some((2, w.space.xy(c)));
     h.run();
     h.get_by_label(&format!("{hv:.3} (counter, f − g of its plan)"));
 

@@ -195,6 +195,43 @@ fn a_compare_view_searches_the_square_map_as_hexes() {
     // The square view is the square search still.
     let (sq_cost, _) = common::core_astar();
     assert_eq!(app.views[0].run.cost(), Some(sq_cost));
+
+    // The hex view inspects its own hexes: a hex its A* closed, under the pointer, shows the
+    // core's g; clicked, it stays selected when the pointer leaves.
+    let path = a.path().unwrap().to_vec();
+    let n = *app.views[1]
+        .run
+        .series
+        .node
+        .iter()
+        .rev()
+        .find(|n| !path.contains(n))
+        .unwrap();
+    let (hx, hy) = sp.xy(n);
+    let g = a.g(n).unwrap();
+    let Family::Hex { .. } = w.family else {
+        panic!("hexes")
+    };
+    let at = w.cam.centre(app.view_rects[1], (hx, hy));
+    h.hover_at(at);
+    h.run();
+    h.get_by_label_contains(&format!("({hx}, {hy})"));
+    h.get_by_label(&format!("{g:.3}"));
+    h.get_by_label("closed");
+    h.drag_at(at);
+    h.drop_at(at);
+    h.run();
+    h.remove_cursor();
+    h.run();
+    assert_eq!(h.state().world_selected, Some((1, (hx, hy))));
+    h.get_by_label(&format!("{g:.3}"));
+    // A brush stroke there says where edits are made.
+    h.state_mut().tool = pathlab::app::Tool::Brush;
+    h.hover_at(at);
+    h.drag_at(at);
+    h.drop_at(at);
+    h.run();
+    h.get_by_label_contains("searches a world of its own");
 }
 
 /// Dynamic obstacles and agents on a hex world: D* Lite's agent walks to the goal while wall

@@ -34,7 +34,16 @@ fn inspector(app: &mut PathlabApp, ui: &mut egui::Ui) {
         ui.label(RichText::new(app.view_name(vi)).strong())
             .on_hover_text("The view under the pointer (or the last one hovered or clicked)");
     }
-    let (cell, how) = match (app.hover, app.selected) {
+    // A view of its own world (hexes of the square map, a knowledge level) is inspected in
+    // its own cells, on its own graph.
+    let own_world = app.views.get(vi).is_some_and(|v| v.world.is_some());
+    let (hover, selected) = if own_world {
+        let mine = |c: Option<(usize, (u32, u32))>| c.filter(|c| c.0 == vi).map(|c| c.1);
+        (mine(app.world_hover), mine(app.world_selected))
+    } else {
+        (app.hover, app.selected)
+    };
+    let (cell, how) = match (hover, selected) {
         (Some(c), _) => (c, "under the pointer"),
         (None, Some(c)) => (c, "selected"),
         (None, None) => {
@@ -42,20 +51,46 @@ fn inspector(app: &mut PathlabApp, ui: &mut egui::Ui) {
             return;
         }
     };
+    // Taken out while the run is read (and put back below): its graph and cells are what the
+    // values speak of.
+    let world = app.views.get_mut(vi).and_then(|v| v.world.take());
+    let body = |app: &mut PathlabApp, world: Option<&super::ViewWorld>, ui: &mut egui::Ui| {
+        inspect_cell(app, (vi, world), (cell, how), ui)
+    };
+    body(app, world.as_deref(), ui);
+    if let Some(v) = app.views.get_mut(vi) {
+        v.world = world;
+    }
+}
+
+/// The inspector's table for `cell` of view `vi` (on `world` when the view has its own).
+fn inspect_cell(
+    app: &mut PathlabApp,
+    (vi, world): (usize, Option<&super::ViewWorld>),
+    (cell, how): ((u32, u32), &str),
+    ui: &mut egui::Ui,
+) {
+    let (space, grid) = match world {
+        Some(w) => (&w.space, &w.grid),
+        None => (&app.space, &app.doc.grid),
+    };
     let (x, y) = cell;
-    let Some(n) = app.space.node(x, y) else {
+    let Some(n) = space.node(x, y) else {
         return;
     };
-    let terrain = app.doc.grid.get(x, y).map_or('?', |c| c.tile as char);
+    let terrain = grid.get(x, y).map_or('?', |c| c.tile as char);
     // A terrain cost other than 1 (square cells, hexes, and a voxel layer's slice carry them).
-    let terrain = match app.doc.grid.get(x, y).map_or(1.0, |c| c.cost) {
+    let terrain = match grid.get(x, y).map_or(1.0, |c| c.cost) {
         1.0 => format!("'{terrain}'"),
         c => format!("'{terrain}' cost ×{c}"),
     };
     // On voxels, the cell is in the layer shown; start and goal have layers too.
     let z = app.doc.layer();
     let is_voxel = app.doc.volume.is_some();
-    let (start, goal) = (app.doc.start_at(), app.doc.goal_at());
+    let (start, goal) = match world {
+        Some(w) => ((w.start.0, w.start.1, 0), (w.goal.0, w.goal.1, 0)),
+        None => (app.doc.start_at(), app.doc.goal_at()),
+    };
     let Some(view) = app.views.get_mut(vi) else {
         return;
     };
@@ -82,7 +117,7 @@ fn inspector(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     } else {
                         run.query.goal
                     };
-                    let h = app.space.heuristic(p.heuristic(), n, to);
+                    let h = space.heuristic(p.heuristic(), n, to);
                     if backwards {
                         format!("{h:.3} (to the start)")
                     } else {
@@ -158,11 +193,11 @@ fn inspector(app: &mut PathlabApp, ui: &mut egui::Ui) {
         ui.label("parent");
         ui.label(if info.parent == crate::trace::NONE {
             "—".into()
-        } else if let Some((v, _)) = app.space.as_voxel() {
+        } else if let Some((v, _)) = space.as_voxel() {
             let [px, py, pz] = v.xyz(info.parent);
             format!("({px}, {py}, {pz})")
         } else {
-            let (px, py) = app.space.xy(info.parent);
+            let (px, py) = space.xy(info.parent);
             format!("({px}, {py})")
         });
         ui.end_row();
@@ -178,7 +213,7 @@ fn inspector(app: &mut PathlabApp, ui: &mut egui::Ui) {
             let fresh = app.best_open_cache.as_ref().is_some_and(|c| c.0 == key);
             if !fresh {
                 // Scanning a big map's open nodes every frame while playing would cost frames.
-                if app.playing && app.space.num_nodes() > 300_000 {
+                if app.playing && space.num_nodes() > 300_000 {
                     ui.label("(shown when paused)");
                     return;
                 }
@@ -191,7 +226,7 @@ fn inspector(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 ui.label("g");
                 ui.end_row();
                 for &(n, f, g) in list {
-                    let (x, y) = app.space.xy(n);
+                    let (x, y) = space.xy(n);
                     ui.label(format!("({x}, {y})"));
                     ui.label(format!("{f:.3}"));
                     ui.label(format!("{g:.3}"));

@@ -80,6 +80,20 @@ pub enum Tool {
     Know,
 }
 
+impl Tool {
+    /// The tool's name as the left panel shows it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Select => "Select",
+            Tool::Brush => "Brush",
+            Tool::Erase => "Erase",
+            Tool::Rect => "Rectangle",
+            Tool::Fill => "Fill",
+            Tool::Know => "Know",
+        }
+    }
+}
+
 /// How views in a compare set move through their runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sync {
@@ -226,6 +240,10 @@ pub struct PathlabApp {
     pub status: String,
     pub selected: Option<(u32, u32)>,
     hover: Option<(u32, u32)>,
+    /// The cell under the pointer, and the one clicked, in a view of its own world (hexes of
+    /// the square map, a knowledge level): its index and the cell in its own grid.
+    pub world_hover: Option<(usize, (u32, u32))>,
+    pub world_selected: Option<(usize, (u32, u32))>,
     /// Cells painted by the current drag, and what they were.
     stroke: Option<(CellList, CellList)>,
     rect_from: Option<(u32, u32)>,
@@ -353,6 +371,8 @@ impl PathlabApp {
                 .into(),
             selected: None,
             hover: None,
+            world_hover: None,
+            world_selected: None,
             stroke: None,
             rect_from: None,
             brush_last: None,

@@ -153,12 +153,40 @@ impl PathlabApp {
                 &ov,
             );
             if !doc_cells {
-                // Its cells are not the document's: it is looked at, not edited.
-                let looked = g.hover.is_some();
-                g = canvas::Gesture::default();
-                if looked {
+                // Its cells are not the document's: it is looked at and inspected in its own
+                // cells, not edited; a stroke there says why nothing is painted.
+                if let Some(c) = g.hover {
+                    self.active = i;
+                    self.world_hover = Some((i, c));
+                } else if self.world_hover.is_some_and(|h| h.0 == i) {
+                    self.world_hover = None;
+                }
+                let picked = match (self.tool, g.clicked) {
+                    (super::Tool::Select, Some(c)) => Some(c),
+                    _ => g.secondary.or(g.menu.map(|m| m.1)),
+                };
+                if let Some(c) = picked {
+                    self.world_selected = Some((i, c));
                     self.active = i;
                 }
+                if g.pressed.is_some() && self.tool != super::Tool::Select {
+                    self.status = format!(
+                        "View {} searches a world of its own ({}): the {} tool edits the \
+                         document in its other views",
+                        i + 1,
+                        if self.views[i]
+                            .world
+                            .as_ref()
+                            .is_some_and(|w| w.knowledge.is_some())
+                        {
+                            "its own cognitive map"
+                        } else {
+                            "the map as hexes, rebuilt after each edit"
+                        },
+                        self.tool.name()
+                    );
+                }
+                g = canvas::Gesture::default();
             }
             gestures.push(g);
         }
