@@ -10,7 +10,7 @@ use crate::trace::{Event, EventKind, Tracer, NONE};
 
 /// Spaces with more nodes than this keep search state segment by segment
 /// ([`NodeTable::reset_segmented`]): arrays over all their nodes stay in no cache.
-const SEGMENTED_ABOVE: usize = 1 << 25;
+pub(crate) const SEGMENTED_ABOVE: usize = 1 << 25;
 
 /// How a node's priority is computed from g and h.
 #[derive(Clone, Copy, Debug, PartialEq)]

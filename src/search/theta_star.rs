@@ -49,6 +49,10 @@ pub struct ThetaStar {
     path: Vec<NodeId>,
     /// What the path found costs in the world (g, but under the segment optimisation).
     length: f64,
+    /// The expanded node's neighbours, kept between expansions (no allocation per node).
+    buf: Vec<(NodeId, f64)>,
+    /// Spaces above this many nodes keep state in segments (see `reset`).
+    segmented_above: usize,
 }
 
 /// Euclidean distance between two nodes' positions.
@@ -119,9 +123,17 @@ impl ThetaStar {
             open_count: 0,
             path: vec![],
             length: 0.0,
+            buf: Vec::new(),
+            segmented_above: super::best_first::SEGMENTED_ABOVE,
         };
         s.reset(space, query);
         s
+    }
+
+    /// Keeps search state segment by segment from the next query on when the space has more
+    /// than `nodes` nodes (default 2²⁵; 0: always), so tests can compare both ways.
+    pub fn set_segmented_above(&mut self, nodes: usize) {
+        self.segmented_above = nodes;
     }
 
     /// Theta* from registry parameters.
@@ -180,8 +192,8 @@ impl ThetaStar {
 
     /// Lazy Theta*'s SETVERTEX: when the assumed segment from `s`'s parent is blocked, `s`
     /// takes its best closed neighbour as parent (one exists: a closed neighbour generated it).
-    fn set_vertex<S: Space, T: Tracer>(&mut self, space: &S, s: NodeId, tracer: &mut T) {
-        let p = self.nodes.parent(s);
+    fn set_vertex<S: Space, T: Tracer>(&mut self, space: &S, s: NodeId, at: u32, tracer: &mut T) {
+        let p = self.nodes.parent(at);
         if p == NONE || self.los(space, p, s, tracer) {
             return;
         }
@@ -189,15 +201,18 @@ impl ThetaStar {
         let mut best: Option<(f64, NodeId)> = None;
         let nodes = &self.nodes;
         space.for_each_predecessor(s, |m, c| {
-            if nodes.mark(m) == Mark::Closed {
-                let g = nodes.g(m) + if unit { 1.0 } else { c };
+            let Some(am) = nodes.find(m) else {
+                return;
+            };
+            if nodes.mark(am) == Mark::Closed {
+                let g = nodes.g(am) + if unit { 1.0 } else { c };
                 if best.is_none_or(|b| key(g) < key(b.0)) {
                     best = Some((g, m));
                 }
             }
         });
         if let Some((g, m)) = best {
-            self.nodes.improve(s, g, m);
+            self.nodes.improve(at, g, m);
             if T::ENABLED {
                 tracer.event(Event::new(EventKind::Update, s, m, g, g));
             }
@@ -215,15 +230,23 @@ impl ThetaStar {
 impl<S: Space> Search<S> for ThetaStar {
     fn reset(&mut self, space: &S, query: Query) {
         self.query = query;
-        self.nodes.reset(space.num_nodes());
+        // As A*: above 2^25 nodes the state is kept in segments handed out as the search
+        // reaches them (arrays over a 74M-voxel world took 1.3 GB and zeroing them dominated
+        // short queries); the open list and the table then speak of slots.
+        if space.num_nodes() > self.segmented_above {
+            self.nodes.reset_segmented(space.num_nodes());
+        } else {
+            self.nodes.reset(space.num_nodes());
+        }
         self.heap.clear();
         self.stats = Stats::default();
         self.path.clear();
         self.length = 0.0;
         self.status = Status::Running;
         let h = space.heuristic(self.heuristic, query.start, query.goal);
-        self.nodes.open(query.start, 0.0, NONE);
-        self.heap.push(self.epsilon * h, 0.0, query.start);
+        let at = self.nodes.slot(query.start);
+        self.nodes.open(at, 0.0, NONE);
+        self.heap.push(self.epsilon * h, 0.0, at);
         self.open_count = 1;
         self.stats.generated = 1;
         self.stats.max_open = 1;
@@ -257,26 +280,37 @@ impl<S: Space> Search<S> for ThetaStar {
                 break e.node();
             }
         };
+        let (at, s) = (s, self.nodes.node(s));
         if self.lazy && self.any_angle {
-            self.set_vertex(space, s, tracer);
+            self.set_vertex(space, s, at, tracer);
         }
-        let g = self.nodes.g(s);
-        self.nodes.close(s);
+        let g = self.nodes.g(at);
+        self.nodes.close(at);
         self.open_count -= 1;
         self.stats.expanded += 1;
         if T::ENABLED {
             let f = g + space.heuristic(self.heuristic, s, goal);
-            tracer.event(Event::new(EventKind::Expand, s, self.nodes.parent(s), g, f));
+            tracer.event(Event::new(
+                EventKind::Expand,
+                s,
+                self.nodes.parent(at),
+                g,
+                f,
+            ));
         }
         if s == goal {
             self.finish(space, tracer);
             return self.status;
         }
-        let parent = self.nodes.parent(s);
-        let mut buf: Vec<(NodeId, f64)> = Vec::with_capacity(space.max_degree());
+        let parent = self.nodes.parent(at);
+        // g of the parent, in the table's own slot (a parent was reached, so it has one).
+        let g_parent = self.nodes.find(parent).map(|p| self.nodes.g(p));
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
         buf.extend(space.neighbours(s));
-        for (m, c) in buf {
-            let mark = self.nodes.mark(m);
+        for &(m, c) in &buf {
+            let am = self.nodes.slot(m);
+            let mark = self.nodes.mark(am);
             if mark == Mark::Closed {
                 continue;
             }
@@ -286,26 +320,29 @@ impl<S: Space> Search<S> for ThetaStar {
                 && parent != NONE
                 && (self.lazy || self.los(space, parent, m, tracer));
             let (ng, np) = if via_parent {
-                (self.nodes.g(parent) + self.seg(space, parent, m), parent)
+                (
+                    g_parent.unwrap_or(f64::INFINITY) + self.seg(space, parent, m),
+                    parent,
+                )
             } else {
                 (g + if self.unit_segments { 1.0 } else { c }, s)
             };
             let h = self.epsilon * space.heuristic(self.heuristic, m, goal);
             match mark {
                 Mark::New => {
-                    self.nodes.open(m, ng, np);
+                    self.nodes.open(am, ng, np);
                     self.open_count += 1;
                     self.stats.generated += 1;
-                    self.heap.push(ng + h, ng, m);
+                    self.heap.push(ng + h, ng, am);
                     if T::ENABLED {
                         tracer.event(Event::new(EventKind::Generate, m, np, ng, ng + h));
                     }
                 }
-                _ if key(ng) < key(self.nodes.g(m)) => {
-                    self.nodes.improve(m, ng, np);
+                _ if key(ng) < key(self.nodes.g(am)) => {
+                    self.nodes.improve(am, ng, np);
                     self.stats.updated += 1;
                     self.stats.generated += 1;
-                    self.heap.push(ng + h, ng, m);
+                    self.heap.push(ng + h, ng, am);
                     if T::ENABLED {
                         tracer.event(Event::new(EventKind::Update, m, np, ng, ng + h));
                     }
@@ -313,6 +350,7 @@ impl<S: Space> Search<S> for ThetaStar {
                 _ => {}
             }
         }
+        self.buf = buf;
         self.stats.max_open = self.stats.max_open.max(self.open_count);
         Status::Running
     }

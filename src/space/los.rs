@@ -15,65 +15,116 @@ pub fn segment_free(
     b: [i64; 3],
     mut blocked: impl FnMut(i64, i64, i64) -> bool,
 ) -> bool {
-    let d = [0, 1, 2].map(|i| b[i] - a[i]);
-    let n = d.map(|v| v.unsigned_abs() as i64);
-    let step = d.map(|v| v.signum());
-    // Boundaries crossed so far on each axis; the next one on axis i is crossed at
-    // t = (2·k + 1) / (2·n[i]) for k = crossed[i].
-    let mut crossed = [0i64; 3];
     let mut cell = a;
-    if blocked(cell[0], cell[1], cell[2]) {
-        return false;
-    }
-    loop {
-        // The axes whose next crossing comes first (ties cross together).
-        let mut next: Option<(i64, i64)> = None; // (numerator, denominator) of the earliest t
-        let mut axes = [false; 3];
-        for i in 0..3 {
-            if crossed[i] >= n[i] {
-                continue;
-            }
-            let t = (2 * crossed[i] + 1, 2 * n[i]);
-            match next {
-                None => {
-                    next = Some(t);
-                    axes = [false; 3];
-                    axes[i] = true;
-                }
-                Some(best) => {
-                    // t < best ⇔ t.0·best.1 < best.0·t.1 (denominators are positive).
-                    let (l, r) = (t.0 * best.1, best.0 * t.1);
-                    if l < r {
-                        next = Some(t);
-                        axes = [false; 3];
-                        axes[i] = true;
-                    } else if l == r {
-                        axes[i] = true;
-                    }
-                }
-            }
-        }
-        if next.is_none() {
-            return true;
-        }
+    segment_walk(a, b, |axes, step| {
         // Every cell around the crossing point: the current cell moved along any subset of
         // the crossing axes (one axis: the next cell; two: the four around an edge; three: the
-        // eight around a corner).
-        let moving: Vec<usize> = (0..3).filter(|&i| axes[i]).collect();
-        for mask in 1..(1u32 << moving.len()) {
-            let mut c = cell;
-            for (k, &i) in moving.iter().enumerate() {
-                if mask & (1 << k) != 0 {
-                    c[i] += step[i];
-                }
+        // eight around a corner); `None` asks about the first cell.
+        let Some(axes) = axes else {
+            return !blocked(cell[0], cell[1], cell[2]);
+        };
+        for mask in 1..8u32 {
+            if mask & !axes != 0 {
+                continue;
             }
+            let c = [0, 1, 2].map(|i| cell[i] + if mask >> i & 1 == 1 { step[i] } else { 0 });
             if blocked(c[0], c[1], c[2]) {
                 return false;
             }
         }
-        for &i in &moving {
-            cell[i] += step[i];
-            crossed[i] += 1;
+        for (i, c) in cell.iter_mut().enumerate() {
+            if axes >> i & 1 == 1 {
+                *c += step[i];
+            }
+        }
+        true
+    })
+}
+
+/// [`segment_free`] on a grid stored row-major (x fastest, then y, then z) with `dims`, asking
+/// `blocked_at` by index: both ends must lie inside, and so then does every cell the segment
+/// touches (they lie in the box the two ends span), so no cell needs a bounds check.
+pub fn segment_free_indexed(
+    a: [i64; 3],
+    b: [i64; 3],
+    dims: [u32; 3],
+    mut blocked_at: impl FnMut(usize) -> bool,
+) -> bool {
+    let stride = [1i64, dims[0] as i64, dims[0] as i64 * dims[1] as i64];
+    let mut at = a[0] + a[1] * stride[1] + a[2] * stride[2];
+    segment_walk(a, b, |axes, step| {
+        let Some(axes) = axes else {
+            return !blocked_at(at as usize);
+        };
+        let d = [0, 1, 2].map(|i| step[i] * stride[i]);
+        for mask in 1..8u32 {
+            if mask & !axes != 0 {
+                continue;
+            }
+            let off: i64 = (0..3).filter(|i| mask >> i & 1 == 1).map(|i| d[i]).sum();
+            if blocked_at((at + off) as usize) {
+                return false;
+            }
+        }
+        at += (0..3)
+            .filter(|i| axes >> i & 1 == 1)
+            .map(|i| d[i])
+            .sum::<i64>();
+        true
+    })
+}
+
+/// Walks the cell boundaries the segment between the centres of `a` and `b` crosses, in
+/// order: `visit(None, step)` for the first cell, then `visit(Some(axes), step)` for each
+/// crossing, `axes` a bit mask of the axes crossed together (ties cross at once). Stops early
+/// when `visit` returns false; returns whether it never did.
+///
+/// Axis i's k-th boundary is crossed at t = (2k + 1) / (2 n_i). Over the common denominator
+/// 2 · n_x · n_y · n_z that is (2k + 1) · P_i with P_i the product of the other axes' counts, so
+/// each axis keeps its next crossing as one integer and adds 2 · P_i to it: no division, no
+/// floating point, ties exact.
+#[inline(always)]
+fn segment_walk(
+    a: [i64; 3],
+    b: [i64; 3],
+    mut visit: impl FnMut(Option<u32>, [i64; 3]) -> bool,
+) -> bool {
+    let d = [0, 1, 2].map(|i| b[i] - a[i]);
+    let n = d.map(|v| v.abs());
+    let step = d.map(|v| v.signum());
+    if !visit(None, step) {
+        return false;
+    }
+    // Axes that do not move count as 1 in the products.
+    let m = n.map(|v| v.max(1));
+    let p = [m[1] * m[2], m[0] * m[2], m[0] * m[1]];
+    let mut next = p;
+    let mut left = n;
+    loop {
+        let mut best = i64::MAX;
+        let mut axes = 0u32;
+        for i in 0..3 {
+            if left[i] == 0 {
+                continue;
+            }
+            if next[i] < best {
+                best = next[i];
+                axes = 1 << i;
+            } else if next[i] == best {
+                axes |= 1 << i;
+            }
+        }
+        if axes == 0 {
+            return true;
+        }
+        if !visit(Some(axes), step) {
+            return false;
+        }
+        for i in 0..3 {
+            if axes >> i & 1 == 1 {
+                next[i] += 2 * p[i];
+                left[i] -= 1;
+            }
         }
     }
 }
@@ -158,7 +209,13 @@ mod tests {
                     ]
                 };
                 let (a, b) = (p(), p());
-                if segment_free(a, b, blocked) != sampled(a, b, &blocked) {
+                let want = sampled(a, b, &blocked);
+                if segment_free(a, b, blocked) != want {
+                    disagreements += 1;
+                }
+                // The same walk by index, as voxel worlds ask it.
+                let dims = [w as u32, h as u32, d as u32];
+                if segment_free_indexed(a, b, dims, |i| cells[i]) != want {
                     disagreements += 1;
                 }
             }
