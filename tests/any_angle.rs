@@ -426,3 +426,50 @@ fn any_angle_paths_on_the_warframe_maps() {
     }
     assert!(voxel_checked >= 20, "{voxel_checked}");
 }
+
+/// Yu & Novitch's segment optimisation, both readings of their text, on Complex: with every
+/// segment costing one voxel (the literal reading) Theta*'s paths grow by several percent
+/// (g counts segments while h counts voxels, so the search runs nearly greedy), with only the
+/// neighbour edges costing one they stay within 1% of the true-length search.
+#[test]
+fn the_two_readings_of_the_segment_optimisation() {
+    use pathlab::experiment::anyangle;
+    use pathlab::experiment::voxel_suite::VoxelSuite;
+    use pathlab::experiment::Selection;
+    use pathlab::search::{AnyAngleKind, SegmentCost};
+    let warframe = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/benchmarks/warframe-3d");
+    if !warframe.is_dir() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{} is missing on CI",
+            warframe.display()
+        );
+        eprintln!("skipped: {} is absent", warframe.display());
+        return;
+    }
+    let map = warframe.join("Complex.3dmap");
+    let scen = warframe.join("Complex.3dmap.3dscen");
+    let sel = Selection {
+        every: 250,
+        limit: None,
+    };
+    let suite = VoxelSuite::load(&map, &scen, sel, VoxelMoves::TwentySix).unwrap();
+    let qs: Vec<_> = suite.queries.iter().copied().enumerate().collect();
+    let algos = [("theta-star", AnyAngleKind::Theta)];
+    let mean = |cost: SegmentCost| {
+        let rows = anyangle::run(&suite.space, &qs, &algos, cost, false);
+        assert!(rows.iter().all(|r| r.length.is_some()), "{cost:?}");
+        rows.iter().map(|r| r.length.unwrap()).sum::<f64>() / rows.len() as f64
+    };
+    let (exact, all, edges) = (
+        mean(SegmentCost::Length),
+        mean(SegmentCost::Unit),
+        mean(SegmentCost::UnitEdges),
+    );
+    assert!(all > exact * 1.03, "unit segments: {all} against {exact}");
+    assert!(
+        edges < exact * 1.01 && edges >= exact - 1e-6,
+        "unit edges: {edges} against {exact}"
+    );
+}

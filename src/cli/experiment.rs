@@ -62,9 +62,11 @@ pub enum Experiment {
         scen: PathBuf,
         #[arg(long, default_value = "astar,theta-star,lazy-theta-star")]
         algos: String,
-        /// Their segment optimisation: every edge and segment counts 1 in g.
-        #[arg(long)]
-        segment_cost: bool,
+        /// Their segment optimisation: every edge and segment counts 1 in g (`all`, the
+        /// default, their text read literally), or only edges between neighbours, longer
+        /// segments their length (`edges`, the other reading).
+        #[arg(long, value_name = "WHICH", num_args = 0..=1, default_missing_value = "all", value_parser = ["all", "edges"])]
+        segment_cost: Option<String>,
         /// Rubber-band every path afterwards (its length and checks in their own columns).
         #[arg(long)]
         smooth: bool,
@@ -277,18 +279,24 @@ pub fn run(e: Experiment) -> Result<i32> {
                 every: every as usize,
                 limit: limit.map(|l| l as usize),
             };
-            let how = (segment_cost, smooth);
+            use pathlab::search::SegmentCost;
+            let cost = match segment_cost.as_deref() {
+                None => SegmentCost::Length,
+                Some("edges") => SegmentCost::UnitEdges,
+                Some(_) => SegmentCost::Unit,
+            };
+            let how = (cost, smooth);
             // The same progress bar as `solve`: it appears once the work takes a second.
-            let run =
-                |n: usize, go: &mut dyn FnMut(&mut dyn FnMut(usize)) -> Vec<anyangle::Row>| {
-                    let mut bar = LateProgress::new(n);
-                    let mut last = 0;
-                    go(&mut |k| {
-                        bar.inc_by((k - last) as u64);
-                        last = k;
-                    })
-                };
-            let rows = if super::ext(&map) == "3dmap" {
+            type Ran = (Vec<anyangle::Row>, anyangle::Cold);
+            let run = |n: usize, go: &mut dyn FnMut(&mut dyn FnMut(usize)) -> Ran| {
+                let mut bar = LateProgress::new(n);
+                let mut last = 0;
+                go(&mut |k| {
+                    bar.inc_by((k - last) as u64);
+                    last = k;
+                })
+            };
+            let (rows, cold) = if super::ext(&map) == "3dmap" {
                 let moves = pathlab::space::VoxelMoves::TwentySix;
                 let suite =
                     pathlab::experiment::voxel_suite::VoxelSuite::load(&map, &scen, sel, moves)?;
@@ -303,7 +311,7 @@ pub fn run(e: Experiment) -> Result<i32> {
                     anyangle::run_with_progress(&suite.space, &qs, &algos, how, done)
                 })
             };
-            let table = anyangle::summary(&rows, &algos);
+            let table = anyangle::summary(&rows, &algos, &cold);
             write_csv_and_table(csv, &anyangle::csv(&rows), &table)?;
             Ok(0)
         }

@@ -38,7 +38,7 @@ pub use heap::{key_or_inf, Entry, OpenHeap, Ties};
 pub use keyed_heap::KeyedHeap;
 pub use nodes::{Mark, NodeTable};
 pub use smooth::rubber_band;
-pub use theta_star::{any_angle_cost, distance, Kind as AnyAngleKind, ThetaStar};
+pub use theta_star::{any_angle_cost, distance, Kind as AnyAngleKind, SegmentCost, ThetaStar};
 pub use weighted_astar::WeightedAStar;
 
 use crate::space::{NodeId, Space};

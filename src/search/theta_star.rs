@@ -20,6 +20,19 @@ use super::{NodeTable, OpenHeap, Query, Search, SearchState, Stats, Status};
 use crate::space::{Heuristic, NodeId, Space};
 use crate::trace::{Event, EventKind, Tracer, NONE};
 
+/// What a step costs in g (Yu & Novitch's segment optimisation, §2.6 of their report).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SegmentCost {
+    /// Every edge and segment its Euclidean length.
+    Length,
+    /// Every edge and every segment one voxel, however long (their text read literally: "for
+    /// all neighbors", one `c` in the pseudocode).
+    Unit,
+    /// Edges between neighbours one voxel, longer segments (Theta*'s path 2) their length:
+    /// the other reading of their text.
+    UnitEdges,
+}
+
 /// Which of Yu & Novitch's three searches ([`ThetaStar::yu_novitch`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -36,8 +49,10 @@ pub struct ThetaStar {
     any_angle: bool,
     lazy: bool,
     heuristic: Heuristic,
-    /// Yu & Novitch's segment optimisation: every edge and segment costs 1 in g.
+    /// Yu & Novitch's segment optimisation: every edge (and, unless `unit_edges_only`, every
+    /// segment) costs 1 in g.
     unit_segments: bool,
+    unit_edges_only: bool,
     /// Heuristic inflation: f = g + ε·h.
     epsilon: f64,
     nodes: NodeTable,
@@ -99,11 +114,11 @@ impl ThetaStar {
         },
         ParamSpec {
             name: "segment_cost",
-            help: "Yu & Novitch's segment optimisation: 1 = every edge and segment costs one cell in g (faster, longer paths)",
-            kind: ParamKind::Choice(&["length", "unit"]),
+            help: "Yu & Novitch's segment optimisation: unit = every edge and segment costs one cell in g (faster, longer paths); unit-edges = edges one cell, longer segments their length",
+            kind: ParamKind::Choice(&["length", "unit", "unit-edges"]),
             default: 0.0,
             min: 0.0,
-            max: 1.0,
+            max: 2.0,
         },
     ];
 
@@ -114,6 +129,7 @@ impl ThetaStar {
             lazy,
             heuristic: h,
             unit_segments: false,
+            unit_edges_only: false,
             epsilon: 1.0,
             nodes: NodeTable::default(),
             heap: OpenHeap::default(),
@@ -149,27 +165,39 @@ impl ThetaStar {
     fn with_params<S: Space>(space: &S, query: Query, p: &Params, lazy: bool) -> ThetaStar {
         let mut s = ThetaStar::new(space, query, lazy, p.heuristic());
         s.unit_segments = p.get("segment_cost") >= 0.5;
+        s.unit_edges_only = p.get("segment_cost") >= 1.5;
         s.epsilon = p.get("epsilon").max(1.0);
         s.reset(space, query);
         s
     }
 
     /// One of Yu & Novitch's three on one loop: A* (`Kind::AStar`: no segments), Theta* or
-    /// Lazy Theta*, with the Euclidean heuristic, and their segment optimisation when `unit`.
-    pub fn yu_novitch<S: Space>(space: &S, query: Query, kind: Kind, unit: bool) -> ThetaStar {
+    /// Lazy Theta*, with the Euclidean heuristic, and the step costs `cost`.
+    pub fn yu_novitch<S: Space>(
+        space: &S,
+        query: Query,
+        kind: Kind,
+        cost: SegmentCost,
+    ) -> ThetaStar {
         let mut s = ThetaStar::new(space, query, kind == Kind::LazyTheta, Heuristic::Euclidean);
         s.any_angle = kind != Kind::AStar;
-        s.unit_segments = unit;
+        s.unit_segments = cost != SegmentCost::Length;
+        s.unit_edges_only = cost == SegmentCost::UnitEdges;
         s.reset(space, query);
         s
     }
 
     /// The cost of a segment (an edge when the nodes are neighbours) in g.
     fn seg<S: Space>(&self, space: &S, a: NodeId, b: NodeId) -> f64 {
-        if self.unit_segments {
-            1.0
+        if !self.unit_segments {
+            return distance(space, a, b);
+        }
+        let d = distance(space, a, b);
+        // An edge is at most √3 long; with `unit_edges_only` a longer segment keeps it.
+        if self.unit_edges_only && d > 1.8 {
+            d
         } else {
-            distance(space, a, b)
+            1.0
         }
     }
 
