@@ -9,6 +9,18 @@ impl PathlabApp {
     pub(super) fn centre(&mut self, ui: &mut egui::Ui) {
         let n = self.views.len().max(1);
         let mut full = ui.available_rect_before_wrap();
+        // The legend gets a strip of its own under the views, so it never covers map cells;
+        // on a voxel world it runs under the 3D view too (in the 2D column alone it took a
+        // third of its height).
+        let diff = self.diff && self.views.len() >= 2;
+        let legend_h = if self.show_legend {
+            legend::legend_height(ui, full.width(), diff)
+        } else {
+            0.0
+        };
+        let strip =
+            egui::Rect::from_min_max(egui::pos2(full.min.x, full.max.y - legend_h), full.max);
+        full.max.y -= legend_h;
         // A voxel world: the 3D view on the left, its 2D layer views on the right.
         if self.doc.volume.is_some() && self.view3d.show {
             let split = full.left() + (full.width() * 0.6).round();
@@ -19,14 +31,7 @@ impl PathlabApp {
             self.view3d.rect = None;
         }
         self.canvas_rect = Some(full);
-        // The legend gets a strip of its own under the views, so it never covers map cells.
-        let legend_h = if self.show_legend {
-            legend::legend_height(ui, full.width(), self.diff && self.views.len() >= 2)
-        } else {
-            0.0
-        };
-        let views_area =
-            egui::Rect::from_min_max(full.min, egui::pos2(full.max.x, full.max.y - legend_h));
+        let views_area = full;
         let (w, h) = (self.space.width(), self.space.height());
         let (cols, rows) = grid_layout(n, views_area.size(), (w, h));
         let cell = egui::vec2(
@@ -192,9 +197,7 @@ impl PathlabApp {
         }
         self.legend_rect = None;
         if legend_h > 0.0 {
-            let strip =
-                egui::Rect::from_min_max(egui::pos2(full.min.x, full.max.y - legend_h), full.max);
-            legend::draw_legend(ui, strip, self.diff && self.views.len() >= 2);
+            legend::draw_legend(ui, strip, diff);
             self.legend_rect = Some(strip);
         }
         // The pointer's cell is cleared when it leaves every view, so the inspector never
