@@ -4,7 +4,7 @@ usage: pixels.py FILE X0 X1 Y0 Y1 NAME=MIN ...  (exit 1 when a count is under it
 names: grey (lit obstacle voxels), orange (closed set), green (path), sight (a clear
 line-of-sight segment), agent (the flying agent and its trail), moving (moving obstacles),
 badge (an oracle badge that agrees), walk (a GPS of the brain walk), heat (the cognitive
-map's blue)
+map's brown)
 """
 import struct
 import sys
@@ -58,7 +58,9 @@ KINDS = {
     "badge": lambda r, g, b: abs(r - 40) < 6 and abs(g - 130) < 6 and abs(b - 70) < 6,
     "walk": lambda r, g, b: (abs(r - 225) < 12 and abs(g - 70) < 12 and abs(b - 160) < 12)
     or (abs(r - 150) < 12 and abs(g - 40) < 12 and abs(b - 110) < 12),
-    "heat": lambda r, g, b: b > 200 and r < 140 and g < 170,
+    # The cognitive map's brown (110, 70, 20) laid translucent over free hexes: warm, darker
+    # than the orange closed set, not the trees' green.
+    "heat": lambda r, g, b: r < 225 and r - g >= 8 and g - b >= 12 and r - b >= 30,
 }
 
 path, x0, x1, y0, y1 = sys.argv[1], *map(int, sys.argv[2:6])

@@ -14,7 +14,7 @@ use crate::trace::EventKind;
 use eframe::egui::{self, Color32, Pos2, Rect, Stroke};
 
 /// The walk's pink (the thesis's colour for the proposed path).
-pub const WALK: Color32 = Color32::from_rgb(225, 70, 160);
+pub use super::palette::WALK;
 /// Zoom (points per hex) from which each known hex shows its count.
 const COUNT_ZOOM: f32 = 22.0;
 
@@ -97,7 +97,8 @@ pub(super) fn draw_heat(
                 continue;
             }
             let k = c.min(map.c_max) as f32 / map.c_max as f32;
-            let colour = Color32::from_rgba_unmultiplied(20, 70, 220, (90.0 + 140.0 * k) as u8);
+            let [r, g, b, _] = palette::KNOWN.to_array();
+            let colour = Color32::from_rgba_unmultiplied(r, g, b, (70.0 + 160.0 * k) as u8);
             let centre = cam.centre(view, (x, y));
             super::canvas_draw::hex_fan(&mut mesh, centre, &rel, colour);
             if labels {
@@ -134,11 +135,7 @@ pub(super) fn draw_walk(p: &egui::Painter, cam: &Camera, view: Rect, w: u32, mar
     let width = (cam.zoom * 0.22).clamp(2.0, 5.0);
     for &(a, b, exploring) in &marks.trail {
         // Exploring legs in full pink, steps on a plan a darker shade.
-        let c = if exploring {
-            WALK
-        } else {
-            Color32::from_rgb(150, 40, 110)
-        };
+        let c = if exploring { WALK } else { palette::WALK_PLAN };
         p.line_segment([at(a), at(b)], Stroke::new(width, c));
     }
     if let Some((x, rays)) = &marks.choice {
@@ -148,8 +145,8 @@ pub(super) fn draw_walk(p: &egui::Painter, cam: &Camera, view: Rect, w: u32, mar
             let end = c + egui::vec2(dx as f32, dy as f32) * len;
             let (colour, wd) = match (chosen, in_cone) {
                 (true, _) => (WALK, width * 1.2),
-                (false, true) => (palette::SIGHT_CLEAR, width * 0.7),
-                (false, false) => (Color32::from_gray(150), width * 0.5),
+                (false, true) => (palette::CONE_IN, width * 0.7),
+                (false, false) => (palette::CONE_OUT, width * 0.5),
             };
             p.line_segment([c, end], Stroke::new(wd, colour));
         }

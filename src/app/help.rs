@@ -58,6 +58,36 @@ const COLOURS: &[(Color32, &str, &str)] = &[
         "View > Rubber-banded paths: the path with the nodes it can see past removed (dashed)",
     ),
     (
+        palette::KNOWN,
+        "known hex",
+        "GPS of the brain: a hex of the cognitive map, darker the more it was visited (each count as a label when zoomed in)",
+    ),
+    (
+        palette::WALK,
+        "walk: exploring",
+        "GPS of the brain: the legs walked towards the goal on unknown ground",
+    ),
+    (
+        palette::WALK_PLAN,
+        "walk: on a plan",
+        "GPS of the brain: steps that follow the counter A*'s plan on known ground",
+    ),
+    (
+        palette::CONE_IN,
+        "cone: allowed",
+        "GPS of the brain: directions within δ of the goal's at a choice (the one drawn is longer, pink)",
+    ),
+    (
+        palette::CONE_OUT,
+        "cone: outside",
+        "GPS of the brain: free directions outside the cone",
+    ),
+    (
+        palette::PATH,
+        "A*'s path (dashed)",
+        "GPS of the brain: once the walk arrives, A*'s path between the same hexes, dashed",
+    ),
+    (
         palette::AGENT,
         "agent",
         "Dynamic world: an agent walking its view's path, with its trail",
@@ -65,7 +95,7 @@ const COLOURS: &[(Color32, &str, &str)] = &[
     (
         palette::CHANGED,
         "changed",
-        "cells the dynamic world just changed: a flash, then an outline",
+        "cells the dynamic world just changed: a flash, then an outline; in the 3D moving scene, the moving obstacles",
     ),
     (
         palette::ONLY_A,
@@ -110,10 +140,17 @@ const STATS: &[(&str, &str)] = &[
         "reopened",
         "closed nodes opened again after a cheaper way was found (weighted searches)",
     ),
-    ("path_length", "moves on the path found"),
+    (
+        "path_length",
+        "moves on the path found; on an any-angle path, its straight segments",
+    ),
     (
         "cost",
-        "sum of the path's move costs: 1 straight, 1.414 (square root of 2) diagonal",
+        "sum of the path's move costs, times the terrain's: squares 1 straight, 1.414 (√2) diagonal; hexes the hex size (centre to centre, in square cells); voxels 1 across a face, 1.414 (√2) an edge, 1.732 (√3) a corner; any-angle segments their length",
+    ),
+    (
+        "los_checks",
+        "Theta*, Lazy Theta*: line-of-sight checks, one per segment tested (shown when an any-angle view is open)",
     ),
     (
         "time",
@@ -246,4 +283,32 @@ fn name_table(ui: &mut egui::Ui, title: &str, rows: &[(&str, &str)]) {
                 }
             });
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every colour the canvas draws has one meaning: no two entries of the help share a
+    /// colour, but A*'s dashed path in a GPS view, which is a path (drawn dashed).
+    #[test]
+    fn every_colour_means_one_thing() {
+        for (i, a) in COLOURS.iter().enumerate() {
+            for b in &COLOURS[i + 1..] {
+                let dashed = a.1.contains("dashed") || b.1.contains("dashed");
+                assert!(a.0 != b.0 || dashed, "{} and {} share a colour", a.1, b.1);
+            }
+        }
+        // The cognitive map's hexes, the open list and the agent: apart (they were one blue).
+        let far = |a: Color32, b: Color32| {
+            let d = |x: u8, y: u8| (x as i32 - y as i32).abs();
+            d(a.r(), b.r()) + d(a.g(), b.g()) + d(a.b(), b.b()) > 120
+        };
+        assert!(far(palette::KNOWN, palette::OPEN) && far(palette::KNOWN, palette::AGENT));
+        assert!(far(palette::CONE_IN, palette::SIGHT_CLEAR));
+        assert!(STATS.iter().any(|s| s.0 == "los_checks"));
+        assert!(STATS
+            .iter()
+            .any(|s| s.1.contains("hex size") && s.1.contains("√3")));
+    }
 }

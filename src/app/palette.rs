@@ -36,6 +36,15 @@ pub const GRID_LINE: Color32 = Color32::from_rgba_premultiplied(0, 0, 0, 28);
 pub const ORACLE_OK: Color32 = Color32::from_rgb(40, 130, 70);
 pub const ORACLE_BAD: Color32 = Color32::from_rgb(200, 30, 40);
 /// An agent walking a changing map, and its trail.
+/// A hex of the cognitive map (Rahmani 2020), drawn more opaque the more it was visited: a
+/// brown of its own (the blue it had read as the open list's, and as the agent's).
+pub const KNOWN: Color32 = Color32::from_rgb(110, 70, 20);
+/// GPS of the brain: the walk's exploring legs, its steps on a plan, and the direction cone's
+/// rays inside it (a gold apart from line-of-sight green) and outside it.
+pub const WALK: Color32 = Color32::from_rgb(225, 70, 160);
+pub const WALK_PLAN: Color32 = Color32::from_rgb(150, 40, 110);
+pub const CONE_IN: Color32 = Color32::from_rgb(200, 160, 0);
+pub const CONE_OUT: Color32 = Color32::from_rgb(150, 150, 150);
 pub const AGENT: Color32 = Color32::from_rgb(30, 110, 230);
 /// The cell under the pointer, outlined in every view.
 pub const POINTER: Color32 = Color32::from_rgb(20, 20, 24);

@@ -13,8 +13,16 @@ impl PathlabApp {
         // on a voxel world it runs under the 3D view too (in the 2D column alone it took a
         // third of its height).
         let diff = self.diff && self.views.len() >= 2;
+        let mut extras = legend::Extras::new();
+        let names: Vec<&str> = self.views.iter().map(|v| v.run.choice.info.name).collect();
+        if names.contains(&"gps") {
+            extras.extend(legend::gps_extras());
+        }
+        if names.iter().any(|n| n.contains("theta")) {
+            extras.extend(legend::sight_extras());
+        }
         let legend_h = if self.show_legend {
-            legend::legend_height(ui, full.width(), diff)
+            legend::legend_height(ui, full.width(), diff, &extras)
         } else {
             0.0
         };
@@ -197,7 +205,7 @@ impl PathlabApp {
         }
         self.legend_rect = None;
         if legend_h > 0.0 {
-            legend::draw_legend(ui, strip, diff);
+            legend::draw_legend(ui, strip, diff, &extras);
             self.legend_rect = Some(strip);
         }
         // The pointer's cell is cleared when it leaves every view, so the inspector never
