@@ -334,19 +334,28 @@ fn algorithms(app: &mut PathlabApp, ui: &mut egui::Ui) {
         ui.push_id(i, |ui| {
             egui::ComboBox::from_label(format!("view {}", i + 1))
                 .selected_text(c.info.title)
+                // Scrolls rather than running off the window.
+                .height((ui.ctx().content_rect().height() - 120.0).max(200.0))
                 .show_ui(ui, |ui| {
-                    // The algorithms that run on this world.
+                    // The algorithms that run on this world, by family.
                     let kind = app.space.kind();
-                    for a in registry::all()
-                        .iter()
-                        .filter(|a| a.spaces().contains(&kind))
-                    {
-                        if ui
-                            .selectable_label(a.name == c.info.name, a.title)
-                            .on_hover_text(a.summary)
-                            .clicked()
-                        {
-                            c = AlgoChoice::named(a.name);
+                    for g in registry::Group::ALL {
+                        let mine: Vec<_> = registry::all()
+                            .iter()
+                            .filter(|a| a.group == g && a.spaces().contains(&kind))
+                            .collect();
+                        if mine.is_empty() {
+                            continue;
+                        }
+                        ui.label(RichText::new(g.title()).small().weak());
+                        for a in mine {
+                            if ui
+                                .selectable_label(a.name == c.info.name, a.title)
+                                .on_hover_text(a.summary)
+                                .clicked()
+                            {
+                                c = AlgoChoice::named(a.name);
+                            }
                         }
                     }
                 });

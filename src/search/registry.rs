@@ -77,8 +77,41 @@ pub struct AlgoInfo {
     pub summary: &'static str,
     pub params: &'static [ParamSpec],
     pub guarantee: Guarantee,
+    /// The family of methods it belongs to, for menus that group them.
+    pub group: Group,
     /// Its constructor on each world family it runs on.
     pub makers: Makers,
+}
+
+/// Families of methods, in the order menus list them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Group {
+    /// Best-first and breadth-first searches over the graph's edges.
+    Classic,
+    /// Paths of straight segments between nodes in sight of each other.
+    AnyAngle,
+    /// Searches that repair or refine their answer as the world or the time budget changes.
+    Dynamic,
+    /// Walks that model a person's knowledge of the map.
+    HumanLike,
+}
+
+impl Group {
+    pub const ALL: [Group; 4] = [
+        Group::Classic,
+        Group::AnyAngle,
+        Group::Dynamic,
+        Group::HumanLike,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Group::Classic => "Best-first and breadth-first",
+            Group::AnyAngle => "Any-angle",
+            Group::Dynamic => "Incremental, anytime and real-time",
+            Group::HumanLike => "Human-like",
+        }
+    }
 }
 
 impl AlgoInfo {
@@ -122,6 +155,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         summary: "best-first by g + h; optimal with an admissible heuristic",
         params: AStar::PARAMS,
         guarantee: Guarantee::Optimal,
+        group: Group::Classic,
         makers: generic!(AStar),
     },
     AlgoInfo {
@@ -130,6 +164,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         summary: "best-first by g; optimal, explores in every direction",
         params: Dijkstra::PARAMS,
         guarantee: Guarantee::Optimal,
+        group: Group::Classic,
         makers: generic!(Dijkstra),
     },
     AlgoInfo {
@@ -138,6 +173,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         summary: "anytime: weighted A* passes with falling ε, each solution ≤ ε × optimal, the last optimal",
         params: AraStar::PARAMS,
         guarantee: Guarantee::Optimal,
+        group: Group::Dynamic,
         makers: generic!(AraStar),
     },
     AlgoInfo {
@@ -146,6 +182,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         summary: "anytime and incremental: D* Lite repairs with ARA*'s falling ε; the last solution optimal",
         params: AdStar::PARAMS,
         guarantee: Guarantee::Optimal,
+        group: Group::Dynamic,
         makers: generic!(AdStar),
     },
     AlgoInfo {
@@ -154,6 +191,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         summary: "backward search that repairs its g/rhs values when the map changes; optimal at ε = 1",
         params: DStarLite::PARAMS,
         guarantee: Guarantee::BoundedBy("epsilon"),
+        group: Group::Dynamic,
         makers: generic!(DStarLite),
     },
     AlgoInfo {
@@ -162,6 +200,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         summary: "real-time: an agent moves a cell per decision of at most `limit` expansions (D* Lite, else LSS-LRTA*); its walk is the path",
         params: super::rtd::RtdStar::PARAMS,
         guarantee: Guarantee::Valid,
+        group: Group::Dynamic,
         makers: generic!(super::rtd::RtdStar),
     },
     AlgoInfo {
@@ -170,6 +209,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         summary: "best-first by g + w·h; at most w × optimal, usually much faster",
         params: WeightedAStar::PARAMS,
         guarantee: Guarantee::BoundedBy("weight"),
+        group: Group::Classic,
         makers: generic!(WeightedAStar),
     },
     AlgoInfo {
@@ -178,6 +218,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         summary: "best-first by h alone; fast, no bound on the path",
         params: super::Greedy::PARAMS,
         guarantee: Guarantee::Valid,
+        group: Group::Classic,
         makers: generic!(Greedy),
     },
     AlgoInfo {
@@ -186,6 +227,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         summary: "FIFO order; fewest moves, ignores costs",
         params: Bfs::PARAMS,
         guarantee: Guarantee::FewestMoves,
+        group: Group::Classic,
         makers: generic!(Bfs),
     },
     AlgoInfo {
@@ -194,6 +236,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         summary: "any-angle A*: a node may take its parent's parent when the segment between them is free (one line-of-sight check per relaxation)",
         params: ThetaStar::PARAMS,
         guarantee: Guarantee::AnyAngle,
+        group: Group::AnyAngle,
         makers: Makers {
             grid: Some(|s, q, p| Box::new(ThetaStar::theta_from_params(s, q, p))),
             hex: Some(|s, q, p| Box::new(ThetaStar::theta_from_params(s, q, p))),
@@ -206,6 +249,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         summary: "Theta* that assumes the segment is free and checks it once, when the node is expanded",
         params: ThetaStar::PARAMS,
         guarantee: Guarantee::AnyAngle,
+        group: Group::AnyAngle,
         makers: Makers {
             grid: Some(|s, q, p| Box::new(ThetaStar::lazy_from_params(s, q, p))),
             hex: Some(|s, q, p| Box::new(ThetaStar::lazy_from_params(s, q, p))),
@@ -219,6 +263,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         summary: "Rahmani 2020's human-like walk on hexes: explores unknown ground towards the goal in legs of C hexes, follows the counter A* on known ground; every hex walked is learnt",
         params: super::gps::Gps::PARAMS,
         guarantee: Guarantee::Valid,
+        group: Group::HumanLike,
         makers: Makers {
             grid: None,
             hex: Some(|s, q, p| Box::new(super::gps::Gps::from_params(s, q, p))),
