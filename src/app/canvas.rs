@@ -368,21 +368,17 @@ pub fn show(
     let at = |p: Option<Pos2>| p.and_then(|p| cam.cell_at(view, p, w, h));
     let mut stroke = read_stroke(ui, &resp, cam, (w, h), space_held);
     // A press on the start or goal disc grabs it (the disc drawn on top wins).
-    let grab = stroke
-        .press
-        .map(|o| {
-            let near = |c: (u32, u32)| {
-                o.distance(cam.centre(view, c)) <= r + 4.0 || at(Some(o)) == Some(c)
-            };
-            if near(ov.goal) {
-                Some(false)
-            } else if near(ov.start) {
-                Some(true)
-            } else {
-                None
-            }
-        })
-        .flatten();
+    let grab = stroke.press.and_then(|o| {
+        let near =
+            |c: (u32, u32)| o.distance(cam.centre(view, c)) <= r + 4.0 || at(Some(o)) == Some(c);
+        if near(ov.goal) {
+            Some(false)
+        } else if near(ov.start) {
+            Some(true)
+        } else {
+            None
+        }
+    });
     let menu_id = resp.id.with("menu-cell");
     if resp.secondary_clicked() {
         if let Some(c) = at(pointer) {

@@ -288,7 +288,8 @@ pub fn run(e: Experiment) -> Result<i32> {
             let how = (cost, smooth);
             // The same progress bar as `solve`: it appears once the work takes a second.
             type Ran = (Vec<anyangle::Row>, anyangle::Cold);
-            let run = |n: usize, go: &mut dyn FnMut(&mut dyn FnMut(usize)) -> Ran| {
+            type Go<'a> = &'a mut dyn FnMut(&mut dyn FnMut(usize)) -> Ran;
+            let run = |n: usize, go: Go| {
                 let mut bar = LateProgress::new(n);
                 let mut last = 0;
                 go(&mut |k| {
