@@ -388,6 +388,22 @@ fn no_output_replaces_a_file_the_run_read() {
     let before: Vec<Vec<u8>> = all.iter().map(|p| std::fs::read(p).unwrap()).collect();
     let s = |p: &PathBuf| p.to_str().unwrap().to_string();
     let (m, sc, v, vs) = (s(&map), s(&scen), s(&vmap), s(&vscen));
+    let anyangle = |csv: &str| -> Vec<String> {
+        let a = [
+            "experiment",
+            "anyangle",
+            "--map",
+            &m,
+            "--scen",
+            &sc,
+            "--every",
+            "1",
+        ];
+        a.iter()
+            .chain(&["--csv", csv])
+            .map(|v| v.to_string())
+            .collect()
+    };
     let cases: Vec<(Vec<String>, &str)> = vec![
         // The app's screenshot over the file it opened, or the map its scenario names.
         (
@@ -401,40 +417,8 @@ fn no_output_replaces_a_file_the_run_read() {
             "small.map",
         ),
         // Experiments writing their CSV over their map or scenario.
-        (
-            [
-                "experiment",
-                "anyangle",
-                "--map",
-                &m,
-                "--scen",
-                &sc,
-                "--every",
-                "1",
-                "--csv",
-                &m,
-            ]
-            .map(String::from)
-            .to_vec(),
-            "small.map",
-        ),
-        (
-            [
-                "experiment",
-                "anyangle",
-                "--map",
-                &m,
-                "--scen",
-                &sc,
-                "--every",
-                "1",
-                "--csv",
-                &sc,
-            ]
-            .map(String::from)
-            .to_vec(),
-            "small.map.scen",
-        ),
+        (anyangle(&m), "small.map"),
+        (anyangle(&sc), "small.map.scen"),
         (
             [
                 "experiment",

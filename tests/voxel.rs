@@ -323,18 +323,8 @@ fn segmented_search_state_equals_arrays_over_every_node() {
     let mut rng = ChaCha8Rng::seed_from_u64(29);
     let mut compared = 0;
     for world in 0..300 {
-        let g = random_world(&mut rng);
-        let moves = [VoxelMoves::Six, VoxelMoves::Eighteen, VoxelMoves::TwentySix][world % 3];
-        let sp = VoxelSpace::new(g, moves);
-        let free: Vec<NodeId> = (0..sp.num_nodes() as NodeId)
-            .filter(|&n| sp.is_passable(n))
-            .collect();
-        if free.len() < 2 {
+        let Some((sp, q)) = random_world_and_query(&mut rng, world) else {
             continue;
-        }
-        let q = Query {
-            start: free[rng.random_range(0..free.len())],
-            goal: free[rng.random_range(0..free.len())],
         };
         let engines = [
             AStar::new(&sp, q, Heuristic::Native).0,
@@ -367,6 +357,25 @@ fn segmented_search_state_equals_arrays_over_every_node() {
     assert!(compared > 600, "only {compared}");
 }
 
+/// A random world of the test's kind (6-, 18- and 26-connected in turn) and a query between
+/// two of its free voxels; `None` when it has fewer than two.
+fn random_world_and_query(rng: &mut ChaCha8Rng, world: usize) -> Option<(VoxelSpace, Query)> {
+    let g = random_world(rng);
+    let moves = [VoxelMoves::Six, VoxelMoves::Eighteen, VoxelMoves::TwentySix][world % 3];
+    let sp = VoxelSpace::new(g, moves);
+    let free: Vec<NodeId> = (0..sp.num_nodes() as NodeId)
+        .filter(|&n| sp.is_passable(n))
+        .collect();
+    if free.len() < 2 {
+        return None;
+    }
+    let q = Query {
+        start: free[rng.random_range(0..free.len())],
+        goal: free[rng.random_range(0..free.len())],
+    };
+    Some((sp, q))
+}
+
 /// Theta* and Lazy Theta* keep their state in segments as A* does: event for event the
 /// same search as with arrays over every node, on 200 random voxel worlds.
 #[test]
@@ -376,18 +385,8 @@ fn segmented_theta_star_equals_arrays() {
     let mut rng = ChaCha8Rng::seed_from_u64(31);
     let mut compared = 0;
     for world in 0..200 {
-        let g = random_world(&mut rng);
-        let moves = [VoxelMoves::Six, VoxelMoves::Eighteen, VoxelMoves::TwentySix][world % 3];
-        let sp = VoxelSpace::new(g, moves);
-        let free: Vec<NodeId> = (0..sp.num_nodes() as NodeId)
-            .filter(|&n| sp.is_passable(n))
-            .collect();
-        if free.len() < 2 {
+        let Some((sp, q)) = random_world_and_query(&mut rng, world) else {
             continue;
-        }
-        let q = Query {
-            start: free[rng.random_range(0..free.len())],
-            goal: free[rng.random_range(0..free.len())],
         };
         for lazy in [false, true] {
             let mut direct = ThetaStar::new(&sp, q, lazy, Heuristic::Euclidean);
