@@ -629,3 +629,36 @@ fn quick_input_within_a_frame_all_counts() {
     h.run();
     assert_eq!(h.state().cursor, before + 60);
 }
+
+/// Panels keep their width: opening the World or Map sections does not widen the left panel
+/// (their rows wrap), and more views with longer names do not widen the right one (the
+/// statistics table scrolls sideways), so the views never jump.
+#[test]
+fn panels_keep_their_width() {
+    let mut h = harness(default_app());
+    h.run();
+    let before = h.state().canvas_rect.unwrap();
+    for section in [
+        "World: squares (to hexes, voxels)",
+        "Map: new, resize, generate",
+    ] {
+        h.get_by_label(section).click();
+        h.run();
+        h.run();
+        let now = h.state().canvas_rect.unwrap();
+        assert_eq!(
+            now.left(),
+            before.left(),
+            "{section} widened the left panel"
+        );
+    }
+    for n in ["weighted-astar", "lazy-theta-star", "dstar-lite"] {
+        h.state_mut().add_view(pathlab::app::AlgoChoice::named(n));
+        h.run();
+    }
+    h.get_by_label(">|").click();
+    h.run();
+    h.run();
+    let now = h.state().canvas_rect.unwrap();
+    assert_eq!(now.right(), before.right(), "the right panel widened");
+}

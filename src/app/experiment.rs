@@ -161,7 +161,7 @@ impl ExperimentWindow {
         let mut save = false;
         egui::Window::new("Dynamic experiment (Mäntysalo 2024)")
             .open(&mut open)
-            .default_width(560.0)
+            .default_width(760.0)
             .show(ctx, |ui| {
                 self.controls(ui);
                 ui.separator();
@@ -284,57 +284,63 @@ impl ExperimentWindow {
                 s.table()
             ));
         }
-        egui::Grid::new("exp-table")
-            .striped(true)
-            .num_columns(8)
+        // Its last column was cut off at the window's edge: the table scrolls sideways
+        // instead, in a window wide enough for it as it opens.
+        egui::ScrollArea::horizontal()
+            .id_salt("exp-table-scroll")
             .show(ui, |ui| {
-                for h in [
-                    "algorithm",
-                    "success",
-                    "length",
-                    "replans",
-                    "expanded",
-                    "recompute ms",
-                    "× first",
-                    "total ms",
-                ] {
-                    ui.label(RichText::new(h).strong());
-                }
-                ui.end_row();
-                for s in sum {
-                    let name = s.algo.name();
-                    let t = thesis
-                        .as_ref()
-                        .and_then(|t| t.iter().find(|r| r.3 == name).copied());
-                    let pair = |ours: String, theirs: Option<String>| match theirs {
-                        Some(v) => format!("{ours} / {v}"),
-                        None => ours,
-                    };
-                    ui.label(&name);
-                    ui.label(format!("{:.0}%", s.success * 100.0));
-                    ui.label(pair(
-                        format!("{:.0}", s.path_length),
-                        t.map(|r| format!("{:.0}", r.6)),
-                    ));
-                    ui.label(format!("{:.1}", s.replans));
-                    ui.label(pair(
-                        format!("{:.0}", s.expanded),
-                        t.map(|r| format!("{:.0}", r.7)),
-                    ));
-                    ui.label(pair(
-                        format!("{:.4}", s.recompute_ms),
-                        t.map(|r| format!("{:.3}", r.5)),
-                    ));
-                    ui.label(pair(
-                        format!("{:.2}", s.recompute_ms / base),
-                        t.map(|r| format!("{:.2}", r.5 / t_base)),
-                    ));
-                    ui.label(pair(
-                        format!("{:.1}", s.total_ms),
-                        t.map(|r| format!("{:.0}", r.4)),
-                    ));
-                    ui.end_row();
-                }
+                egui::Grid::new("exp-table")
+                    .striped(true)
+                    .num_columns(8)
+                    .show(ui, |ui| {
+                        for h in [
+                            "algorithm",
+                            "success",
+                            "length",
+                            "replans",
+                            "expanded",
+                            "recompute ms",
+                            "× first",
+                            "total ms",
+                        ] {
+                            ui.label(RichText::new(h).strong());
+                        }
+                        ui.end_row();
+                        for s in sum {
+                            let name = s.algo.name();
+                            let t = thesis
+                                .as_ref()
+                                .and_then(|t| t.iter().find(|r| r.3 == name).copied());
+                            let pair = |ours: String, theirs: Option<String>| match theirs {
+                                Some(v) => format!("{ours} / {v}"),
+                                None => ours,
+                            };
+                            ui.label(&name);
+                            ui.label(format!("{:.0}%", s.success * 100.0));
+                            ui.label(pair(
+                                format!("{:.0}", s.path_length),
+                                t.map(|r| format!("{:.0}", r.6)),
+                            ));
+                            ui.label(format!("{:.1}", s.replans));
+                            ui.label(pair(
+                                format!("{:.0}", s.expanded),
+                                t.map(|r| format!("{:.0}", r.7)),
+                            ));
+                            ui.label(pair(
+                                format!("{:.4}", s.recompute_ms),
+                                t.map(|r| format!("{:.3}", r.5)),
+                            ));
+                            ui.label(pair(
+                                format!("{:.2}", s.recompute_ms / base),
+                                t.map(|r| format!("{:.2}", r.5 / t_base)),
+                            ));
+                            ui.label(pair(
+                                format!("{:.1}", s.total_ms),
+                                t.map(|r| format!("{:.0}", r.4)),
+                            ));
+                            ui.end_row();
+                        }
+                    });
             });
         let bars: Vec<Bar> = sum
             .iter()

@@ -48,7 +48,7 @@ pub(super) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
     }
     ui.collapsing(title, |ui| {
         let c = &mut app.hex;
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let l = ui.label("Hex size");
             ui.add(
                 egui::DragValue::new(&mut c.size)
@@ -59,7 +59,7 @@ pub(super) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
             .labelled_by(l.id)
             .on_hover_text("square cells from one hex centre to the next");
         });
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             for (o, name) in [
                 (HexOrientation::Pointy, "pointy"),
                 (HexOrientation::Flat, "flat"),
@@ -68,7 +68,7 @@ pub(super) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
             }
             ui.label("top");
         });
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.selectable_value(&mut c.fill, HexFill::Walls, "walls stay walls")
                 .on_hover_text(
                     "a hex is blocked when it overlaps a blocked cell: no hex move crosses a \
@@ -83,7 +83,7 @@ pub(super) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 .on_hover_text("a hex is blocked when it covers a blocked cell's centre");
         });
         let (family, fill) = (c.family(), c.fill);
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             if ui
                 .button("Turn into hexes")
                 .on_hover_text("a new, unsaved hex project of this map")

@@ -13,7 +13,7 @@ const CURSOR_LINE: egui::Color32 = egui::Color32::from_rgb(230, 230, 120);
 pub(super) fn right(app: &mut PathlabApp, ui: &mut egui::Ui) {
     egui::Panel::right("inspector")
         .frame(frame(ui))
-        .default_size(300.0)
+        .default_size(372.0)
         .resizable(true)
         .show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
@@ -240,63 +240,71 @@ fn stats_table(app: &mut PathlabApp, ui: &mut egui::Ui) {
     ui.heading("Statistics");
     // Line-of-sight checks, when an any-angle search is among the views.
     let sight = app.views.iter().any(|v| v.run.stats().los_checks > 0);
-    egui::Grid::new("stats").striped(true).show(ui, |ui| {
-        for h in [
-            "run",
-            "expanded",
-            "generated",
-            "reopened",
-            "path_length",
-            "cost",
-            "time",
-        ] {
-            ui.label(RichText::new(h).small().strong());
-        }
-        if sight {
-            ui.label(RichText::new("los_checks").small().strong());
-        }
-        ui.end_row();
-        for (i, v) in app.views.iter().enumerate() {
-            let r = &v.run;
-            let st = r.stats();
-            ui.label(format!("{} {}", i + 1, r.choice.info.title));
-            // Room for the widest count this run can show: the grid sizes its columns from the
-            // previous frame, so a count that just grew a digit would overlap the next column.
-            let widest = ui
-                .painter()
-                .layout_no_wrap(
-                    format!("{0}/{0}", st.expanded),
-                    egui::TextStyle::Body.resolve(ui.style()),
-                    egui::Color32::WHITE,
-                )
-                .size()
-                .x;
-            ui.allocate_ui_with_layout(
-                egui::vec2(widest, ui.spacing().interact_size.y),
-                egui::Layout::left_to_right(egui::Align::Center),
-                |ui| {
-                    ui.set_min_width(widest);
-                    ui.label(format!("{}/{}", r.expansions_shown(), st.expanded));
-                },
-            );
-            ui.label(st.generated.to_string());
-            ui.label(st.reopened.to_string());
-            ui.label(
-                r.path()
-                    .map_or("—".into(), |p| p.len().saturating_sub(1).to_string()),
-            );
-            ui.label(r.cost().map_or("—".into(), |c| format!("{c:.3}")));
-            ui.label(match r.search_time {
-                Some(t) if t.as_secs_f64() < 0.01 => format!("{:.0} µs", t.as_secs_f64() * 1e6),
-                Some(t) => format!("{:.1} ms", t.as_secs_f64() * 1e3),
-                None => "…".into(),
+    // In a strip that scrolls sideways: a table wider than the panel (more views, longer
+    // names) would otherwise widen the panel and move the views.
+    egui::ScrollArea::horizontal()
+        .id_salt("stats-scroll")
+        .show(ui, |ui| {
+            egui::Grid::new("stats").striped(true).show(ui, |ui| {
+                for h in [
+                    "run",
+                    "expanded",
+                    "generated",
+                    "reopened",
+                    "path_length",
+                    "cost",
+                    "time",
+                ] {
+                    ui.label(RichText::new(h).small().strong());
+                }
+                if sight {
+                    ui.label(RichText::new("los_checks").small().strong());
+                }
+                ui.end_row();
+                for (i, v) in app.views.iter().enumerate() {
+                    let r = &v.run;
+                    let st = r.stats();
+                    ui.label(format!("{} {}", i + 1, r.choice.info.title));
+                    // Room for the widest count this run can show: the grid sizes its columns from the
+                    // previous frame, so a count that just grew a digit would overlap the next column.
+                    let widest = ui
+                        .painter()
+                        .layout_no_wrap(
+                            format!("{0}/{0}", st.expanded),
+                            egui::TextStyle::Body.resolve(ui.style()),
+                            egui::Color32::WHITE,
+                        )
+                        .size()
+                        .x;
+                    ui.allocate_ui_with_layout(
+                        egui::vec2(widest, ui.spacing().interact_size.y),
+                        egui::Layout::left_to_right(egui::Align::Center),
+                        |ui| {
+                            ui.set_min_width(widest);
+                            ui.label(format!("{}/{}", r.expansions_shown(), st.expanded));
+                        },
+                    );
+                    ui.label(st.generated.to_string());
+                    ui.label(st.reopened.to_string());
+                    ui.label(
+                        r.path()
+                            .map_or("—".into(), |p| p.len().saturating_sub(1).to_string()),
+                    );
+                    ui.label(r.cost().map_or("—".into(), |c| format!("{c:.3}")));
+                    ui.label(match r.search_time {
+                        Some(t) if t.as_secs_f64() < 0.01 => {
+                            format!("{:.0} µs", t.as_secs_f64() * 1e6)
+                        }
+                        Some(t) => format!("{:.1} ms", t.as_secs_f64() * 1e3),
+                        None => "…".into(),
+                    });
+                    if sight {
+                        ui.label(st.los_checks.to_string());
+                    }
+                    ui.end_row();
+                }
             });
-            if sight {
-                ui.label(st.los_checks.to_string());
-            }
-            ui.end_row();
-        }
-    });
+        });
     // Any-angle paths are straight segments between corners, not grid moves.
     let note = if sight {
         "expanded: shown/total; path_length: moves on grid paths, straight segments on any-angle \

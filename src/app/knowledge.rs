@@ -250,7 +250,7 @@ pub(super) fn panel(app: &mut PathlabApp, ui: &mut egui::Ui) {
                  better known; the counter heuristic and GPS of the brain read them.",
                 100.0 * known as f64 / walkable.max(1) as f64
             ));
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.checkbox(&mut k.show, "Show");
                 let l = ui.label("C_max");
                 let before = k.c_max;
@@ -268,7 +268,7 @@ pub(super) fn panel(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     }));
                 }
             });
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 if ui.button("Clear").on_hover_text("nothing known").clicked() {
                     act = Some(Box::new(|app: &mut PathlabApp| {
                         app.set_knowledge(None, "The cognitive map is cleared".into())
@@ -288,7 +288,7 @@ pub(super) fn panel(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     }));
                 }
             });
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 let l = ui.label("δ");
                 ui.add(egui::DragValue::new(&mut k.delta).range(-1.0..=0.8).speed(0.01))
                     .labelled_by(l.id)
@@ -300,7 +300,7 @@ pub(super) fn panel(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 let l = ui.label("seed");
                 ui.add(egui::DragValue::new(&mut k.seed)).labelled_by(l.id);
             });
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 let l = ui.label("Known");
                 ui.add(egui::Slider::new(&mut k.share, 0..=100).suffix("%"))
                     .labelled_by(l.id);
@@ -316,7 +316,7 @@ pub(super) fn panel(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     }));
                 }
             });
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 let l = ui.label("Preset");
                 egui::ComboBox::from_id_salt("gps-presets")
                     .selected_text("perceptual studies…")
@@ -345,7 +345,7 @@ pub(super) fn panel(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     }));
                 }
             });
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 if ui
                     .button("Run the experiment")
                     .on_hover_text("walks between random hexes at 0, 25, 50, 75 and 100% known, against A*")

@@ -483,7 +483,7 @@ fn breakpoints(app: &mut PathlabApp, ui: &mut egui::Ui) {
         }
         ui.checkbox(&mut app.breakpoints.f_decrease, "stop when f decreases");
         let mut open_on = app.breakpoints.open_over.is_some();
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.checkbox(&mut open_on, "stop when open list >");
             let mut n = app.breakpoints.open_over.unwrap_or(100);
             ui.add(egui::DragValue::new(&mut n).range(1..=u64::MAX));
@@ -504,7 +504,7 @@ pub(super) fn prompts(app: &mut PathlabApp, ctx: &egui::Context) {
         .show(ctx, |ui| match prompt.clone() {
             Prompt::Discard(action) => {
                 ui.label("The map has unsaved changes. Discard them?");
-                ui.horizontal(|ui| {
+                ui.horizontal_wrapped(|ui| {
                     if ui.button("Save first").clicked() {
                         app.save();
                         close = true;
@@ -522,7 +522,7 @@ pub(super) fn prompts(app: &mut PathlabApp, ctx: &egui::Context) {
             }
             Prompt::Recover => {
                 ui.label("pathlab found unsaved work from an earlier session.");
-                ui.horizontal(|ui| {
+                ui.horizontal_wrapped(|ui| {
                     if ui.button("Restore it").clicked() {
                         app.recover();
                         close = true;

@@ -15,7 +15,7 @@ pub(super) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
     let (moves, z) = (vol.moves, vol.z);
     let problems = vol.problems.len();
     ui.collapsing(title, |ui| {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label("Moves");
             for m in VoxelMoves::ALL {
                 let hover = match m {
@@ -36,7 +36,7 @@ pub(super) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
         });
         ui.label("A diagonal move needs every voxel of its bounding box free.");
         let mut layer = z;
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let l = ui.label("Layer z");
             ui.add(egui::DragValue::new(&mut layer).range(0..=d - 1))
                 .labelled_by(l.id)
@@ -47,7 +47,7 @@ pub(super) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
             app.set_layer(layer);
         }
         let (s, g) = (app.doc.start_at(), app.doc.goal_at());
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             if ui
                 .button(format!("Start ({}, {}, {})", s.0, s.1, s.2))
                 .on_hover_text("show the start's layer")
@@ -65,7 +65,7 @@ pub(super) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
         });
         if problems > 0 {
             let mut k = app.problem3.min(problems - 1) + 1;
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 let l = ui.label("Problem");
                 ui.add(egui::DragValue::new(&mut k).range(1..=problems))
                     .labelled_by(l.id);
@@ -83,7 +83,7 @@ pub(super) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
 
 /// The controls that extrude a square map into a voxel world.
 pub(super) fn extrude(app: &mut PathlabApp, ui: &mut egui::Ui) {
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         let l = ui.label("Height");
         ui.add(
             egui::DragValue::new(&mut app.extrude_height)

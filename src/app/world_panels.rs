@@ -91,7 +91,7 @@ pub(super) fn dynamic_world(app: &mut PathlabApp, ui: &mut egui::Ui) {
         });
         let mut remove = None;
         for (i, m) in sim.movers.iter().enumerate() {
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 let text = match m {
                     Mover::Timed { x, y, .. } => format!("timed block at ({x}, {y})"),
                     Mover::Patrol { x, y, .. } => format!("patrol from ({x}, {y})"),
@@ -172,7 +172,7 @@ pub(super) fn dynamic_world(app: &mut PathlabApp, ui: &mut egui::Ui) {
 
 pub(super) fn generators(app: &mut PathlabApp, ui: &mut egui::Ui) {
     ui.collapsing("Map: new, resize, generate", |ui| {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let l = ui.label("Size");
             ui.add(egui::DragValue::new(&mut app.gen_size.0).range(2..=4096))
                 .labelled_by(l.id)
@@ -182,7 +182,7 @@ pub(super) fn generators(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 .labelled_by(l.id)
                 .on_hover_text("height in cells");
         });
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             if ui.button("New empty").clicked() {
                 app.request(PendingAction::New);
             }
@@ -198,13 +198,13 @@ pub(super) fn generators(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 });
             }
         });
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let l = ui.label("Seed");
             ui.add(egui::DragValue::new(&mut app.gen_seed))
                 .labelled_by(l.id);
         });
         let mut gen = None;
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.add(egui::Slider::new(&mut app.gen_density, 0.0..=0.6).text("density"));
             if ui.button("Random").clicked() {
                 gen = Some(Generator::RandomBlocks {
@@ -212,7 +212,7 @@ pub(super) fn generators(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 });
             }
         });
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.add(
                 egui::DragValue::new(&mut app.gen_room)
                     .range(2..=64)
@@ -233,7 +233,7 @@ pub(super) fn generators(app: &mut PathlabApp, ui: &mut egui::Ui) {
             }
         });
         let mut paper_map = None;
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label("Mäntysalo 2024 (square):").on_hover_text(
                 "The dynamic experiment's maps; their doors or blocks are what flips when agents \
                  are sent",
