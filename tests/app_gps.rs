@@ -161,6 +161,24 @@ fn knowledge_is_built_painted_saved_and_compared_like_the_core() {
     h.run();
     h.get_by_label(&format!("{hv:.3} (counter, f − g of its plan)"));
 
+    // The Know tool on a knowledge level's view says why it paints nothing there, and the
+    // document's map stays as it was.
+    let before = h.state().doc.knowledge.clone();
+    h.state_mut().tool = pathlab::app::Tool::Know;
+    let at = {
+        let app = h.state();
+        let own = app.views[1].world.as_ref().unwrap();
+        own.cam.centre(app.view_rects[1], own.start)
+    };
+    h.hover_at(at);
+    h.drag_at(at);
+    h.drop_at(at);
+    h.run();
+    h.get_by_label_contains("its own cognitive map");
+    assert_eq!(h.state().doc.knowledge, before);
+    h.state_mut().tool = pathlab::app::Tool::Select;
+    h.run();
+
     // Back and forth: the timeline steps through the first view's walk.
     let steps = h.state_mut().views[0].run.steps();
     h.state_mut().go_to(steps / 2, false);
