@@ -353,6 +353,19 @@ fn recorded_states_match_dstar_lites_queue_across_changes() {
             .iter()
             .filter(|e| e.kind == pathlab::trace::EventKind::Consistent)
             .count();
+        // f of every expansion is a number, repairs' too: a node expanded to raise its g
+        // (rhs infinite once its way is blocked) has f = min(g, rhs) + h, not infinity (an
+        // infinite f flattened the app's plot to a line at 0).
+        for e in rec.iter() {
+            if e.kind == pathlab::trace::EventKind::Expand {
+                assert!(
+                    e.b.is_finite(),
+                    "seed {seed}: expansion of {} with f {}",
+                    e.node,
+                    e.b
+                );
+            }
+        }
     }
     assert!(consistent_again > 0, "some nodes became consistent again");
 }

@@ -404,7 +404,31 @@ fn plots(app: &mut PathlabApp, ui: &mut egui::Ui) {
         ("f of the expanded node", "f_plot", 1),
     ] {
         ui.label(title);
-        plot(id).x_axis_label("step").show(ui, |p| {
+        // A constant series (f is the same at every step when the heuristic is exact, as
+        // Manhattan on a 6-connected grid in the open) has a range of zero height, which the
+        // plot drew as a flat line labelled 0: give it a unit of room around its value.
+        let (lo, hi) = app
+            .views
+            .iter()
+            .flat_map(|v| {
+                let s = &v.run.series;
+                // Sampled, as the envelope reads: at most 20,000 steps a frame.
+                let stride = (s.f.len() / 20_000).max(1);
+                (0..s.f.len()).step_by(stride).map(move |k| {
+                    if pick == 0 {
+                        s.open[k] as f64
+                    } else {
+                        s.f[k] as f64
+                    }
+                })
+            })
+            .filter(|v| v.is_finite())
+            .fold((f64::MAX, f64::MIN), |(a, b), v| (a.min(v), b.max(v)));
+        let mut pl = plot(id).x_axis_label("step");
+        if lo <= hi && hi - lo < 1.0 {
+            pl = pl.include_y(lo - 1.0).include_y(hi + 1.0);
+        }
+        pl.show(ui, |p| {
             for (i, v) in app.views.iter().enumerate() {
                 let s = &v.run.series;
                 let value = |k: usize| {

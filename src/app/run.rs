@@ -425,7 +425,9 @@ impl Run {
                 EventKind::Expand => {
                     self.series.kind.push(e.kind);
                     self.series.node.push(e.node);
-                    self.series.f.push(e.b);
+                    // A value the plot can draw (an infinite one would take its whole range).
+                    let last = self.series.f.last().copied().unwrap_or(0.0);
+                    self.series.f.push(if e.b.is_finite() { e.b } else { last });
                     self.series.open.push(self.open_now.max(0) as u32);
                     if self.queued[n] {
                         self.queued[n] = false;

@@ -364,7 +364,14 @@ impl<S: Space> Search<S> for AdStar {
         let (g, rhs) = (self.g[u as usize], self.rhs[u as usize]);
         if T::ENABLED {
             let parent = self.best_successor(space, u).1;
-            tracer.event(Event::new(EventKind::Expand, u, parent, rhs, rhs + h(u)));
+            // min(g, rhs) + h: finite for a node expanded to raise its g as well.
+            tracer.event(Event::new(
+                EventKind::Expand,
+                u,
+                parent,
+                rhs,
+                g.min(rhs) + h(u),
+            ));
         }
         let mut preds = std::mem::take(&mut self.preds);
         preds.clear();

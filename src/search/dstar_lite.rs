@@ -414,7 +414,9 @@ impl<S: Space> Search<S> for DStarLite {
         let (g, rhs) = (self.g[u as usize], self.rhs[u as usize]);
         if T::ENABLED {
             let parent = self.best_successor(space, u).1;
-            let f = rhs + h(u);
+            // The key's cost part: min(g, rhs) + h. A node expanded to raise its g (its rhs
+            // infinite once its way is blocked) has a finite f all the same.
+            let f = g.min(rhs) + h(u);
             tracer.event(Event::new(EventKind::Expand, u, parent, rhs, f));
         }
         // The optimised updates of Koenig & Likhachev (2002, Fig. 4): a settled node can only
