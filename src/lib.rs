@@ -9,6 +9,8 @@ pub mod examples;
 pub mod experiment;
 #[doc(hidden)]
 pub mod fuzz_checks;
+#[cfg(feature = "gpu")]
+pub mod gpu;
 pub mod huge_pages;
 pub mod limits;
 pub mod map;

@@ -836,3 +836,20 @@ fn experiment_gps_prints_its_csv_and_refuses_bad_settings() {
         assert!(err.contains(says), "{err}");
     }
 }
+
+/// `pathlab gpu` names the adapter wgpu would compute on (on CI: Mesa's lavapipe, installed
+/// by `.ci/run`), or says in one line why there is none and exits 1: never a silent fallback.
+#[test]
+fn gpu_names_its_adapter_or_says_why_not() {
+    let out = pathlab(&["gpu"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    if out.status.success() {
+        let line = text.lines().next().unwrap_or("");
+        assert!(line.starts_with("adapter: ") && line.len() > 12, "{text}");
+    } else {
+        assert!(std::env::var_os("CI").is_none(), "no adapter on CI: lavapipe missing?");
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("pathlab: no GPU adapter"), "{err}");
+    }
+}

@@ -119,6 +119,9 @@ pub enum Command {
     },
     /// List the registered algorithms and their parameters.
     Algos,
+    /// Name the GPU adapter pathlab would compute on (wgpu), or say why there is none; exits 1
+    /// when there is none.
+    Gpu,
     /// Reproduce an experiment of the source theses.
     Experiment {
         #[command(subcommand)]
@@ -297,6 +300,7 @@ pub fn run(cmd: Command) -> Result<i32> {
             convert::convert(&input, &output, &rules)
         }
         Command::Experiment { which } => experiment::run(which),
+        Command::Gpu => gpu(),
         Command::Algos => {
             for a in registry::all() {
                 let worlds: Vec<&str> = a.spaces().iter().map(|k| k.name()).collect();
@@ -326,6 +330,25 @@ pub fn run(cmd: Command) -> Result<i32> {
             Ok(0)
         }
     }
+}
+
+#[cfg(feature = "gpu")]
+fn gpu() -> Result<i32> {
+    match pathlab::gpu::probe() {
+        Ok(a) => {
+            println!("adapter: {a}");
+            Ok(0)
+        }
+        Err(e) => {
+            eprintln!("pathlab: {e}");
+            Ok(1)
+        }
+    }
+}
+
+#[cfg(not(feature = "gpu"))]
+fn gpu() -> Result<i32> {
+    bail!("this build has no GPU support (built without the `gpu` feature)")
 }
 
 /// A progress bar on stderr that appears only once the work has taken a second.

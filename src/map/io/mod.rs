@@ -9,6 +9,7 @@ mod project;
 mod scen;
 mod warframe;
 
+#[cfg(feature = "gui")]
 pub(crate) use guard::check_output;
 pub use guard::{guard_inputs, resolve};
 pub use movingai::{parse_map, read_map, write_map, write_map_file};
