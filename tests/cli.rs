@@ -847,7 +847,10 @@ fn gpu_names_its_adapter_or_says_why_not() {
         let line = text.lines().next().unwrap_or("");
         assert!(line.starts_with("adapter: ") && line.len() > 12, "{text}");
     } else {
-        assert!(std::env::var_os("CI").is_none(), "no adapter on CI: lavapipe missing?");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "no adapter on CI: lavapipe missing?"
+        );
         assert_eq!(out.status.code(), Some(1));
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("pathlab: no GPU adapter"), "{err}");

@@ -10,6 +10,7 @@ mod camera;
 mod canvas;
 mod canvas_draw;
 mod changes;
+mod choice;
 mod document;
 mod editing;
 mod envelope;

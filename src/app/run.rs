@@ -1,81 +1,15 @@
 //! One algorithm's run in the app: the search, its recording, the step the user is looking at,
 //! and the per-step series the plots and breakpoints read.
 
+pub use super::choice::AlgoChoice;
+
 pub use super::oracle::Oracle;
 use crate::map::AnySpace;
-use crate::search::params::Params;
-use crate::search::registry::{self, AlgoInfo};
 use crate::search::AnySearch;
 use crate::search::{Query, Stats, Status};
 use crate::space::NodeId;
 use crate::trace::{EventKind, Recorder};
-use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
-
-/// An algorithm and its parameter values.
-#[derive(Clone, Debug)]
-pub struct AlgoChoice {
-    pub info: &'static AlgoInfo,
-    pub values: BTreeMap<String, f64>,
-}
-
-impl PartialEq for AlgoChoice {
-    fn eq(&self, o: &Self) -> bool {
-        self.info.name == o.info.name && self.values == o.values
-    }
-}
-
-impl AlgoChoice {
-    /// The registered algorithm `name` with its defaults (A* if the name is unknown).
-    pub fn named(name: &str) -> AlgoChoice {
-        let info = registry::find(name).unwrap_or(&registry::all()[0]);
-        let values = info
-            .params
-            .iter()
-            .map(|p| (p.name.to_string(), p.default))
-            .collect();
-        AlgoChoice { info, values }
-    }
-
-    /// The algorithm a spec like `weighted-astar:weight=2` names, with its parameters checked.
-    pub fn from_spec(spec: &str) -> Result<AlgoChoice, String> {
-        let (info, params) = registry::parse_spec(spec)?;
-        Ok(AlgoChoice {
-            info,
-            values: params.values().clone(),
-        })
-    }
-
-    /// `name:key=value,...`, as the CLI and run files spell it.
-    pub fn spec(&self) -> String {
-        let non_default: Vec<String> = self
-            .info
-            .params
-            .iter()
-            .filter(|p| self.values.get(p.name) != Some(&p.default))
-            .map(|p| format!("{}={}", p.name, self.values[p.name]))
-            .collect();
-        if non_default.is_empty() {
-            self.info.name.to_string()
-        } else {
-            format!("{}:{}", self.info.name, non_default.join(","))
-        }
-    }
-
-    /// Title for a view: the algorithm and its non-default settings.
-    pub fn label(&self) -> String {
-        let s = self.spec();
-        match s.split_once(':') {
-            Some((_, rest)) => format!("{} ({rest})", self.info.title),
-            None => self.info.title.to_string(),
-        }
-    }
-
-    fn build(&self, space: &AnySpace, q: Query) -> Result<AnySearch, String> {
-        let params = Params::resolve(self.info.params, &self.values)?;
-        AnySearch::build(self.info, &params, space, q)
-    }
-}
 
 /// Per-step values, index = step (0-based expansion number).
 #[derive(Clone, Debug, Default)]
