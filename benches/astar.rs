@@ -5,55 +5,17 @@
 
 mod common;
 
+use common::pathfinding_astar_plain;
+
 use criterion::{criterion_group, criterion_main, Criterion};
-use pathlab::map::Grid;
 use pathlab::search::{AStar, Query, Search, SearchState};
-use pathlab::space::{GridSpace, Heuristic, Space, TerrainRule};
+use pathlab::space::{GridSpace, Heuristic, Space};
 use pathlab::trace::NullTracer;
 use std::hint::black_box;
 use std::time::Instant;
 
 /// Fixed-point scale for the crate's integer costs (it needs `Ord` costs).
 const SCALE: f64 = 10_000.0;
-
-/// The crate as its documentation uses it: nodes are (x, y), each neighbour checked in place
-/// (same class rule and no corner cutting as pathlab's GridSpace).
-fn pathfinding_astar_plain(grid: &Grid, start: (i32, i32), goal: (i32, i32)) -> Option<u64> {
-    let class = |x: i32, y: i32| -> u8 {
-        if grid.contains(x as i64, y as i64) {
-            TerrainRule::Class.class(grid.tiles()[grid.index(x as u32, y as u32)])
-        } else {
-            0
-        }
-    };
-    let succ = |&(x, y): &(i32, i32)| {
-        let c = class(x, y);
-        let mut v = Vec::with_capacity(8);
-        for (dx, dy) in [
-            (0, -1),
-            (1, 0),
-            (0, 1),
-            (-1, 0),
-            (1, -1),
-            (1, 1),
-            (-1, 1),
-            (-1, -1),
-        ] {
-            let diagonal = dx != 0 && dy != 0;
-            if class(x + dx, y + dy) == c
-                && (!diagonal || (class(x + dx, y) == c && class(x, y + dy) == c))
-            {
-                v.push(((x + dx, y + dy), if diagonal { 14_142 } else { 10_000 }));
-            }
-        }
-        v
-    };
-    let h = |&(x, y): &(i32, i32)| {
-        let (dx, dy) = (x.abs_diff(goal.0) as u64, y.abs_diff(goal.1) as u64);
-        10_000 * dx.max(dy) + 4_142 * dx.min(dy)
-    };
-    pathfinding::prelude::astar(&start, succ, h, |p| *p == goal).map(|(_, c)| c)
-}
 
 /// The crate driven by pathlab's neighbour masks.
 fn pathfinding_astar(space: &GridSpace, q: Query) -> Option<u64> {

@@ -6,7 +6,7 @@ use super::nodes::{Mark, NodeTable};
 
 use super::{Query, Search, SearchState, Stats, Status};
 use crate::space::{Heuristic, NodeId, Space, SpaceKind};
-use crate::trace::{Event, EventKind, Tracer, NONE};
+use crate::trace::{Event, EventKind, NullTracer, Tracer, NONE};
 
 /// Spaces with more nodes than this keep search state segment by segment
 /// ([`NodeTable::reset_segmented`]): arrays over all their nodes stay in no cache.
@@ -21,11 +21,60 @@ pub enum Priority {
     HeuristicOnly,
 }
 
+/// How an expansion produces a node's successors (Warthog's expansion policy): the space's own
+/// edges ([`Edges`]), or jumps over a grid (JPS), with one engine behind both.
+pub trait Expansion<S: Space> {
+    /// True when the successors are the space's own edges, read by the engine itself (and the
+    /// closed-node skipping of [`Space::skip_mask`] applies).
+    const EDGES: bool;
+
+    /// Gets ready for `query` on `space`.
+    fn reset(&mut self, space: &S, query: Query);
+
+    /// The successors of `n`, whose g came from `parent` (`NONE` at the start), as (node, cost
+    /// from `n`) into `out`; what it scanned goes to `tracer`.
+    fn successors<T: Tracer>(
+        &mut self,
+        space: &S,
+        n: NodeId,
+        parent: NodeId,
+        out: &mut Vec<(NodeId, f64)>,
+        tracer: &mut T,
+    );
+
+    /// Turns the path of expanded nodes into the space's own steps, in place.
+    fn refine(&mut self, space: &S, path: &mut Vec<NodeId>);
+}
+
+/// The space's own edges: the policy of Dijkstra, A*, weighted A* and greedy.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Edges;
+
+impl<S: Space> Expansion<S> for Edges {
+    const EDGES: bool = true;
+    fn reset(&mut self, _: &S, _: Query) {}
+    fn successors<T: Tracer>(
+        &mut self,
+        space: &S,
+        n: NodeId,
+        _: NodeId,
+        out: &mut Vec<(NodeId, f64)>,
+        _: &mut T,
+    ) {
+        out.extend(space.neighbours(n));
+    }
+    fn refine(&mut self, _: &S, _: &mut Vec<NodeId>) {}
+}
+
 /// Best-first search on [`OpenHeap`] (a better g moves a node's entry; entries left in its lane
 /// are skipped when popped), with reopening of closed nodes whose g improves (never needed with a consistent heuristic; needed for weighted A*'s bound with an
 /// inconsistent one).
 #[derive(Clone, Debug)]
-pub struct BestFirst {
+pub struct BestFirst<P = Edges> {
+    /// Where successors come from.
+    pub policy: P,
+    /// Successors of the node being expanded, for policies other than [`Edges`].
+    succ: Vec<(NodeId, f64)>,
     priority: Priority,
     heuristic: Heuristic,
     reopen: bool,
@@ -41,7 +90,7 @@ pub struct BestFirst {
 }
 
 impl BestFirst {
-    /// An engine for `query` on `space`.
+    /// An engine for `query` on `space`, over the space's own edges.
     pub fn new<S: Space>(
         space: &S,
         query: Query,
@@ -49,7 +98,26 @@ impl BestFirst {
         heuristic: Heuristic,
         reopen: bool,
     ) -> BestFirst {
+        BestFirst::with_policy(space, query, priority, heuristic, reopen, Edges)
+    }
+}
+
+impl<P> BestFirst<P> {
+    /// An engine for `query` on `space` whose successors come from `policy`.
+    pub fn with_policy<S: Space>(
+        space: &S,
+        query: Query,
+        priority: Priority,
+        heuristic: Heuristic,
+        reopen: bool,
+        policy: P,
+    ) -> BestFirst<P>
+    where
+        P: Expansion<S>,
+    {
         let mut s = BestFirst {
+            policy,
+            succ: Vec::new(),
             priority,
             heuristic,
             reopen,
@@ -90,15 +158,30 @@ impl BestFirst {
         self.query
     }
 
-    fn finish<T: Tracer>(&mut self, tracer: &mut T) {
-        self.nodes
-            .trace_path(self.query.goal, &mut self.path, tracer);
+    fn finish<S: Space, T: Tracer>(&mut self, space: &S, tracer: &mut T)
+    where
+        P: Expansion<S>,
+    {
+        if P::EDGES {
+            self.nodes
+                .trace_path(self.query.goal, &mut self.path, tracer);
+        } else {
+            let goal = self.query.goal;
+            self.nodes.trace_path(goal, &mut self.path, &mut NullTracer);
+            self.policy.refine(space, &mut self.path);
+            if T::ENABLED {
+                super::trace_path(space, &self.path, tracer);
+                let g = self.nodes.g_if_reached(goal).unwrap_or(0.0);
+                tracer.event(Event::new(EventKind::Found, goal, NONE, g, 0.0));
+            }
+        }
         self.status = Status::Found;
     }
 }
 
-impl<S: Space> Search<S> for BestFirst {
+impl<S: Space, P: Expansion<S>> Search<S> for BestFirst<P> {
     fn reset(&mut self, space: &S, query: Query) {
+        self.policy.reset(space, query);
         self.query = query;
         if space.num_nodes() > self.segmented_above {
             self.nodes.reset_segmented(space.num_nodes());
@@ -138,17 +221,15 @@ impl<S: Space> Search<S> for BestFirst {
     }
 }
 
-impl BestFirst {
+impl<P> BestFirst<P> {
     /// Expands up to `limit` nodes: the one body behind `step` (limit 1) and `run` (no limit).
     /// Running many expansions in one call keeps the open list, the node table and the
     /// counters in registers across expansions instead of reloading them through `self`.
     #[inline]
-    fn expand_up_to<S: Space, T: Tracer>(
-        &mut self,
-        space: &S,
-        tracer: &mut T,
-        limit: u64,
-    ) -> Status {
+    fn expand_up_to<S: Space, T: Tracer>(&mut self, space: &S, tracer: &mut T, limit: u64) -> Status
+    where
+        P: Expansion<S>,
+    {
         if self.status != Status::Running {
             return self.status;
         }
@@ -181,7 +262,10 @@ impl BestFirst {
         space: &S,
         tracer: &mut T,
         limit: u64,
-    ) -> Status {
+    ) -> Status
+    where
+        P: Expansion<S>,
+    {
         let goal = self.query.goal;
         let heuristic = if OCTILE {
             Heuristic::Octile
@@ -193,12 +277,14 @@ impl BestFirst {
         let reopen = self.reopen;
         let nodes = &mut self.nodes;
         let heap = &mut self.heap;
+        let policy = &mut self.policy;
+        let succ = &mut self.succ;
         // Counters in locals, written back at the end: through `self` every push paid a
         // read-modify-write in memory for each.
         let mut stats = self.stats;
         let mut open_count = self.open_count;
         // Closed nodes are final without reopening: the space may leave them out unread.
-        let skip_closed = !reopen && space.skips_by_bits();
+        let skip_closed = P::EDGES && !reopen && space.skips_by_bits();
         let fcalc = |g: f64, h: f64| {
             if PLAIN {
                 g + h
@@ -243,53 +329,69 @@ impl BestFirst {
             if n == goal {
                 break Status::Found;
             }
-            let skip = if skip_closed {
-                space.skip_mask(n, nodes.parent(at), &nodes.closed_nodes())
+            // One body for both sources of successors: the space's edges read in place (a
+            // buffer in between cost A* 5%), or a policy's list.
+            macro_rules! relax {
+                ($m:expr, $cost:expr) => {{
+                    let (m, cost): (NodeId, f64) = ($m, $cost);
+                    let ng = g + cost;
+                    let am = nodes.slot(m);
+                    // Improvements are judged on heap keys: sums of the same costs in another order
+                    // differ in the last bits, and treating that noise as a better path reopens
+                    // closed nodes in cascades (it tripled expansions on some Dragon Age queries).
+                    let better = || ng < nodes.g(am) && key(ng) < key(nodes.g(am));
+                    // Each arm pushes and counts on its own, with nothing after the match: a shared
+                    // tail (the event kind chosen in the match, then one push) cost A* 2–3%.
+                    match nodes.mark(am) {
+                        Mark::New => {
+                            nodes.open(am, ng, n);
+                            open_count += 1;
+                            stats.generated += 1;
+                            let f = fcalc(ng, h_of(m));
+                            heap.push_new_with(f, ng, am, nodes);
+                            if T::ENABLED {
+                                tracer.event(Event::new(EventKind::Generate, m, n, ng, f));
+                            }
+                        }
+                        Mark::Open if better() => {
+                            nodes.improve(am, ng, n);
+                            stats.updated += 1;
+                            stats.generated += 1;
+                            let f = fcalc(ng, h_of(m));
+                            heap.push_with(f, ng, am, nodes);
+                            if T::ENABLED {
+                                tracer.event(Event::new(EventKind::Update, m, n, ng, f));
+                            }
+                        }
+                        Mark::Closed if !PLAIN && reopen && better() => {
+                            nodes.improve(am, ng, n);
+                            stats.reopened += 1;
+                            stats.generated += 1;
+                            open_count += 1;
+                            let f = fcalc(ng, h_of(m));
+                            heap.push_with(f, ng, am, nodes);
+                            if T::ENABLED {
+                                tracer.event(Event::new(EventKind::Reopen, m, n, ng, f));
+                            }
+                        }
+                        _ => {}
+                    }
+                }};
+            }
+            if P::EDGES {
+                let skip = if skip_closed {
+                    space.skip_mask(n, nodes.parent(at), &nodes.closed_nodes())
+                } else {
+                    0
+                };
+                for (m, cost) in space.neighbours_masked(n, skip) {
+                    relax!(m, cost);
+                }
             } else {
-                0
-            };
-            for (m, cost) in space.neighbours_masked(n, skip) {
-                let ng = g + cost;
-                let am = nodes.slot(m);
-                // Improvements are judged on heap keys: sums of the same costs in another order
-                // differ in the last bits, and treating that noise as a better path reopens
-                // closed nodes in cascades (it tripled expansions on some Dragon Age queries).
-                let better = || ng < nodes.g(am) && key(ng) < key(nodes.g(am));
-                // Each arm pushes and counts on its own, with nothing after the match: a shared
-                // tail (the event kind chosen in the match, then one push) cost A* 2–3%.
-                match nodes.mark(am) {
-                    Mark::New => {
-                        nodes.open(am, ng, n);
-                        open_count += 1;
-                        stats.generated += 1;
-                        let f = fcalc(ng, h_of(m));
-                        heap.push_new_with(f, ng, am, nodes);
-                        if T::ENABLED {
-                            tracer.event(Event::new(EventKind::Generate, m, n, ng, f));
-                        }
-                    }
-                    Mark::Open if better() => {
-                        nodes.improve(am, ng, n);
-                        stats.updated += 1;
-                        stats.generated += 1;
-                        let f = fcalc(ng, h_of(m));
-                        heap.push_with(f, ng, am, nodes);
-                        if T::ENABLED {
-                            tracer.event(Event::new(EventKind::Update, m, n, ng, f));
-                        }
-                    }
-                    Mark::Closed if !PLAIN && reopen && better() => {
-                        nodes.improve(am, ng, n);
-                        stats.reopened += 1;
-                        stats.generated += 1;
-                        open_count += 1;
-                        let f = fcalc(ng, h_of(m));
-                        heap.push_with(f, ng, am, nodes);
-                        if T::ENABLED {
-                            tracer.event(Event::new(EventKind::Reopen, m, n, ng, f));
-                        }
-                    }
-                    _ => {}
+                succ.clear();
+                policy.successors(space, n, nodes.parent(at), succ, tracer);
+                for &(m, cost) in succ.iter() {
+                    relax!(m, cost);
                 }
             }
             stats.max_open = stats.max_open.max(open_count);
@@ -297,7 +399,7 @@ impl BestFirst {
         self.stats = stats;
         self.open_count = open_count;
         match status {
-            Status::Found => self.finish(tracer),
+            Status::Found => self.finish(space, tracer),
             Status::NoPath => {
                 self.status = Status::NoPath;
                 if T::ENABLED {
@@ -310,7 +412,7 @@ impl BestFirst {
     }
 }
 
-impl SearchState for BestFirst {
+impl<P> SearchState for BestFirst<P> {
     fn status(&self) -> Status {
         self.status
     }

@@ -2,8 +2,9 @@
 //! benchmarks iterate. Adding an algorithm is one file plus one entry here.
 
 use super::params::{ParamSpec, Params};
+use super::prepared::PreparedCache;
 use super::{
-    AStar, AdStar, AraStar, Bfs, DStarLite, Dijkstra, DynSearch, Greedy, Query, ThetaStar,
+    AStar, AdStar, AraStar, Bfs, DStarLite, Dijkstra, DynSearch, Greedy, Jps, Query, ThetaStar,
     WeightedAStar,
 };
 use crate::space::{GridSpace, Heuristic, HexSpace, Space, SpaceKind, VoxelSpace};
@@ -24,8 +25,10 @@ pub enum Guarantee {
     AnyAngle,
 }
 
-/// Builds the search for one kind of space.
-pub type Maker<S> = fn(&S, Query, &Params) -> Box<dyn DynSearch<S>>;
+/// Builds the search for one kind of space, taking what it prepares once per world from the
+/// cache; refused (with the reason) where the world lacks what the algorithm needs.
+pub type Maker<S> =
+    fn(&S, Query, &Params, &mut PreparedCache) -> Result<Box<dyn DynSearch<S>>, String>;
 
 /// An algorithm's constructors, one per world family it runs on. A generic algorithm fills every
 /// field through [`generic!`]; a new family is a field here, a line in that macro and a
@@ -141,9 +144,9 @@ impl std::fmt::Debug for AlgoInfo {
 macro_rules! generic {
     ($t:ty) => {
         Makers {
-            grid: Some(|s, q, p| Box::new(<$t>::from_params(s, q, p))),
-            hex: Some(|s, q, p| Box::new(<$t>::from_params(s, q, p))),
-            voxel: Some(|s, q, p| Box::new(<$t>::from_params(s, q, p))),
+            grid: Some(|s, q, p, _| Ok(Box::new(<$t>::from_params(s, q, p)))),
+            hex: Some(|s, q, p, _| Ok(Box::new(<$t>::from_params(s, q, p)))),
+            voxel: Some(|s, q, p, _| Ok(Box::new(<$t>::from_params(s, q, p)))),
         }
     };
 }
@@ -231,6 +234,42 @@ static ALGORITHMS: &[AlgoInfo] = &[
         makers: generic!(Bfs),
     },
     AlgoInfo {
+        name: "jps",
+        title: "Jump point search",
+        summary: "A* that jumps along rows, columns and diagonals to the next cell where the way forks (8-connected squares of uniform cost); optimal",
+        params: super::jps::PARAMS,
+        guarantee: Guarantee::Optimal,
+        group: Group::Classic,
+        makers: Makers {
+            grid: Some(|s, q, p, cache| {
+                if let Some(why) = super::jps::refusal("jps", s) {
+                    return Err(why);
+                }
+                Ok(Box::new(Jps::<false>::from_cache(s, q, p, cache)))
+            }),
+            hex: None,
+            voxel: None,
+        },
+    },
+    AlgoInfo {
+        name: "jps-plus",
+        title: "JPS+",
+        summary: "jump point search reading every jump from a table built once per world (patched after an edit); optimal",
+        params: super::jps::PARAMS,
+        guarantee: Guarantee::Optimal,
+        group: Group::Classic,
+        makers: Makers {
+            grid: Some(|s, q, p, cache| {
+                if let Some(why) = super::jps::refusal("jps-plus", s) {
+                    return Err(why);
+                }
+                Ok(Box::new(super::jps::JpsPlus::plus_from_cache(s, q, p, cache)))
+            }),
+            hex: None,
+            voxel: None,
+        },
+    },
+    AlgoInfo {
         name: "theta-star",
         title: "Theta*",
         summary: "any-angle A*: a node may take its parent's parent when the segment between them is free (one line-of-sight check per relaxation)",
@@ -238,9 +277,9 @@ static ALGORITHMS: &[AlgoInfo] = &[
         guarantee: Guarantee::AnyAngle,
         group: Group::AnyAngle,
         makers: Makers {
-            grid: Some(|s, q, p| Box::new(ThetaStar::theta_from_params(s, q, p))),
-            hex: Some(|s, q, p| Box::new(ThetaStar::theta_from_params(s, q, p))),
-            voxel: Some(|s, q, p| Box::new(ThetaStar::theta_from_params(s, q, p))),
+            grid: Some(|s, q, p, _| Ok(Box::new(ThetaStar::theta_from_params(s, q, p)))),
+            hex: Some(|s, q, p, _| Ok(Box::new(ThetaStar::theta_from_params(s, q, p)))),
+            voxel: Some(|s, q, p, _| Ok(Box::new(ThetaStar::theta_from_params(s, q, p)))),
         },
     },
     AlgoInfo {
@@ -251,9 +290,9 @@ static ALGORITHMS: &[AlgoInfo] = &[
         guarantee: Guarantee::AnyAngle,
         group: Group::AnyAngle,
         makers: Makers {
-            grid: Some(|s, q, p| Box::new(ThetaStar::lazy_from_params(s, q, p))),
-            hex: Some(|s, q, p| Box::new(ThetaStar::lazy_from_params(s, q, p))),
-            voxel: Some(|s, q, p| Box::new(ThetaStar::lazy_from_params(s, q, p))),
+            grid: Some(|s, q, p, _| Ok(Box::new(ThetaStar::lazy_from_params(s, q, p)))),
+            hex: Some(|s, q, p, _| Ok(Box::new(ThetaStar::lazy_from_params(s, q, p)))),
+            voxel: Some(|s, q, p, _| Ok(Box::new(ThetaStar::lazy_from_params(s, q, p)))),
         },
     },
     // Rahmani 2020's walking planner: hexes only (its cognitive map and cone are hexagonal).
@@ -266,7 +305,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         group: Group::HumanLike,
         makers: Makers {
             grid: None,
-            hex: Some(|s, q, p| Box::new(super::gps::Gps::from_params(s, q, p))),
+            hex: Some(|s, q, p, _| Ok(Box::new(super::gps::Gps::from_params(s, q, p)))),
             voxel: None,
         },
     },
@@ -311,6 +350,17 @@ pub fn build_with<S: Family>(
     space: &S,
     query: Query,
 ) -> Result<Box<dyn DynSearch<S>>, String> {
+    build_cached(info, params, space, query, &mut PreparedCache::default())
+}
+
+/// [`build_with`], taking prepared data from `cache` (and leaving what it builds there).
+pub fn build_cached<S: Family>(
+    info: &AlgoInfo,
+    params: &Params,
+    space: &S,
+    query: Query,
+    cache: &mut PreparedCache,
+) -> Result<Box<dyn DynSearch<S>>, String> {
     let make = S::maker(&info.makers)
         .ok_or_else(|| format!("{} does not run on {}", info.name, S::NAME))?;
     if info.params.iter().any(|p| p.name == "heuristic") {
@@ -327,7 +377,7 @@ pub fn build_with<S: Family>(
             ));
         }
     }
-    Ok(make(space, query, params))
+    make(space, query, params, cache)
 }
 
 /// [`build`] on a square grid.

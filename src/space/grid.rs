@@ -81,6 +81,9 @@ pub struct GridSpace {
     div_width: u128,
     connectivity: Connectivity,
     rule: TerrainRule,
+    /// Changes with every edit, and is never the same for two graphs that differ: what
+    /// prepared data built on this graph is checked against.
+    revision: u64,
 }
 
 impl GridSpace {
@@ -103,6 +106,7 @@ impl GridSpace {
             div_width: (1u128 << 64) / grid.width().max(1) as u128 + 1,
             connectivity,
             rule,
+            revision: super::next_revision(),
         };
         s.refresh_costs();
         for y in 0..s.height {
@@ -119,6 +123,7 @@ impl GridSpace {
     }
 
     fn refresh_costs(&mut self) {
+        self.revision = super::next_revision();
         self.uniform_cost = self.costs.iter().all(|&c| c == 1.0);
         // Every edge costs at least its length times the cheapest cell, so scaling the heuristic
         // by that keeps it admissible.
@@ -273,6 +278,12 @@ impl GridSpace {
         (n - y * self.width, y)
     }
 
+    /// The terrain class of node `n` (0: impassable): moves join cells of one class.
+    #[inline(always)]
+    pub fn class_of(&self, n: NodeId) -> u8 {
+        self.classes[n as usize]
+    }
+
     /// The move bits of node `n` (bit d: direction d of N, E, S, W, NE, SE, SW, NW is allowed).
     pub fn moves(&self, n: NodeId) -> u8 {
         self.moves[n as usize]
@@ -282,6 +293,14 @@ impl GridSpace {
 impl Space for GridSpace {
     fn kind(&self) -> SpaceKind {
         SpaceKind::Grid
+    }
+
+    fn uniform_costs(&self) -> bool {
+        self.uniform_cost
+    }
+
+    fn revision(&self) -> u64 {
+        self.revision
     }
 
     fn num_nodes(&self) -> usize {

@@ -56,10 +56,35 @@ pub trait NodeSet {
     fn contains(&self, i: usize) -> bool;
 }
 
+/// A fresh revision number, never handed out before in this process.
+pub fn next_revision() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
 /// A graph to search.
 pub trait Space {
     /// The family this space belongs to.
     fn kind(&self) -> SpaceKind;
+
+    /// Whether an edge n → m may exist without m → n at the same cost. Searches that walk
+    /// edges backwards or repair around a change (D* Lite, AD*, RTD*) need undirected spaces.
+    fn directed(&self) -> bool {
+        false
+    }
+
+    /// Whether every move costs its length alone (no terrain costs): what jump point search
+    /// needs.
+    fn uniform_costs(&self) -> bool {
+        false
+    }
+
+    /// Changes whenever the graph changes; two graphs with one revision are equal. Prepared
+    /// data (a jump table, a hierarchy) is valid for the revision it was built on. 0: the
+    /// space does not keep one.
+    fn revision(&self) -> u64 {
+        0
+    }
 
     /// Number of node ids (some may be impassable); ids run from 0 to this minus one.
     fn num_nodes(&self) -> usize;

@@ -51,11 +51,14 @@ pub enum EventKind {
     /// A walking agent stepped from `other` to `node`; `a` = the distance walked so far, `b` =
     /// 1 while exploring, 0 on a plan. It starts a step.
     Walk = 17,
+    /// A jump (jump point search) scanned the cells from `other` to `node` in a straight or
+    /// diagonal line; `a` = 1 when it ended at a jump point or the goal, 0 at a wall.
+    Jump = 18,
 }
 
 impl EventKind {
     /// All kinds, in numeric order.
-    pub const ALL: [EventKind; 18] = [
+    pub const ALL: [EventKind; 19] = [
         EventKind::Source,
         EventKind::Destination,
         EventKind::Generate,
@@ -74,6 +77,7 @@ impl EventKind {
         EventKind::Consistent,
         EventKind::Choice,
         EventKind::Walk,
+        EventKind::Jump,
     ];
 
     /// Whether this event begins a step of the timeline: an expansion, or a walking agent's
@@ -112,6 +116,7 @@ impl EventKind {
             EventKind::Consistent => "consistent",
             EventKind::Choice => "choice",
             EventKind::Walk => "walk",
+            EventKind::Jump => "jump",
         }
     }
 }

@@ -55,7 +55,8 @@ pub fn to_yaml(rec: &Recorder, layout: Layout) -> String {
     let mut out = String::with_capacity(1024 + rec.len() * 80);
     out.push_str("version: 1.4.0\nviews:\n  main:\n");
     // Every expression is quoted: unquoted, the ` : ` of a ternary ends a YAML key.
-    let only_cells = "      $if: \"${{ $.x != null && $.type != 'line-of-sight' }}\"\n";
+    let only_cells =
+        "      $if: \"${{ $.x != null && $.type != 'line-of-sight' && $.type != 'jump' }}\"\n";
     let (cx, cy) = match layout.hex {
         None => {
             let _ = write!(
@@ -73,14 +74,15 @@ pub fn to_yaml(rec: &Recorder, layout: Layout) -> String {
         }
     };
     let _ = writeln!(out, "      fill: \"{FILL}\"\n      clear: false");
-    // A line-of-sight check: a segment from the cell it looks from, shown at its step only.
+    // A line-of-sight check or a jump: a segment from the cell it starts at, shown at its step
+    // only.
     let (fx, fy) = match layout.hex {
         None => ("$.fromX + 0.5", "$.fromY + 0.5"),
         Some(_) => ("$.fromCx", "$.fromCy"),
     };
     let _ = write!(
         out,
-        "    - $: path\n      $if: \"${{{{ $.type == 'line-of-sight' }}}}\"\n      points: \"${{{{ [{{ x: {fx}, y: {fy} }}, {{ x: {cx}, y: {cy} }}] }}}}\"\n      fill: \"${{{{ $.visible ? '#00c878' : '#dc2828' }}}}\"\n      line-width: 0.15\n      clear: true\n"
+        "    - $: path\n      $if: \"${{{{ $.type == 'line-of-sight' || $.type == 'jump' }}}}\"\n      points: \"${{{{ [{{ x: {fx}, y: {fy} }}, {{ x: {cx}, y: {cy} }}] }}}}\"\n      fill: \"${{{{ ($.visible || $.found) ? '#00c878' : '#dc2828' }}}}\"\n      line-width: 0.15\n      clear: true\n"
     );
     // The centre of each event, for Posthoc's path to the root and labels.
     let _ = writeln!(
@@ -158,6 +160,13 @@ pub fn to_yaml(rec: &Recorder, layout: Layout) -> String {
                     cell(&mut out, "from", e.other);
                 }
                 let _ = write!(out, ", visible: {}", e.a > 0.5);
+            }
+            EventKind::Jump => {
+                if e.other != NONE {
+                    let _ = write!(out, ", from: {}", e.other);
+                    cell(&mut out, "from", e.other);
+                }
+                let _ = write!(out, ", found: {}", e.a > 0.5);
             }
             EventKind::Inconsistent => {
                 num(&mut out, "g", e.a);
