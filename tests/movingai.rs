@@ -1,6 +1,7 @@
-//! A* on all 29 MovingAI maps of `../shared/benchmarks/movingai-grid`: every sampled problem must
-//! match its published optimal length. Sample: every 10th problem of each file (7,482
-//! problems; the full 74,816 take several minutes on 2 cores). Skips when the folder is absent.
+//! A*, JPS and JPS+ on all 29 MovingAI maps of `../shared/benchmarks/movingai-grid`: every
+//! sampled problem must match its published optimal length. A*: every 10th problem of each file
+//! (7,482 problems; the full 74,816 take several minutes on 2 cores); JPS and JPS+: all 74,816.
+//! Skips when the folder is absent (fails on CI).
 
 use pathlab::experiment::{Selection, Solver, Suite};
 use rayon::prelude::*;
@@ -35,22 +36,30 @@ fn benchmark_maps() -> Option<Vec<PathBuf>> {
 
 #[test]
 fn astar_matches_every_sampled_optimal_length_on_all_29_maps() {
+    check_all("astar", EVERY);
+}
+
+#[test]
+fn jps_matches_every_optimal_length_on_all_29_maps() {
+    check_all("jps", 1);
+}
+
+#[test]
+fn jps_plus_matches_every_optimal_length_on_all_29_maps() {
+    check_all("jps-plus", 1);
+}
+
+/// Runs `algo` on every `every`-th problem of each of the 29 maps; fails listing the wrong ones.
+fn check_all(algo: &str, every: usize) {
     let Some(maps) = benchmark_maps() else { return };
     assert_eq!(maps.len(), 29, "expected the 29 MovingAI maps");
     let results: Vec<(String, usize, Vec<String>)> = maps
         .par_iter()
         .map(|map| {
             let scen = PathBuf::from(format!("{}.scen", map.display()));
-            let suite = Suite::load(
-                map,
-                &scen,
-                Selection {
-                    every: EVERY,
-                    limit: None,
-                },
-            )
-            .unwrap_or_else(|e| panic!("{e}"));
-            let mut solver = Solver::new(&suite, "astar").unwrap();
+            let suite = Suite::load(map, &scen, Selection { every, limit: None })
+                .unwrap_or_else(|e| panic!("{e}"));
+            let mut solver = Solver::new(&suite, algo).unwrap();
             let mut wrong = vec![];
             for i in 0..suite.problems.len() {
                 let r = solver.solve(&suite, i);
@@ -71,12 +80,12 @@ fn astar_matches_every_sampled_optimal_length_on_all_29_maps() {
         .iter()
         .flat_map(|(m, _, w)| w.iter().map(move |x| format!("{m} {x}")))
         .collect();
-    eprintln!("checked {total} problems on {} maps", results.len());
+    eprintln!("{algo}: checked {total} problems on {} maps", results.len());
     assert!(
         wrong.is_empty(),
         "{} of {total} not optimal:\n{}",
         wrong.len(),
         wrong.join("\n")
     );
-    assert!(total > 7000, "only {total} problems checked");
+    assert!(total > 74_816 / every - 29, "only {total} problems checked");
 }

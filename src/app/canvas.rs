@@ -165,6 +165,30 @@ pub fn show(
     if cam.zoom >= 18.0 && run.finished() && !ov.diff {
         draw_parent_arrows(&painter, cam, view, (w, h), run);
     }
+    // Jump point search: every jump that reached a jump point so far, and the scans of the
+    // step shown (green when they found a jump point, red where they ran into a wall).
+    let (tree, scans) = run.jumps();
+    let width = (cam.zoom * 0.08).clamp(1.0, 2.0);
+    for (a, b) in tree {
+        let end = cam.centre(view, xy(b));
+        painter.line_segment(
+            [cam.centre(view, xy(a)), end],
+            Stroke::new(width, palette::JUMP),
+        );
+        // Jump points are few and far apart: a dot keeps them visible at any zoom.
+        painter.circle_filled(end, (cam.zoom * 0.35).clamp(2.0, 5.0), palette::JUMP);
+    }
+    for (a, b, found) in scans {
+        let colour = if found {
+            palette::SIGHT_CLEAR
+        } else {
+            palette::SIGHT_BLOCKED
+        };
+        painter.line_segment(
+            [cam.centre(view, xy(a)), cam.centre(view, xy(b))],
+            Stroke::new(width * 1.6, colour),
+        );
+    }
     // Any-angle searches: the segments checked at this step, green when clear, red when not.
     for (a, b, clear) in run.sight_checks() {
         let colour = if clear {

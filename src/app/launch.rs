@@ -18,6 +18,8 @@ pub struct Options {
     pub at_step: Option<usize>,
     /// The first view's algorithm (a registry spec).
     pub algo: Option<String>,
+    /// Algorithms of further views beside the first.
+    pub beside: Vec<String>,
     /// Open Krafft 2019's moving 3D scene.
     pub scene3d: bool,
     /// On a hex world: GPS views at these knowledge levels (%).
@@ -89,10 +91,11 @@ pub fn run(opts: Options) -> Result<(), String> {
         },
         (None, false) => crate::map::Family::Square,
     };
-    if let Some(spec) = &opts.algo {
-        AlgoChoice::from_spec(spec).map_err(|e| format!("--algo: {e}"))?;
+    let specs = opts.algo.iter().map(|s| ("--algo", s));
+    for (flag, spec) in specs.chain(opts.beside.iter().map(|s| ("--beside", s))) {
+        AlgoChoice::from_spec(spec).map_err(|e| format!("{flag}: {e}"))?;
         let name = spec.split(':').next().unwrap_or(spec);
-        crate::map::io::check_runs_on(name, world).map_err(|e| format!("--algo: {e}"))?;
+        crate::map::io::check_runs_on(name, world).map_err(|e| format!("{flag}: {e}"))?;
     }
     if opts.compare_knowledge.is_some() && !matches!(world, crate::map::Family::Hex { .. }) {
         return Err(format!(

@@ -29,6 +29,15 @@ pub fn sight_extras() -> Extras {
     ]
 }
 
+/// Jump point search's colours.
+pub fn jump_extras() -> Extras {
+    vec![
+        (palette::JUMP, "jump"),
+        (palette::SIGHT_CLEAR, "scan: jump point"),
+        (palette::SIGHT_BLOCKED, "scan: wall"),
+    ]
+}
+
 /// The legend's entries' names, in order (with `diff`, the diff's colours first).
 pub fn legend_names(diff: bool) -> Vec<&'static str> {
     legend_items(diff, &[]).into_iter().map(|i| i.1).collect()

@@ -434,6 +434,11 @@ impl PathlabApp {
             Some(Ok(c)) => c,
             _ => AlgoChoice::named("astar"),
         });
+        for spec in &opts.beside {
+            if let Ok(c) = AlgoChoice::from_spec(spec) {
+                app.add_view(c);
+            }
+        }
         if let Some(f) = &opts.file {
             if let Err(e) = app.open_now(f) {
                 app.status = e.clone();

@@ -13,6 +13,9 @@ use std::time::{Duration, Instant};
 
 /// Per-step values, index = step (0-based expansion number).
 #[derive(Clone, Debug, Default)]
+/// A scan of jump point search: where it started, where it ended, whether at a jump point.
+pub type Scan = (NodeId, NodeId, bool);
+
 pub struct Series {
     /// Node expanded.
     pub node: Vec<NodeId>,
@@ -438,6 +441,38 @@ impl Run {
             self.smoothed = Some((key, band));
         }
         self.smoothed.as_ref().map(|s| &s.1[..])
+    }
+
+    /// Jump point search's jumps up to the step shown: the jumps that generated or improved a
+    /// node (parent to jump point), and the scans of the step shown (start, end, whether they
+    /// ended at a jump point). Empty for runs that record no jumps (at most 8,192 jumps).
+    pub fn jumps(&mut self) -> (Vec<(NodeId, NodeId)>, Vec<Scan>) {
+        use crate::trace::EventKind;
+        // A jump search scans from its start right after the first expansion: a run with no
+        // jump among its first events has none.
+        let head = self.rec.len().min(64);
+        if self.shown == 0
+            || !(0..head).any(|i| self.rec.get(i).is_some_and(|e| e.kind == EventKind::Jump))
+        {
+            return (vec![], vec![]);
+        }
+        let step = self.rec.step_start(self.shown - 1);
+        let to = self.event_cursor();
+        let (mut tree, mut scans) = (vec![], vec![]);
+        for i in 0..to {
+            let Some(e) = self.rec.get(i) else { break };
+            match e.kind {
+                EventKind::Generate | EventKind::Update if e.other != crate::trace::NONE => {
+                    tree.push((e.other, e.node))
+                }
+                EventKind::Jump if i >= step => scans.push((e.other, e.node, e.a > 0.5)),
+                _ => {}
+            }
+            if tree.len() + scans.len() >= 8192 {
+                break;
+            }
+        }
+        (tree, scans)
     }
 
     /// The line-of-sight checks of the step shown (any-angle searches): from, to and whether

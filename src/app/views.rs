@@ -2,6 +2,7 @@
 //! legend strip under them, and the pointer read from every view.
 
 use super::{canvas, legend, PathlabApp, View};
+use crate::search::registry::Overlay;
 use eframe::egui;
 use eframe::egui::{vec2, Vec2};
 
@@ -14,12 +15,19 @@ impl PathlabApp {
         // third of its height).
         let diff = self.diff && self.views.len() >= 2;
         let mut extras = legend::Extras::new();
-        let names: Vec<&str> = self.views.iter().map(|v| v.run.choice.info.name).collect();
-        if names.contains(&"gps") {
+        let shows = |o: Overlay| {
+            self.views
+                .iter()
+                .any(|v| v.run.choice.info.overlays.contains(&o))
+        };
+        if shows(Overlay::Walk) {
             extras.extend(legend::gps_extras());
         }
-        if names.iter().any(|n| n.contains("theta")) {
+        if shows(Overlay::LineOfSight) {
             extras.extend(legend::sight_extras());
+        }
+        if shows(Overlay::Jumps) {
+            extras.extend(legend::jump_extras());
         }
         let legend_h = if self.show_legend {
             legend::legend_height(ui, full.width(), diff, &extras)

@@ -50,6 +50,10 @@ pub struct AppArgs {
     /// The first view's algorithm, as `solve --algo` spells it (default: astar).
     #[arg(long, value_name = "SPEC")]
     pub algo: Option<String>,
+    /// Another view beside the first, running this algorithm (repeatable): `--algo jps
+    /// --beside astar` compares the two.
+    #[arg(long, value_name = "SPEC")]
+    pub beside: Vec<String>,
     /// On a hex world: views of GPS of the brain at these knowledge levels (%), e.g. 0,50,100
     /// (Rahmani 2020), each on a cognitive map built to that share.
     #[arg(long, value_name = "LEVELS", value_parser = parse_levels)]

@@ -53,6 +53,10 @@ trait SuiteRun {
     /// Problem `i`'s start, goal and optimum as CSV fields.
     fn problem_fields(&self, i: usize) -> String;
     fn solve(&self, i: usize) -> pathlab::experiment::Row;
+    /// What the algorithm built once for the world, apart from the queries' times.
+    fn prepared(&self) -> Vec<pathlab::search::prepared::PreparedInfo> {
+        vec![]
+    }
 }
 
 struct Voxels(VoxelSuite, std::cell::RefCell<VoxelSolver>);
@@ -93,6 +97,9 @@ impl<S: SpaceFamily> SuiteRun for Loaded<S> {
     }
     fn solve(&self, i: usize) -> pathlab::experiment::Row {
         self.1.borrow_mut().solve(&self.0, i)
+    }
+    fn prepared(&self) -> Vec<pathlab::search::prepared::PreparedInfo> {
+        self.1.borrow().prepared()
     }
 }
 
@@ -192,5 +199,11 @@ fn bench_suite(args: &SuiteArgs, suite: &dyn SuiteRun, repeat: usize) -> Result<
         "us_per_expansion: {:.4}",
         total_s * 1e6 / (expanded.max(1) as f64)
     );
+    // Built once for the world, not part of any query's time above.
+    for p in suite.prepared() {
+        let what = p.what.replace(' ', "_");
+        println!("prepared_{what}_ms: {:.3}", p.ms);
+        println!("prepared_{what}_bytes: {}", p.bytes);
+    }
     Ok(0)
 }

@@ -260,6 +260,8 @@ pub struct Solver<S: Space = GridSpace> {
     /// Any-angle (Theta*): a length is right when it lies between the straight line and the
     /// grid's optimum.
     any_angle: bool,
+    /// What the algorithm built once for the world (a jump table), kept for its statistics.
+    prepared: crate::search::prepared::PreparedCache,
 }
 
 /// Whether `length` is right for a problem of grid optimum `optimal` from `start` to `goal`:
@@ -296,11 +298,21 @@ impl<S: Family> Solver<S> {
             .first()
             .copied()
             .unwrap_or(Query { start: 0, goal: 0 });
-        let search = registry::build(spec, &suite.space, q).map_err(SuiteError::Algorithm)?;
+        let (info, params) = registry::parse_spec(spec).map_err(SuiteError::Algorithm)?;
+        let mut prepared = crate::search::prepared::PreparedCache::default();
+        let search = registry::build_cached(info, &params, &suite.space, q, &mut prepared)
+            .map_err(SuiteError::Algorithm)?;
         Ok(Solver {
             search,
             any_angle: is_any_angle(spec),
+            prepared,
         })
+    }
+
+    /// What the algorithm prepared once for the suite's world (build time and bytes, apart
+    /// from every query's time).
+    pub fn prepared(&self) -> Vec<crate::search::prepared::PreparedInfo> {
+        self.prepared.infos().cloned().collect()
     }
 
     /// Solves problem `i` of the suite.

@@ -84,6 +84,20 @@ pub struct AlgoInfo {
     pub group: Group,
     /// Its constructor on each world family it runs on.
     pub makers: Makers,
+    /// What views draw over the map for it, beside the search's nodes.
+    pub overlays: &'static [Overlay],
+}
+
+/// Drawings an algorithm's runs carry beyond open, closed and path: views find them here, not by
+/// the algorithm's name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Overlay {
+    /// Line-of-sight checks (the any-angle searches).
+    LineOfSight,
+    /// Jumps and jump points (jump point search).
+    Jumps,
+    /// A walking agent's legs, choices and cone (the GPS of the brain).
+    Walk,
 }
 
 /// Families of methods, in the order menus list them.
@@ -160,6 +174,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         guarantee: Guarantee::Optimal,
         group: Group::Classic,
         makers: generic!(AStar),
+        overlays: &[],
     },
     AlgoInfo {
         name: "dijkstra",
@@ -169,6 +184,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         guarantee: Guarantee::Optimal,
         group: Group::Classic,
         makers: generic!(Dijkstra),
+        overlays: &[],
     },
     AlgoInfo {
         name: "ara-star",
@@ -178,6 +194,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         guarantee: Guarantee::Optimal,
         group: Group::Dynamic,
         makers: generic!(AraStar),
+        overlays: &[],
     },
     AlgoInfo {
         name: "ad-star",
@@ -187,6 +204,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         guarantee: Guarantee::Optimal,
         group: Group::Dynamic,
         makers: generic!(AdStar),
+        overlays: &[],
     },
     AlgoInfo {
         name: "dstar-lite",
@@ -196,6 +214,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         guarantee: Guarantee::BoundedBy("epsilon"),
         group: Group::Dynamic,
         makers: generic!(DStarLite),
+        overlays: &[],
     },
     AlgoInfo {
         name: "rtd-star",
@@ -205,6 +224,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         guarantee: Guarantee::Valid,
         group: Group::Dynamic,
         makers: generic!(super::rtd::RtdStar),
+        overlays: &[],
     },
     AlgoInfo {
         name: "weighted-astar",
@@ -214,6 +234,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         guarantee: Guarantee::BoundedBy("weight"),
         group: Group::Classic,
         makers: generic!(WeightedAStar),
+        overlays: &[],
     },
     AlgoInfo {
         name: "greedy",
@@ -223,6 +244,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         guarantee: Guarantee::Valid,
         group: Group::Classic,
         makers: generic!(Greedy),
+        overlays: &[],
     },
     AlgoInfo {
         name: "bfs",
@@ -232,6 +254,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         guarantee: Guarantee::FewestMoves,
         group: Group::Classic,
         makers: generic!(Bfs),
+        overlays: &[],
     },
     AlgoInfo {
         name: "jps",
@@ -250,6 +273,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
             hex: None,
             voxel: None,
         },
+        overlays: &[Overlay::Jumps],
     },
     AlgoInfo {
         name: "jps-plus",
@@ -268,6 +292,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
             hex: None,
             voxel: None,
         },
+        overlays: &[Overlay::Jumps],
     },
     AlgoInfo {
         name: "theta-star",
@@ -281,6 +306,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
             hex: Some(|s, q, p, _| Ok(Box::new(ThetaStar::theta_from_params(s, q, p)))),
             voxel: Some(|s, q, p, _| Ok(Box::new(ThetaStar::theta_from_params(s, q, p)))),
         },
+        overlays: &[Overlay::LineOfSight],
     },
     AlgoInfo {
         name: "lazy-theta-star",
@@ -294,6 +320,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
             hex: Some(|s, q, p, _| Ok(Box::new(ThetaStar::lazy_from_params(s, q, p)))),
             voxel: Some(|s, q, p, _| Ok(Box::new(ThetaStar::lazy_from_params(s, q, p)))),
         },
+        overlays: &[Overlay::LineOfSight],
     },
     // Rahmani 2020's walking planner: hexes only (its cognitive map and cone are hexagonal).
     AlgoInfo {
@@ -308,6 +335,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
             hex: Some(|s, q, p, _| Ok(Box::new(super::gps::Gps::from_params(s, q, p)))),
             voxel: None,
         },
+        overlays: &[Overlay::Walk],
     },
 ];
 
