@@ -11,11 +11,11 @@ use crate::space::NodeId;
 use crate::trace::{EventKind, Recorder};
 use std::time::{Duration, Instant};
 
-/// Per-step values, index = step (0-based expansion number).
-#[derive(Clone, Debug, Default)]
 /// A scan of jump point search: where it started, where it ended, whether at a jump point.
 pub type Scan = (NodeId, NodeId, bool);
 
+/// Per-step values, index = step (0-based expansion number).
+#[derive(Clone, Debug, Default)]
 pub struct Series {
     /// Node expanded.
     pub node: Vec<NodeId>,
