@@ -1,6 +1,8 @@
 //! A square grid as padded bit rows, read 64 cells at a time: what makes a jump cheap (Harabor &
 //! Grastien 2014's block-based jumps). A second copy, transposed, turns vertical jumps into row
-//! scans too.
+//! scans too. Beside the free cells each copy keeps, per direction along its rows, the cells
+//! where a scan stops (a wall, or a cell the rule makes a jump point), worked out from the rows
+//! above and below once: a scan then reads one row per 64 cells instead of three.
 
 /// Free cells of one terrain class, one bit each. Cell (x, y) is bit `x + 64` of row `y + 1`: a
 /// word of blocked cells left of every row, at least one right of it, and a blocked row above and
@@ -11,6 +13,11 @@ pub struct Bits {
     height: u32,
     stride: usize,
     words: Vec<u64>,
+    /// Stops of a scan towards higher x: blocked, or free where the cell above or below is
+    /// free and the one before it blocked.
+    east: Vec<u64>,
+    /// The same towards lower x.
+    west: Vec<u64>,
 }
 
 /// Where a straight scan ended.
@@ -27,11 +34,63 @@ impl Bits {
     /// A `width × height` grid of blocked cells.
     pub fn new(width: u32, height: u32) -> Bits {
         let stride = (width as usize).div_ceil(64) + 2;
+        let n = stride * (height as usize + 2);
         Bits {
             width,
             height,
             stride,
-            words: vec![0; stride * (height as usize + 2)],
+            words: vec![0; n],
+            east: vec![!0; n],
+            west: vec![!0; n],
+        }
+    }
+
+    /// The free cells of a `width × height` grid as `free(x, y)` says.
+    pub fn from_fn(width: u32, height: u32, free: impl Fn(u32, u32) -> bool) -> Bits {
+        let mut b = Bits::new(width, height);
+        for y in 0..height {
+            for x in 0..width {
+                if free(x, y) {
+                    b.set_bit(x, y, true);
+                }
+            }
+        }
+        for r in 1..=height as usize {
+            b.stops_row(r);
+        }
+        b
+    }
+
+    /// Works out the stop masks of padded row `r` from rows `r - 1`, `r` and `r + 1`.
+    fn stops_row(&mut self, r: usize) {
+        let st = self.stride;
+        let row = |k: isize, off: usize| -> u64 {
+            if k < 0 || k as usize >= st {
+                0
+            } else {
+                self.words[off * st + k as usize]
+            }
+        };
+        for k in 0..st as isize {
+            let (a, m, c) = (row(k, r - 1), row(k, r), row(k, r + 1));
+            // Bit i of `before` is the cell at i - 1, of `after` the cell at i + 1.
+            let before = |v: u64, off: usize| (v << 1) | (row(k - 1, off) >> 63);
+            let after = |v: u64, off: usize| (v >> 1) | (row(k + 1, off) << 63);
+            let fe = (a & !before(a, r - 1)) | (c & !before(c, r + 1));
+            let fw = (a & !after(a, r - 1)) | (c & !after(c, r + 1));
+            self.east[r * st + k as usize] = !m | fe;
+            self.west[r * st + k as usize] = !m | fw;
+        }
+    }
+
+    fn set_bit(&mut self, x: u32, y: u32, free: bool) {
+        let p = x as usize + 64;
+        let w = (y as usize + 1) * self.stride + p / 64;
+        let bit = 1u64 << (p % 64);
+        if free {
+            self.words[w] |= bit;
+        } else {
+            self.words[w] &= !bit;
         }
     }
 
@@ -45,15 +104,15 @@ impl Bits {
         self.height
     }
 
-    /// Marks (x, y) free or blocked.
+    /// Marks (x, y) free or blocked, and brings the stops of its row and the rows beside it up
+    /// to date.
     pub fn set(&mut self, x: u32, y: u32, free: bool) {
-        let p = x as usize + 64;
-        let w = (y as usize + 1) * self.stride + p / 64;
-        let bit = 1u64 << (p % 64);
-        if free {
-            self.words[w] |= bit;
-        } else {
-            self.words[w] &= !bit;
+        self.set_bit(x, y, free);
+        let r = y as usize + 1;
+        for row in r - 1..=r + 1 {
+            if (1..=self.height as usize).contains(&row) {
+                self.stops_row(row);
+            }
         }
     }
 
@@ -65,22 +124,21 @@ impl Bits {
         self.words[w] >> (p % 64) & 1 == 1
     }
 
-    /// The 64 cells of padded row `row` from bit position `p` on: bit i is position p + i.
+    /// 64 bits of `words` (the free cells or a stop mask) in padded row `row` from bit
+    /// position `p` on: bit i is position p + i.
     #[inline(always)]
-    fn read(&self, row: usize, p: usize) -> u64 {
+    fn read(&self, words: &[u64], row: usize, p: usize) -> u64 {
         let w = row * self.stride + p / 64;
         let s = p % 64;
-        assert!(w + 1 < self.words.len());
-        // SAFETY: checked just above. (Scans read three rows per block of 64 cells; the
-        // compiler keeps one check per read this way, where indexing kept two.)
-        let (lo, hi) = unsafe {
-            (
-                *self.words.get_unchecked(w),
-                *self.words.get_unchecked(w + 1),
-            )
-        };
+        let (lo, hi) = (words[w], words[w + 1]);
         // `<< 1 << (63 - s)` is `<< (64 - s)` without the undefined shift by 64 when s = 0.
         (lo >> s) | ((hi << 1) << (63 - s))
+    }
+
+    /// Whether padded position `p` of padded row `row` is free.
+    #[inline(always)]
+    fn bit(&self, row: usize, p: usize) -> bool {
+        self.words[row * self.stride + p / 64] >> (p % 64) & 1 == 1
     }
 
     /// Scans east from (x, y) (exclusive) to the first jump point: a free cell whose neighbour
@@ -90,40 +148,33 @@ impl Bits {
     #[inline(always)]
     pub fn jump_east(&self, x: u32, y: u32, gx: u32) -> Scan {
         let r = y as usize + 1;
-        let mut p = x as usize + 64;
         let goal = if gx == u32::MAX {
             usize::MAX
         } else {
             gx as usize + 64
         };
+        let start = x as usize + 64;
+        // The first block starts at the cell scanned from, which is no stop of this scan.
+        let (mut p, mut mask) = (start, !1u64);
         loop {
-            let a = self.read(r - 1, p);
-            let m = self.read(r, p);
-            let c = self.read(r + 1, p);
-            let stop = ((!a << 1) & a) | ((!c << 1) & c) | !m;
+            let stop = self.read(&self.east, r, p) & mask;
             if stop != 0 {
-                // Bit 0 is a free cell already scanned and never a forced one: i ≥ 1.
-                let i = stop.trailing_zeros() as usize;
-                let dead = m >> i & 1 == 0;
+                let at = p + stop.trailing_zeros() as usize;
+                let dead = !self.bit(r, at);
                 // The goal counts up to the stop, the stop itself only when it is free.
-                if goal.wrapping_sub(p + 1) < i - dead as usize {
+                if goal > start && goal <= at - dead as usize {
                     return Scan {
                         end: gx,
                         found: true,
                     };
                 }
                 return Scan {
-                    end: (p + i - 64 - dead as usize) as u32,
+                    end: (at - 64 - dead as usize) as u32,
                     found: !dead,
                 };
             }
-            if goal.wrapping_sub(p + 1) < 63 {
-                return Scan {
-                    end: gx,
-                    found: true,
-                };
-            }
-            p += 63;
+            p += 64;
+            mask = !0;
         }
     }
 
@@ -131,59 +182,45 @@ impl Bits {
     #[inline(always)]
     pub fn jump_west(&self, x: u32, y: u32, gx: u32) -> Scan {
         let r = y as usize + 1;
-        let mut p = x as usize + 64;
         let goal = if gx == u32::MAX {
             usize::MAX
         } else {
             gx as usize + 64
         };
+        let start = x as usize + 64;
+        // Bit 63 of a block is its position p, bit 63 - i is p - i.
+        let (mut p, mut mask) = (start, !(1u64 << 63));
         loop {
-            // Bit 63 is position p, bit 63 - i is p - i.
-            let q = p - 63;
-            let a = self.read(r - 1, q);
-            let m = self.read(r, q);
-            let c = self.read(r + 1, q);
-            let stop = ((!a >> 1) & a) | ((!c >> 1) & c) | !m;
+            let stop = self.read(&self.west, r, p - 63) & mask;
             if stop != 0 {
-                let i = stop.leading_zeros() as usize;
-                let dead = m >> (63 - i) & 1 == 0;
-                if p.wrapping_sub(goal).wrapping_sub(1) < i - dead as usize {
+                let at = p - stop.leading_zeros() as usize;
+                let dead = !self.bit(r, at);
+                if goal < start && goal >= at + dead as usize {
                     return Scan {
                         end: gx,
                         found: true,
                     };
                 }
                 return Scan {
-                    end: (p - i - 64 + dead as usize) as u32,
+                    end: (at - 64 + dead as usize) as u32,
                     found: !dead,
                 };
             }
-            if p.wrapping_sub(goal).wrapping_sub(1) < 63 {
-                return Scan {
-                    end: gx,
-                    found: true,
-                };
-            }
-            p -= 63;
+            p -= 64;
+            mask = !0;
         }
     }
 
     /// The same cells with x and y swapped: vertical scans become row scans.
     pub fn transposed(&self) -> Bits {
-        let mut t = Bits::new(self.height, self.width);
-        for y in 0..self.height {
-            for x in 0..self.width {
-                if self.free(x as i64, y as i64) {
-                    t.set(y, x, true);
-                }
-            }
-        }
-        t
+        Bits::from_fn(self.height, self.width, |x, y| {
+            self.free(y as i64, x as i64)
+        })
     }
 
     /// Bytes held.
     pub fn bytes(&self) -> usize {
-        self.words.len() * 8
+        (self.words.len() + self.east.len() + self.west.len()) * 8
     }
 }
 

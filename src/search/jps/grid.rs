@@ -40,17 +40,9 @@ impl JumpGrid {
 
     /// The pair for class `c` of `space`, with `c`'s cells free.
     fn class_bits(space: &GridSpace, c: u8) -> (Bits, Bits) {
-        let (w, h) = (space.width(), space.height());
-        let mut b = Bits::new(w, h);
-        let mut t = Bits::new(h, w);
-        for y in 0..h {
-            for x in 0..w {
-                if space.class_of(y * w + x) == c {
-                    b.set(x, y, true);
-                    t.set(y, x, true);
-                }
-            }
-        }
+        let w = space.width();
+        let b = Bits::from_fn(w, space.height(), |x, y| space.class_of(y * w + x) == c);
+        let t = b.transposed();
         (b, t)
     }
 }
