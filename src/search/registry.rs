@@ -86,6 +86,43 @@ pub struct AlgoInfo {
     pub makers: Makers,
     /// What views draw over the map for it, beside the search's nodes.
     pub overlays: &'static [Overlay],
+    /// What it needs of a world; the registry refuses it elsewhere, with one line.
+    pub needs: Needs,
+    /// Names of its phases (a `Phase` event's number indexes them; the last one repeats).
+    pub phases: &'static [&'static str],
+}
+
+/// What an algorithm needs of the world it runs on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Needs {
+    /// Edges that can be walked both ways at one cost (searches that walk edges backwards or
+    /// repair around changes: D* Lite, AD*, RTD*).
+    pub undirected: bool,
+    /// No terrain costs: every move costs its length (jump point search).
+    pub uniform_costs: bool,
+}
+
+impl Needs {
+    /// Nothing beyond a graph.
+    pub const NONE: Needs = Needs {
+        undirected: false,
+        uniform_costs: false,
+    };
+
+    /// Why `algo` cannot run on `space`, if it cannot.
+    pub fn refusal<S: Space>(self, algo: &str, space: &S) -> Option<String> {
+        if self.undirected && space.directed() {
+            return Some(format!(
+                "{algo} needs undirected edges; this world's edges are directed"
+            ));
+        }
+        if self.uniform_costs && !space.uniform_costs() {
+            return Some(format!(
+                "{algo} needs uniform costs; this map has terrain costs (use astar)"
+            ));
+        }
+        None
+    }
 }
 
 /// Drawings an algorithm's runs carry beyond open, closed and path: views find them here, not by
@@ -175,6 +212,8 @@ static ALGORITHMS: &[AlgoInfo] = &[
         group: Group::Classic,
         makers: generic!(AStar),
         overlays: &[],
+        needs: Needs::NONE,
+        phases: &[],
     },
     AlgoInfo {
         name: "dijkstra",
@@ -185,6 +224,8 @@ static ALGORITHMS: &[AlgoInfo] = &[
         group: Group::Classic,
         makers: generic!(Dijkstra),
         overlays: &[],
+        needs: Needs::NONE,
+        phases: &[],
     },
     AlgoInfo {
         name: "ara-star",
@@ -195,6 +236,8 @@ static ALGORITHMS: &[AlgoInfo] = &[
         group: Group::Dynamic,
         makers: generic!(AraStar),
         overlays: &[],
+        needs: Needs::NONE,
+        phases: &["pass"],
     },
     AlgoInfo {
         name: "ad-star",
@@ -205,6 +248,8 @@ static ALGORITHMS: &[AlgoInfo] = &[
         group: Group::Dynamic,
         makers: generic!(AdStar),
         overlays: &[],
+        needs: Needs { undirected: true, uniform_costs: false },
+        phases: &["pass"],
     },
     AlgoInfo {
         name: "dstar-lite",
@@ -215,6 +260,8 @@ static ALGORITHMS: &[AlgoInfo] = &[
         group: Group::Dynamic,
         makers: generic!(DStarLite),
         overlays: &[],
+        needs: Needs { undirected: true, uniform_costs: false },
+        phases: &[],
     },
     AlgoInfo {
         name: "rtd-star",
@@ -225,6 +272,8 @@ static ALGORITHMS: &[AlgoInfo] = &[
         group: Group::Dynamic,
         makers: generic!(super::rtd::RtdStar),
         overlays: &[],
+        needs: Needs { undirected: true, uniform_costs: false },
+        phases: &[],
     },
     AlgoInfo {
         name: "weighted-astar",
@@ -235,6 +284,8 @@ static ALGORITHMS: &[AlgoInfo] = &[
         group: Group::Classic,
         makers: generic!(WeightedAStar),
         overlays: &[],
+        needs: Needs::NONE,
+        phases: &[],
     },
     AlgoInfo {
         name: "greedy",
@@ -245,6 +296,8 @@ static ALGORITHMS: &[AlgoInfo] = &[
         group: Group::Classic,
         makers: generic!(Greedy),
         overlays: &[],
+        needs: Needs::NONE,
+        phases: &[],
     },
     AlgoInfo {
         name: "bfs",
@@ -255,6 +308,8 @@ static ALGORITHMS: &[AlgoInfo] = &[
         group: Group::Classic,
         makers: generic!(Bfs),
         overlays: &[],
+        needs: Needs::NONE,
+        phases: &[],
     },
     AlgoInfo {
         name: "jps",
@@ -274,6 +329,8 @@ static ALGORITHMS: &[AlgoInfo] = &[
             voxel: None,
         },
         overlays: &[Overlay::Jumps],
+        needs: Needs { undirected: false, uniform_costs: true },
+        phases: &[],
     },
     AlgoInfo {
         name: "jps-plus",
@@ -293,6 +350,8 @@ static ALGORITHMS: &[AlgoInfo] = &[
             voxel: None,
         },
         overlays: &[Overlay::Jumps],
+        needs: Needs { undirected: false, uniform_costs: true },
+        phases: &[],
     },
     AlgoInfo {
         name: "theta-star",
@@ -307,6 +366,8 @@ static ALGORITHMS: &[AlgoInfo] = &[
             voxel: Some(|s, q, p, _| Ok(Box::new(ThetaStar::theta_from_params(s, q, p)))),
         },
         overlays: &[Overlay::LineOfSight],
+        needs: Needs::NONE,
+        phases: &[],
     },
     AlgoInfo {
         name: "lazy-theta-star",
@@ -321,6 +382,8 @@ static ALGORITHMS: &[AlgoInfo] = &[
             voxel: Some(|s, q, p, _| Ok(Box::new(ThetaStar::lazy_from_params(s, q, p)))),
         },
         overlays: &[Overlay::LineOfSight],
+        needs: Needs::NONE,
+        phases: &[],
     },
     // Rahmani 2020's walking planner: hexes only (its cognitive map and cone are hexagonal).
     AlgoInfo {
@@ -336,6 +399,8 @@ static ALGORITHMS: &[AlgoInfo] = &[
             voxel: None,
         },
         overlays: &[Overlay::Walk],
+        needs: Needs::NONE,
+        phases: &[],
     },
 ];
 
@@ -391,6 +456,9 @@ pub fn build_cached<S: Family>(
 ) -> Result<Box<dyn DynSearch<S>>, String> {
     let make = S::maker(&info.makers)
         .ok_or_else(|| format!("{} does not run on {}", info.name, S::NAME))?;
+    if let Some(why) = info.needs.refusal(info.name, space) {
+        return Err(why);
+    }
     if info.params.iter().any(|p| p.name == "heuristic") {
         let h = params.heuristic();
         let fits = space.heuristics();
@@ -424,4 +492,78 @@ pub fn heuristic_names<S: Space>(space: &S) -> Vec<&'static str> {
         .iter()
         .map(|h: &Heuristic| h.name())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::space::NodeId;
+
+    /// A one-way ring: node i → i + 1 only.
+    struct Ring(u32);
+
+    impl Space for Ring {
+        fn kind(&self) -> SpaceKind {
+            SpaceKind::Grid
+        }
+        fn directed(&self) -> bool {
+            true
+        }
+        fn uniform_costs(&self) -> bool {
+            true
+        }
+        fn num_nodes(&self) -> usize {
+            self.0 as usize
+        }
+        fn is_passable(&self, _: NodeId) -> bool {
+            true
+        }
+        fn neighbours(&self, n: NodeId) -> impl Iterator<Item = (NodeId, f64)> + '_ {
+            std::iter::once(((n + 1) % self.0, 1.0))
+        }
+        fn native_heuristic(&self) -> Heuristic {
+            Heuristic::Zero
+        }
+        fn heuristics(&self) -> &'static [Heuristic] {
+            &[Heuristic::Zero]
+        }
+        fn heuristic(&self, _: Heuristic, _: NodeId, _: NodeId) -> f64 {
+            0.0
+        }
+        fn position(&self, n: NodeId) -> [f32; 3] {
+            [n as f32, 0.0, 0.0]
+        }
+        fn max_degree(&self) -> usize {
+            1
+        }
+    }
+
+    #[test]
+    fn searches_that_walk_edges_backwards_are_refused_on_directed_worlds() {
+        let ring = Ring(5);
+        for info in all() {
+            let why = info.needs.refusal(info.name, &ring);
+            let backwards = ["dstar-lite", "ad-star", "rtd-star"].contains(&info.name);
+            assert_eq!(why.is_some(), backwards, "{}: {why:?}", info.name);
+            if let Some(why) = why {
+                assert!(why.contains("undirected"), "{why}");
+                assert_eq!(why.lines().count(), 1);
+            }
+        }
+    }
+
+    #[test]
+    fn jump_searches_are_refused_on_terrain_costs_by_the_registry() {
+        let mut g = crate::map::Grid::new(6, 6, crate::map::Cell::FREE);
+        let mut costs = vec![1.0; 36];
+        costs[7] = 2.0;
+        g.set_costs(costs).unwrap();
+        let space = GridSpace::octile(&g);
+        let q = Query { start: 0, goal: 35 };
+        for name in ["jps", "jps-plus"] {
+            let why = build(name, &space, q).err().expect("refused");
+            assert!(why.contains("uniform costs"), "{why}");
+        }
+        assert!(build("astar", &space, q).is_ok());
+    }
 }

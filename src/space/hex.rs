@@ -339,6 +339,10 @@ impl Space for HexSpace {
         SpaceKind::Hex
     }
 
+    fn uniform_costs(&self) -> bool {
+        self.uniform_cost
+    }
+
     fn num_nodes(&self) -> usize {
         self.classes.len()
     }

@@ -354,6 +354,10 @@ impl Space for VoxelSpace {
         SpaceKind::Voxel
     }
 
+    fn uniform_costs(&self) -> bool {
+        self.grid.costs().is_none()
+    }
+
     fn num_nodes(&self) -> usize {
         self.grid.len()
     }

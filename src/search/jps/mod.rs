@@ -20,7 +20,7 @@ use super::best_first::{BestFirst, Priority};
 use super::params::{ParamSpec, Params, HEURISTIC};
 use super::prepared::PreparedCache;
 use super::{Query, Search, SearchState, Stats, Status};
-use crate::space::{Connectivity, GridSpace, NodeId, Space};
+use crate::space::{Connectivity, GridSpace, NodeId};
 use crate::trace::Tracer;
 use std::sync::Arc;
 
@@ -31,12 +31,12 @@ pub fn refusal(name: &str, space: &GridSpace) -> Option<String> {
             "{name} needs 8-connected moves; this grid is 4-connected (use astar)"
         ));
     }
-    if !space.uniform_costs() {
-        return Some(format!(
-            "{name} needs uniform costs; this map has terrain costs (use astar)"
-        ));
+    // Terrain costs are refused by the registry (the algorithm's `needs`).
+    super::registry::Needs {
+        undirected: false,
+        uniform_costs: true,
     }
-    None
+    .refusal(name, space)
 }
 
 /// Jump point search (`PLUS` false), or JPS+ with a table: A*'s engine with the jump policy.

@@ -103,6 +103,9 @@ fn refused_on_four_connected_moves_and_terrain_costs() {
     costly.set_costs(costs).unwrap();
     let why = refusal("jps-plus", &GridSpace::octile(&costly)).expect("refused");
     assert!(why.contains("uniform costs"), "{why}");
+    let q = Query { start: 0, goal: 63 };
+    let why = crate::search::registry::build("jps", &GridSpace::octile(&costly), q);
+    assert!(why.err().is_some_and(|w| w.contains("uniform costs")));
     assert_eq!(refusal("jps", &GridSpace::octile(&grid)), None);
 }
 
