@@ -87,6 +87,20 @@ pub struct BestFirst<P = Edges> {
     stats: Stats,
     open_count: u64,
     path: Vec<NodeId>,
+    /// Starts other than the query's own, each with its g and parent (empty: the query's).
+    seeds: Vec<(NodeId, f64, NodeId)>,
+    /// Nodes any of which ends the search, beside the query's goal.
+    region: Option<Region>,
+    /// The node whose expansion ended the search.
+    reached: NodeId,
+}
+
+/// A goal region: its nodes, sorted, and how far (by the heuristic) the furthest lies from the
+/// query's goal, which the heuristic towards that goal subtracts to stay admissible for all.
+#[derive(Clone, Debug)]
+struct Region {
+    members: Vec<NodeId>,
+    slack: f64,
 }
 
 impl BestFirst {
@@ -129,6 +143,9 @@ impl<P> BestFirst<P> {
             stats: Stats::default(),
             open_count: 0,
             path: vec![],
+            seeds: vec![],
+            region: None,
+            reached: NONE,
         };
         s.reset(space, query);
         s
@@ -163,10 +180,9 @@ impl<P> BestFirst<P> {
         P: Expansion<S>,
     {
         if P::EDGES {
-            self.nodes
-                .trace_path(self.query.goal, &mut self.path, tracer);
+            self.nodes.trace_path(self.reached, &mut self.path, tracer);
         } else {
-            let goal = self.query.goal;
+            let goal = self.reached;
             self.nodes.trace_path(goal, &mut self.path, &mut NullTracer);
             self.policy.refine(space, &mut self.path);
             if T::ENABLED {
@@ -181,6 +197,27 @@ impl<P> BestFirst<P> {
 
 impl<S: Space, P: Expansion<S>> Search<S> for BestFirst<P> {
     fn reset(&mut self, space: &S, query: Query) {
+        self.seeds.clear();
+        self.region = None;
+        self.begin(space, query);
+    }
+
+    #[inline]
+    fn step<T: Tracer>(&mut self, space: &S, tracer: &mut T) -> Status {
+        self.expand_up_to(space, tracer, 1)
+    }
+
+    fn run<T: Tracer>(&mut self, space: &S, tracer: &mut T) -> Status {
+        self.expand_up_to(space, tracer, u64::MAX)
+    }
+}
+
+impl<P> BestFirst<P> {
+    /// Starts `query` over, from the seeds if any, else from its start.
+    fn begin<S: Space>(&mut self, space: &S, query: Query)
+    where
+        P: Expansion<S>,
+    {
         self.policy.reset(space, query);
         self.query = query;
         if space.num_nodes() > self.segmented_above {
@@ -197,31 +234,87 @@ impl<S: Space, P: Expansion<S>> Search<S> for BestFirst<P> {
         self.stats = Stats::default();
         self.path.clear();
         self.status = Status::Running;
-        let h = space.heuristic(self.heuristic, query.start, query.goal);
-        let at = self.nodes.slot(query.start);
-        self.nodes.open(at, 0.0, NONE);
-        let f = self.f(0.0, h);
-        self.heap.push_with(f, 0.0, at, &mut self.nodes);
-        self.open_count = 1;
-        self.stats.generated = 1;
-        self.stats.max_open = 1;
-        if !space.is_passable(query.start) || !space.is_passable(query.goal) {
-            self.heap.clear();
-            self.open_count = 0;
+        self.reached = NONE;
+        self.open_count = 0;
+        let goal_ok = space.is_passable(query.goal)
+            || self
+                .region
+                .as_ref()
+                .is_some_and(|r| r.members.iter().any(|&m| space.is_passable(m)));
+        let one = [(query.start, 0.0, NONE)];
+        let starts = if self.seeds.is_empty() {
+            &one[..]
+        } else {
+            &self.seeds[..]
+        };
+        for &(n, g, parent) in starts {
+            if !goal_ok || !space.is_passable(n) {
+                continue;
+            }
+            let at = self.nodes.slot(n);
+            let h = self.h_region(space.heuristic(self.heuristic, n, query.goal));
+            let f = self.f(g, h);
+            // A node seeded twice keeps its lower g.
+            match self.nodes.mark(at) {
+                Mark::New => {
+                    self.nodes.open(at, g, parent);
+                    self.open_count += 1;
+                }
+                _ if g < self.nodes.g(at) => self.nodes.improve(at, g, parent),
+                _ => continue,
+            }
+            self.heap.push_with(f, g, at, &mut self.nodes);
+        }
+        self.stats.generated = self.open_count;
+        self.stats.max_open = self.open_count;
+    }
+
+    /// The heuristic towards the query's goal made admissible for the whole goal region.
+    #[inline(always)]
+    fn h_region(&self, h: f64) -> f64 {
+        match &self.region {
+            Some(r) => (h - r.slack).max(0.0),
+            None => h,
         }
     }
 
-    #[inline]
-    fn step<T: Tracer>(&mut self, space: &S, tracer: &mut T) -> Status {
-        self.expand_up_to(space, tracer, 1)
+    /// Starts the search over from several nodes, each with its g and parent (`NONE`: a path
+    /// starts there), instead of the query's start: a search continued from another's open
+    /// list, or from every cell of a start area. Call after `reset`.
+    pub fn seed<S: Space>(&mut self, space: &S, seeds: &[(NodeId, f64, NodeId)])
+    where
+        P: Expansion<S>,
+    {
+        self.seeds = seeds.to_vec();
+        self.begin(space, self.query);
     }
 
-    fn run<T: Tracer>(&mut self, space: &S, tracer: &mut T) -> Status {
-        self.expand_up_to(space, tracer, u64::MAX)
+    /// Ends the search at the first of `members` it expands (and at the query's goal, which
+    /// the heuristic aims at): a goal area, or a vehicle's goal cell at any heading. Call after
+    /// `reset`, before `seed`.
+    pub fn set_goal_region<S: Space>(&mut self, space: &S, members: &[NodeId])
+    where
+        P: Expansion<S>,
+    {
+        let t = self.query.goal;
+        let mut members = members.to_vec();
+        members.sort_unstable();
+        members.dedup();
+        // The furthest member by the heuristic: h(n, m) ≥ h(n, t) - h(t, m) for the metric
+        // heuristics, so subtracting it keeps the estimate admissible for every member.
+        let slack = members
+            .iter()
+            .map(|&m| space.heuristic(self.heuristic, t, m))
+            .fold(0.0, f64::max);
+        self.region = Some(Region { members, slack });
+        self.begin(space, self.query);
     }
-}
 
-impl<P> BestFirst<P> {
+    /// The node whose expansion ended the search (the goal, or a member of the goal region).
+    pub fn reached(&self) -> Option<NodeId> {
+        (self.status == Status::Found).then_some(self.reached)
+    }
+
     /// Expands up to `limit` nodes: the one body behind `step` (limit 1) and `run` (no limit).
     /// Running many expansions in one call keeps the open list, the node table and the
     /// counters in registers across expansions instead of reloading them through `self`.
@@ -234,16 +327,34 @@ impl<P> BestFirst<P> {
             return self.status;
         }
         if T::ENABLED && self.stats.expanded == 0 {
-            let s = self.query.start;
-            let h = space.heuristic(self.heuristic, s, self.query.goal);
-            tracer.event(Event::new(EventKind::Source, s, NONE, 0.0, self.f(0.0, h)));
+            let one = [(self.query.start, 0.0, NONE)];
+            let starts = if self.seeds.is_empty() {
+                &one[..]
+            } else {
+                &self.seeds[..]
+            };
+            for &(s, g, _) in starts {
+                let h = self.h_region(space.heuristic(self.heuristic, s, self.query.goal));
+                tracer.event(Event::new(EventKind::Source, s, NONE, g, self.f(g, h)));
+            }
             tracer.event(Event::marker(EventKind::Destination, self.query.goal));
+            for &m in self.region.iter().flat_map(|r| &r.members) {
+                if m != self.query.goal {
+                    tracer.event(Event::marker(EventKind::Destination, m));
+                }
+            }
         }
         // A* and Dijkstra (f = g + h, nothing reopened) get a loop of their own, without the
         // weight's multiply and the reopening test on every edge; with the octile heuristic
         // (the default on 8-connected squares) the loop knows it at compile time, which spares every generated node a
         // choice among four formulas (3% of A*).
-        match (self.priority, self.reopen, self.heuristic.on(space)) {
+        // A goal region takes the general loop (its heuristic and goal test cost the plain one
+        // nothing that way).
+        match (
+            self.priority,
+            self.reopen || self.region.is_some(),
+            self.heuristic.on(space),
+        ) {
             (Priority::Weighted(1.0), false, Heuristic::Octile) => {
                 self.expand_loop::<S, T, true, true>(space, tracer, limit)
             }
@@ -272,7 +383,19 @@ impl<P> BestFirst<P> {
         } else {
             self.heuristic
         };
-        let h_of = space.heuristic_to(heuristic, goal);
+        let h_raw = space.heuristic_to(heuristic, goal);
+        let slack = self.region.as_ref().map_or(0.0, |r| r.slack);
+        let region = self.region.as_ref().map(|r| &r.members[..]);
+        // Weighted A* and greedy read it through the same subtraction (0 without a region).
+        let h_of = |n: NodeId| {
+            let h = h_raw(n);
+            if PLAIN {
+                h
+            } else {
+                (h - slack).max(0.0)
+            }
+        };
+        let mut reached = NONE;
         let priority = self.priority;
         let reopen = self.reopen;
         let nodes = &mut self.nodes;
@@ -326,7 +449,8 @@ impl<P> BestFirst<P> {
                 let f = fcalc(g, h_of(n));
                 tracer.event(Event::new(EventKind::Expand, n, nodes.parent(at), g, f));
             }
-            if n == goal {
+            if n == goal || (!PLAIN && region.is_some_and(|r| r.binary_search(&n).is_ok())) {
+                reached = n;
                 break Status::Found;
             }
             // One body for both sources of successors: the space's edges read in place (a
@@ -398,6 +522,9 @@ impl<P> BestFirst<P> {
         };
         self.stats = stats;
         self.open_count = open_count;
+        if reached != NONE {
+            self.reached = reached;
+        }
         match status {
             Status::Found => self.finish(space, tracer),
             Status::NoPath => {
@@ -423,7 +550,7 @@ impl<P> SearchState for BestFirst<P> {
 
     fn cost(&self) -> Option<f64> {
         (self.status == Status::Found)
-            .then(|| self.nodes.g_if_reached(self.query.goal))
+            .then(|| self.nodes.g_if_reached(self.reached))
             .flatten()
     }
 
@@ -484,3 +611,6 @@ macro_rules! best_first_algorithm {
     };
 }
 pub(crate) use best_first_algorithm;
+
+#[cfg(test)]
+mod tests;
