@@ -32,6 +32,7 @@ mod panels;
 mod path_prompt;
 mod problems;
 mod run;
+mod run_overlay;
 mod scripted;
 mod texture;
 mod timeline;

@@ -11,6 +11,10 @@ pub const SMOOTHED: Color32 = Color32::from_rgb(120, 40, 160);
 /// A line-of-sight check that found the segment clear, and one that found it blocked.
 pub const SIGHT_CLEAR: Color32 = Color32::from_rgb(0, 200, 120);
 pub const SIGHT_BLOCKED: Color32 = Color32::from_rgb(220, 40, 40);
+/// Phase bands on the timeline, alternating, and their names.
+pub const PHASE_A: Color32 = Color32::from_rgb(70, 90, 130);
+pub const PHASE_B: Color32 = Color32::from_rgb(100, 80, 120);
+pub const PHASE_TEXT: Color32 = Color32::from_rgb(235, 235, 240);
 /// A jump of jump point search, from the node expanded to the jump point it reached.
 pub const JUMP: Color32 = Color32::from_rgb(70, 110, 200);
 /// Blocked voxels in 3D (lighter than WALL so that their shading shows).

@@ -2,7 +2,7 @@
 //! breakpoints) and the modal prompts.
 
 use super::files::DialogPurpose;
-use super::{AlgoChoice, PathlabApp, PendingAction, Prompt, Sync, Tool};
+use super::{palette, AlgoChoice, PathlabApp, PendingAction, Prompt, Sync, Tool};
 use crate::search::params::ParamKind;
 use crate::search::registry;
 use eframe::egui::{self, RichText};
@@ -239,8 +239,47 @@ pub(super) fn timeline(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     app.go_to(s, false);
                 }
             });
+            phase_bands(app, ui, max);
             ui.add_space(2.0);
         });
+}
+
+/// The active view's phases as bands under the step slider, each named (nothing for a run
+/// without phases).
+fn phase_bands(app: &PathlabApp, ui: &mut egui::Ui, max: usize) {
+    let Some(v) = app.active_view() else { return };
+    let mut phases = v.run.series.phases.clone();
+    if phases.is_empty() || max == 0 {
+        return;
+    }
+    // Before its first phase event a run is in its first phase.
+    if phases[0].0 > 0 {
+        phases.insert(0, (0, 0));
+    }
+    let width = (ui.available_width() - 180.0).max(100.0);
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(width, 14.0), egui::Sense::hover());
+    let x = |s: usize| rect.left() + rect.width() * s.min(max) as f32 / max as f32;
+    let painter = ui.painter_at(rect);
+    for (k, &(at, p)) in phases.iter().enumerate() {
+        let end = phases.get(k + 1).map_or(max, |q| q.0);
+        let band = egui::Rect::from_x_y_ranges(x(at)..=x(end).max(x(at) + 2.0), rect.y_range());
+        let fill = if k % 2 == 0 {
+            palette::PHASE_A
+        } else {
+            palette::PHASE_B
+        };
+        painter.rect_filled(band, 2.0, fill);
+        let name = v.run.phase_name(p);
+        if band.width() > 8.0 * name.len() as f32 {
+            painter.text(
+                band.left_center() + egui::vec2(4.0, 0.0),
+                egui::Align2::LEFT_CENTER,
+                name,
+                egui::FontId::proportional(10.0),
+                palette::PHASE_TEXT,
+            );
+        }
+    }
 }
 
 pub(super) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
@@ -482,6 +521,8 @@ fn breakpoints(app: &mut PathlabApp, ui: &mut egui::Ui) {
             };
         }
         ui.checkbox(&mut app.breakpoints.f_decrease, "stop when f decreases");
+        ui.checkbox(&mut app.breakpoints.phase, "stop when a phase begins")
+            .on_hover_text("ARA*'s and AD*'s passes; any search that runs in phases");
         let mut open_on = app.breakpoints.open_over.is_some();
         ui.horizontal_wrapped(|ui| {
             ui.checkbox(&mut open_on, "stop when open list >");

@@ -27,6 +27,15 @@ pub struct Series {
     pub solutions: Vec<(usize, f32, f32)>,
     /// What each step was when not an expansion: a walking agent's choice or step (GPS).
     pub kind: Vec<EventKind>,
+    /// Phase changes: the steps done before each, and the phase it starts.
+    pub phases: Vec<(usize, u32)>,
+}
+
+impl Series {
+    /// The phase step `s` (0-based) runs in, if the run has phases.
+    pub fn phase_of(&self, s: usize) -> Option<u32> {
+        self.phases.iter().rev().find(|p| p.0 <= s).map(|p| p.1)
+    }
 }
 
 /// A run: built, recorded a slice per frame (so the UI never waits), and seekable.
@@ -74,8 +83,11 @@ pub struct WorldChange {
 /// the timeline replays the events since the nearest checkpoint within the frame, up to a full
 /// interval; at one checkpoint per node count that was about 2 ms on a 1024 × 1024 map, at an
 /// eighth of it about 0.3 ms. The price is 2 bytes per event for checkpoints instead of 0.25.
-fn app_recorder(num_nodes: usize) -> Recorder {
-    Recorder::with_interval(num_nodes, (num_nodes / 8).max(1 << 16))
+/// `layers` are the search's id ranges after the world's cells (a hierarchy's graph).
+fn app_recorder(num_nodes: usize, layers: &[(&str, usize)]) -> Recorder {
+    let mut r = Recorder::with_layers(num_nodes, layers);
+    r.set_interval((r.num_nodes() / 8).max(1 << 16));
+    r
 }
 
 /// Searches larger than this are not re-run just to time them without recording.
@@ -85,16 +97,17 @@ impl Run {
     /// A new run of `choice` on `space` for `query`; nothing is searched until [`Run::pump`].
     pub fn new(choice: AlgoChoice, space: &AnySpace, query: Query) -> Result<Run, String> {
         let search = choice.build(space, query)?;
+        let rec = app_recorder(space.num_nodes(), &search.state().layers());
         Ok(Run {
             choice,
             query,
             search,
-            rec: app_recorder(space.num_nodes()),
+            queued: vec![false; rec.num_nodes()],
+            rec,
             series: Series::default(),
             shown: 0,
             scanned: 0,
             open_now: 0,
-            queued: vec![false; space.num_nodes()],
             record_time: Duration::ZERO,
             search_time: None,
             generation: 0,
@@ -107,13 +120,18 @@ impl Run {
         })
     }
 
+    /// The world cells the recording speaks of (its first layer).
+    fn world_cells(&self) -> usize {
+        self.rec.layers()[0].len as usize
+    }
+
     /// Starts over on `query` (after an edit), keeping the memory of the search and the
     /// recording: a brush stroke restarts the run once per painted cell.
     /// Starts the run again on `space`; on another world an algorithm that does not run there
     /// gives way to A*, and the notice saying so is returned (a run is never left on the
     /// world it was recorded on).
     pub fn restart(&mut self, space: &AnySpace, query: Query) -> Option<String> {
-        if self.rec.num_nodes() != space.num_nodes() || !self.search.fits(space) {
+        if self.world_cells() != space.num_nodes() || !self.search.fits(space) {
             // Another world (a voxel world opened over a map of as many cells, say): a new run.
             match Run::new(self.choice.clone(), space, query) {
                 Ok(r) => *self = r,
@@ -162,7 +180,7 @@ impl Run {
         cells: Vec<(usize, u8, u8)>,
     ) -> bool {
         let event = self.rec.len();
-        if self.rec.num_nodes() != space.num_nodes()
+        if self.world_cells() != space.num_nodes()
             || !self.search.repair_record(space, around, &mut self.rec)
         {
             return false;
@@ -197,7 +215,7 @@ impl Run {
         };
         let t = Instant::now();
         let moved =
-            self.rec.num_nodes() == space.num_nodes() && self.search.move_start(space, start);
+            self.world_cells() == space.num_nodes() && self.search.move_start(space, start);
         self.query = q;
         if !moved || !self.repair(space, around, cells) {
             self.restart(space, q);
@@ -353,6 +371,7 @@ impl Run {
                     self.queued[n] = false;
                     self.open_now -= 1;
                 }
+                EventKind::Phase => self.series.phases.push((self.series.node.len(), e.node)),
                 EventKind::Solution => {
                     let (cost, eps) = (e.a, e.b);
                     self.series
@@ -443,71 +462,6 @@ impl Run {
         self.smoothed.as_ref().map(|s| &s.1[..])
     }
 
-    /// Jump point search's jumps up to the step shown: the jumps that generated or improved a
-    /// node (parent to jump point), and the scans of the step shown (start, end, whether they
-    /// ended at a jump point). Empty for runs that record no jumps (at most 8,192 jumps).
-    pub fn jumps(&mut self) -> (Vec<(NodeId, NodeId)>, Vec<Scan>) {
-        use crate::trace::EventKind;
-        // A jump search scans from its start right after the first expansion: a run with no
-        // jump among its first events has none.
-        let head = self.rec.len().min(64);
-        if self.shown == 0
-            || !(0..head).any(|i| self.rec.get(i).is_some_and(|e| e.kind == EventKind::Jump))
-        {
-            return (vec![], vec![]);
-        }
-        let step = self.rec.step_start(self.shown - 1);
-        let to = self.event_cursor();
-        let (mut tree, mut scans) = (vec![], vec![]);
-        for i in 0..to {
-            let Some(e) = self.rec.get(i) else { break };
-            match e.kind {
-                EventKind::Generate | EventKind::Update if e.other != crate::trace::NONE => {
-                    tree.push((e.other, e.node))
-                }
-                EventKind::Jump if i >= step => scans.push((e.other, e.node, e.a > 0.5)),
-                _ => {}
-            }
-            if tree.len() + scans.len() >= 8192 {
-                break;
-            }
-        }
-        (tree, scans)
-    }
-
-    /// The line-of-sight checks of the step shown (any-angle searches): from, to and whether
-    /// the segment was clear; Lazy Theta*'s check of the node just before its expansion
-    /// included. At most 256.
-    pub fn sight_checks(&mut self) -> Vec<(NodeId, NodeId, bool)> {
-        if self.shown == 0 || self.stats().los_checks == 0 {
-            return vec![];
-        }
-        let from = self.rec.step_start(self.shown - 1);
-        let to = self.event_cursor();
-        let mut out = vec![];
-        let los = |e: crate::trace::Event| {
-            (e.kind == crate::trace::EventKind::LineOfSight).then_some((e.other, e.node, e.a > 0.5))
-        };
-        // Just before the expansion: Lazy Theta*'s check of the node it expands.
-        let mut i = from;
-        while i > 0 {
-            match self.rec.get(i - 1).and_then(los) {
-                Some(c) => out.push(c),
-                None => break,
-            }
-            i -= 1;
-        }
-        for i in from..to {
-            if out.len() >= 256 {
-                break;
-            }
-            if let Some(c) = self.rec.get(i).and_then(los) {
-                out.push(c);
-            }
-        }
-        out
-    }
-
     /// True when the views are at the end of a run that found a path.
     pub fn path_visible(&self) -> bool {
         self.status() == Status::Found && self.shown >= self.steps()
@@ -516,6 +470,16 @@ impl Run {
     /// Moves to step `s`, clamped to what is recorded.
     pub fn set_shown(&mut self, s: usize) {
         self.shown = s.min(self.steps());
+    }
+
+    /// The name of phase `p` as the algorithm's registry entry gives it ("pass 2").
+    pub fn phase_name(&self, p: u32) -> String {
+        let names = self.choice.info.phases;
+        match names.get(p as usize).or(names.last()) {
+            Some(n) if names.len() == 1 => format!("{n} {}", p + 1),
+            Some(n) => n.to_string(),
+            None => format!("phase {}", p + 1),
+        }
     }
 
     /// The first step in (from, to] where a breakpoint fires, if any.
@@ -534,6 +498,10 @@ impl Run {
                         self.series.f[i]
                     ),
                 ));
+            }
+            if bp.phase && i > 0 && self.series.phases.iter().any(|p| p.0 == i) {
+                let p = self.series.phase_of(i).unwrap_or(0);
+                return Some((s, format!("{} begins", self.phase_name(p))));
             }
             if let Some(n) = bp.open_over {
                 if self.series.open[i] as u64 > n {
@@ -575,4 +543,7 @@ pub struct Breakpoints {
     pub f_decrease: bool,
     /// Stop when the open list holds more than this many nodes.
     pub open_over: Option<u64>,
+    /// Stop at the first step of each new phase (a search that runs in phases: ARA*'s passes,
+    /// a hierarchy's connect, search and refine).
+    pub phase: bool,
 }

@@ -199,7 +199,7 @@ fn trace_in<S: SpaceFamily>(
 ) -> Result<i32> {
     let (start, goal) = (xy(q.start), xy(q.goal));
     let mut search = registry::build(algo, space, q).map_err(anyhow::Error::msg)?;
-    let mut rec = Recorder::new(space.num_nodes());
+    let mut rec = Recorder::with_layers(space.num_nodes(), &search.layers());
     let status = search.run_record(space, &mut rec);
     let run = RunFile {
         version: RUN_VERSION,

@@ -108,6 +108,13 @@ pub trait SearchState {
     fn queue_key(&self, _n: NodeId) -> Option<(f64, f64)> {
         None
     }
+
+    /// Id ranges its events use after the world's nodes, each named with its size (a
+    /// hierarchy's abstract graph): a recorder for it is made with these
+    /// ([`crate::trace::Recorder::with_layers`]). None for a search on the world alone.
+    fn layers(&self) -> Vec<(&'static str, usize)> {
+        vec![]
+    }
 }
 
 /// A search for one query on a space `S`, advanced by `step`.

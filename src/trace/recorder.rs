@@ -36,9 +36,25 @@ pub struct Recorder {
     current: NodeStates,
     /// Event index of every `Expand`, extended as events arrive.
     expands: Vec<u32>,
+    /// Event index and number of every `Phase` event, indexed with the expansions.
+    phases: Vec<(u32, u32)>,
     expands_scanned: usize,
+    /// The id ranges of the spaces a run speaks of, in order: the world's cells first.
+    layers: Vec<Layer>,
     /// Per-node event chains for the inspector, extended on demand.
     chains: NodeChains,
+}
+
+/// A range of node ids in a recording, named for what its nodes are ("cells", "abstract
+/// graph"): a search over several graphs (a hierarchy's levels, a connecting search and the
+/// search it feeds) records them all in one run without a larger event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layer {
+    pub name: String,
+    /// Its first id in the recording.
+    pub first: u32,
+    /// How many ids it holds.
+    pub len: u32,
 }
 
 /// For every event, the previous event on the same node; for every node, its latest event.
@@ -83,8 +99,52 @@ impl Recorder {
             cursor: 0,
             current: NodeStates::new(num_nodes),
             expands: Vec::new(),
+            phases: Vec::new(),
             expands_scanned: 0,
+            layers: vec![Layer {
+                name: "cells".into(),
+                first: 0,
+                len: num_nodes as u32,
+            }],
             chains: NodeChains::default(),
+        }
+    }
+
+    /// A recorder for the world's `num_nodes` cells and further layers of ids after them, each
+    /// named, with its size.
+    pub fn with_layers(num_nodes: usize, more: &[(&str, usize)]) -> Recorder {
+        let total = num_nodes + more.iter().map(|l| l.1).sum::<usize>();
+        let mut r = Recorder::new(total);
+        r.layers[0].len = num_nodes as u32;
+        let mut first = num_nodes as u32;
+        for &(name, len) in more {
+            r.layers.push(Layer {
+                name: name.into(),
+                first,
+                len: len as u32,
+            });
+            first += len as u32;
+        }
+        r
+    }
+
+    /// The layers of ids, the world's cells first.
+    pub fn layers(&self) -> &[Layer] {
+        &self.layers
+    }
+
+    /// The layer id `n` belongs to, and its place within it.
+    pub fn layer_of(&self, n: u32) -> Option<(&Layer, u32)> {
+        self.layers
+            .iter()
+            .find(|l| n >= l.first && n - l.first < l.len)
+            .map(|l| (l, n - l.first))
+    }
+
+    /// Sets the checkpoint interval (events between checkpoints); before any event only.
+    pub fn set_interval(&mut self, interval: usize) {
+        if self.events.is_empty() {
+            self.interval = interval.max(1);
         }
     }
 
@@ -153,6 +213,8 @@ impl Recorder {
         self.checkpoints.truncate(len / self.interval + 1);
         let keep = self.expands.partition_point(|&e| (e as usize) < len);
         self.expands.truncate(keep);
+        let keep = self.phases.partition_point(|&(e, _)| (e as usize) < len);
+        self.phases.truncate(keep);
         self.expands_scanned = self.expands_scanned.min(len);
         if self.cursor > len {
             self.restore(len / self.interval);
@@ -220,11 +282,33 @@ impl Recorder {
 
     fn scan_expands(&mut self) {
         for (i, e) in self.events.iter().enumerate().skip(self.expands_scanned) {
-            if e.kind().starts_step() {
+            let kind = e.kind();
+            if kind.starts_step() {
                 self.expands.push(i as u32);
+            } else if kind == EventKind::Phase {
+                self.phases.push((i as u32, e.node()));
             }
         }
         self.expands_scanned = self.events.len();
+    }
+
+    /// Every phase change: the step it comes before (the number of steps recorded before it)
+    /// and the phase number it starts.
+    pub fn phase_changes(&mut self) -> Vec<(usize, u32)> {
+        self.scan_expands();
+        self.phases
+            .iter()
+            .map(|&(e, p)| (self.expands.partition_point(|&x| x < e), p))
+            .collect()
+    }
+
+    /// The phase step `s` runs in: that of the last phase change at or before it (0 before any).
+    pub fn phase_of_step(&mut self, s: usize) -> u32 {
+        self.phase_changes()
+            .iter()
+            .rev()
+            .find(|&&(at, _)| at <= s)
+            .map_or(0, |&(_, p)| p)
     }
 
     /// Number of steps (expansions) recorded.
@@ -363,6 +447,31 @@ mod tests {
             Recorder::apply(&mut s, e);
         }
         s
+    }
+
+    #[test]
+    fn layers_name_id_ranges_and_phases_index_by_step() {
+        let mut r = Recorder::with_layers(10, &[("abstract graph", 4)]);
+        assert_eq!(r.num_nodes(), 14);
+        assert_eq!(r.layer_of(3).map(|(l, i)| (l.name.as_str(), i)), Some(("cells", 3)));
+        assert_eq!(
+            r.layer_of(12).map(|(l, i)| (l.name.as_str(), i)),
+            Some(("abstract graph", 2))
+        );
+        assert_eq!(r.layer_of(14), None);
+        let ev = |k, n| Event::new(k, n, NONE, 0.0, 0.0);
+        r.event(Event::marker(EventKind::Phase, 0));
+        r.event(ev(EventKind::Expand, 11));
+        r.event(ev(EventKind::Expand, 12));
+        r.event(Event::marker(EventKind::Phase, 1));
+        r.event(ev(EventKind::Generate, 3));
+        r.event(ev(EventKind::Expand, 3));
+        assert_eq!(r.steps(), 3);
+        assert_eq!(r.phase_changes(), vec![(0, 0), (2, 1)]);
+        assert_eq!((r.phase_of_step(1), r.phase_of_step(2)), (0, 1));
+        assert_eq!(r.seek(6).get(12), NodeState::Closed);
+        r.truncate(3);
+        assert_eq!(r.phase_changes(), vec![(0, 0)]);
     }
 
     #[test]
