@@ -4,6 +4,7 @@
 
 #[cfg(feature = "gui")]
 pub mod app;
+pub mod bits;
 pub mod builtin;
 pub mod examples;
 pub mod experiment;
@@ -17,3 +18,4 @@ pub mod map;
 pub mod search;
 pub mod space;
 pub mod trace;
+pub mod world;

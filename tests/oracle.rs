@@ -244,7 +244,7 @@ fn a_wall_across_the_map_means_no_path() {
         start: space.node(0, 1).unwrap(),
         goal: space.node(4, 1).unwrap(),
     };
-    for info in registry::all().iter().filter(|i| i.makers.grid.is_some()) {
+    for info in registry::all().iter().filter(|i| i.makers.square.is_some()) {
         let mut s = registry::build_grid(info.name, &space, q).unwrap();
         assert_eq!(s.run_null(&space), Status::NoPath, "{}", info.name);
     }
@@ -263,7 +263,7 @@ fn stepping_and_running_record_the_same_events() {
         let Some(q) = random_query(&mut rng, &space) else {
             continue;
         };
-        for info in registry::all().iter().filter(|i| i.makers.grid.is_some()) {
+        for info in registry::all().iter().filter(|i| i.makers.square.is_some()) {
             let mut whole = Recorder::new(space.num_nodes());
             let Ok(mut a) = registry::build_grid(info.name, &space, q) else {
                 // Refused on this world (JPS on terrain costs): checked where it runs.

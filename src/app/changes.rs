@@ -6,10 +6,10 @@ use super::timeline::Resume;
 use super::{
     moves_name, rule_name, AlgoChoice, Document, MapTexture, PathlabApp, Run, Touched, View,
 };
-use crate::map::AnySpace;
 use crate::map::Edit;
 use crate::search::Query;
 use crate::space::{Connectivity, TerrainRule};
+use crate::world::AnySpace;
 
 impl PathlabApp {
     pub(super) fn query(&self) -> Query {

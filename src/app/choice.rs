@@ -1,11 +1,11 @@
 //! An algorithm chosen for a view, with its parameter values: built from a registry name or a
 //! spec, written back as a spec and a title.
 
-use crate::map::AnySpace;
 use crate::search::params::Params;
 use crate::search::registry::{self, AlgoInfo};
-use crate::search::AnySearch;
 use crate::search::Query;
+use crate::world::AnySearch;
+use crate::world::AnySpace;
 use std::collections::BTreeMap;
 
 /// An algorithm and its parameter values.

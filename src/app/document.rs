@@ -272,12 +272,12 @@ impl Document {
     }
 
     /// The search graph of this document's world.
-    pub fn space(&self) -> crate::map::AnySpace {
+    pub fn space(&self) -> crate::world::AnySpace {
         match &self.volume {
-            Some(v) => crate::map::AnySpace::of_volume(v),
+            Some(v) => crate::world::AnySpace::of_volume(v),
             None => {
                 let mut s =
-                    crate::map::AnySpace::new(&self.grid, self.world, (self.moves, self.rule));
+                    crate::world::AnySpace::new(&self.grid, self.world, (self.moves, self.rule));
                 s.set_knowledge(self.knowledge.as_ref());
                 s
             }

@@ -8,9 +8,9 @@ use super::camera::Camera;
 use super::canvas_draw::visible;
 use super::palette;
 use super::run::Run;
-use crate::map::AnySpace;
 use crate::space::{CognitiveMap, NodeId};
 use crate::trace::EventKind;
+use crate::world::AnySpace;
 use eframe::egui::{self, Color32, Pos2, Rect, Stroke};
 
 /// The walk's pink (the thesis's colour for the proposed path).

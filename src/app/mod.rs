@@ -52,9 +52,9 @@ pub use problems::{Order as ProblemOrder, ProblemList};
 pub use run::{AlgoChoice, Breakpoints, Run};
 pub use view_world::ViewWorld;
 
-use crate::map::AnySpace;
 use crate::map::Cell;
 use crate::space::{Connectivity, TerrainRule};
+use crate::world::AnySpace;
 use canvas::Camera;
 use eframe::egui;
 use files::PendingDialog;

@@ -1,9 +1,9 @@
 //! A repaired plan checked against A* from scratch on the same world: the badge under a
 //! view's title after every repair.
 
-use crate::map::AnySpace;
 use crate::search::Query;
 use crate::space::NodeId;
+use crate::world::AnySpace;
 
 /// A repaired plan checked against A* from scratch on the same world: the repair must cost
 /// the optimum (D* Lite), or at most ε₀ times it (AD*).
@@ -22,18 +22,19 @@ pub struct Oracle {
 impl Oracle {
     /// Compares `repaired` with A* from scratch on `space` for `query`.
     pub fn check(space: &AnySpace, query: Query, repaired: Option<f64>, bound: f64) -> Oracle {
-        use crate::search::{AStar, Search, SearchState};
-        crate::with_space!(space, s => {
-            // The world's own heuristic: exact on open ground, admissible everywhere.
-            let mut a = AStar::new(s, query, crate::space::Heuristic::Native);
-            a.run(s, &mut crate::trace::NullTracer);
-            Oracle {
-                repaired,
-                scratch: a.cost(),
-                scratch_path: a.path().map_or(vec![], |p| p.to_vec()),
-                bound,
-            }
-        })
+        // The world's own heuristic: exact on open ground, admissible everywhere.
+        let astar = crate::search::registry::find("astar").expect("registered");
+        let params = crate::search::params::Params::default();
+        let mut a = crate::world::AnySearch::build(astar, &params, space, query)
+            .expect("A* runs on every world");
+        a.run_null(space);
+        let s = a.state();
+        Oracle {
+            repaired,
+            scratch: s.cost(),
+            scratch_path: s.path().map_or(vec![], |p| p.to_vec()),
+            bound,
+        }
     }
 
     /// True when the repair is as good as it must be (both without a path counts as agreeing).

@@ -4,11 +4,11 @@
 pub use super::choice::AlgoChoice;
 
 pub use super::oracle::Oracle;
-use crate::map::AnySpace;
-use crate::search::AnySearch;
 use crate::search::{Query, Stats, Status};
 use crate::space::NodeId;
 use crate::trace::{EventKind, Recorder};
+use crate::world::AnySearch;
+use crate::world::AnySpace;
 use std::time::{Duration, Instant};
 
 /// A scan of jump point search: where it started, where it ended, whether at a jump point.
@@ -214,8 +214,7 @@ impl Run {
             goal: self.query.goal,
         };
         let t = Instant::now();
-        let moved =
-            self.world_cells() == space.num_nodes() && self.search.move_start(space, start);
+        let moved = self.world_cells() == space.num_nodes() && self.search.move_start(space, start);
         self.query = q;
         if !moved || !self.repair(space, around, cells) {
             self.restart(space, q);
@@ -452,11 +451,18 @@ impl Run {
     }
 
     /// The path found, rubber-banded on `space` (kept until the run changes).
-    pub fn smoothed_path(&mut self, space: &crate::map::AnySpace) -> Option<&[NodeId]> {
+    pub fn smoothed_path(&mut self, space: &crate::world::AnySpace) -> Option<&[NodeId]> {
         let path = self.path()?.to_vec();
         let key = (self.generation, path.len());
         if self.smoothed.as_ref().is_none_or(|s| s.0 != key) {
-            let (band, _) = crate::with_space!(space, s => crate::search::rubber_band(s, &path));
+            struct Band<'a>(&'a [NodeId]);
+            impl crate::world::SpaceFn for Band<'_> {
+                type Out = Vec<NodeId>;
+                fn call<S: crate::search::registry::Family>(self, s: &S) -> Vec<NodeId> {
+                    crate::search::rubber_band(s, self.0).0
+                }
+            }
+            let band = space.with(Band(&path));
             self.smoothed = Some((key, band));
         }
         self.smoothed.as_ref().map(|s| &s.1[..])

@@ -2,7 +2,7 @@
 //! document's hexes with a cognitive map of their own (a knowledge level, Rahmani 2020).
 
 use super::{Camera, Document};
-use crate::map::AnySpace;
+use crate::world::AnySpace;
 
 /// A compare view's own world, rebuilt from the document after every edit: the searches run
 /// on it, the view draws it with its own camera. Edits are made in the document's views.

@@ -89,7 +89,7 @@ impl VoxelGrid {
     /// `len() - 2` (a row of three voxels inside the box).
     #[inline(always)]
     pub fn three_at(&self, i: usize) -> u32 {
-        three_bits(&self.blocked, i)
+        crate::bits::three_bits(&self.blocked, i)
     }
 
     /// True when (x, y, z) is blocked or outside the box.
@@ -273,19 +273,6 @@ impl VoxelGrid {
         }
         Ok(v)
     }
-}
-
-/// Bits `i - 1`, `i` and `i + 1` of a bit set (bit `i % 64` of word `i / 64`), lowest first;
-/// `i - 1` and `i + 1` must lie inside it.
-#[inline(always)]
-pub fn three_bits(bits: &[u64], i: usize) -> u32 {
-    let j = i - 1;
-    let (w, o) = (j >> 6, j & 63);
-    let mut v = bits[w] >> o;
-    if o > 61 {
-        v |= bits[w + 1] << (64 - o);
-    }
-    (v & 7) as u32
 }
 
 #[cfg(test)]

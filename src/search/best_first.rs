@@ -5,7 +5,7 @@ use super::heap::{key, OpenHeap, Ties};
 use super::nodes::{Mark, NodeTable};
 
 use super::{Query, Search, SearchState, Stats, Status};
-use crate::space::{Heuristic, NodeId, Space, SpaceKind};
+use crate::space::{Heuristic, NodeId, Space};
 use crate::trace::{Event, EventKind, NullTracer, Tracer, NONE};
 
 /// Spaces with more nodes than this keep search state segment by segment
@@ -226,7 +226,7 @@ impl<P> BestFirst<P> {
             self.nodes.reset(space.num_nodes());
         }
         self.heap.clear();
-        self.heap.set_ties(if space.kind() == SpaceKind::Voxel {
+        self.heap.set_ties(if space.ties_deepest() {
             Ties::Deepest
         } else {
             Ties::Dive
@@ -611,6 +611,3 @@ macro_rules! best_first_algorithm {
     };
 }
 pub(crate) use best_first_algorithm;
-
-#[cfg(test)]
-mod tests;

@@ -557,16 +557,15 @@ impl SearchState for DStarLite {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::map::Grid;
-    use crate::space::GridSpace;
+    use crate::space::{Connectivity, GridSpace, TerrainRule};
     use crate::trace::NullTracer;
 
     /// After a search, every node left on the queue is inconsistent and queued under
     /// [min(g, rhs) + h(start, n) + k_m; min(g, rhs)] (k_m = 0 before any change).
     #[test]
     fn queued_keys_read_back_as_costs() {
-        let grid = Grid::from_rows(&["......", ".@@@..", "......", "..@..."]);
-        let sp = GridSpace::octile(&grid);
+        let rows = ["......", ".@@@..", "......", "..@..."];
+        let sp = GridSpace::from_rows(&rows, Connectivity::Eight, TerrainRule::Class);
         let q = Query {
             start: sp.node(0, 0).unwrap(),
             goal: sp.node(5, 3).unwrap(),

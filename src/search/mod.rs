@@ -2,7 +2,6 @@
 //! expansion at a time, emitting events into a [`Tracer`] type parameter.
 
 mod ad_star;
-mod any;
 mod ara_star;
 mod astar;
 mod best_first;
@@ -27,7 +26,6 @@ mod theta_star;
 mod weighted_astar;
 
 pub use ad_star::AdStar;
-pub use any::AnySearch;
 pub use ara_star::AraStar;
 pub use astar::AStar;
 pub use best_first::{BestFirst, Edges, Expansion, Priority};

@@ -9,8 +9,8 @@
 //! Every method but [`NodeTable::slot`], [`NodeTable::find`] and [`NodeTable::node`] takes a
 //! slot: the node id itself over every node, its place among the segments otherwise.
 
+use crate::bits::three_bits;
 use crate::huge_pages::grow_huge;
-use crate::map::voxel::three_bits;
 use crate::space::NodeSet;
 use crate::trace::{Event, EventKind, Tracer, NONE};
 

@@ -7,7 +7,7 @@ use super::{
     AStar, AdStar, AraStar, Bfs, DStarLite, Dijkstra, DynSearch, Greedy, Jps, Query, ThetaStar,
     WeightedAStar,
 };
-use crate::space::{GridSpace, Heuristic, HexSpace, Space, SpaceKind, VoxelSpace};
+use crate::space::{GridSpace, Heuristic, Space, SpaceKind};
 
 /// What an algorithm promises about the paths it returns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,16 +30,6 @@ pub enum Guarantee {
 pub type Maker<S> =
     fn(&S, Query, &Params, &mut PreparedCache) -> Result<Box<dyn DynSearch<S>>, String>;
 
-/// An algorithm's constructors, one per world family it runs on. A generic algorithm fills every
-/// field through [`generic!`]; a new family is a field here, a line in that macro and a
-/// [`Family`] impl, and no code per algorithm.
-#[derive(Clone, Copy)]
-pub struct Makers {
-    pub grid: Option<Maker<GridSpace>>,
-    pub hex: Option<Maker<HexSpace>>,
-    pub voxel: Option<Maker<VoxelSpace>>,
-}
-
 /// A space type the registry builds algorithms for.
 pub trait Family: Space + Sized + 'static {
     /// The family's name in messages ("square grids").
@@ -48,26 +38,53 @@ pub trait Family: Space + Sized + 'static {
     fn maker(m: &Makers) -> Option<Maker<Self>>;
 }
 
-impl Family for GridSpace {
-    const NAME: &'static str = "square grids";
-    fn maker(m: &Makers) -> Option<Maker<Self>> {
-        m.grid
-    }
+/// Generates [`Makers`], the [`Family`] impls, [`AlgoInfo::spaces`] and the `generic!` and
+/// `every!` constructors from the family list ([`crate::for_each_family`]).
+macro_rules! declare_makers {
+    ($d:tt ; $($v:ident / $f:ident : $world:ty => $space:ty, $name:literal, $title:literal;)*) => {
+        /// An algorithm's constructors, one per world family it runs on (a field per line of
+        /// the family list). A generic algorithm fills every field through `generic!`; one
+        /// that runs on some families names those and takes `..Makers::NONE` for the rest.
+        #[derive(Clone, Copy)]
+        pub struct Makers {
+            $(pub $f: Option<Maker<$space>>,)*
+        }
+
+        impl Makers {
+            /// No family.
+            pub const NONE: Makers = Makers { $($f: None,)* };
+        }
+
+        $(impl Family for $space {
+            const NAME: &'static str = $title;
+            fn maker(m: &Makers) -> Option<Maker<Self>> {
+                m.$f
+            }
+        })*
+
+        impl AlgoInfo {
+            /// The world families this algorithm accepts.
+            pub fn spaces(&self) -> Vec<SpaceKind> {
+                let mut v = vec![];
+                $(if self.makers.$f.is_some() {
+                    v.push(SpaceKind::$v);
+                })*
+                v
+            }
+        }
+
+        /// Constructors calling `$ctor(space, query, params)` on every family.
+        macro_rules! every {
+            ($d ($d ctor:tt)+) => {
+                Makers {
+                    $($f: Some(|s, q, p, _| Ok(Box::new($d ($d ctor)+(s, q, p)))),)*
+                }
+            };
+        }
+    };
 }
 
-impl Family for HexSpace {
-    const NAME: &'static str = "hex grids";
-    fn maker(m: &Makers) -> Option<Maker<Self>> {
-        m.hex
-    }
-}
-
-impl Family for VoxelSpace {
-    const NAME: &'static str = "voxel worlds";
-    fn maker(m: &Makers) -> Option<Maker<Self>> {
-        m.voxel
-    }
-}
+crate::for_each_family!(declare_makers, $);
 
 /// One registered algorithm.
 #[derive(Clone, Copy)]
@@ -168,21 +185,6 @@ impl Group {
     }
 }
 
-impl AlgoInfo {
-    /// The space families this algorithm accepts.
-    pub fn spaces(&self) -> Vec<SpaceKind> {
-        let m = &self.makers;
-        [
-            (m.grid.is_some(), SpaceKind::Grid),
-            (m.hex.is_some(), SpaceKind::Hex),
-            (m.voxel.is_some(), SpaceKind::Voxel),
-        ]
-        .into_iter()
-        .filter_map(|(has, k)| has.then_some(k))
-        .collect()
-    }
-}
-
 impl std::fmt::Debug for AlgoInfo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AlgoInfo")
@@ -194,11 +196,7 @@ impl std::fmt::Debug for AlgoInfo {
 /// The constructors of an algorithm written once over `S: Space`, for every family.
 macro_rules! generic {
     ($t:ty) => {
-        Makers {
-            grid: Some(|s, q, p, _| Ok(Box::new(<$t>::from_params(s, q, p)))),
-            hex: Some(|s, q, p, _| Ok(Box::new(<$t>::from_params(s, q, p)))),
-            voxel: Some(|s, q, p, _| Ok(Box::new(<$t>::from_params(s, q, p)))),
-        }
+        every!(<$t>::from_params)
     };
 }
 
@@ -319,14 +317,13 @@ static ALGORITHMS: &[AlgoInfo] = &[
         guarantee: Guarantee::Optimal,
         group: Group::Classic,
         makers: Makers {
-            grid: Some(|s, q, p, cache| {
+            square: Some(|s, q, p, cache| {
                 if let Some(why) = super::jps::refusal("jps", s) {
                     return Err(why);
                 }
                 Ok(Box::new(Jps::<false>::from_cache(s, q, p, cache)))
             }),
-            hex: None,
-            voxel: None,
+            ..Makers::NONE
         },
         overlays: &[Overlay::Jumps],
         needs: Needs { undirected: false, uniform_costs: true },
@@ -340,14 +337,13 @@ static ALGORITHMS: &[AlgoInfo] = &[
         guarantee: Guarantee::Optimal,
         group: Group::Classic,
         makers: Makers {
-            grid: Some(|s, q, p, cache| {
+            square: Some(|s, q, p, cache| {
                 if let Some(why) = super::jps::refusal("jps-plus", s) {
                     return Err(why);
                 }
                 Ok(Box::new(super::jps::JpsPlus::plus_from_cache(s, q, p, cache)))
             }),
-            hex: None,
-            voxel: None,
+            ..Makers::NONE
         },
         overlays: &[Overlay::Jumps],
         needs: Needs { undirected: false, uniform_costs: true },
@@ -360,11 +356,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         params: ThetaStar::PARAMS,
         guarantee: Guarantee::AnyAngle,
         group: Group::AnyAngle,
-        makers: Makers {
-            grid: Some(|s, q, p, _| Ok(Box::new(ThetaStar::theta_from_params(s, q, p)))),
-            hex: Some(|s, q, p, _| Ok(Box::new(ThetaStar::theta_from_params(s, q, p)))),
-            voxel: Some(|s, q, p, _| Ok(Box::new(ThetaStar::theta_from_params(s, q, p)))),
-        },
+        makers: every!(ThetaStar::theta_from_params),
         overlays: &[Overlay::LineOfSight],
         needs: Needs::NONE,
         phases: &[],
@@ -376,11 +368,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         params: ThetaStar::PARAMS,
         guarantee: Guarantee::AnyAngle,
         group: Group::AnyAngle,
-        makers: Makers {
-            grid: Some(|s, q, p, _| Ok(Box::new(ThetaStar::lazy_from_params(s, q, p)))),
-            hex: Some(|s, q, p, _| Ok(Box::new(ThetaStar::lazy_from_params(s, q, p)))),
-            voxel: Some(|s, q, p, _| Ok(Box::new(ThetaStar::lazy_from_params(s, q, p)))),
-        },
+        makers: every!(ThetaStar::lazy_from_params),
         overlays: &[Overlay::LineOfSight],
         needs: Needs::NONE,
         phases: &[],
@@ -394,9 +382,8 @@ static ALGORITHMS: &[AlgoInfo] = &[
         guarantee: Guarantee::Valid,
         group: Group::HumanLike,
         makers: Makers {
-            grid: None,
             hex: Some(|s, q, p, _| Ok(Box::new(super::gps::Gps::from_params(s, q, p)))),
-            voxel: None,
+            ..Makers::NONE
         },
         overlays: &[Overlay::Walk],
         needs: Needs::NONE,
@@ -504,7 +491,7 @@ mod tests {
 
     impl Space for Ring {
         fn kind(&self) -> SpaceKind {
-            SpaceKind::Grid
+            SpaceKind::Square
         }
         fn directed(&self) -> bool {
             true
@@ -550,20 +537,5 @@ mod tests {
                 assert_eq!(why.lines().count(), 1);
             }
         }
-    }
-
-    #[test]
-    fn jump_searches_are_refused_on_terrain_costs_by_the_registry() {
-        let mut g = crate::map::Grid::new(6, 6, crate::map::Cell::FREE);
-        let mut costs = vec![1.0; 36];
-        costs[7] = 2.0;
-        g.set_costs(costs).unwrap();
-        let space = GridSpace::octile(&g);
-        let q = Query { start: 0, goal: 35 };
-        for name in ["jps", "jps-plus"] {
-            let why = build(name, &space, q).err().expect("refused");
-            assert!(why.contains("uniform costs"), "{why}");
-        }
-        assert!(build("astar", &space, q).is_ok());
     }
 }

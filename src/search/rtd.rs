@@ -522,21 +522,20 @@ impl SearchState for RtdStar {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::map::Grid;
     use crate::search::AStar;
     use crate::space::{Connectivity, GridSpace};
     use crate::trace::Recorder;
 
     fn world() -> (GridSpace, Query) {
-        let grid = Grid::from_rows(&[
+        let rows = [
             "..........",
             ".@@@@@@@@.",
             ".@......@.",
             ".@.@@@@.@.",
             "...@..@...",
-        ]);
+        ];
         // From the bottom-left corner to inside the box (entered at x = 2 or x = 7).
-        let sp = GridSpace::new(&grid, Connectivity::Four, crate::space::TerrainRule::Class);
+        let sp = GridSpace::from_rows(&rows, Connectivity::Four, crate::space::TerrainRule::Class);
         let q = Query {
             start: sp.node(0, 4).unwrap(),
             goal: sp.node(5, 2).unwrap(),

@@ -35,14 +35,16 @@ pub fn rubber_band<S: Space>(space: &S, path: &[NodeId]) -> (Vec<NodeId>, u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::map::Grid;
-    use crate::space::GridSpace;
+    use crate::space::{Connectivity, GridSpace, TerrainRule};
+
+    fn octile(rows: &[&str]) -> GridSpace {
+        GridSpace::from_rows(rows, Connectivity::Eight, TerrainRule::Class)
+    }
 
     #[test]
     fn a_staircase_becomes_a_segment_and_a_corner_stays() {
         // An L-shaped corridor: the path from the top-left to the bottom-right must turn once.
-        let g = Grid::from_rows(&["....", "@@@.", "@@@.", "@@@."]);
-        let sp = GridSpace::octile(&g);
+        let sp = octile(&["....", "@@@.", "@@@.", "@@@."]);
         let n = |x, y| sp.node(x, y).unwrap();
         let path = [
             n(0, 0),
@@ -57,7 +59,7 @@ mod tests {
         assert_eq!(out, vec![n(0, 0), n(3, 0), n(3, 3)]);
         assert!(checks > 0);
         // On an open map the whole path is one segment.
-        let open = GridSpace::octile(&Grid::from_rows(&["....", "....", "...."]));
+        let open = octile(&["....", "....", "...."]);
         let m = |x, y| open.node(x, y).unwrap();
         let (out, _) = rubber_band(&open, &[m(0, 0), m(1, 1), m(2, 1), m(3, 2)]);
         assert_eq!(out, vec![m(0, 0), m(3, 2)]);

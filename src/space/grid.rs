@@ -122,6 +122,12 @@ impl GridSpace {
         GridSpace::new(grid, Connectivity::Eight, TerrainRule::Class)
     }
 
+    /// The graph of a map written as rows of MovingAI characters (`.` ground, `@` wall, ...):
+    /// small worlds for examples and tests, with these rules.
+    pub fn from_rows(rows: &[&str], connectivity: Connectivity, rule: TerrainRule) -> GridSpace {
+        GridSpace::new(&Grid::from_rows(rows), connectivity, rule)
+    }
+
     fn refresh_costs(&mut self) {
         self.revision = super::next_revision();
         self.uniform_cost = self.costs.iter().all(|&c| c == 1.0);
@@ -292,7 +298,7 @@ impl GridSpace {
 
 impl Space for GridSpace {
     fn kind(&self) -> SpaceKind {
-        SpaceKind::Grid
+        SpaceKind::Square
     }
 
     fn uniform_costs(&self) -> bool {

@@ -19,33 +19,37 @@ use serde::{Deserialize, Serialize};
 /// A node of a space: a dense index, so per-node search state lives in flat vectors.
 pub type NodeId = u32;
 
-/// The families of spaces; the registry says which ones each algorithm accepts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum SpaceKind {
-    /// Square grid, 4- or 8-connected.
-    Grid,
-    /// Hexagonal grid.
-    Hex,
-    /// Voxel grid, 6/18/26-connected.
-    Voxel,
-    /// Convex-cell navigation mesh.
-    Mesh,
-    /// A level of an HNA*/HPA* hierarchy.
-    Hierarchy,
+/// Generates [`SpaceKind`] from the family list ([`crate::for_each_family`]).
+macro_rules! declare_space_kind {
+    ( ; $($v:ident / $f:ident : $world:ty => $space:ty, $name:literal, $title:literal;)*) => {
+        /// The world families; the registry says which ones each algorithm accepts.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        pub enum SpaceKind {
+            $($v,)*
+        }
+
+        impl SpaceKind {
+            /// Every family, in the list's order.
+            pub const ALL: &'static [SpaceKind] = &[$(SpaceKind::$v),*];
+
+            /// Name on the command line and in files (`--world`).
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(SpaceKind::$v => $name,)*
+                }
+            }
+
+            /// Name in messages ("square grids").
+            pub fn title(self) -> &'static str {
+                match self {
+                    $(SpaceKind::$v => $title,)*
+                }
+            }
+        }
+    };
 }
 
-impl SpaceKind {
-    /// Name on the command line and in files (`--world`).
-    pub fn name(self) -> &'static str {
-        match self {
-            SpaceKind::Grid => "square",
-            SpaceKind::Hex => "hex",
-            SpaceKind::Voxel => "voxel",
-            SpaceKind::Mesh => "mesh",
-            SpaceKind::Hierarchy => "hierarchy",
-        }
-    }
-}
+crate::for_each_family!(declare_space_kind);
 
 /// A set of nodes that a space reads a row at a time (see [`Space::neighbours_except`]).
 pub trait NodeSet {
@@ -148,6 +152,13 @@ pub trait Space {
     /// space can work out what depends on the goal alone once.
     fn heuristic_to(&self, h: Heuristic, goal: NodeId) -> impl Fn(NodeId) -> f64 + '_ {
         move |n| self.heuristic(h, n, goal)
+    }
+
+    /// Whether the open list breaks ties of f towards the deepest node first (voxel worlds,
+    /// where diving along one of many equal paths saves most expansions) rather than by its
+    /// own default.
+    fn ties_deepest(&self) -> bool {
+        false
     }
 
     /// Where `n` is drawn: cell centre in cell units (z = 0 on flat maps).

@@ -354,6 +354,10 @@ impl Space for VoxelSpace {
         SpaceKind::Voxel
     }
 
+    fn ties_deepest(&self) -> bool {
+        true
+    }
+
     fn uniform_costs(&self) -> bool {
         self.grid.costs().is_none()
     }

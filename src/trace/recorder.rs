@@ -453,7 +453,10 @@ mod tests {
     fn layers_name_id_ranges_and_phases_index_by_step() {
         let mut r = Recorder::with_layers(10, &[("abstract graph", 4)]);
         assert_eq!(r.num_nodes(), 14);
-        assert_eq!(r.layer_of(3).map(|(l, i)| (l.name.as_str(), i)), Some(("cells", 3)));
+        assert_eq!(
+            r.layer_of(3).map(|(l, i)| (l.name.as_str(), i)),
+            Some(("cells", 3))
+        );
         assert_eq!(
             r.layer_of(12).map(|(l, i)| (l.name.as_str(), i)),
             Some(("abstract graph", 2))

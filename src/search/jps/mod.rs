@@ -132,6 +132,3 @@ impl<const PLUS: bool> SearchState for Jps<PLUS> {
         self.0.g(n)
     }
 }
-
-#[cfg(test)]
-mod tests;

@@ -1,15 +1,17 @@
-//! Jump point search against A* on random maps, stepping against running, and JPS+'s patched
-//! table against one rebuilt from scratch.
+//! Jump point search against A* on random maps, stepping against running, refusals, and JPS+'s
+//! patched table against one rebuilt from scratch.
 
-use super::*;
-use crate::map::{Cell, Grid};
-use crate::search::prepared::Prepared;
-use crate::search::{path_cost, AStar};
-use crate::space::{Heuristic, Space, TerrainRule};
-use crate::trace::{EventKind, NullTracer, Recorder};
+use pathlab::map::{Cell, Grid};
+use pathlab::search::jps::{refusal, Jps, JpsPlus, JumpTable};
+use pathlab::search::params::Params;
+use pathlab::search::prepared::{Prepared, PreparedCache};
+use pathlab::search::{path_cost, AStar, DynSearch, Query, Search, SearchState, Status};
+use pathlab::space::{Connectivity, GridSpace, Heuristic, Space, TerrainRule};
+use pathlab::trace::{EventKind, NullTracer, Recorder};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
 
 fn random_grid(rng: &mut ChaCha8Rng, w: u32, h: u32, density: f64, water: bool) -> Grid {
     let mut g = Grid::new(w, h, Cell::FREE);
@@ -55,10 +57,7 @@ fn jps_and_jps_plus_match_astar_on_random_maps() {
             };
             let want = astar_cost(&space, q);
             for (name, s) in [
-                (
-                    "jps",
-                    &mut jps as &mut dyn crate::search::DynSearch<GridSpace>,
-                ),
+                ("jps", &mut jps as &mut dyn DynSearch<GridSpace>),
                 ("jps-plus", &mut plus),
             ] {
                 s.reset(&space, q);
@@ -104,7 +103,7 @@ fn refused_on_four_connected_moves_and_terrain_costs() {
     let why = refusal("jps-plus", &GridSpace::octile(&costly)).expect("refused");
     assert!(why.contains("uniform costs"), "{why}");
     let q = Query { start: 0, goal: 63 };
-    let why = crate::search::registry::build("jps", &GridSpace::octile(&costly), q);
+    let why = pathlab::search::registry::build("jps", &GridSpace::octile(&costly), q);
     assert!(why.err().is_some_and(|w| w.contains("uniform costs")));
     assert_eq!(refusal("jps", &GridSpace::octile(&grid)), None);
 }
@@ -126,7 +125,7 @@ fn stale_prepared_data_is_never_searched() {
     }
     let mut walled = space.clone();
     walled.update(&grid, None);
-    plus.reset(&walled, q);
+    Search::reset(&mut plus, &walled, q);
     plus.run(&walled, &mut NullTracer);
     assert_eq!(plus.status(), Status::NoPath);
 }
@@ -163,4 +162,21 @@ proptest! {
             prop_assert!(table == rebuilt, "patched differs after setting ({x}, {y})");
         }
     }
+}
+
+#[test]
+fn jump_searches_are_refused_on_terrain_costs_by_the_registry() {
+    let mut g = Grid::new(6, 6, Cell::FREE);
+    let mut costs = vec![1.0; 36];
+    costs[7] = 2.0;
+    g.set_costs(costs).unwrap();
+    let space = GridSpace::octile(&g);
+    let q = Query { start: 0, goal: 35 };
+    for name in ["jps", "jps-plus"] {
+        let why = pathlab::search::registry::build(name, &space, q)
+            .err()
+            .expect("refused");
+        assert!(why.contains("uniform costs"), "{why}");
+    }
+    assert!(pathlab::search::registry::build("astar", &space, q).is_ok());
 }

@@ -1,10 +1,9 @@
 //! Seeded starts and goal regions against searches from one start to one goal.
 
-use super::*;
-use crate::map::{Cell, Grid};
-use crate::search::{path_cost, AStar, Dijkstra, Search, SearchState};
-use crate::space::GridSpace;
-use crate::trace::{NullTracer, Recorder};
+use pathlab::map::{Cell, Grid};
+use pathlab::search::{path_cost, AStar, Dijkstra, Query, Search, SearchState};
+use pathlab::space::{GridSpace, Heuristic, NodeId, Space};
+use pathlab::trace::{NullTracer, Recorder, NONE};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -86,7 +85,7 @@ fn seeded_starts_give_the_best_of_their_ways() {
         }
         let sources = rec
             .iter()
-            .filter(|e| e.kind == crate::trace::EventKind::Source)
+            .filter(|e| e.kind == pathlab::trace::EventKind::Source)
             .count();
         assert!(sources >= 1 && sources <= seeds.len());
     }

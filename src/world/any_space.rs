@@ -1,0 +1,219 @@
+//! A world of any family behind one type, and what every family's world answers.
+
+use crate::map::{Family, Grid, Rect};
+use crate::search::registry::Family as Searchable;
+use crate::space::{CognitiveMap, Connectivity, Heuristic, NodeId, Space, SpaceKind, TerrainRule};
+
+/// What a family's world answers besides its graph: the cell-shaped questions the app, io and
+/// the command line ask, and the changes they make.
+pub trait WorldFamily: Clone + std::fmt::Debug {
+    /// The graph searches run on.
+    type Space: Searchable;
+
+    /// Builds the world of `family` from a square map.
+    fn build(grid: &Grid, family: Family, rules: (Connectivity, TerrainRule)) -> Self;
+    /// The graph.
+    fn space(&self) -> &Self::Space;
+    /// The family and its parameters, as files store them.
+    fn family(&self) -> Family;
+    /// Moves and terrain rule.
+    fn rules(&self) -> (Connectivity, TerrainRule);
+    /// Width and height in the cells 2D coordinates name.
+    fn dims(&self) -> (u32, u32);
+    /// The node at cell (x, y).
+    fn node(&self, x: u32, y: u32) -> Option<NodeId>;
+    /// The cell of node `n` (seen from above).
+    fn xy(&self, n: NodeId) -> (u32, u32);
+    /// Re-reads `cells` from `grid`; returns the nodes whose edges changed, sorted.
+    fn apply_cells(&mut self, grid: &Grid, cells: &[(u32, u32)]) -> Vec<NodeId>;
+    /// Brings the graph up to date after `grid` changed inside `rect` (`None`: anywhere);
+    /// returns the nodes whose edges may have changed.
+    fn update(&mut self, grid: &Grid, rect: Rect) -> Vec<NodeId>;
+    /// Rebuilds the graph from `grid` as a whole.
+    fn rebuild(&mut self, grid: &Grid);
+    /// The layer 2D coordinates name, in worlds of layers.
+    fn set_layer(&mut self, _z: u32) {}
+    /// Index of the first node of that layer.
+    fn layer_base(&self) -> usize {
+        0
+    }
+    /// Attaches the cognitive map a counter heuristic reads, in worlds that have one.
+    fn set_knowledge(&mut self, _k: Option<&CognitiveMap>) {}
+}
+
+/// A function over a world's graph, whatever its family (see [`AnySpace::with`]).
+pub trait SpaceFn {
+    type Out;
+    fn call<S: Searchable>(self, space: &S) -> Self::Out;
+}
+
+/// Generates [`AnySpace`] from the family list.
+macro_rules! declare_any_space {
+    ($d:tt ; $($v:ident / $f:ident : $world:ty => $space:ty, $name:literal, $title:literal;)*) => {
+        /// A world's graph, of whichever family.
+        #[derive(Clone, Debug)]
+        pub enum AnySpace {
+            $($v($world),)*
+        }
+
+        /// Runs `$body` with `$w` the family's world inside.
+        macro_rules! each {
+            ($d me:expr, $d w:ident => $d body:expr) => {
+                match $d me {
+                    $(AnySpace::$v($d w) => $d body,)*
+                }
+            };
+        }
+
+        impl AnySpace {
+            /// The graph of `grid` as a world of `family`.
+            pub fn new(grid: &Grid, family: Family, rules: (Connectivity, TerrainRule)) -> AnySpace {
+                match family.space_kind() {
+                    $(SpaceKind::$v => AnySpace::$v(<$world as WorldFamily>::build(grid, family, rules)),)*
+                }
+            }
+
+            /// The family, as the registry names it.
+            pub fn kind(&self) -> SpaceKind {
+                match self {
+                    $(AnySpace::$v(_) => SpaceKind::$v,)*
+                }
+            }
+        }
+    };
+}
+
+crate::for_each_family!(declare_any_space, $);
+
+impl AnySpace {
+    /// `f` on the graph inside.
+    pub fn with<F: SpaceFn>(&self, f: F) -> F::Out {
+        each!(self, w => f.call(WorldFamily::space(w)))
+    }
+
+    /// The family this space was built as, with its parameters.
+    pub fn family(&self) -> Family {
+        each!(self, w => WorldFamily::family(w))
+    }
+
+    /// Moves and terrain rule (hexes have six moves; the connectivity is kept for squares).
+    pub fn rules(&self) -> (Connectivity, TerrainRule) {
+        each!(self, w => WorldFamily::rules(w))
+    }
+
+    pub fn width(&self) -> u32 {
+        each!(self, w => WorldFamily::dims(w).0)
+    }
+
+    pub fn height(&self) -> u32 {
+        each!(self, w => WorldFamily::dims(w).1)
+    }
+
+    /// Node of cell (x, y); on voxels, the voxel (x, y) of the layer shown.
+    pub fn node(&self, x: u32, y: u32) -> Option<NodeId> {
+        each!(self, w => WorldFamily::node(w, x, y))
+    }
+
+    /// Cell of node `n`; on voxels its (x, y), whatever its layer (a view from above).
+    pub fn xy(&self, n: NodeId) -> (u32, u32) {
+        each!(self, w => WorldFamily::xy(w, n))
+    }
+
+    /// Shows layer `z` in 2D (worlds of layers only).
+    pub fn set_layer(&mut self, z: u32) {
+        each!(self, w => WorldFamily::set_layer(w, z))
+    }
+
+    /// Index of the first node of the layer that 2D coordinates name (0 but for voxels).
+    pub fn layer_base(&self) -> usize {
+        each!(self, w => WorldFamily::layer_base(w))
+    }
+
+    /// Gives a world the cognitive map its counter heuristic reads (hexes; a map of another
+    /// size is not attached).
+    pub fn set_knowledge(&mut self, k: Option<&CognitiveMap>) {
+        each!(self, w => WorldFamily::set_knowledge(w, k))
+    }
+
+    pub fn num_nodes(&self) -> usize {
+        each!(self, w => WorldFamily::space(w).num_nodes())
+    }
+
+    pub fn is_passable(&self, n: NodeId) -> bool {
+        each!(self, w => WorldFamily::space(w).is_passable(n))
+    }
+
+    pub fn heuristic(&self, h: Heuristic, a: NodeId, b: NodeId) -> f64 {
+        each!(self, w => WorldFamily::space(w).heuristic(h, a, b))
+    }
+
+    pub fn heuristics(&self) -> &'static [Heuristic] {
+        each!(self, w => WorldFamily::space(w).heuristics())
+    }
+
+    pub fn native_heuristic(&self) -> Heuristic {
+        each!(self, w => WorldFamily::space(w).native_heuristic())
+    }
+
+    /// Changes whenever the graph changes (prepared data is checked against it).
+    pub fn revision(&self) -> u64 {
+        each!(self, w => WorldFamily::space(w).revision())
+    }
+
+    /// Re-reads changed cells (see [`WorldFamily::apply_cells`]).
+    pub fn apply_cells(&mut self, grid: &Grid, cells: &[(u32, u32)]) -> Vec<NodeId> {
+        each!(self, w => WorldFamily::apply_cells(w, grid, cells))
+    }
+
+    /// Brings the graph up to date after `grid` changed inside `rect` (`None`: anywhere, or
+    /// the size changed), and returns the nodes whose edges may have changed.
+    pub fn update(&mut self, grid: &Grid, rect: Option<Rect>) -> Vec<NodeId> {
+        let same = grid.width() == self.width() && grid.height() == self.height();
+        match rect.filter(|_| same) {
+            Some(r) => each!(self, w => WorldFamily::update(w, grid, r)),
+            None => {
+                each!(self, w => WorldFamily::rebuild(w, grid));
+                (0..self.num_nodes() as NodeId).collect()
+            }
+        }
+    }
+
+    /// The square grid inside, if this is one.
+    pub fn as_square(&self) -> Option<&crate::space::GridSpace> {
+        match self {
+            AnySpace::Square(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The hex grid inside, if this is one.
+    pub fn as_hex(&self) -> Option<&crate::space::HexSpace> {
+        match self {
+            AnySpace::Hex(h) => Some(h),
+            _ => None,
+        }
+    }
+
+    /// The voxel world inside and its layer, if this is one.
+    pub fn as_voxel(&self) -> Option<(&crate::space::VoxelSpace, u32)> {
+        match self {
+            AnySpace::Voxel(v) => Some((&v.space, v.z)),
+            _ => None,
+        }
+    }
+
+    /// The search graph of a volume, with 2D coordinates naming its layer `z`.
+    pub fn of_volume(v: &crate::map::volume::Volume) -> AnySpace {
+        AnySpace::Voxel(super::VoxelWorld {
+            space: crate::space::VoxelSpace::new(v.voxels.clone(), v.moves),
+            z: v.z,
+        })
+    }
+}
+
+/// The cells of `r` clipped to `grid`, row by row.
+pub(super) fn rect_cells(grid: &Grid, r: Rect) -> Vec<(u32, u32)> {
+    (r.y..(r.y + r.h).min(grid.height()))
+        .flat_map(|y| (r.x..(r.x + r.w).min(grid.width())).map(move |x| (x, y)))
+        .collect()
+}

@@ -1,0 +1,52 @@
+//! Hexes: a hex map keeps its hexes in a square grid of offset coordinates.
+
+use super::any_space::rect_cells;
+use super::WorldFamily;
+use crate::map::{Family, Grid, Rect};
+use crate::space::{CellWorld, CognitiveMap, Connectivity, HexSpace, NodeId, Space, TerrainRule};
+
+impl WorldFamily for HexSpace {
+    type Space = HexSpace;
+
+    fn build(grid: &Grid, family: Family, rules: (Connectivity, TerrainRule)) -> HexSpace {
+        let (orientation, pitch) = match family {
+            Family::Hex { orientation, pitch } => (orientation, pitch),
+            _ => Default::default(),
+        };
+        HexSpace::new(grid, orientation, pitch, rules.1)
+    }
+    fn space(&self) -> &HexSpace {
+        self
+    }
+    fn family(&self) -> Family {
+        Family::Hex {
+            orientation: self.orientation(),
+            pitch: self.pitch(),
+        }
+    }
+    fn rules(&self) -> (Connectivity, TerrainRule) {
+        (Connectivity::default(), self.rule())
+    }
+    fn dims(&self) -> (u32, u32) {
+        (self.width(), self.height())
+    }
+    fn node(&self, x: u32, y: u32) -> Option<NodeId> {
+        HexSpace::node(self, x, y)
+    }
+    fn xy(&self, n: NodeId) -> (u32, u32) {
+        HexSpace::xy(self, n)
+    }
+    fn apply_cells(&mut self, grid: &Grid, cells: &[(u32, u32)]) -> Vec<NodeId> {
+        CellWorld::apply_cells(self, grid, cells)
+    }
+    fn update(&mut self, grid: &Grid, rect: Rect) -> Vec<NodeId> {
+        CellWorld::apply_cells(self, grid, &rect_cells(grid, rect))
+    }
+    fn rebuild(&mut self, grid: &Grid) {
+        *self = HexSpace::new(grid, self.orientation(), self.pitch(), self.rule());
+    }
+    fn set_knowledge(&mut self, k: Option<&CognitiveMap>) {
+        let fits = k.filter(|k| k.counters.len() == self.num_nodes());
+        HexSpace::set_knowledge(self, fits.map(|k| std::sync::Arc::new(k.clone())));
+    }
+}

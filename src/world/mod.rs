@@ -1,0 +1,35 @@
+//! The world families, listed once. A family is a kind of world a map of cells becomes (square
+//! cells, hexes, voxels; navmeshes and hierarchies next): its searchable [`crate::space::Space`],
+//! and the world around it ([`WorldFamily`]: its size, the node at a cell, the cells a node
+//! covers, how it takes cell changes). The list below generates [`crate::space::SpaceKind`],
+//! [`AnySpace`], [`AnySearch`], the registry's per-family constructors
+//! ([`crate::search::registry::Makers`]) and the families `algos` lists for each algorithm.
+//!
+//! Adding a family: one line in [`for_each_family`] (variant / constructor field: world type
+//! => space type, name, title), the space in `space/` and its `WorldFamily` impl in a file of
+//! its own here. Nothing else lists families; code above speaks to `AnySpace`, `AnySearch` and
+//! the trait.
+
+mod any_search;
+mod any_space;
+mod hex;
+mod square;
+mod voxel;
+
+pub use any_search::AnySearch;
+pub use any_space::{AnySpace, SpaceFn, WorldFamily};
+pub use voxel::VoxelWorld;
+
+/// Calls `$callback! { $extra ; list }` with the list of world families, one per line:
+/// `Variant / constructor_field: WorldType => SpaceType, "name", "title";`. Pass `$` as the extra
+/// token when the callback defines macros of its own.
+#[macro_export]
+macro_rules! for_each_family {
+    ($callback:ident $(, $extra:tt)*) => {
+        $callback! { $($extra)* ;
+            Square / square: $crate::space::GridSpace => $crate::space::GridSpace, "square", "square grids";
+            Hex / hex: $crate::space::HexSpace => $crate::space::HexSpace, "hex", "hex grids";
+            Voxel / voxel: $crate::world::VoxelWorld => $crate::space::VoxelSpace, "voxel", "voxel worlds";
+        }
+    };
+}

@@ -1,0 +1,42 @@
+//! Square cells: the grid graph is the world.
+
+use super::WorldFamily;
+use crate::map::{Family, Grid, Rect};
+use crate::space::{CellWorld, Connectivity, GridSpace, NodeId, TerrainRule};
+
+impl WorldFamily for GridSpace {
+    type Space = GridSpace;
+
+    fn build(grid: &Grid, _: Family, rules: (Connectivity, TerrainRule)) -> GridSpace {
+        GridSpace::new(grid, rules.0, rules.1)
+    }
+    fn space(&self) -> &GridSpace {
+        self
+    }
+    fn family(&self) -> Family {
+        Family::Square
+    }
+    fn rules(&self) -> (Connectivity, TerrainRule) {
+        GridSpace::rules(self)
+    }
+    fn dims(&self) -> (u32, u32) {
+        (self.width(), self.height())
+    }
+    fn node(&self, x: u32, y: u32) -> Option<NodeId> {
+        GridSpace::node(self, x, y)
+    }
+    fn xy(&self, n: NodeId) -> (u32, u32) {
+        GridSpace::xy(self, n)
+    }
+    fn apply_cells(&mut self, grid: &Grid, cells: &[(u32, u32)]) -> Vec<NodeId> {
+        CellWorld::apply_cells(self, grid, cells)
+    }
+    fn update(&mut self, grid: &Grid, rect: Rect) -> Vec<NodeId> {
+        GridSpace::update(self, grid, Some(rect));
+        self.around(rect)
+    }
+    fn rebuild(&mut self, grid: &Grid) {
+        let (c, r) = GridSpace::rules(self);
+        *self = GridSpace::new(grid, c, r);
+    }
+}
