@@ -189,7 +189,11 @@ impl PathlabApp {
     /// again. A cursor that was at the end stays at the end.
     pub(super) fn cells_changed(&mut self, r: crate::map::Rect) {
         self.agents_user_edited(r);
+        let before = self.space.revision();
         let around = self.space.update(&self.doc.grid, Some(r));
+        if let Some(note) = super::prepared::world_changed(before, &self.space, Some(&around)) {
+            self.status = note;
+        }
         let target = self.resume_target();
         let tiles = self.doc.grid.tiles();
         if self.seen_tiles.len() != tiles.len() {

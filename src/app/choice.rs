@@ -69,6 +69,6 @@ impl AlgoChoice {
 
     pub(super) fn build(&self, space: &AnySpace, q: Query) -> Result<AnySearch, String> {
         let params = Params::resolve(self.info.params, &self.values)?;
-        AnySearch::build(self.info, &params, space, q)
+        super::prepared::build(self.info, &params, space, q)
     }
 }

@@ -25,7 +25,11 @@ impl PathlabApp {
             match changed {
                 Some(r) => self.cells_changed(r),
                 None => {
+                    let before = self.space.revision();
                     self.space.update(&self.doc.grid, None);
+                    if let Some(note) = super::prepared::world_changed(before, &self.space, None) {
+                        self.status = note;
+                    }
                     self.restart_all();
                 }
             }

@@ -313,6 +313,11 @@ fn stats_table(app: &mut PathlabApp, ui: &mut egui::Ui) {
         "expanded: shown/total; path_length in moves; time without recording"
     };
     ui.label(RichText::new(note).small());
+    // Built once per world, apart from every query's time above.
+    let algos: Vec<&str> = app.views.iter().map(|v| v.run.choice.info.name).collect();
+    for p in super::prepared::infos(&algos) {
+        ui.label(RichText::new(format!("prepared: {}", super::prepared::describe(&p))).small());
+    }
     if app.views.iter().any(|v| !v.run.series.solutions.is_empty()) {
         ui.label(RichText::new("Anytime solutions (later ones greyed)").strong());
         egui::Grid::new("solutions").striped(true).show(ui, |ui| {

@@ -30,6 +30,7 @@ mod oracle;
 mod palette;
 mod panels;
 mod path_prompt;
+mod prepared;
 mod problems;
 mod run;
 mod run_overlay;

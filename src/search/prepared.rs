@@ -64,6 +64,8 @@ pub struct PreparedInfo {
     /// Bytes held.
     pub bytes: usize,
     pub freshness: Freshness,
+    /// The revision of the world it describes now.
+    pub revision: u64,
 }
 
 type Patcher = fn(&mut Arc<dyn Any + Send + Sync>, &dyn Any, &[NodeId]) -> Option<String>;
@@ -129,6 +131,7 @@ impl PreparedCache {
             ms: t0.elapsed().as_secs_f64() * 1e3,
             bytes: t.bytes(),
             freshness: Freshness::Built,
+            revision: rev,
         };
         self.entries.push(Entry {
             key,
@@ -154,11 +157,19 @@ impl PreparedCache {
             match (e.patch)(&mut e.data, space, changed) {
                 Some(note) => {
                     e.revision = space.revision();
+                    e.info.revision = e.revision;
                     e.info.ms = t0.elapsed().as_secs_f64() * 1e3;
                     e.info.freshness = Freshness::Patched(note);
                 }
                 None => e.info.freshness = Freshness::Stale,
             }
+        }
+    }
+
+    /// The world of revision `before` changed all over: what was built for it is stale.
+    pub fn mark_stale(&mut self, before: u64) {
+        for e in self.entries.iter_mut().filter(|e| e.revision == before) {
+            e.info.freshness = Freshness::Stale;
         }
     }
 
