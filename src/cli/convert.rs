@@ -79,30 +79,30 @@ pub(super) fn convert(input: &Path, output: &Path, rules: &RuleArgs) -> Result<i
         write_project(&p, output)?;
         return Ok(0);
     }
-    let (grid, world) = match (opened.world, family) {
-        (Family::Square, Family::Hex { orientation, pitch }) => {
-            let hexes = hexes_from_square(&opened.grid, orientation, pitch, rules.hex_fill())
-                .map_err(|e| anyhow::anyhow!("{}: {e}", input.display()))?;
-            let leaks = pathlab::map::wall_crossings(&opened.grid, &hexes, orientation, pitch);
-            if leaks > 0 {
-                eprintln!(
-                    "note: {}: {leaks} hex moves pass through walls of the square map (--hex-fill {}); --hex-fill walls keeps walls walls",
-                    output.display(),
-                    rules.hex_fill().name()
-                );
-            }
-            (hexes, family)
+    // Without --world the input keeps its own; with it, the map is made into that family.
+    let (grid, world) = if family == Family::default() {
+        (opened.grid, opened.world)
+    } else {
+        let fill = rules.hex_fill();
+        let cells = family
+            .from_square(opened.world, &opened.grid, fill)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", input.display()))?;
+        let leaks = family.moves_through_walls(&opened.grid, &cells);
+        if leaks > 0 {
+            eprintln!(
+                "note: {}: {leaks} {} moves pass through walls of the square map (--hex-fill {}); --hex-fill walls keeps walls walls",
+                output.display(),
+                family.name(),
+                fill.name()
+            );
         }
-        (Family::Hex { .. }, Family::Hex { .. }) => bail!(
-            "{}: is a hex world already; convert it without --world hex",
-            input.display()
-        ),
-        (w, _) => (opened.grid, w),
+        (cells, family)
     };
     match ext(output).as_str() {
-        "map" if world != Family::Square => bail!(
-            "{}: a hex world is saved as a project (.ron); .map files hold square cells",
-            output.display()
+        "map" if !world.saves_as_map() => bail!(
+            "{}: a {} world is saved as a project (.ron); .map files hold square cells",
+            output.display(),
+            world.name()
         ),
         "map" => write_map_file(&grid, output)?,
         "ron" => {

@@ -12,7 +12,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use pathlab::experiment::voxel_suite::{VoxelSolver, VoxelSuite};
 use pathlab::experiment::{Selection, Solver, Suite};
 use pathlab::map::io::{open_world, write_map_file, write_project, Project};
-use pathlab::map::{hexes_from_square, Family, HexFill};
+use pathlab::map::{Family, HexFill};
 use pathlab::search::params::ParamKind;
 use pathlab::search::registry;
 use pathlab::search::registry::Family as SpaceFamily;

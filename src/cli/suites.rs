@@ -19,29 +19,48 @@ fn with_suite(args: &SuiteArgs, then: &mut dyn FnMut(&dyn SuiteRun) -> Result<i3
         let solver = VoxelSolver::new(&suite, &args.algo)?;
         return then(&Voxels(suite, std::cell::RefCell::new(solver)));
     }
-    match family {
-        Family::Square => {
-            let suite = Suite::load_with(&args.map, &args.scen, sel, c, r)?;
-            let solver = Solver::new(&suite, &args.algo)?;
-            then(&Loaded(suite, std::cell::RefCell::new(solver)))
+    pathlab::world::dispatch(
+        family.space_kind(),
+        LoadSuite {
+            args,
+            sel,
+            family,
+            rules: (c, r),
+            then,
+        },
+    )
+}
+
+/// Loads the suite in a family's world type, and runs `then` on it.
+struct LoadSuite<'a> {
+    args: &'a SuiteArgs,
+    sel: Selection,
+    family: Family,
+    rules: (pathlab::space::Connectivity, pathlab::space::TerrainRule),
+    then: &'a mut dyn FnMut(&dyn SuiteRun) -> Result<i32>,
+}
+
+impl pathlab::world::FamilyFn for LoadSuite<'_> {
+    type Out = Result<i32>;
+    fn call<W: pathlab::world::WorldFamily>(self) -> Result<i32> {
+        let a = self.args;
+        let fill = a.rules.hex_fill();
+        let (suite, skipped) = Suite::<W::Space>::load_world::<W>(
+            &a.map,
+            &a.scen,
+            self.sel,
+            (self.family, fill),
+            self.rules,
+        )?;
+        if skipped > 0 {
+            eprintln!(
+                "{}: {skipped} problems left out: their start or goal is on no passable {} cell, or they have no path there",
+                a.scen.display(),
+                self.family.name()
+            );
         }
-        Family::Hex { orientation, pitch } => {
-            let fill = args.rules.hex_fill();
-            let (suite, skipped) =
-                Suite::load_hex(&args.map, &args.scen, sel, (orientation, pitch, fill), r)?;
-            if skipped > 0 {
-                eprintln!(
-                    "{}: {skipped} problems left out: their start or goal is on no hex, a blocked one, or they have no path on hexes",
-                    args.scen.display()
-                );
-            }
-            let solver = Solver::new(&suite, &args.algo)?;
-            then(&Loaded(suite, std::cell::RefCell::new(solver)))
-        }
-        Family::Voxel { .. } => anyhow::bail!(
-            "{}: voxel worlds are read from .3dmap files",
-            args.map.display()
-        ),
+        let solver = Solver::new(&suite, &a.algo)?;
+        (self.then)(&Loaded(suite, std::cell::RefCell::new(solver)))
     }
 }
 

@@ -3,12 +3,11 @@
 
 use super::{ext, refuse_overwrite, RuleArgs};
 use anyhow::{bail, Result};
-use pathlab::experiment::query_at;
 use pathlab::map::io::read_map;
-use pathlab::map::{hexes_from_square, Family};
+use pathlab::map::Family;
 use pathlab::search::registry::Family as SpaceFamily;
 use pathlab::search::{registry, Status};
-use pathlab::space::{GridSpace, HexOrientation, HexSpace, Space, VoxelMoves, VoxelSpace};
+use pathlab::space::{HexOrientation, Space, VoxelMoves, VoxelSpace};
 use pathlab::trace::run_file::{RunFile, VoxelRun, RUN_VERSION};
 use pathlab::trace::{posthoc, Recorder};
 use std::path::Path;
@@ -130,52 +129,69 @@ pub(super) fn trace(
     let (start, goal) = (start.xy(map, "start")?, goal.xy(map, "goal")?);
     let grid = read_map(map)?;
     let (c, r) = rules.rules();
-    match rules.family()? {
-        Family::Square => {
-            let space = GridSpace::new(&grid, c, r);
-            let q = query_at(&space, start, goal)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", map.display()))?;
-            trace_in(
-                &space,
-                q,
-                (|n| space.xy(n), None, None),
-                map,
-                algo,
-                (out, ph),
-            )
-        }
-        Family::Hex { orientation, pitch } => {
-            let hexes = hexes_from_square(&grid, orientation, pitch, rules.hex_fill())
-                .map_err(|e| anyhow::anyhow!("{}: {e}", map.display()))?;
-            let space = HexSpace::new(&hexes, orientation, pitch, r);
-            let hex = |what: &str, (x, y): (u32, u32)| -> Result<u32> {
-                let (hw, hh) = (hexes.width(), hexes.height());
-                orientation
-                    .hex_at(x as f64 + 0.5, y as f64 + 0.5, pitch, hw, hh)
-                    .and_then(|(hx, hy)| space.node(hx, hy))
-                    .filter(|&n| space.is_passable(n))
-                    .ok_or_else(|| {
-                        anyhow::anyhow!(
-                            "{}: the {what} cell ({x}, {y}) is on no passable hex",
-                            map.display()
-                        )
-                    })
-            };
-            let q = pathlab::search::Query {
-                start: hex("start", start)?,
-                goal: hex("goal", goal)?,
-            };
-            let hex = Some((orientation, pitch));
-            trace_in(
-                &space,
-                q,
-                (|n| space.xy(n), None, hex),
-                map,
-                algo,
-                (out, ph),
-            )
-        }
-        Family::Voxel { .. } => bail!("{}: voxel worlds are read from .3dmap files", map.display()),
+    let family = rules.family()?;
+    pathlab::world::dispatch(
+        family.space_kind(),
+        TraceIn {
+            grid: &grid,
+            family,
+            rules: ((c, r), rules.hex_fill()),
+            ends: (start, goal),
+            map,
+            algo,
+            outs: (out, ph),
+        },
+    )
+}
+
+/// One search recorded in a family's world made from the square map.
+struct TraceIn<'a> {
+    grid: &'a pathlab::map::Grid,
+    family: Family,
+    rules: (
+        (pathlab::space::Connectivity, pathlab::space::TerrainRule),
+        pathlab::map::HexFill,
+    ),
+    ends: ((u32, u32), (u32, u32)),
+    map: &'a Path,
+    algo: &'a str,
+    outs: (&'a Path, Option<&'a Path>),
+}
+
+impl pathlab::world::FamilyFn for TraceIn<'_> {
+    type Out = Result<i32>;
+    fn call<W: pathlab::world::WorldFamily>(self) -> Result<i32> {
+        let map = self.map;
+        let (world, _) = W::from_square_map(self.grid, self.family, self.rules.0, self.rules.1)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", map.display()))?;
+        let space = world.space();
+        let node = |what: &str, (x, y): (u32, u32)| -> Result<u32> {
+            let n = world.node_under(x, y).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "{}: {what} ({x}, {y}) is on no {} cell",
+                    map.display(),
+                    self.family.name()
+                )
+            })?;
+            if space.is_passable(n) {
+                Ok(n)
+            } else {
+                bail!("{}: {what} ({x}, {y}) is on a blocked cell", map.display())
+            }
+        };
+        let q = pathlab::search::Query {
+            start: node("start", self.ends.0)?,
+            goal: node("goal", self.ends.1)?,
+        };
+        let layout = world.hex_layout();
+        trace_in(
+            space,
+            q,
+            (|n| world.xy(n), None, layout),
+            map,
+            self.algo,
+            self.outs,
+        )
     }
 }
 

@@ -15,10 +15,11 @@ pub mod scene3d_run;
 pub mod voxel_suite;
 
 use crate::map::io::{read_map, read_scen, Problem};
-use crate::map::{hexes_from_square, Grid, HexFill};
+use crate::map::{Grid, HexFill};
 use crate::search::registry::{self, Family};
 use crate::search::{DynSearch, Query, Status};
 use crate::space::{Connectivity, GridSpace, HexOrientation, HexSpace, Space, TerrainRule};
+use crate::world::WorldFamily;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -79,16 +80,44 @@ impl Suite<GridSpace> {
         c: Connectivity,
         r: TerrainRule,
     ) -> Result<Suite, SuiteError> {
-        let grid = read_map(map)?;
+        let (suite, _) = Suite::load_world::<GridSpace>(
+            map,
+            scen,
+            sel,
+            (crate::map::Family::Square, HexFill::default()),
+            (c, r),
+        )?;
+        Ok(suite)
+    }
+}
+
+impl<S: Family + Clone> Suite<S> {
+    /// Loads square `map` and `scen` as a world of `family` with world type `W` (hexes under
+    /// the square cells with `fill`, for a hex family), under `rules`, and checks every
+    /// selected problem. Each problem runs from the node under its start cell's centre to the
+    /// node under its goal's. Where the file's lengths are the family's optima (squares), a
+    /// problem that starts or ends off the world is an error; elsewhere (hexes) each optimum
+    /// is found here by Dijkstra and such problems are left out, the second value counting
+    /// them.
+    pub fn load_world<W: WorldFamily<Space = S>>(
+        map: &Path,
+        scen: &Path,
+        sel: Selection,
+        (family, fill): (crate::map::Family, HexFill),
+        rules: (Connectivity, TerrainRule),
+    ) -> Result<(Suite<S>, usize), SuiteError> {
+        let square = read_map(map)?;
         let all = read_scen(scen)?;
         check_scen_map(map, scen, &all)?;
-        let space = GridSpace::new(&grid, c, r);
-        let mut problems = Vec::new();
-        let mut queries = Vec::new();
-        let every = sel.every.max(1);
+        let (world, grid) = W::from_square_map(&square, family, rules, fill)
+            .map_err(|msg| SuiteError::Algorithm(format!("{}: {msg}", map.display())))?;
+        let space = world.space().clone();
+        let mut dijkstra = registry::build("dijkstra", &space, Query { start: 0, goal: 0 })
+            .map_err(SuiteError::Algorithm)?;
+        let (mut problems, mut queries, mut skipped) = (vec![], vec![], 0);
         for p in all
             .into_iter()
-            .step_by(every)
+            .step_by(sel.every.max(1))
             .take(sel.limit.unwrap_or(usize::MAX))
         {
             let bad = |msg: String| SuiteError::Problem {
@@ -96,17 +125,54 @@ impl Suite<GridSpace> {
                 line: p.line,
                 msg,
             };
-            crate::map::io::check_problem(&p, &grid, r).map_err(bad)?;
-            let q = query_at(&space, p.start, p.goal).map_err(bad)?;
+            crate::map::io::check_problem(&p, &square, rules.1).map_err(bad)?;
+            let node = |what: &str, (x, y): (u32, u32)| {
+                world
+                    .node_under(x, y)
+                    .filter(|&n| space.is_passable(n))
+                    .ok_or_else(|| {
+                        format!("{what} ({x}, {y}) is on no passable {} cell", family.name())
+                    })
+            };
+            let q = match (node("start", p.start), node("goal", p.goal)) {
+                (Ok(start), Ok(goal)) => Query { start, goal },
+                (Err(e), _) | (_, Err(e)) if W::FILE_OPTIMA => return Err(bad(e)),
+                _ => {
+                    skipped += 1;
+                    continue;
+                }
+            };
+            if W::FILE_OPTIMA {
+                queries.push(q);
+                problems.push(p);
+                continue;
+            }
+            dijkstra.reset(&space, q);
+            dijkstra.run_null(&space);
+            let Some(optimal) = dijkstra.cost() else {
+                skipped += 1;
+                continue;
+            };
             queries.push(q);
-            problems.push(p);
+            problems.push(crate::map::io::Problem {
+                start: world.xy(q.start),
+                goal: world.xy(q.goal),
+                optimal,
+                tolerance: 1e-9 * optimal.max(1.0),
+                map_width: grid.width(),
+                map_height: grid.height(),
+                ..p
+            });
         }
-        Ok(Suite {
-            grid,
-            space,
-            problems,
-            queries,
-        })
+        Ok((
+            Suite {
+                grid,
+                space: world.into_space(),
+                problems,
+                queries,
+            },
+            skipped,
+        ))
     }
 }
 
@@ -123,68 +189,11 @@ impl Suite<HexSpace> {
         (o, pitch, fill): (HexOrientation, f64, HexFill),
         r: TerrainRule,
     ) -> Result<(Suite<HexSpace>, usize), SuiteError> {
-        let square = read_map(map)?;
-        let all = read_scen(scen)?;
-        check_scen_map(map, scen, &all)?;
-        let grid = hexes_from_square(&square, o, pitch, fill)
-            .map_err(|msg| SuiteError::Algorithm(format!("{}: {msg}", map.display())))?;
-        let space = HexSpace::new(&grid, o, pitch, r);
-        let mut dijkstra = registry::build("dijkstra", &space, Query { start: 0, goal: 0 })
-            .map_err(SuiteError::Algorithm)?;
-        let (mut problems, mut queries, mut skipped) = (vec![], vec![], 0);
-        let hex = |(x, y): (u32, u32)| {
-            o.hex_at(
-                x as f64 + 0.5,
-                y as f64 + 0.5,
-                pitch,
-                grid.width(),
-                grid.height(),
-            )
+        let family = crate::map::Family::Hex {
+            orientation: o,
+            pitch,
         };
-        for p in all
-            .into_iter()
-            .step_by(sel.every.max(1))
-            .take(sel.limit.unwrap_or(usize::MAX))
-        {
-            crate::map::io::check_problem(&p, &square, r).map_err(|msg| SuiteError::Problem {
-                file: scen.to_path_buf(),
-                line: p.line,
-                msg,
-            })?;
-            let (Some(a), Some(b)) = (hex(p.start), hex(p.goal)) else {
-                skipped += 1;
-                continue;
-            };
-            let Ok(q) = query_at_hex(&space, a, b) else {
-                skipped += 1;
-                continue;
-            };
-            dijkstra.reset(&space, q);
-            dijkstra.run_null(&space);
-            let Some(optimal) = dijkstra.cost() else {
-                skipped += 1;
-                continue;
-            };
-            queries.push(q);
-            problems.push(crate::map::io::Problem {
-                start: a,
-                goal: b,
-                optimal,
-                tolerance: 1e-9 * optimal.max(1.0),
-                map_width: grid.width(),
-                map_height: grid.height(),
-                ..p
-            });
-        }
-        Ok((
-            Suite {
-                grid,
-                space,
-                problems,
-                queries,
-            },
-            skipped,
-        ))
+        Suite::load_world::<HexSpace>(map, scen, sel, (family, fill), (Connectivity::Eight, r))
     }
 }
 
@@ -207,14 +216,6 @@ pub fn check_scen_map(map: &Path, scen: &Path, problems: &[Problem]) -> Result<(
         }),
         None => Ok(()),
     }
-}
-
-fn query_at_hex(space: &HexSpace, a: (u32, u32), b: (u32, u32)) -> Result<Query, ()> {
-    let n = |(x, y): (u32, u32)| space.node(x, y).filter(|&n| space.is_passable(n)).ok_or(());
-    Ok(Query {
-        start: n(a)?,
-        goal: n(b)?,
-    })
 }
 
 /// The query from cell `start` to cell `goal`, or why there is none.

@@ -41,6 +41,83 @@ impl Family {
         }
     }
 
+    /// The estimates admissible on this family's worlds ([`Heuristic::Native`] first).
+    pub fn heuristics(self) -> &'static [crate::space::Heuristic] {
+        match self {
+            Family::Square => crate::space::Heuristic::SQUARE,
+            Family::Hex { .. } => crate::space::HexSpace::HEURISTICS,
+            Family::Voxel { moves } => moves.heuristics(),
+        }
+    }
+
+    /// Whether its worlds keep a cognitive map (hexes: Rahmani 2020's counters).
+    pub fn keeps_knowledge(self) -> bool {
+        matches!(self, Family::Hex { .. })
+    }
+
+    /// The moves of a world kept as a volume of voxels (a project stores its voxels), if this
+    /// family's worlds are.
+    pub fn volume_moves(self) -> Option<crate::space::VoxelMoves> {
+        match self {
+            Family::Voxel { moves } => Some(moves),
+            _ => None,
+        }
+    }
+
+    /// Checks the parameters a file gives it.
+    pub fn check(self) -> Result<(), String> {
+        match self {
+            Family::Hex { pitch, .. }
+                if !(pitch.is_finite()
+                    && pitch > 0.0
+                    && pitch <= crate::limits::MAX_SIDE as f64) =>
+            {
+                Err(format!(
+                    "the hex world's pitch {pitch} must be a number above 0 and at most {}",
+                    crate::limits::MAX_SIDE
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The map of this family's cells made from square map `grid` (hexes under the square
+    /// cells, with `fill`), for a world of this family over a square map; `base` is the
+    /// family `grid` is a map of. Refused where this family is not made from squares.
+    pub fn from_square(self, base: Family, grid: &Grid, fill: HexFill) -> Result<Grid, String> {
+        match (base, self) {
+            (Family::Square, Family::Square) => Ok(grid.clone()),
+            (Family::Square, Family::Hex { orientation, pitch }) => {
+                hexes_from_square(grid, orientation, pitch, fill)
+            }
+            (Family::Hex { .. }, Family::Hex { .. }) => {
+                Err("is a hex world already; convert it without --world hex".into())
+            }
+            (_, Family::Voxel { .. }) => Err("voxel worlds are read from .3dmap files".into()),
+            (b, f) => Err(format!(
+                "a {} world is not made from a {} map",
+                f.name(),
+                b.name()
+            )),
+        }
+    }
+
+    /// How many moves of this family's world `cells`, made from square map `square`, pass
+    /// through the square map's walls (hexes whose fill let a thin wall leak; 0 elsewhere).
+    pub fn moves_through_walls(self, square: &Grid, cells: &Grid) -> usize {
+        match self {
+            Family::Hex { orientation, pitch } => {
+                super::hex_fill::wall_crossings(square, cells, orientation, pitch)
+            }
+            _ => 0,
+        }
+    }
+
+    /// Whether a `.map` file (square cells only) holds this family's maps.
+    pub fn saves_as_map(self) -> bool {
+        self == Family::Square
+    }
+
     /// Reads `--world` with its hex flags; `hex_size` is the pitch.
     pub fn parse(world: &str, hex_size: f64, orientation: &str) -> Result<Family, String> {
         match world {

@@ -1,6 +1,6 @@
 //! A world of any family behind one type, and what every family's world answers.
 
-use crate::map::{Family, Grid, Rect};
+use crate::map::{Family, Grid, HexFill, Rect};
 use crate::search::registry::Family as Searchable;
 use crate::space::{CognitiveMap, Connectivity, Heuristic, NodeId, Space, SpaceKind, TerrainRule};
 
@@ -8,12 +8,14 @@ use crate::space::{CognitiveMap, Connectivity, Heuristic, NodeId, Space, SpaceKi
 /// the command line ask, and the changes they make.
 pub trait WorldFamily: Clone + std::fmt::Debug {
     /// The graph searches run on.
-    type Space: Searchable;
+    type Space: Searchable + Clone;
 
     /// Builds the world of `family` from a square map.
     fn build(grid: &Grid, family: Family, rules: (Connectivity, TerrainRule)) -> Self;
     /// The graph.
     fn space(&self) -> &Self::Space;
+    /// The graph, taken out of the world.
+    fn into_space(self) -> Self::Space;
     /// The family and its parameters, as files store them.
     fn family(&self) -> Family;
     /// Moves and terrain rule.
@@ -39,6 +41,40 @@ pub trait WorldFamily: Clone + std::fmt::Debug {
     }
     /// Attaches the cognitive map a counter heuristic reads, in worlds that have one.
     fn set_knowledge(&mut self, _k: Option<&CognitiveMap>) {}
+
+    /// Whether a square map's scenario lengths are this family's optima (squares: yes; hexes
+    /// over squares: no, they are found again by Dijkstra).
+    const FILE_OPTIMA: bool = true;
+
+    /// The world of `family` over square map `grid` (hexes under its cells with `fill`), and
+    /// the map of this family's cells; refused where the family is not made from squares.
+    fn from_square_map(
+        grid: &Grid,
+        family: Family,
+        rules: (Connectivity, TerrainRule),
+        fill: HexFill,
+    ) -> Result<(Self, Grid), String> {
+        let cells = family.from_square(Family::Square, grid, fill)?;
+        Ok((Self::build(&cells, family, rules), cells))
+    }
+
+    /// The node under the centre of square cell (x, y) of the map this world was made from.
+    fn node_under(&self, x: u32, y: u32) -> Option<NodeId> {
+        self.node(x, y)
+    }
+
+    /// How an exported trace draws a node: as hexes of this orientation and pitch, or as
+    /// square cells (`None`).
+    fn hex_layout(&self) -> Option<(crate::space::HexOrientation, f64)> {
+        None
+    }
+}
+
+/// Something to do with a family's world type, whichever family a run names (see
+/// [`dispatch`]): loading a suite, tracing a search.
+pub trait FamilyFn {
+    type Out;
+    fn call<W: WorldFamily>(self) -> Self::Out;
 }
 
 /// A function over a world's graph, whatever its family (see [`AnySpace::with`]).
@@ -78,6 +114,13 @@ macro_rules! declare_any_space {
                 match self {
                     $(AnySpace::$v(_) => SpaceKind::$v,)*
                 }
+            }
+        }
+
+        /// `f` with the world type of family `kind`.
+        pub fn dispatch<F: FamilyFn>(kind: SpaceKind, f: F) -> F::Out {
+            match kind {
+                $(SpaceKind::$v => f.call::<$world>(),)*
             }
         }
     };

@@ -18,6 +18,9 @@ impl WorldFamily for HexSpace {
     fn space(&self) -> &HexSpace {
         self
     }
+    fn into_space(self) -> HexSpace {
+        self
+    }
     fn family(&self) -> Family {
         Family::Hex {
             orientation: self.orientation(),
@@ -45,6 +48,21 @@ impl WorldFamily for HexSpace {
     fn rebuild(&mut self, grid: &Grid) {
         *self = HexSpace::new(grid, self.orientation(), self.pitch(), self.rule());
     }
+    const FILE_OPTIMA: bool = false;
+
+    /// The hex under the square cell's centre.
+    fn node_under(&self, x: u32, y: u32) -> Option<NodeId> {
+        let (w, h) = (self.width(), self.height());
+        let (hx, hy) =
+            self.orientation()
+                .hex_at(x as f64 + 0.5, y as f64 + 0.5, self.pitch(), w, h)?;
+        HexSpace::node(self, hx, hy)
+    }
+
+    fn hex_layout(&self) -> Option<(crate::space::HexOrientation, f64)> {
+        Some((self.orientation(), self.pitch()))
+    }
+
     fn set_knowledge(&mut self, k: Option<&CognitiveMap>) {
         let fits = k.filter(|k| k.counters.len() == self.num_nodes());
         HexSpace::set_knowledge(self, fits.map(|k| std::sync::Arc::new(k.clone())));

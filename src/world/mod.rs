@@ -17,7 +17,7 @@ mod square;
 mod voxel;
 
 pub use any_search::AnySearch;
-pub use any_space::{AnySpace, SpaceFn, WorldFamily};
+pub use any_space::{dispatch, AnySpace, FamilyFn, SpaceFn, WorldFamily};
 pub use voxel::VoxelWorld;
 
 /// Calls `$callback! { $extra ; list }` with the list of world families, one per line:

@@ -13,6 +13,9 @@ impl WorldFamily for GridSpace {
     fn space(&self) -> &GridSpace {
         self
     }
+    fn into_space(self) -> GridSpace {
+        self
+    }
     fn family(&self) -> Family {
         Family::Square
     }

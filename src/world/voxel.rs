@@ -33,6 +33,9 @@ impl WorldFamily for VoxelWorld {
     fn space(&self) -> &VoxelSpace {
         &self.space
     }
+    fn into_space(self) -> VoxelSpace {
+        self.space
+    }
     fn family(&self) -> Family {
         Family::Voxel {
             moves: self.space.moves_kind(),

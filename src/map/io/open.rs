@@ -145,37 +145,32 @@ pub fn project_world(text: &str, path: &Path) -> Result<Opened, IoError> {
         msg,
     };
     let (p, mut grid) = parse_project(text, path)?;
-    let volume = match p.world {
-        crate::map::Family::Voxel { moves } => {
+    let volume = match p.world.volume_moves() {
+        Some(moves) => {
             let v = project_volume(&p, moves).map_err(format)?;
             grid = v.voxels.slice(v.z);
             Some(Box::new(v))
         }
-        _ => None,
+        None => None,
     };
     for a in &p.algorithms {
         // The world this view searches: the project's, or the map as hexes.
         let world = a.world.map_or(p.world, |w| w.0);
-        let own_world = || match a.world {
-            Some((crate::map::Family::Hex { orientation, pitch }, fill))
-                if p.world == crate::map::Family::Square =>
-            {
-                crate::map::hexes_from_square(&grid, orientation, pitch, fill)
-                    .map(|_| ())
-                    .map_err(|e| format!("algorithm `{}`: its hex world: {e}", a.name))
-            }
+        let own_world = || {
+            match a.world {
+            Some((w, fill)) if w != p.world => w
+                .from_square(p.world, &grid, fill)
+                .map(|_| ())
+                .map_err(|e| format!("algorithm `{}`: its own world: {e}", a.name)),
             Some(_) => Err(format!(
-                "algorithm `{}`: a view's own world must be hexes of a square map",
+                "algorithm `{}`: a view's own world must differ from the map's (hexes of a square map)",
                 a.name
             )),
             None => Ok(()),
+        }
         };
         // The heuristics that fit its world (octile would overestimate on hexes).
-        let fits: &[crate::space::Heuristic] = match world {
-            crate::map::Family::Square => crate::space::Heuristic::SQUARE,
-            crate::map::Family::Hex { .. } => crate::space::HexSpace::HEURISTICS,
-            crate::map::Family::Voxel { moves } => moves.heuristics(),
-        };
+        let fits = world.heuristics();
         let fitting = || match a.params.get("heuristic") {
             Some(&v) => {
                 let h = crate::space::Heuristic::ALL
@@ -209,7 +204,7 @@ pub fn project_world(text: &str, path: &Path) -> Result<Opened, IoError> {
             })?;
     }
     if let Some(k) = &p.knowledge {
-        if !matches!(p.world, crate::map::Family::Hex { .. }) {
+        if !p.world.keeps_knowledge() {
             return Err(format("a cognitive map needs a hex world".into()));
         }
         k.check((grid.width() * grid.height()) as usize)

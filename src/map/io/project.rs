@@ -141,14 +141,7 @@ impl Project {
                 r + 1
             ));
         }
-        if let Family::Hex { pitch, .. } = self.world {
-            if !(pitch.is_finite() && pitch > 0.0 && pitch <= crate::limits::MAX_SIDE as f64) {
-                return Err(format!(
-                    "the hex world's pitch {pitch} must be a number above 0 and at most {}",
-                    crate::limits::MAX_SIDE
-                ));
-            }
-        }
+        self.world.check()?;
         let tiles: Vec<u8> = self.rows.iter().flat_map(|r| r.bytes()).collect();
         let mut g = Grid::from_tiles(w as u32, self.rows.len() as u32, tiles);
         if let Some(c) = &self.costs {
