@@ -117,6 +117,8 @@ pub struct Needs {
     pub undirected: bool,
     /// No terrain costs: every move costs its length (jump point search).
     pub uniform_costs: bool,
+    /// Node ids that survive edits (searches that repair what they know after a change).
+    pub stable_ids: bool,
 }
 
 impl Needs {
@@ -124,6 +126,21 @@ impl Needs {
     pub const NONE: Needs = Needs {
         undirected: false,
         uniform_costs: false,
+        stable_ids: false,
+    };
+
+    /// What searches that repair after a change need: edges both ways, ids that stay.
+    pub const REPAIRS: Needs = Needs {
+        undirected: true,
+        uniform_costs: false,
+        stable_ids: true,
+    };
+
+    /// What jump point search needs: every move costs its length.
+    pub const UNIFORM: Needs = Needs {
+        undirected: false,
+        uniform_costs: true,
+        stable_ids: false,
     };
 
     /// Why `algo` cannot run on `space`, if it cannot.
@@ -131,6 +148,11 @@ impl Needs {
         if self.undirected && space.directed() {
             return Some(format!(
                 "{algo} needs undirected edges; this world's edges are directed"
+            ));
+        }
+        if self.stable_ids && !space.stable_ids() {
+            return Some(format!(
+                "{algo} needs node ids that survive edits; this world renumbers its nodes when it changes"
             ));
         }
         if self.uniform_costs && !space.uniform_costs() {
@@ -246,7 +268,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         group: Group::Dynamic,
         makers: generic!(AdStar),
         overlays: &[],
-        needs: Needs { undirected: true, uniform_costs: false },
+        needs: Needs::REPAIRS,
         phases: &["pass"],
     },
     AlgoInfo {
@@ -258,7 +280,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         group: Group::Dynamic,
         makers: generic!(DStarLite),
         overlays: &[],
-        needs: Needs { undirected: true, uniform_costs: false },
+        needs: Needs::REPAIRS,
         phases: &[],
     },
     AlgoInfo {
@@ -270,7 +292,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         group: Group::Dynamic,
         makers: generic!(super::rtd::RtdStar),
         overlays: &[],
-        needs: Needs { undirected: true, uniform_costs: false },
+        needs: Needs::REPAIRS,
         phases: &[],
     },
     AlgoInfo {
@@ -326,7 +348,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
             ..Makers::NONE
         },
         overlays: &[Overlay::Jumps],
-        needs: Needs { undirected: false, uniform_costs: true },
+        needs: Needs::UNIFORM,
         phases: &[],
     },
     AlgoInfo {
@@ -346,7 +368,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
             ..Makers::NONE
         },
         overlays: &[Overlay::Jumps],
-        needs: Needs { undirected: false, uniform_costs: true },
+        needs: Needs::UNIFORM,
         phases: &[],
     },
     AlgoInfo {
@@ -486,15 +508,19 @@ mod tests {
     use super::*;
     use crate::space::NodeId;
 
-    /// A one-way ring: node i → i + 1 only.
-    struct Ring(u32);
+    /// A ring: node i → i + 1 (one way when `directed`), renumbered by edits unless
+    /// `stable`.
+    struct Ring(u32, bool, bool);
 
     impl Space for Ring {
         fn kind(&self) -> SpaceKind {
             SpaceKind::Square
         }
         fn directed(&self) -> bool {
-            true
+            self.1
+        }
+        fn stable_ids(&self) -> bool {
+            self.2
         }
         fn uniform_costs(&self) -> bool {
             true
@@ -527,7 +553,7 @@ mod tests {
 
     #[test]
     fn searches_that_walk_edges_backwards_are_refused_on_directed_worlds() {
-        let ring = Ring(5);
+        let ring = Ring(5, true, true);
         for info in all() {
             let why = info.needs.refusal(info.name, &ring);
             let backwards = ["dstar-lite", "ad-star", "rtd-star"].contains(&info.name);
@@ -537,5 +563,16 @@ mod tests {
                 assert_eq!(why.lines().count(), 1);
             }
         }
+        // Edges both ways, but nodes renumbered by every edit.
+        let renumbered = Ring(5, false, false);
+        for name in ["dstar-lite", "ad-star", "rtd-star"] {
+            let info = find(name).unwrap();
+            let why = info.needs.refusal(name, &renumbered).expect("refused");
+            assert!(why.contains("survive edits"), "{why}");
+        }
+        assert_eq!(
+            find("astar").unwrap().needs.refusal("astar", &renumbered),
+            None
+        );
     }
 }

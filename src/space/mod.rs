@@ -77,6 +77,12 @@ pub trait Space {
         false
     }
 
+    /// Whether a node keeps its id across edits of the world (cells do; a navmesh rebuilt after
+    /// an edit numbers its polygons anew): what searches that repair after a change need.
+    fn stable_ids(&self) -> bool {
+        true
+    }
+
     /// Whether every move costs its length alone (no terrain costs): what jump point search
     /// needs.
     fn uniform_costs(&self) -> bool {

@@ -26,6 +26,11 @@ pub trait WorldFamily: Clone + std::fmt::Debug {
     fn node(&self, x: u32, y: u32) -> Option<NodeId>;
     /// The cell of node `n` (seen from above).
     fn xy(&self, n: NodeId) -> (u32, u32);
+    /// Every cell node `n` covers: one for squares, hexes and voxels (seen from above), many
+    /// for a navmesh polygon or a hierarchy's cluster.
+    fn cells_of(&self, n: NodeId) -> Vec<(u32, u32)> {
+        vec![self.xy(n)]
+    }
     /// Re-reads `cells` from `grid`; returns the nodes whose edges changed, sorted.
     fn apply_cells(&mut self, grid: &Grid, cells: &[(u32, u32)]) -> Vec<NodeId>;
     /// Brings the graph up to date after `grid` changed inside `rect` (`None`: anywhere);
@@ -160,6 +165,11 @@ impl AnySpace {
     /// Cell of node `n`; on voxels its (x, y), whatever its layer (a view from above).
     pub fn xy(&self, n: NodeId) -> (u32, u32) {
         each!(self, w => WorldFamily::xy(w, n))
+    }
+
+    /// Every cell node `n` covers (see [`WorldFamily::cells_of`]).
+    pub fn cells_of(&self, n: NodeId) -> Vec<(u32, u32)> {
+        each!(self, w => WorldFamily::cells_of(w, n))
     }
 
     /// Shows layer `z` in 2D (worlds of layers only).

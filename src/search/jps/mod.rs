@@ -32,11 +32,7 @@ pub fn refusal(name: &str, space: &GridSpace) -> Option<String> {
         ));
     }
     // Terrain costs are refused by the registry (the algorithm's `needs`).
-    super::registry::Needs {
-        undirected: false,
-        uniform_costs: true,
-    }
-    .refusal(name, space)
+    super::registry::Needs::UNIFORM.refusal(name, space)
 }
 
 /// Jump point search (`PLUS` false), or JPS+ with a table: A*'s engine with the jump policy.
