@@ -23,7 +23,7 @@ pub enum Priority {
 
 /// How an expansion produces a node's successors (Warthog's expansion policy): the space's own
 /// edges ([`Edges`]), or jumps over a grid (JPS), with one engine behind both.
-pub trait Expansion<S: Space> {
+pub trait Expansion<S: Space>: Refine {
     /// True when the successors are the space's own edges, read by the engine itself (and the
     /// closed-node skipping of [`Space::skip_mask`] applies).
     const EDGES: bool;
@@ -41,9 +41,21 @@ pub trait Expansion<S: Space> {
         out: &mut Vec<(NodeId, f64)>,
         tracer: &mut T,
     );
+}
 
-    /// Turns the path of expanded nodes into the space's own steps, in place.
-    fn refine(&mut self, space: &S, path: &mut Vec<NodeId>);
+/// How a policy's path of expanded nodes becomes the space's own steps (jump points to cells).
+pub trait Refine {
+    /// True when expanded nodes are the space's steps already ([`Edges`]).
+    const IDENTITY: bool = false;
+    /// Appends to `out` the steps of `path`, a path of expanded nodes.
+    fn refine(&self, path: &[NodeId], out: &mut Vec<NodeId>);
+}
+
+impl Refine for Edges {
+    const IDENTITY: bool = true;
+    fn refine(&self, path: &[NodeId], out: &mut Vec<NodeId>) {
+        out.extend_from_slice(path);
+    }
 }
 
 /// The space's own edges: the policy of Dijkstra, A*, weighted A* and greedy.
@@ -63,7 +75,6 @@ impl<S: Space> Expansion<S> for Edges {
     ) {
         out.extend(space.neighbours(n));
     }
-    fn refine(&mut self, _: &S, _: &mut Vec<NodeId>) {}
 }
 
 /// Best-first search on [`OpenHeap`] (a better g moves a node's entry; entries left in its lane
@@ -86,7 +97,12 @@ pub struct BestFirst<P = Edges> {
     status: Status,
     stats: Stats,
     open_count: u64,
+    /// The path of expanded nodes (the space's steps for [`Edges`]).
     path: Vec<NodeId>,
+    /// The path in the space's own steps, for policies whose expanded nodes are further apart
+    /// (jump points): made when first asked for, outside the search's time, as a search that
+    /// returns jump points (Warthog's) leaves it to its caller.
+    cells: std::cell::OnceCell<Vec<NodeId>>,
     /// Starts other than the query's own, each with its g and parent (empty: the query's).
     seeds: Vec<(NodeId, f64, NodeId)>,
     /// Nodes any of which ends the search, beside the query's goal.
@@ -143,6 +159,7 @@ impl<P> BestFirst<P> {
             stats: Stats::default(),
             open_count: 0,
             path: vec![],
+            cells: std::cell::OnceCell::new(),
             seeds: vec![],
             region: None,
             reached: NONE,
@@ -184,9 +201,13 @@ impl<P> BestFirst<P> {
         } else {
             let goal = self.reached;
             self.nodes.trace_path(goal, &mut self.path, &mut NullTracer);
-            self.policy.refine(space, &mut self.path);
             if T::ENABLED {
-                super::trace_path(space, &self.path, tracer);
+                let cells = self.cells.get_or_init(|| {
+                    let mut c = vec![];
+                    self.policy.refine(&self.path, &mut c);
+                    c
+                });
+                super::trace_path(space, cells, tracer);
                 let g = self.nodes.g_if_reached(goal).unwrap_or(0.0);
                 tracer.event(Event::new(EventKind::Found, goal, NONE, g, 0.0));
             }
@@ -233,6 +254,7 @@ impl<P> BestFirst<P> {
         });
         self.stats = Stats::default();
         self.path.clear();
+        self.cells = std::cell::OnceCell::new();
         self.status = Status::Running;
         self.reached = NONE;
         self.open_count = 0;
@@ -539,13 +561,24 @@ impl<P> BestFirst<P> {
     }
 }
 
-impl<P> SearchState for BestFirst<P> {
+impl<P: Refine> SearchState for BestFirst<P> {
     fn status(&self) -> Status {
         self.status
     }
 
     fn path(&self) -> Option<&[NodeId]> {
-        (self.status == Status::Found).then_some(&self.path[..])
+        if self.status != Status::Found {
+            return None;
+        }
+        Some(if P::IDENTITY {
+            &self.path[..]
+        } else {
+            self.cells.get_or_init(|| {
+                let mut c = vec![];
+                self.policy.refine(&self.path, &mut c);
+                c
+            })
+        })
     }
 
     fn cost(&self) -> Option<f64> {

@@ -2,7 +2,7 @@
 
 use super::bits::Bits;
 use super::{JumpGrid, JumpTable};
-use crate::search::best_first::Expansion;
+use crate::search::best_first::{Expansion, Refine};
 use crate::search::params::Params;
 use crate::search::prepared::Prepared;
 use crate::search::Query;
@@ -21,8 +21,6 @@ pub struct Jumps<const PLUS: bool> {
     /// The bit rows of the start's terrain class (moves never leave a class).
     class: usize,
     goal: (u32, u32),
-    /// The jump points of a path while it is turned into cells (kept: no allocation per query).
-    scratch: Vec<NodeId>,
 }
 
 /// What one expansion's scans read, fetched once per expansion.
@@ -161,7 +159,6 @@ impl Jumps<false> {
             table: None,
             class: 0,
             goal: (u32::MAX, u32::MAX),
-            scratch: Vec::new(),
         }
     }
 }
@@ -174,7 +171,6 @@ impl Jumps<true> {
             table: Some(table),
             class: 0,
             goal: (u32::MAX, u32::MAX),
-            scratch: Vec::new(),
         }
     }
 }
@@ -293,17 +289,17 @@ impl<const PLUS: bool> Expansion<GridSpace> for Jumps<PLUS> {
             }
         }
     }
+}
 
+impl<const PLUS: bool> Refine for Jumps<PLUS> {
     /// Jump points to cells: diagonal first, then straight, as every jump is made.
-    fn refine(&mut self, space: &GridSpace, path: &mut Vec<NodeId>) {
-        let jumps = &mut self.scratch;
-        std::mem::swap(jumps, path);
-        path.clear();
-        let w = space.width();
+    fn refine(&self, jumps: &[NodeId], path: &mut Vec<NodeId>) {
+        let w = self.grid.bits(0).0.width();
+        let xy = |n: NodeId| (n % w, n / w);
         path.extend(jumps.first());
         for pair in jumps.windows(2) {
-            let (mut x, mut y) = space.xy(pair[0]);
-            let (tx, ty) = space.xy(pair[1]);
+            let (mut x, mut y) = xy(pair[0]);
+            let (tx, ty) = xy(pair[1]);
             while (x, y) != (tx, ty) {
                 x = (x as i64 + (tx as i64 - x as i64).signum()) as u32;
                 y = (y as i64 + (ty as i64 - y as i64).signum()) as u32;
