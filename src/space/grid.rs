@@ -39,8 +39,8 @@ impl TerrainRule {
     }
 }
 
-/// Moves by direction: N, E, S, W, then NE, SE, SW, NW.
-const DIRS: [(i32, i32); 8] = [
+/// Moves by direction: N, E, S, W, then NE, SE, SW, NW (the order of a cell's move bits).
+pub const DIRS: [(i32, i32); 8] = [
     (0, -1),
     (1, 0),
     (0, 1),

@@ -8,7 +8,7 @@ pub mod knowledge;
 pub mod los;
 mod voxel;
 
-pub use grid::{Connectivity, GridSpace, TerrainRule};
+pub use grid::{Connectivity, GridSpace, TerrainRule, DIRS};
 pub use heuristic::Heuristic;
 pub use hex::{lattice_centre as hex_lattice_centre, HexOrientation, HexSpace};
 pub use knowledge::CognitiveMap;

@@ -20,6 +20,16 @@ pub struct Bits {
     west: Vec<u64>,
 }
 
+/// The bit position of column `x` of a row, or `usize::MAX` for `u32::MAX` (no goal there).
+#[inline(always)]
+fn padded(x: u32) -> usize {
+    if x == u32::MAX {
+        usize::MAX
+    } else {
+        x as usize + 64
+    }
+}
+
 /// Where a straight scan ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Scan {
@@ -147,13 +157,7 @@ impl Bits {
     /// not), or the last free cell before a wall.
     #[inline(always)]
     pub fn jump_east(&self, x: u32, y: u32, gx: u32) -> Scan {
-        let r = y as usize + 1;
-        let goal = if gx == u32::MAX {
-            usize::MAX
-        } else {
-            gx as usize + 64
-        };
-        let start = x as usize + 64;
+        let (r, start, goal) = (y as usize + 1, x as usize + 64, padded(gx));
         // The first block starts at the cell scanned from, which is no stop of this scan.
         let (mut p, mut mask) = (start, !1u64);
         loop {
@@ -181,13 +185,7 @@ impl Bits {
     /// [`Bits::jump_east`] towards lower x.
     #[inline(always)]
     pub fn jump_west(&self, x: u32, y: u32, gx: u32) -> Scan {
-        let r = y as usize + 1;
-        let goal = if gx == u32::MAX {
-            usize::MAX
-        } else {
-            gx as usize + 64
-        };
-        let start = x as usize + 64;
+        let (r, start, goal) = (y as usize + 1, x as usize + 64, padded(gx));
         // Bit 63 of a block is its position p, bit 63 - i is p - i.
         let (mut p, mut mask) = (start, !(1u64 << 63));
         loop {

@@ -45,17 +45,25 @@ pub type JpsPlus = Jps<true>;
 /// Registry parameters of JPS and JPS+.
 pub const PARAMS: &[ParamSpec] = &[HEURISTIC];
 
-impl Jps<false> {
-    /// JPS for `query` on `space`, scanning the bit rows in `grid`.
-    pub fn online(space: &GridSpace, query: Query, p: &Params, grid: Arc<JumpGrid>) -> Self {
-        Jps(BestFirst::with_policy(
+impl<const PLUS: bool> Jps<PLUS> {
+    /// A*'s engine (f = g + h, nothing reopened) with `jumps` for `query` on `space`.
+    fn with(space: &GridSpace, query: Query, p: &Params, jumps: Jumps<PLUS>) -> Self {
+        let engine = BestFirst::with_policy;
+        Jps(engine(
             space,
             query,
             Priority::Weighted(1.0),
             p.heuristic(),
             false,
-            Jumps::online(grid),
+            jumps,
         ))
+    }
+}
+
+impl Jps<false> {
+    /// JPS for `query` on `space`, scanning the bit rows in `grid`.
+    pub fn online(space: &GridSpace, query: Query, p: &Params, grid: Arc<JumpGrid>) -> Self {
+        Jps::with(space, query, p, Jumps::online(grid))
     }
 
     /// JPS from registry parameters, its bit rows from `cache`.
@@ -73,14 +81,7 @@ impl Jps<false> {
 impl Jps<true> {
     /// JPS+ for `query` on `space`, reading jumps from `table`.
     pub fn plus(space: &GridSpace, query: Query, p: &Params, table: Arc<JumpTable>) -> Self {
-        Jps(BestFirst::with_policy(
-            space,
-            query,
-            Priority::Weighted(1.0),
-            p.heuristic(),
-            false,
-            Jumps::table(table),
-        ))
+        Jps::with(space, query, p, Jumps::table(table))
     }
 
     /// JPS+ from registry parameters, its table from `cache`.

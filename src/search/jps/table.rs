@@ -11,17 +11,19 @@ use crate::space::{GridSpace, NodeId, Space};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-/// Directions: N, E, S, W, then NE, SE, SW, NW (as the grid's moves).
-const DIRS: [(i64, i64); 8] = [
-    (0, -1),
-    (1, 0),
-    (0, 1),
-    (-1, 0),
-    (1, -1),
-    (1, 1),
-    (-1, 1),
-    (-1, -1),
-];
+/// Directions: N, E, S, W, then NE, SE, SW, NW (the grid's moves).
+const DIRS: [(i64, i64); 8] = {
+    let mut d = [(0, 0); 8];
+    let mut i = 0;
+    while i < 8 {
+        d[i] = (
+            crate::space::DIRS[i].0 as i64,
+            crate::space::DIRS[i].1 as i64,
+        );
+        i += 1;
+    }
+    d
+};
 
 /// Longest jump an entry holds; a longer way gets a stop there (a cell that is no jump point,
 /// where the search simply goes on), so maps of any size stay exact.
