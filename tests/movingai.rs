@@ -89,3 +89,54 @@ fn check_all(algo: &str, every: usize) {
     );
     assert!(total > 74_816 / every - 29, "only {total} problems checked");
 }
+
+/// Maps JPS was not tuned on: the 33 MAPF maps (`../shared/benchmarks/mapf`), every problem of
+/// each map's first random scenario, JPS and JPS+ against the file's optimal lengths.
+#[test]
+fn jps_and_jps_plus_are_optimal_on_the_33_mapf_maps() {
+    let Some(grid_dir) = benchmark_maps() else {
+        return;
+    };
+    let mapf = grid_dir[0]
+        .ancestors()
+        .nth(3)
+        .expect("benchmarks folder")
+        .join("mapf");
+    let mut maps: Vec<PathBuf> = std::fs::read_dir(mapf.join("maps"))
+        .expect("mapf maps")
+        .filter_map(|f| f.ok().map(|f| f.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "map"))
+        .collect();
+    maps.sort();
+    assert_eq!(maps.len(), 33, "expected the 33 MAPF maps");
+    let checked = std::sync::atomic::AtomicUsize::new(0);
+    let wrong: Vec<String> = maps
+        .par_iter()
+        .flat_map(|map| {
+            let stem = map.file_stem().unwrap().to_string_lossy().into_owned();
+            let scen = mapf
+                .join("scen-random")
+                .join(format!("{stem}-random-1.scen"));
+            let sel = Selection {
+                every: 1,
+                limit: None,
+            };
+            let suite = Suite::load(map, &scen, sel).unwrap_or_else(|e| panic!("{e}"));
+            let mut out = vec![];
+            for algo in ["jps", "jps-plus"] {
+                let mut solver = Solver::new(&suite, algo).unwrap();
+                for i in 0..suite.problems.len() {
+                    if !solver.solve(&suite, i).ok {
+                        out.push(format!("{algo} {stem} line {}", suite.problems[i].line));
+                    }
+                }
+                let n = suite.problems.len();
+                checked.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+            }
+            out
+        })
+        .collect();
+    assert!(wrong.is_empty(), "not optimal:\n{}", wrong.join("\n"));
+    let checked = checked.into_inner();
+    assert!(checked > 30_000, "only {checked} runs checked");
+}
