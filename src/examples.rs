@@ -70,7 +70,7 @@ pub fn open(e: &Example) -> Result<crate::map::io::Opened, crate::map::io::IoErr
             path: None,
             algorithms: vec![],
             rules: None,
-            world: crate::map::Family::Square,
+            world: crate::world::Family::Square,
             volume: None,
             knowledge: None,
         }

@@ -12,9 +12,10 @@ use pathlab::app::AlgoChoice;
 use pathlab::experiment::dynamic::{DynamicMap, MapKind};
 use pathlab::experiment::gps_run::{self, build_knowledge, HexWorld};
 use pathlab::map::io::{write_project, Project};
-use pathlab::map::{hexes_from_square, Family, HexFill};
+use pathlab::map::{hexes_from_square, HexFill};
 use pathlab::search::gps::{self, Exploring, Options, Walking};
 use pathlab::space::{HexOrientation, HexSpace, Space, TerrainRule};
+use pathlab::world::Family;
 use std::path::PathBuf;
 
 /// A Mäntysalo 2024 room map as pointy hexes (one cell apart), saved as a project with start

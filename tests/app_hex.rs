@@ -7,10 +7,11 @@ mod common;
 use common::{app_for, harness};
 use eframe::egui;
 use egui_kittest::kittest::Queryable;
-use pathlab::map::{Cell, Family};
+use pathlab::map::Cell;
 use pathlab::search::{AStar, Query, Search, SearchState};
 use pathlab::space::{Heuristic, HexSpace, TerrainRule};
 use pathlab::trace::NullTracer;
+use pathlab::world::Family;
 
 /// With `PATHLAB_WALK_SHOTS=DIR`, a PNG of the app at this stage (through wgpu).
 fn shot(h: &mut egui_kittest::Harness<'_, pathlab::app::PathlabApp>, name: &str) {

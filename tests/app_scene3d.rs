@@ -12,9 +12,9 @@ use pathlab::app::AlgoChoice;
 use pathlab::experiment::scene3d::Scene;
 use pathlab::experiment::scene3d_run::{fly, FlightEnd, Setup};
 use pathlab::map::voxel::VoxelGrid;
-use pathlab::map::Family;
 use pathlab::search::{registry, Query};
 use pathlab::space::{VoxelMoves, VoxelSpace};
+use pathlab::world::Family;
 
 /// A* from scratch on `v` between two cells (6-connected, as the scene flies).
 fn astar_cost(v: &VoxelGrid, s: [u32; 3], g: [u32; 3]) -> Option<f64> {

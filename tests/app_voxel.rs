@@ -12,10 +12,10 @@ use eframe::egui;
 use egui_kittest::kittest::Queryable;
 use pathlab::map::io::{write_3dmap_file, write_3dscen, Problem3};
 use pathlab::map::voxel::VoxelGrid;
-use pathlab::map::Family;
 use pathlab::search::{registry, Query};
 use pathlab::space::{VoxelMoves, VoxelSpace};
 use pathlab::trace::NodeState;
+use pathlab::world::Family;
 use std::path::PathBuf;
 
 /// A 16 × 12 × 8 box cut by a wall at x = 8 with one hole at y 9–10, z 5–6, written as a

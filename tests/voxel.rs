@@ -279,7 +279,7 @@ fn extruded_terrain_costs_match_the_square_map_and_survive_a_project() {
         // Through a project file and back.
         let (vol, _, _) = Volume::new(v.clone(), VoxelMoves::TwentySix, vec![]);
         let mut p = Project::new(&vol.voxels.slice(vol.z));
-        p.world = pathlab::map::Family::Voxel {
+        p.world = pathlab::world::Family::Voxel {
             moves: VoxelMoves::TwentySix,
         };
         p.set_volume(&vol);

@@ -1,8 +1,8 @@
 //! The camera of a 2D view (pan, zoom to the cursor, fit) and the geometry of its cells:
 //! squares, or hexagons one unit from centre to centre.
 
-use crate::map::Family;
 use crate::space::HexOrientation;
+use crate::world::Family;
 use eframe::egui::{self, vec2, Pos2, Rect, Stroke, Vec2};
 
 /// Height of a view's title bar (the map is fitted below it).

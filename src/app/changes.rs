@@ -52,7 +52,7 @@ impl PathlabApp {
     pub fn add_world_view(
         &mut self,
         choice: AlgoChoice,
-        family: crate::map::Family,
+        family: crate::world::Family,
         fill: crate::map::HexFill,
     ) {
         if self.views.len() >= 4 {

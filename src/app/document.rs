@@ -47,7 +47,7 @@ pub struct Document {
     /// Which terrain the searches may cross (saved with the project).
     pub rule: TerrainRule,
     /// Square cells or hexes (the grid then holds hexes in offset coordinates), or voxels.
-    pub world: crate::map::Family,
+    pub world: crate::world::Family,
     /// A voxel world: `grid` is then its layer `volume.z`, written back after every edit.
     pub volume: Option<Box<crate::map::volume::Volume>>,
     /// A hex world's cognitive map (Rahmani 2020): the counter heuristic and the GPS planner
@@ -72,7 +72,7 @@ impl Document {
             problems: vec![],
             moves: Connectivity::Eight,
             rule: TerrainRule::Class,
-            world: crate::map::Family::Square,
+            world: crate::world::Family::Square,
             volume: None,
             knowledge: None,
             dirty: false,
@@ -384,7 +384,7 @@ impl Document {
         p.terrain_rule = self.rule;
         p.world = self.world;
         p.algorithms = algorithms;
-        if matches!(self.world, crate::map::Family::Hex { .. }) {
+        if matches!(self.world, crate::world::Family::Hex { .. }) {
             p.knowledge = self.knowledge.clone();
         }
         if let Some(v) = &self.volume {

@@ -15,8 +15,8 @@ use super::{palette, Document, PathlabApp};
 use crate::experiment::scene3d::{Scene, DIMS};
 use crate::experiment::scene3d_run::{self, FlightEnd, FlightLog, RunResult, Setup};
 use crate::map::voxel::VoxelGrid;
-use crate::map::Family;
 use crate::space::VoxelMoves;
+use crate::world::Family;
 use eframe::egui;
 use std::sync::Arc;
 

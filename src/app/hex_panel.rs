@@ -2,8 +2,9 @@
 //! same map as hexes beside the square views.
 
 use super::PathlabApp;
-use crate::map::{Family, HexFill};
+use crate::map::HexFill;
 use crate::space::HexOrientation;
+use crate::world::Family;
 use eframe::egui;
 
 /// The hex settings the panel edits.

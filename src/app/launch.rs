@@ -86,10 +86,10 @@ pub fn run(opts: Options) -> Result<(), String> {
     // squares. Options that do not fit it are refused, never ignored.
     let world = match (&opened, opts.scene3d) {
         (Some((l, _)), _) => l.world,
-        (None, true) => crate::map::Family::Voxel {
+        (None, true) => crate::world::Family::Voxel {
             moves: crate::space::VoxelMoves::Six,
         },
-        (None, false) => crate::map::Family::Square,
+        (None, false) => crate::world::Family::Square,
     };
     let specs = opts.algo.iter().map(|s| ("--algo", s));
     for (flag, spec) in specs.chain(opts.beside.iter().map(|s| ("--beside", s))) {
@@ -97,7 +97,7 @@ pub fn run(opts: Options) -> Result<(), String> {
         let name = spec.split(':').next().unwrap_or(spec);
         crate::map::io::check_runs_on(name, world).map_err(|e| format!("{flag}: {e}"))?;
     }
-    if opts.compare_knowledge.is_some() && !matches!(world, crate::map::Family::Hex { .. }) {
+    if opts.compare_knowledge.is_some() && !matches!(world, crate::world::Family::Hex { .. }) {
         return Err(format!(
             "--compare-knowledge: cognitive maps need a hex world, and this is a {} world",
             world.name()

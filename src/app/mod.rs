@@ -143,7 +143,7 @@ enum PendingAction {
     Open(Option<PathBuf>),
     New,
     /// The map as hexes, in a new unsaved document (the square one is saved first or kept).
-    ToHexes(crate::map::Family, crate::map::HexFill),
+    ToHexes(crate::world::Family, crate::map::HexFill),
     /// Open example `i` of [`crate::examples::EXAMPLES`].
     Example(usize),
     /// The map extruded to this many voxel layers, in a new unsaved document.

@@ -448,11 +448,11 @@ fn algorithms(app: &mut PathlabApp, ui: &mut egui::Ui) {
 fn rules(app: &mut PathlabApp, ui: &mut egui::Ui) {
     let (mut moves, mut rule) = (app.doc.moves, app.doc.rule);
     match app.doc.world {
-        crate::map::Family::Square => moves_combo(ui, &mut moves),
-        crate::map::Family::Hex { .. } => {
+        crate::world::Family::Square => moves_combo(ui, &mut moves),
+        crate::world::Family::Hex { .. } => {
             ui.label("moves: 6 (to each hex that shares an edge)");
         }
-        crate::map::Family::Voxel { moves } => {
+        crate::world::Family::Voxel { moves } => {
             ui.label(format!(
                 "moves: {} (voxels; set in the World panel)",
                 moves.name()

@@ -7,7 +7,7 @@ use crate::world::AnySpace;
 /// A compare view's own world, rebuilt from the document after every edit: the searches run
 /// on it, the view draws it with its own camera. Edits are made in the document's views.
 pub struct ViewWorld {
-    pub family: crate::map::Family,
+    pub family: crate::world::Family,
     pub fill: crate::map::HexFill,
     pub grid: crate::map::Grid,
     pub space: AnySpace,
@@ -24,13 +24,13 @@ impl ViewWorld {
     /// start and goal on the hexes under their cells' centres.
     pub fn of(
         doc: &Document,
-        family: crate::map::Family,
+        family: crate::world::Family,
         fill: crate::map::HexFill,
     ) -> Result<ViewWorld, String> {
-        let crate::map::Family::Hex { orientation, pitch } = family else {
+        let crate::world::Family::Hex { orientation, pitch } = family else {
             return Err("a compare view's own world is a hex world".into());
         };
-        if doc.world != crate::map::Family::Square {
+        if doc.world != crate::world::Family::Square {
             return Err("the map is hexes already".into());
         }
         let grid = crate::map::hexes_from_square(&doc.grid, orientation, pitch, fill)?;
@@ -66,7 +66,7 @@ impl ViewWorld {
     /// from (none under the default fill).
     pub fn wall_crossings(&self, square: &crate::map::Grid) -> usize {
         match self.family {
-            crate::map::Family::Hex { orientation, pitch } => {
+            crate::world::Family::Hex { orientation, pitch } => {
                 crate::map::wall_crossings(square, &self.grid, orientation, pitch)
             }
             _ => 0,
@@ -79,7 +79,7 @@ impl ViewWorld {
         level: u32,
         map: std::sync::Arc<crate::space::CognitiveMap>,
     ) -> Result<ViewWorld, String> {
-        if !matches!(doc.world, crate::map::Family::Hex { .. }) {
+        if !matches!(doc.world, crate::world::Family::Hex { .. }) {
             return Err("knowledge levels need a hex world".into());
         }
         let mut space = AnySpace::new(&doc.grid, doc.world, (doc.moves, doc.rule));

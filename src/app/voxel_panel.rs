@@ -2,8 +2,8 @@
 //! problems, the 3D view on or off), and the way to make one from a square map.
 
 use super::PathlabApp;
-use crate::map::Family;
 use crate::space::VoxelMoves;
+use crate::world::Family;
 use eframe::egui;
 
 pub(super) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {

@@ -4,12 +4,12 @@
 use super::{ext, refuse_overwrite, RuleArgs};
 use anyhow::{bail, Result};
 use pathlab::map::io::read_map;
-use pathlab::map::Family;
 use pathlab::search::registry::Family as SpaceFamily;
 use pathlab::search::{registry, Status};
 use pathlab::space::{HexOrientation, Space, VoxelMoves, VoxelSpace};
 use pathlab::trace::run_file::{RunFile, VoxelRun, RUN_VERSION};
 use pathlab::trace::{posthoc, Recorder};
+use pathlab::world::Family;
 use std::path::Path;
 
 /// A cell as given on the command line: X,Y or X,Y,Z.

@@ -84,7 +84,7 @@ impl Suite<GridSpace> {
             map,
             scen,
             sel,
-            (crate::map::Family::Square, HexFill::default()),
+            (crate::world::Family::Square, HexFill::default()),
             (c, r),
         )?;
         Ok(suite)
@@ -103,7 +103,7 @@ impl<S: Family + Clone> Suite<S> {
         map: &Path,
         scen: &Path,
         sel: Selection,
-        (family, fill): (crate::map::Family, HexFill),
+        (family, fill): (crate::world::Family, HexFill),
         rules: (Connectivity, TerrainRule),
     ) -> Result<(Suite<S>, usize), SuiteError> {
         let square = read_map(map)?;
@@ -189,7 +189,7 @@ impl Suite<HexSpace> {
         (o, pitch, fill): (HexOrientation, f64, HexFill),
         r: TerrainRule,
     ) -> Result<(Suite<HexSpace>, usize), SuiteError> {
-        let family = crate::map::Family::Hex {
+        let family = crate::world::Family::Hex {
             orientation: o,
             pitch,
         };

@@ -17,4 +17,4 @@ pub use edit::{Applied, Edit, Rect};
 pub use generate::Generator;
 pub use grid::{Cell, Grid, Terrain};
 pub use hex_fill::wall_crossings;
-pub use world::{hex_dims, hexes_from_square, Family, HexFill};
+pub use world::{hex_dims, hexes_from_square, HexFill};

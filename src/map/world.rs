@@ -1,145 +1,10 @@
-//! The world family at the app and file boundary: which graph a map of cells becomes. A hex world
-//! keeps its hexes in a [`Grid`] too (offset coordinates, see `space::hex`), so storage, edits,
-//! generators and readers are shared; only the space and the view differ.
+//! Hexes made from a square map. A hex world keeps its hexes in a [`Grid`] too (offset
+//! coordinates, see `space::hex`), so storage, edits, generators and readers are shared; only
+//! the space and the view differ (the family itself is `world::Family`).
 
 use super::{Cell, Grid};
 use crate::space::{HexOrientation, TerrainRule};
 use serde::{Deserialize, Serialize};
-
-/// Which kind of world a map of cells is.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub enum Family {
-    /// Square cells, 4- or 8-connected.
-    #[default]
-    Square,
-    /// Hexagons, six neighbours, `pitch` square cells from centre to centre.
-    Hex {
-        orientation: HexOrientation,
-        pitch: f64,
-    },
-    /// Voxels in a box (the document's [`super::volume::Volume`]); the square map is one layer.
-    Voxel { moves: crate::space::VoxelMoves },
-}
-
-impl Family {
-    /// Name on the command line and in files.
-    pub fn name(self) -> &'static str {
-        match self {
-            Family::Square => "square",
-            Family::Hex { .. } => "hex",
-            Family::Voxel { .. } => "voxel",
-        }
-    }
-
-    /// The kind of space the registry lists algorithms by.
-    pub fn space_kind(self) -> crate::space::SpaceKind {
-        use crate::space::SpaceKind;
-        match self {
-            Family::Square => SpaceKind::Square,
-            Family::Hex { .. } => SpaceKind::Hex,
-            Family::Voxel { .. } => SpaceKind::Voxel,
-        }
-    }
-
-    /// The estimates admissible on this family's worlds ([`Heuristic::Native`] first).
-    pub fn heuristics(self) -> &'static [crate::space::Heuristic] {
-        match self {
-            Family::Square => crate::space::Heuristic::SQUARE,
-            Family::Hex { .. } => crate::space::HexSpace::HEURISTICS,
-            Family::Voxel { moves } => moves.heuristics(),
-        }
-    }
-
-    /// Whether its worlds keep a cognitive map (hexes: Rahmani 2020's counters).
-    pub fn keeps_knowledge(self) -> bool {
-        matches!(self, Family::Hex { .. })
-    }
-
-    /// The moves of a world kept as a volume of voxels (a project stores its voxels), if this
-    /// family's worlds are.
-    pub fn volume_moves(self) -> Option<crate::space::VoxelMoves> {
-        match self {
-            Family::Voxel { moves } => Some(moves),
-            _ => None,
-        }
-    }
-
-    /// Checks the parameters a file gives it.
-    pub fn check(self) -> Result<(), String> {
-        match self {
-            Family::Hex { pitch, .. }
-                if !(pitch.is_finite()
-                    && pitch > 0.0
-                    && pitch <= crate::limits::MAX_SIDE as f64) =>
-            {
-                Err(format!(
-                    "the hex world's pitch {pitch} must be a number above 0 and at most {}",
-                    crate::limits::MAX_SIDE
-                ))
-            }
-            _ => Ok(()),
-        }
-    }
-
-    /// The map of this family's cells made from square map `grid` (hexes under the square
-    /// cells, with `fill`), for a world of this family over a square map; `base` is the
-    /// family `grid` is a map of. Refused where this family is not made from squares.
-    pub fn from_square(self, base: Family, grid: &Grid, fill: HexFill) -> Result<Grid, String> {
-        match (base, self) {
-            (Family::Square, Family::Square) => Ok(grid.clone()),
-            (Family::Square, Family::Hex { orientation, pitch }) => {
-                hexes_from_square(grid, orientation, pitch, fill)
-            }
-            (Family::Hex { .. }, Family::Hex { .. }) => {
-                Err("is a hex world already; convert it without --world hex".into())
-            }
-            (_, Family::Voxel { .. }) => Err("voxel worlds are read from .3dmap files".into()),
-            (b, f) => Err(format!(
-                "a {} world is not made from a {} map",
-                f.name(),
-                b.name()
-            )),
-        }
-    }
-
-    /// How many moves of this family's world `cells`, made from square map `square`, pass
-    /// through the square map's walls (hexes whose fill let a thin wall leak; 0 elsewhere).
-    pub fn moves_through_walls(self, square: &Grid, cells: &Grid) -> usize {
-        match self {
-            Family::Hex { orientation, pitch } => {
-                super::hex_fill::wall_crossings(square, cells, orientation, pitch)
-            }
-            _ => 0,
-        }
-    }
-
-    /// Whether a `.map` file (square cells only) holds this family's maps.
-    pub fn saves_as_map(self) -> bool {
-        self == Family::Square
-    }
-
-    /// Reads `--world` with its hex flags; `hex_size` is the pitch.
-    pub fn parse(world: &str, hex_size: f64, orientation: &str) -> Result<Family, String> {
-        match world {
-            "square" => Ok(Family::Square),
-            "hex" => {
-                let orientation = HexOrientation::from_name(orientation).ok_or_else(|| {
-                    format!("unknown hex orientation `{orientation}` (known: flat, pointy)")
-                })?;
-                if !(hex_size.is_finite() && hex_size > 0.0) {
-                    return Err(format!("hex size {hex_size} must be a number above 0"));
-                }
-                Ok(Family::Hex {
-                    orientation,
-                    pitch: hex_size,
-                })
-            }
-            other => Err(format!(
-                "unknown world family `{other}` (known: square, hex)"
-            )),
-        }
-    }
-}
 
 /// How a hex takes its terrain from the square cells it covers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -296,14 +161,5 @@ mod tests {
         }
         assert!(hexes_from_square(&g, HexOrientation::Flat, 0.0, HexFill::Centre).is_err());
         assert!(hexes_from_square(&g, HexOrientation::Flat, 11.0, HexFill::Centre).is_err());
-        assert!(Family::parse("hex", 2.0, "sideways").is_err());
-        assert!(Family::parse("voxel", 2.0, "flat").is_err());
-        assert_eq!(
-            Family::parse("hex", 2.0, "flat"),
-            Ok(Family::Hex {
-                orientation: HexOrientation::Flat,
-                pitch: 2.0
-            })
-        );
     }
 }

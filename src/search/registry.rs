@@ -41,7 +41,7 @@ pub trait Family: Space + Sized + 'static {
 /// Generates [`Makers`], the [`Family`] impls, [`AlgoInfo::spaces`] and the `generic!` and
 /// `every!` constructors from the family list ([`crate::for_each_family`]).
 macro_rules! declare_makers {
-    ($d:tt ; $($v:ident / $f:ident : $world:ty => $space:ty, $name:literal, $title:literal;)*) => {
+    ($d:tt ; $($v:ident $({ $($pf:ident : $pt:ty),* })? / $f:ident : $world:ty => $space:ty, $name:literal, $title:literal;)*) => {
         /// An algorithm's constructors, one per world family it runs on (a field per line of
         /// the family list). A generic algorithm fills every field through `generic!`; one
         /// that runs on some families names those and takes `..Makers::NONE` for the rest.

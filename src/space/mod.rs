@@ -21,7 +21,7 @@ pub type NodeId = u32;
 
 /// Generates [`SpaceKind`] from the family list ([`crate::for_each_family`]).
 macro_rules! declare_space_kind {
-    ( ; $($v:ident / $f:ident : $world:ty => $space:ty, $name:literal, $title:literal;)*) => {
+    ( ; $($v:ident $({ $($pf:ident : $pt:ty),* })? / $f:ident : $world:ty => $space:ty, $name:literal, $title:literal;)*) => {
         /// The world families; the registry says which ones each algorithm accepts.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
         pub enum SpaceKind {

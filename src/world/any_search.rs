@@ -11,7 +11,7 @@ use crate::trace::Recorder;
 
 /// Generates [`AnySearch`] from the family list.
 macro_rules! declare_any_search {
-    ($d:tt ; $($v:ident / $f:ident : $world:ty => $space:ty, $name:literal, $title:literal;)*) => {
+    ($d:tt ; $($v:ident $({ $($pf:ident : $pt:ty),* })? / $f:ident : $world:ty => $space:ty, $name:literal, $title:literal;)*) => {
         /// A boxed search for the family of the world it was built on.
         pub enum AnySearch {
             $($v(Box<dyn DynSearch<$space>>),)*

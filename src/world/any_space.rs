@@ -1,6 +1,7 @@
 //! A world of any family behind one type, and what every family's world answers.
 
-use crate::map::{Family, Grid, HexFill, Rect};
+use super::Family;
+use crate::map::{Grid, HexFill, Rect};
 use crate::search::registry::Family as Searchable;
 use crate::space::{CognitiveMap, Connectivity, Heuristic, NodeId, Space, SpaceKind, TerrainRule};
 
@@ -73,6 +74,49 @@ pub trait WorldFamily: Clone + std::fmt::Debug {
     fn hex_layout(&self) -> Option<(crate::space::HexOrientation, f64)> {
         None
     }
+
+    /// The estimates admissible on worlds of `family` (this family, with its parameters).
+    fn heuristics_of(family: Family) -> &'static [Heuristic];
+
+    /// Whether its worlds keep a cognitive map.
+    const KEEPS_KNOWLEDGE: bool = false;
+
+    /// Whether a `.map` file (square cells only) holds its maps.
+    const SAVES_AS_MAP: bool = false;
+
+    /// The moves of its worlds when a project keeps them as a volume of voxels.
+    fn volume_moves(_family: Family) -> Option<crate::space::VoxelMoves> {
+        None
+    }
+
+    /// Checks the parameters a file gives `family`.
+    fn check_params(_family: Family) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// The map of `family`'s cells made from `grid`, a map of the `base` family.
+    fn cells_from(
+        family: Family,
+        base: Family,
+        _grid: &Grid,
+        _fill: HexFill,
+    ) -> Result<Grid, String> {
+        Err(format!(
+            "a {} world is not made from a {} map",
+            family.name(),
+            base.name()
+        ))
+    }
+
+    /// Moves of `cells` (made from `square`) that pass through the square map's walls.
+    fn moves_through_walls(_family: Family, _square: &Grid, _cells: &Grid) -> usize {
+        0
+    }
+
+    /// The family as `--world` with its flags names it (`None`: not chosen that way).
+    fn from_flags(_size: f64, _orientation: &str) -> Option<Result<Family, String>> {
+        None
+    }
 }
 
 /// Something to do with a family's world type, whichever family a run names (see
@@ -90,7 +134,7 @@ pub trait SpaceFn {
 
 /// Generates [`AnySpace`] from the family list.
 macro_rules! declare_any_space {
-    ($d:tt ; $($v:ident / $f:ident : $world:ty => $space:ty, $name:literal, $title:literal;)*) => {
+    ($d:tt ; $($v:ident $({ $($pf:ident : $pt:ty),* })? / $f:ident : $world:ty => $space:ty, $name:literal, $title:literal;)*) => {
         /// A world's graph, of whichever family.
         #[derive(Clone, Debug)]
         pub enum AnySpace {

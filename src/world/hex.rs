@@ -1,12 +1,75 @@
 //! Hexes: a hex map keeps its hexes in a square grid of offset coordinates.
 
 use super::any_space::rect_cells;
+use super::Family;
 use super::WorldFamily;
-use crate::map::{Family, Grid, Rect};
-use crate::space::{CellWorld, CognitiveMap, Connectivity, HexSpace, NodeId, Space, TerrainRule};
+use crate::map::{Grid, HexFill, Rect};
+use crate::space::{
+    CellWorld, CognitiveMap, Connectivity, Heuristic, HexOrientation, HexSpace, NodeId, Space,
+    TerrainRule,
+};
 
 impl WorldFamily for HexSpace {
     type Space = HexSpace;
+    const KEEPS_KNOWLEDGE: bool = true;
+
+    fn heuristics_of(_: Family) -> &'static [Heuristic] {
+        HexSpace::HEURISTICS
+    }
+    fn check_params(family: Family) -> Result<(), String> {
+        match family {
+            Family::Hex { pitch, .. }
+                if !(pitch.is_finite()
+                    && pitch > 0.0
+                    && pitch <= crate::limits::MAX_SIDE as f64) =>
+            {
+                Err(format!(
+                    "the hex world's pitch {pitch} must be a number above 0 and at most {}",
+                    crate::limits::MAX_SIDE
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+    fn cells_from(
+        family: Family,
+        base: Family,
+        grid: &Grid,
+        fill: HexFill,
+    ) -> Result<Grid, String> {
+        match (base, family) {
+            (Family::Square, Family::Hex { orientation, pitch }) => {
+                crate::map::hexes_from_square(grid, orientation, pitch, fill)
+            }
+            (Family::Hex { .. }, _) => {
+                Err("is a hex world already; convert it without --world hex".into())
+            }
+            (b, _) => Err(format!("a hex world is not made from a {} map", b.name())),
+        }
+    }
+    fn moves_through_walls(family: Family, square: &Grid, cells: &Grid) -> usize {
+        match family {
+            Family::Hex { orientation, pitch } => {
+                crate::map::wall_crossings(square, cells, orientation, pitch)
+            }
+            _ => 0,
+        }
+    }
+    fn from_flags(size: f64, orientation: &str) -> Option<Result<Family, String>> {
+        let parsed = HexOrientation::from_name(orientation)
+            .ok_or_else(|| format!("unknown hex orientation `{orientation}` (known: flat, pointy)"))
+            .and_then(|orientation| {
+                if size.is_finite() && size > 0.0 {
+                    Ok(Family::Hex {
+                        orientation,
+                        pitch: size,
+                    })
+                } else {
+                    Err(format!("hex size {size} must be a number above 0"))
+                }
+            });
+        Some(parsed)
+    }
 
     fn build(grid: &Grid, family: Family, rules: (Connectivity, TerrainRule)) -> HexSpace {
         let (orientation, pitch) = match family {

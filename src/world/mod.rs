@@ -2,34 +2,38 @@
 //! cells, hexes, voxels; navmeshes and hierarchies next): its searchable [`crate::space::Space`],
 //! and the world around it ([`WorldFamily`]: its size, the node at a cell, the cells a node
 //! covers, how it takes cell changes). The list below generates [`crate::space::SpaceKind`],
-//! [`AnySpace`], [`AnySearch`], the registry's per-family constructors
-//! ([`crate::search::registry::Makers`]) and the families `algos` lists for each algorithm.
+//! [`Family`] (the family with its parameters, as files store it), [`AnySpace`], [`AnySearch`],
+//! the registry's per-family constructors ([`crate::search::registry::Makers`]) and the
+//! families `algos` lists for each algorithm.
 //!
-//! Adding a family: one line in [`for_each_family`] (variant / constructor field: world type
-//! => space type, name, title), the space in `space/` and its `WorldFamily` impl in a file of
-//! its own here. Nothing else lists families; code above speaks to `AnySpace`, `AnySearch` and
-//! the trait.
+//! Adding a family: one line in [`for_each_family`] (variant with its parameters / constructor
+//! field: world type => space type, name, title), the space in `space/` and its `WorldFamily`
+//! impl in a file of its own here. Code above speaks to `Family`, `AnySpace`, `AnySearch` and
+//! the trait; the app's 2D view still draws cells through its own `Geometry` per family.
 
 mod any_search;
 mod any_space;
+mod family;
 mod hex;
 mod square;
 mod voxel;
 
 pub use any_search::AnySearch;
 pub use any_space::{dispatch, AnySpace, FamilyFn, SpaceFn, WorldFamily};
+pub use family::Family;
 pub use voxel::VoxelWorld;
 
 /// Calls `$callback! { $extra ; list }` with the list of world families, one per line:
-/// `Variant / constructor_field: WorldType => SpaceType, "name", "title";`. Pass `$` as the extra
+/// `Variant { its parameters, as files store them } / constructor_field: WorldType => SpaceType,
+/// "name", "title";`. Pass `$` as the extra
 /// token when the callback defines macros of its own.
 #[macro_export]
 macro_rules! for_each_family {
     ($callback:ident $(, $extra:tt)*) => {
         $callback! { $($extra)* ;
             Square / square: $crate::space::GridSpace => $crate::space::GridSpace, "square", "square grids";
-            Hex / hex: $crate::space::HexSpace => $crate::space::HexSpace, "hex", "hex grids";
-            Voxel / voxel: $crate::world::VoxelWorld => $crate::space::VoxelSpace, "voxel", "voxel worlds";
+            Hex { orientation: $crate::space::HexOrientation, pitch: f64 } / hex: $crate::space::HexSpace => $crate::space::HexSpace, "hex", "hex grids";
+            Voxel { moves: $crate::space::VoxelMoves } / voxel: $crate::world::VoxelWorld => $crate::space::VoxelSpace, "voxel", "voxel worlds";
         }
     };
 }

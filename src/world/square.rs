@@ -1,11 +1,29 @@
 //! Square cells: the grid graph is the world.
 
+use super::Family;
 use super::WorldFamily;
-use crate::map::{Family, Grid, Rect};
-use crate::space::{CellWorld, Connectivity, GridSpace, NodeId, TerrainRule};
+use crate::map::{Grid, HexFill, Rect};
+use crate::space::{CellWorld, Connectivity, GridSpace, Heuristic, NodeId, TerrainRule};
 
 impl WorldFamily for GridSpace {
     type Space = GridSpace;
+    const SAVES_AS_MAP: bool = true;
+
+    fn heuristics_of(_: Family) -> &'static [Heuristic] {
+        Heuristic::SQUARE
+    }
+    fn cells_from(_: Family, base: Family, grid: &Grid, _: HexFill) -> Result<Grid, String> {
+        match base {
+            Family::Square => Ok(grid.clone()),
+            b => Err(format!(
+                "a square world is not made from a {} map",
+                b.name()
+            )),
+        }
+    }
+    fn from_flags(_: f64, _: &str) -> Option<Result<Family, String>> {
+        Some(Ok(Family::Square))
+    }
 
     fn build(grid: &Grid, _: Family, rules: (Connectivity, TerrainRule)) -> GridSpace {
         GridSpace::new(grid, rules.0, rules.1)

@@ -1,10 +1,11 @@
 //! Voxels: a box of voxels, with the layer that 2D coordinates (the slice editor's) name.
 
 use super::any_space::rect_cells;
+use super::Family;
 use super::WorldFamily;
 use crate::map::voxel::VoxelGrid;
-use crate::map::{Family, Grid, Rect};
-use crate::space::{Connectivity, NodeId, Space, TerrainRule, VoxelSpace};
+use crate::map::{Grid, HexFill, Rect};
+use crate::space::{Connectivity, Heuristic, NodeId, Space, TerrainRule, VoxelMoves, VoxelSpace};
 
 /// A voxel world and the layer `z` 2D cell coordinates name.
 #[derive(Clone, Debug)]
@@ -15,6 +16,19 @@ pub struct VoxelWorld {
 
 impl WorldFamily for VoxelWorld {
     type Space = VoxelSpace;
+
+    fn heuristics_of(family: Family) -> &'static [Heuristic] {
+        Self::volume_moves(family).unwrap_or_default().heuristics()
+    }
+    fn volume_moves(family: Family) -> Option<VoxelMoves> {
+        match family {
+            Family::Voxel { moves } => Some(moves),
+            _ => None,
+        }
+    }
+    fn cells_from(_: Family, _: Family, _: &Grid, _: HexFill) -> Result<Grid, String> {
+        Err("voxel worlds are read from .3dmap files".into())
+    }
 
     /// A square map alone makes a one-layer voxel world; a document with a volume builds its
     /// world from the volume ([`super::AnySpace::of_volume`]).

@@ -28,7 +28,7 @@ pub struct Opened {
     /// Moves and terrain rule, from a project file (other files carry none).
     pub rules: Option<(Connectivity, TerrainRule)>,
     /// Square or hex (only a project can hold hexes), or voxels.
-    pub world: crate::map::Family,
+    pub world: crate::world::Family,
     /// A voxel world's voxels, problems and layers; `grid` is then the layer shown.
     pub volume: Option<Box<crate::map::volume::Volume>>,
     /// A hex world's cognitive map (Rahmani 2020), from a project.
@@ -54,7 +54,7 @@ pub fn open_world(path: &Path, rules: (Connectivity, TerrainRule)) -> Result<Ope
         path: keep.then(|| path.to_path_buf()),
         algorithms: vec![],
         rules: None,
-        world: crate::map::Family::Square,
+        world: crate::world::Family::Square,
         volume: None,
         knowledge: None,
     };
@@ -85,7 +85,7 @@ pub fn open_world(path: &Path, rules: (Connectivity, TerrainRule)) -> Result<Ope
                 path: Some(map),
                 algorithms: vec![],
                 rules: None,
-                world: crate::map::Family::Square,
+                world: crate::world::Family::Square,
                 volume: None,
                 knowledge: None,
             })
@@ -131,7 +131,7 @@ fn voxel_world(voxels: VoxelGrid, problems: Vec<Problem3>, path: &Path) -> Opene
         path: Some(path.to_path_buf()),
         algorithms: vec![],
         rules: None,
-        world: crate::map::Family::Voxel { moves },
+        world: crate::world::Family::Voxel { moves },
         volume: Some(Box::new(volume)),
         knowledge: None,
     }
@@ -328,7 +328,7 @@ pub fn check_problem(p: &Problem, grid: &Grid, rule: TerrainRule) -> Result<(), 
 /// Why `a` names no algorithm of the registry or carries a parameter it does not take or out of
 /// its range, or `Ok`.
 /// Refuses an algorithm the registry does not offer on `world` (GPS of the brain on squares).
-pub fn check_runs_on(name: &str, world: crate::map::Family) -> Result<(), String> {
+pub fn check_runs_on(name: &str, world: crate::world::Family) -> Result<(), String> {
     let Some(info) = registry::find(name) else {
         return Ok(());
     };

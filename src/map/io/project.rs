@@ -1,8 +1,9 @@
 //! pathlab's project file (RON): the map, its scenarios and the algorithm settings, versioned.
 
 use super::{read_text, write_atomic, IoError, Problem};
-use crate::map::{Family, Grid};
+use crate::map::Grid;
 use crate::space::{Connectivity, TerrainRule};
+use crate::world::Family;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
