@@ -45,7 +45,14 @@ fn seeded_starts_give_the_best_of_their_ways() {
         let mut seeds: Vec<(NodeId, f64, NodeId)> = vec![];
         for _ in 0..rng.random_range(1..5) {
             if let Some(n) = free_node(&mut rng, &space) {
-                seeds.push((n, rng.random_range(0..10) as f64 * 0.5, NONE));
+                // Half the seeds carry a parent from the search they continue: any node, even
+                // one this search reaches, and the path must still end at the seed.
+                let parent = if rng.random_bool(0.5) {
+                    rng.random_range(0..space.num_nodes() as NodeId)
+                } else {
+                    NONE
+                };
+                seeds.push((n, rng.random_range(0..10) as f64 * 0.5, parent));
             }
         }
         if seeds.is_empty() {

@@ -120,6 +120,11 @@ impl Run {
         })
     }
 
+    /// The world revision the run's prepared data was built on, if it has any (JPS+'s table).
+    pub fn prepared_revision(&self) -> Option<u64> {
+        self.search.state().prepared_revision()
+    }
+
     /// The world cells the recording speaks of (its first layer).
     fn world_cells(&self) -> usize {
         self.rec.layers()[0].len as usize
@@ -131,7 +136,14 @@ impl Run {
     /// gives way to A*, and the notice saying so is returned (a run is never left on the
     /// world it was recorded on).
     pub fn restart(&mut self, space: &AnySpace, query: Query) -> Option<String> {
-        if self.world_cells() != space.num_nodes() || !self.search.fits(space) {
+        // Prepared data of another revision (an edit): built anew through the app's cache,
+        // which the edit patched, and checked again against what the algorithm needs.
+        let stale = self
+            .search
+            .state()
+            .prepared_revision()
+            .is_some_and(|r| r != space.revision());
+        if self.world_cells() != space.num_nodes() || !self.search.fits(space) || stale {
             // Another world (a voxel world opened over a map of as many cells, say): a new run.
             match Run::new(self.choice.clone(), space, query) {
                 Ok(r) => *self = r,

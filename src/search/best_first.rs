@@ -269,7 +269,9 @@ impl<P> BestFirst<P> {
         } else {
             &self.seeds[..]
         };
-        for &(n, g, parent) in starts {
+        // A seed's own parent lies outside this search (the search it continues): its node is
+        // opened without one, so that parents inside this search never loop back through it.
+        for &(n, g, _) in starts {
             if !goal_ok || !space.is_passable(n) {
                 continue;
             }
@@ -279,10 +281,10 @@ impl<P> BestFirst<P> {
             // A node seeded twice keeps its lower g.
             match self.nodes.mark(at) {
                 Mark::New => {
-                    self.nodes.open(at, g, parent);
+                    self.nodes.open(at, g, NONE);
                     self.open_count += 1;
                 }
-                _ if g < self.nodes.g(at) => self.nodes.improve(at, g, parent),
+                _ if g < self.nodes.g(at) => self.nodes.improve(at, g, NONE),
                 _ => continue,
             }
             self.heap.push_with(f, g, at, &mut self.nodes);
@@ -300,9 +302,10 @@ impl<P> BestFirst<P> {
         }
     }
 
-    /// Starts the search over from several nodes, each with its g and parent (`NONE`: a path
-    /// starts there), instead of the query's start: a search continued from another's open
-    /// list, or from every cell of a start area. Call after `reset`.
+    /// Starts the search over from several nodes, each with its g and its parent outside this
+    /// search (`NONE`: none), instead of the query's start: a search continued from another's
+    /// open list, or from every cell of a start area. The path found starts at a seed; that
+    /// seed's outside parent is [`BestFirst::seed_parent`]. Call after `reset`.
     pub fn seed<S: Space>(&mut self, space: &S, seeds: &[(NodeId, f64, NodeId)])
     where
         P: Expansion<S>,
@@ -332,6 +335,15 @@ impl<P> BestFirst<P> {
         self.begin(space, self.query);
     }
 
+    /// The parent outside this search that seed `n` was given (the lowest-g seeding of it).
+    pub fn seed_parent(&self, n: NodeId) -> Option<NodeId> {
+        self.seeds
+            .iter()
+            .filter(|s| s.0 == n && s.2 != NONE)
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|s| s.2)
+    }
+
     /// The node whose expansion ended the search (the goal, or a member of the goal region).
     pub fn reached(&self) -> Option<NodeId> {
         (self.status == Status::Found).then_some(self.reached)
@@ -355,9 +367,14 @@ impl<P> BestFirst<P> {
             } else {
                 &self.seeds[..]
             };
-            for &(s, g, _) in starts {
+            for &(s, g, parent) in starts {
+                // The seeds that were opened, each once (at its g in the table).
+                let at = self.nodes.find(s);
+                if at.is_none_or(|at| self.nodes.g(at) != g) {
+                    continue;
+                }
                 let h = self.h_region(space.heuristic(self.heuristic, s, self.query.goal));
-                tracer.event(Event::new(EventKind::Source, s, NONE, g, self.f(g, h)));
+                tracer.event(Event::new(EventKind::Source, s, parent, g, self.f(g, h)));
             }
             tracer.event(Event::marker(EventKind::Destination, self.query.goal));
             for &m in self.region.iter().flat_map(|r| &r.members) {

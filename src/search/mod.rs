@@ -107,6 +107,13 @@ pub trait SearchState {
         None
     }
 
+    /// The world revision the data it prepared once per world was built on, for searches that
+    /// have such data (JPS+'s table): a caller that sees another revision builds the search
+    /// anew through its cache rather than reset it.
+    fn prepared_revision(&self) -> Option<u64> {
+        None
+    }
+
     /// Id ranges its events use after the world's nodes, each named with its size (a
     /// hierarchy's abstract graph): a recorder for it is made with these
     /// ([`crate::trace::Recorder::with_layers`]). None for a search on the world alone.

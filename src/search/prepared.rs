@@ -115,14 +115,25 @@ impl PreparedCache {
     ) -> Arc<T> {
         let key = format!("{algo} {}", T::build_key(params));
         let rev = space.revision();
-        if let Some(e) = self.entries.iter().find(|e| e.key == key) {
-            if e.revision == rev && rev != 0 {
-                if let Ok(t) = e.data.clone().downcast::<T>() {
+        if let Some(e) = self
+            .entries
+            .iter()
+            .find(|e| e.key == key && e.revision == rev)
+        {
+            if let Ok(t) = e.data.clone().downcast::<T>() {
+                if rev != 0 {
                     return t;
                 }
             }
         }
-        self.entries.retain(|e| e.key != key);
+        // Several worlds (a view's own world, other documents) keep an entry each; the oldest
+        // goes past this many.
+        const KEEP: usize = 8;
+        self.entries
+            .retain(|e| !(e.key == key && e.revision == rev));
+        if self.entries.len() >= KEEP {
+            self.entries.remove(0);
+        }
         let t0 = Instant::now();
         let t = Arc::new(T::build(space, params));
         let info = PreparedInfo {

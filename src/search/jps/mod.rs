@@ -36,6 +36,8 @@ pub fn refusal(name: &str, space: &GridSpace) -> Option<String> {
 }
 
 /// Jump point search (`PLUS` false), or JPS+ with a table: A*'s engine with the jump policy.
+/// One start and one goal: the scans stop at the query's goal only, and read the start's
+/// terrain class, so the engine's seeds and goal regions are not for it.
 #[derive(Clone, Debug)]
 pub struct Jps<const PLUS: bool>(pub BestFirst<Jumps<PLUS>>);
 
@@ -127,5 +129,8 @@ impl<const PLUS: bool> SearchState for Jps<PLUS> {
     }
     fn g(&self, n: NodeId) -> Option<f64> {
         self.0.g(n)
+    }
+    fn prepared_revision(&self) -> Option<u64> {
+        Some(self.0.policy.built_on())
     }
 }

@@ -176,12 +176,17 @@ impl Jumps<true> {
 }
 
 impl<const PLUS: bool> Jumps<PLUS> {
+    /// The world revision its prepared data describes.
+    pub fn built_on(&self) -> u64 {
+        match &self.table {
+            Some(t) => t.revision(),
+            None => self.grid.revision(),
+        }
+    }
+
     /// Whether the prepared data was built on `space` as it is now.
     fn current(&self, space: &GridSpace) -> bool {
-        match &self.table {
-            Some(t) => t.revision() == space.revision(),
-            None => self.grid.revision() == space.revision(),
-        }
+        self.built_on() == space.revision()
     }
 
     fn ctx(&self, w: u32) -> Ctx<'_, PLUS> {
