@@ -364,7 +364,11 @@ impl PathlabApp {
         // Flashed on the canvas, then outlined until the next change (UI.md).
         self.flash = (xy.clone(), Instant::now());
         self.doc.revision += 1;
+        let before = self.space.revision();
         let around = self.space.apply_cells(&self.doc.grid, &xy);
+        // What algorithms prepared for the world is patched, not rebuilt by each replan (its
+        // time is in the agents' recompute times; the status line is the user's edits').
+        super::prepared::world_changed(before, &self.space, Some(&around));
         self.agents_replan(&around, logged);
     }
 

@@ -192,3 +192,51 @@ fn a_replayed_tape_gives_the_same_outing() {
     assert_eq!(other.sim.agents[0].trail, trail);
     std::fs::remove_file(&p).ok();
 }
+
+/// A JPS+ agent crosses a flipping map: after every change it plans on the table the change
+/// patched (of the world's revision, never one it rebuilt for itself), each plan as long as A*'s
+/// from the same cell, and it arrives.
+#[test]
+fn a_jps_plus_agent_replans_on_the_patched_table() {
+    let mut app = app();
+    app.set_algorithm(0, AlgoChoice::named("jps-plus"));
+    app.sim.percent = 30.0;
+    app.sim.every = 3;
+    app.agents_start(false);
+    let astar = crate::search::registry::find("astar").unwrap();
+    let params = crate::search::params::Params::default();
+    let mut checked = 0;
+    for _ in 0..2000 {
+        app.agent_tick();
+        let run = &app.views[0].run;
+        if run.finished() {
+            assert_eq!(run.prepared_revision(), Some(app.space.revision()));
+            let mut a =
+                crate::world::AnySearch::build(astar, &params, &app.space, run.query).unwrap();
+            a.run_null(&app.space);
+            let (want, got) = (a.state().cost(), run.cost());
+            match (want, got) {
+                (Some(w), Some(g)) => assert!((w - g).abs() < 1e-6, "{g} vs A*'s {w}"),
+                (w, g) => assert_eq!(w.is_some(), g.is_some(), "{g:?} vs A*'s {w:?}"),
+            }
+            checked += 1;
+        }
+        if app.sim.agents[0].arrived {
+            break;
+        }
+    }
+    assert!(app.sim.agents[0].arrived, "{}", app.sim.summary());
+    assert!(
+        !app.sim.agents[0].recompute_ms.is_empty(),
+        "the world changed on the way"
+    );
+    assert!(checked > 10);
+    let info = crate::app::prepared::infos(&["jps-plus"]);
+    assert!(
+        matches!(
+            info.last().map(|i| &i.freshness),
+            Some(crate::search::prepared::Freshness::Patched(_))
+        ),
+        "{info:?}"
+    );
+}
