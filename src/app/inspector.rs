@@ -315,7 +315,7 @@ fn stats_table(app: &mut PathlabApp, ui: &mut egui::Ui) {
     ui.label(RichText::new(note).small());
     // Built once per world, apart from every query's time above.
     let algos: Vec<&str> = app.views.iter().map(|v| v.run.choice.info.name).collect();
-    for p in super::prepared::infos(&algos) {
+    for p in super::prepared::infos(&algos, app.space.revision()) {
         ui.label(RichText::new(format!("prepared: {}", super::prepared::describe(&p))).small());
     }
     if app.views.iter().any(|v| !v.run.series.solutions.is_empty()) {

@@ -70,19 +70,17 @@ pub fn world_changed(before: u64, space: &AnySpace, nodes: Option<&[NodeId]>) ->
     (!notes.is_empty()).then(|| notes.join("; "))
 }
 
-/// What is held for the algorithms named, for the statistics.
-pub fn infos(algos: &[&str]) -> Vec<PreparedInfo> {
+/// What is held for the algorithms named on the world of revision `revision`, for the
+/// statistics.
+pub fn infos(algos: &[&str], revision: u64) -> Vec<PreparedInfo> {
     let guard = cache();
     let Some(c) = guard.as_ref() else {
         return vec![];
     };
-    let mut out: Vec<PreparedInfo> = vec![];
-    // The latest entry per algorithm (one per world revision it was asked on).
-    for i in c.infos().filter(|i| algos.contains(&i.algo)) {
-        out.retain(|o| o.algo != i.algo);
-        out.push(i.clone());
-    }
-    out
+    c.infos()
+        .filter(|i| algos.contains(&i.algo) && i.revision == revision)
+        .cloned()
+        .collect()
 }
 
 /// One line about a prepared structure: what it is, its size, and how it stands.
