@@ -29,7 +29,9 @@ const MAP: &str = "type octile\nheight 8\nwidth 12\nmap\n\
 
 /// Runs `pathlab trace` and returns its run file and the parsed Posthoc document.
 fn trace(name: &str, extra: &[&str]) -> (RunFile, Yaml, String) {
-    let map = tmp("m.map");
+    // A map of its own: the tests run in parallel, and one writing a shared file while another
+    // reads it made the reader see half a header.
+    let map = tmp(&format!("{name}.map"));
     std::fs::write(&map, MAP).unwrap();
     let run = tmp(&format!("{name}.ron"));
     let ph = tmp(&format!("{name}.trace.yaml"));
