@@ -2,7 +2,8 @@
 //! are consistent on grids; so is Manhattan on 4-connected ones), so closed nodes are never
 //! reopened: their g is final, and not even reading it saves time on every expansion.
 
-use super::best_first::{best_first_algorithm, BestFirst, Priority};
+use super::best_first::{BestFirst, Priority};
+use super::best_first_algorithm::best_first_algorithm;
 use super::params::{ParamSpec, Params, HEURISTIC};
 use super::Query;
 use crate::space::{Heuristic, Space};

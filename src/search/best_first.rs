@@ -1,6 +1,7 @@
 //! The best-first engine behind Dijkstra, A*, weighted A* and greedy best-first: they differ only
 //! in the priority they give a node.
 
+pub use super::expansion::{Edges, Expansion, Refine};
 use super::heap::{key, OpenHeap, Ties};
 use super::nodes::{Mark, NodeTable};
 
@@ -19,62 +20,6 @@ pub enum Priority {
     Weighted(f64),
     /// f = h (greedy best-first).
     HeuristicOnly,
-}
-
-/// How an expansion produces a node's successors (Warthog's expansion policy): the space's own
-/// edges ([`Edges`]), or jumps over a grid (JPS), with one engine behind both.
-pub trait Expansion<S: Space>: Refine {
-    /// True when the successors are the space's own edges, read by the engine itself (and the
-    /// closed-node skipping of [`Space::skip_mask`] applies).
-    const EDGES: bool;
-
-    /// Gets ready for `query` on `space`.
-    fn reset(&mut self, space: &S, query: Query);
-
-    /// The successors of `n`, whose g came from `parent` (`NONE` at the start), as (node, cost
-    /// from `n`) into `out`; what it scanned goes to `tracer`.
-    fn successors<T: Tracer>(
-        &mut self,
-        space: &S,
-        n: NodeId,
-        parent: NodeId,
-        out: &mut Vec<(NodeId, f64)>,
-        tracer: &mut T,
-    );
-}
-
-/// How a policy's path of expanded nodes becomes the space's own steps (jump points to cells).
-pub trait Refine {
-    /// True when expanded nodes are the space's steps already ([`Edges`]).
-    const IDENTITY: bool = false;
-    /// Appends to `out` the steps of `path`, a path of expanded nodes.
-    fn refine(&self, path: &[NodeId], out: &mut Vec<NodeId>);
-}
-
-impl Refine for Edges {
-    const IDENTITY: bool = true;
-    fn refine(&self, path: &[NodeId], out: &mut Vec<NodeId>) {
-        out.extend_from_slice(path);
-    }
-}
-
-/// The space's own edges: the policy of Dijkstra, A*, weighted A* and greedy.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Edges;
-
-impl<S: Space> Expansion<S> for Edges {
-    const EDGES: bool = true;
-    fn reset(&mut self, _: &S, _: Query) {}
-    fn successors<T: Tracer>(
-        &mut self,
-        space: &S,
-        n: NodeId,
-        _: NodeId,
-        out: &mut Vec<(NodeId, f64)>,
-        _: &mut T,
-    ) {
-        out.extend(space.neighbours(n));
-    }
 }
 
 /// Best-first search on [`OpenHeap`] (a better g moves a node's entry; entries left in its lane
@@ -616,48 +561,3 @@ impl<P: Refine> SearchState for BestFirst<P> {
         self.nodes.g_if_reached(n)
     }
 }
-
-/// Declares an algorithm that is the best-first engine with its own constructor: the struct, and
-/// `Search` by delegation, so each algorithm file holds only what makes it different.
-macro_rules! best_first_algorithm {
-    ($(#[$m:meta])* $name:ident) => {
-        $(#[$m])*
-        #[derive(Clone, Debug)]
-        pub struct $name(pub $crate::search::BestFirst);
-
-        impl<S: $crate::space::Space> $crate::search::Search<S> for $name {
-            fn reset(&mut self, space: &S, query: $crate::search::Query) {
-                self.0.reset(space, query)
-            }
-            #[inline]
-            fn step<T: $crate::trace::Tracer>(&mut self, space: &S, tracer: &mut T) -> $crate::search::Status {
-                self.0.step(space, tracer)
-            }
-            fn run<T: $crate::trace::Tracer>(&mut self, space: &S, tracer: &mut T) -> $crate::search::Status {
-                self.0.run(space, tracer)
-            }
-        }
-
-        impl $crate::search::SearchState for $name {
-            fn status(&self) -> $crate::search::Status {
-                self.0.status()
-            }
-            fn path(&self) -> Option<&[$crate::space::NodeId]> {
-                self.0.path()
-            }
-            fn cost(&self) -> Option<f64> {
-                self.0.cost()
-            }
-            fn stats(&self) -> $crate::search::Stats {
-                self.0.stats()
-            }
-            fn open_len(&self) -> usize {
-                self.0.open_len()
-            }
-            fn g(&self, n: $crate::space::NodeId) -> Option<f64> {
-                self.0.g(n)
-            }
-        }
-    };
-}
-pub(crate) use best_first_algorithm;

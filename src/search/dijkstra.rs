@@ -1,6 +1,7 @@
 //! Dijkstra's algorithm: best-first by g alone; the oracle every other algorithm is checked against.
 
-use super::best_first::{best_first_algorithm, BestFirst, Priority};
+use super::best_first::{BestFirst, Priority};
+use super::best_first_algorithm::best_first_algorithm;
 use super::params::{ParamSpec, Params};
 use super::Query;
 use crate::space::{Heuristic, Space};

@@ -1,6 +1,7 @@
 //! Greedy best-first: expands the node that looks nearest the goal (f = h). Fast, not optimal.
 
-use super::best_first::{best_first_algorithm, BestFirst, Priority};
+use super::best_first::{BestFirst, Priority};
+use super::best_first_algorithm::best_first_algorithm;
 use super::params::{ParamSpec, Params, HEURISTIC};
 use super::Query;
 use crate::space::{Heuristic, Space};

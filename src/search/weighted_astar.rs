@@ -1,7 +1,8 @@
 //! Weighted A*: f = g + w·h. With an admissible heuristic and reopening, the path costs at most
 //! w times the optimum, usually after far fewer expansions.
 
-use super::best_first::{best_first_algorithm, BestFirst, Priority};
+use super::best_first::{BestFirst, Priority};
+use super::best_first_algorithm::best_first_algorithm;
 use super::params::{ParamKind, ParamSpec, Params, HEURISTIC};
 use super::Query;
 use crate::space::{Heuristic, Space};
