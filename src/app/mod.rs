@@ -5,45 +5,26 @@
 //! bottom. State lives in [`PathlabApp`]; `show` draws it into any `Ui`, so the window, the
 //! headless screenshot and the egui_kittest tests run the same code.
 
-mod agent;
-mod camera;
-mod canvas;
-mod canvas_draw;
-mod changes;
-mod choice;
-mod document;
-mod editing;
-mod envelope;
-mod experiment;
-mod file_actions;
-mod files;
-mod flight;
-mod gps_view;
-mod help;
-mod hex_panel;
-mod inspector;
-mod keys;
-mod knowledge;
+mod features;
 mod launch;
-mod legend;
-mod oracle;
-mod palette;
-mod panels;
-mod path_prompt;
-mod prepared;
-mod problems;
-mod run;
-mod run_overlay;
+mod overlays;
 mod scripted;
-mod texture;
-mod timeline;
-mod view3d;
-mod view3d_gl;
-mod view3d_mesh;
-mod view_world;
+mod ui;
 mod views;
-mod voxel_panel;
-mod world_panels;
+mod workspace;
+mod worlds;
+
+// The parts by their own names, so a part reaches another as `crate::app::canvas` wherever
+// either lives.
+use features::{agent, experiment, flight};
+use ui::{help, inspector, palette, panels, path_prompt, world_panels};
+use views::{
+    camera, canvas, canvas_draw, legend, texture, view3d, view3d_gl, view3d_mesh, view_world,
+};
+use workspace::{
+    choice, document, envelope, file_actions, files, oracle, prepared, problems, run, timeline,
+};
+use worlds::knowledge;
 
 pub use document::{Document, Touched};
 pub use files::DialogPurpose;
@@ -116,7 +97,7 @@ pub struct View {
     /// document's own world.
     pub world: Option<Box<ViewWorld>>,
     /// The GPS planner's marks at the cursor, and A*'s path beside its walk.
-    gps: gps_view::GpsCache,
+    gps: overlays::gps::GpsCache,
 }
 
 impl View {
@@ -269,7 +250,7 @@ pub struct PathlabApp {
     pub gen_room: u32,
     pub gen_corridor: u32,
     /// Hex size, orientation and fill for turning the map into hexes.
-    pub hex: hex_panel::HexChoice,
+    pub hex: worlds::hex::HexChoice,
     /// Height for extruding the map into voxels.
     pub extrude_height: u32,
     /// The 3D view of a voxel world.

@@ -1,0 +1,458 @@
+//! The right panel: the inspector (the hovered cell in the active view), its open list, the
+//! statistics across the views, and the plots against the step.
+
+use crate::app::envelope::envelope;
+use crate::app::{panels::frame, PathlabApp};
+use crate::trace::NodeState;
+use eframe::egui::{self, RichText};
+use egui_plot::{Line, Plot, PlotPoints};
+
+/// The timeline cursor in the plots.
+const CURSOR_LINE: egui::Color32 = egui::Color32::from_rgb(230, 230, 120);
+
+pub(in crate::app) fn right(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    egui::Panel::right("inspector")
+        .frame(frame(ui))
+        .default_size(372.0)
+        .resizable(true)
+        .show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                inspector(app, ui);
+                ui.separator();
+                stats_table(app, ui);
+                ui.separator();
+                plots(app, ui);
+            });
+        });
+}
+
+fn inspector(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    ui.heading("Inspector");
+    let vi = app.active.min(app.views.len().saturating_sub(1));
+    if !app.views.is_empty() {
+        // Which run the values below belong to: with compare views they differ per view.
+        ui.label(RichText::new(app.view_name(vi)).strong())
+            .on_hover_text("The view under the pointer (or the last one hovered or clicked)");
+    }
+    // A view of its own world (hexes of the square map, a knowledge level) is inspected in
+    // its own cells, on its own graph.
+    let own_world = app.views.get(vi).is_some_and(|v| v.world.is_some());
+    let (hover, selected) = if own_world {
+        let mine = |c: Option<(usize, (u32, u32))>| c.filter(|c| c.0 == vi).map(|c| c.1);
+        (mine(app.world_hover), mine(app.world_selected))
+    } else {
+        (app.hover, app.selected)
+    };
+    let (cell, how) = match (hover, selected) {
+        (Some(c), _) => (c, "under the pointer"),
+        (None, Some(c)) => (c, "selected"),
+        (None, None) => {
+            ui.label("Hover or click a cell.");
+            return;
+        }
+    };
+    // Taken out while the run is read (and put back below): its graph and cells are what the
+    // values speak of.
+    let world = app.views.get_mut(vi).and_then(|v| v.world.take());
+    let body = |app: &mut PathlabApp, world: Option<&crate::app::ViewWorld>, ui: &mut egui::Ui| {
+        inspect_cell(app, (vi, world), (cell, how), ui)
+    };
+    body(app, world.as_deref(), ui);
+    if let Some(v) = app.views.get_mut(vi) {
+        v.world = world;
+    }
+}
+
+/// The inspector's table for `cell` of view `vi` (on `world` when the view has its own).
+fn inspect_cell(
+    app: &mut PathlabApp,
+    (vi, world): (usize, Option<&crate::app::ViewWorld>),
+    (cell, how): ((u32, u32), &str),
+    ui: &mut egui::Ui,
+) {
+    let (space, grid) = match world {
+        Some(w) => (&w.space, &w.grid),
+        None => (&app.space, &app.doc.grid),
+    };
+    let (x, y) = cell;
+    let Some(n) = space.node(x, y) else {
+        return;
+    };
+    let terrain = grid.get(x, y).map_or('?', |c| c.tile as char);
+    // A terrain cost other than 1 (square cells, hexes, and a voxel layer's slice carry them).
+    let terrain = match grid.get(x, y).map_or(1.0, |c| c.cost) {
+        1.0 => format!("'{terrain}'"),
+        c => format!("'{terrain}' cost ×{c}"),
+    };
+    // On voxels, the cell is in the layer shown; start and goal have layers too.
+    let z = app.doc.layer();
+    let is_voxel = app.doc.volume.is_some();
+    let (start, goal) = match world {
+        Some(w) => ((w.start.0, w.start.1, 0), (w.goal.0, w.goal.1, 0)),
+        None => (app.doc.start_at(), app.doc.goal_at()),
+    };
+    let Some(view) = app.views.get_mut(vi) else {
+        return;
+    };
+    let run = &mut view.run;
+    let k = run.event_cursor();
+    let info = run.rec.node_info(n, k);
+    // h as this algorithm uses it: toward the goal for the heuristic searches, none for
+    // Dijkstra and breadth-first; the incremental searches search backwards (h to the start).
+    let uses_h = run.choice.info.params.iter().any(|p| p.name == "heuristic");
+    // The incremental searches search backwards: their h is towards the start.
+    let backwards = matches!(run.choice.info.name, "dstar-lite" | "ad-star" | "rtd-star");
+    let h = match run.choice.info.name {
+        "dijkstra" | "bfs" => "— (none used)".into(),
+        // The walk's plans search with the counter heuristic over the map as known then: the
+        // h its plan used is what its f holds beyond g.
+        "gps" if info.f.is_finite() && info.g.is_finite() => {
+            format!("{:.3} (counter, f − g of its plan)", info.f - info.g)
+        }
+        _ if uses_h => {
+            crate::search::params::Params::resolve(run.choice.info.params, &run.choice.values)
+                .map(|p| {
+                    let to = if backwards {
+                        run.query.start
+                    } else {
+                        run.query.goal
+                    };
+                    let h = space.heuristic(p.heuristic(), n, to);
+                    if backwards {
+                        format!("{h:.3} (to the start)")
+                    } else {
+                        format!("{h:.3}")
+                    }
+                })
+                .unwrap_or_else(|_| "—".into())
+        }
+        _ => "—".into(),
+    };
+    let on_path = run.path_visible() && run.path().is_some_and(|p| p.contains(&n));
+    let search_state = if run.current_node() == Some(n) && !run.path_visible() {
+        "being expanded"
+    } else if on_path {
+        "on path"
+    } else {
+        match info.state {
+            NodeState::Unseen => "unseen",
+            NodeState::Open => "open",
+            NodeState::Closed => "closed",
+            NodeState::Inconsistent => "inconsistent",
+        }
+    };
+    let state = if (x, y, z) == start {
+        format!("start ({search_state})")
+    } else if (x, y, z) == goal {
+        format!("goal ({search_state})")
+    } else {
+        search_state.to_string()
+    };
+    let num = |v: f32| {
+        if v.is_nan() {
+            "—".to_string()
+        } else {
+            format!("{v:.3}")
+        }
+    };
+    egui::Grid::new("inspector").num_columns(2).show(ui, |ui| {
+        if is_voxel {
+            ui.label("voxel");
+            ui.label(format!("({x}, {y}, {z})  {terrain}  {how}"));
+        } else {
+            ui.label("cell");
+            ui.label(format!("({x}, {y})  {terrain}  {how}"));
+        }
+        ui.end_row();
+        ui.label("state");
+        ui.label(RichText::new(state).strong());
+        ui.end_row();
+        ui.label("g");
+        ui.label(num(info.g));
+        ui.end_row();
+        ui.label("h");
+        ui.label(h);
+        ui.end_row();
+        ui.label("f");
+        ui.label(num(info.f));
+        ui.end_row();
+        if !info.rhs.is_nan() {
+            // Incremental searches: rhs is the one-step lookahead; g ≠ rhs means inconsistent.
+            ui.label("rhs");
+            ui.label(num(info.rhs));
+            ui.end_row();
+            if let Some((k1, k2)) = run.queue_key(n) {
+                ui.label("key (latest)").on_hover_text(
+                    "The key it is queued under at the end of what is recorded: \
+                     [min(g, rhs) + h + k_m; min(g, rhs)] for D* Lite",
+                );
+                ui.label(format!("[{k1:.3}; {k2:.3}]"));
+                ui.end_row();
+            }
+        }
+        ui.label("parent");
+        ui.label(if info.parent == crate::trace::NONE {
+            "—".into()
+        } else if let Some((v, _)) = space.as_voxel() {
+            let [px, py, pz] = v.xyz(info.parent);
+            format!("({px}, {py}, {pz})")
+        } else {
+            let (px, py) = space.xy(info.parent);
+            format!("({px}, {py})")
+        });
+        ui.end_row();
+        ui.label("expanded at step");
+        ui.label(info.expanded_at.map_or("—".into(), |s| (s + 1).to_string()));
+        ui.end_row();
+    });
+    let open_title = format!("Open list of {} (best 20 by f)", run.choice.info.title);
+    egui::CollapsingHeader::new(open_title)
+        .id_salt("open-list")
+        .show(ui, |ui| {
+            let key = (view.serial, run.shown);
+            let fresh = app.best_open_cache.as_ref().is_some_and(|c| c.0 == key);
+            if !fresh {
+                // Scanning a big map's open nodes every frame while playing would cost frames.
+                if app.playing && space.num_nodes() > 300_000 {
+                    ui.label("(shown when paused)");
+                    return;
+                }
+                app.best_open_cache = Some((key, run.best_open(20)));
+            }
+            let list = &app.best_open_cache.as_ref().expect("set above").1;
+            egui::Grid::new("open").striped(true).show(ui, |ui| {
+                ui.label("cell");
+                ui.label("f");
+                ui.label("g");
+                ui.end_row();
+                for &(n, f, g) in list {
+                    let (x, y) = space.xy(n);
+                    ui.label(format!("({x}, {y})"));
+                    ui.label(format!("{f:.3}"));
+                    ui.label(format!("{g:.3}"));
+                    ui.end_row();
+                }
+            });
+        });
+}
+
+fn stats_table(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    ui.heading("Statistics");
+    // Line-of-sight checks, when an any-angle search is among the views.
+    let sight = app.views.iter().any(|v| v.run.stats().los_checks > 0);
+    // In a strip that scrolls sideways: a table wider than the panel (more views, longer
+    // names) would otherwise widen the panel and move the views.
+    egui::ScrollArea::horizontal()
+        .id_salt("stats-scroll")
+        .show(ui, |ui| {
+            egui::Grid::new("stats").striped(true).show(ui, |ui| {
+                for h in [
+                    "run",
+                    "expanded",
+                    "generated",
+                    "reopened",
+                    "path_length",
+                    "cost",
+                    "time",
+                ] {
+                    ui.label(RichText::new(h).small().strong());
+                }
+                if sight {
+                    ui.label(RichText::new("los_checks").small().strong());
+                }
+                ui.end_row();
+                for (i, v) in app.views.iter().enumerate() {
+                    let r = &v.run;
+                    let st = r.stats();
+                    ui.label(format!("{} {}", i + 1, r.choice.info.title));
+                    // Room for the widest count this run can show: the grid sizes its columns from the
+                    // previous frame, so a count that just grew a digit would overlap the next column.
+                    let widest = ui
+                        .painter()
+                        .layout_no_wrap(
+                            format!("{0}/{0}", st.expanded),
+                            egui::TextStyle::Body.resolve(ui.style()),
+                            egui::Color32::WHITE,
+                        )
+                        .size()
+                        .x;
+                    ui.allocate_ui_with_layout(
+                        egui::vec2(widest, ui.spacing().interact_size.y),
+                        egui::Layout::left_to_right(egui::Align::Center),
+                        |ui| {
+                            ui.set_min_width(widest);
+                            ui.label(format!("{}/{}", r.expansions_shown(), st.expanded));
+                        },
+                    );
+                    ui.label(st.generated.to_string());
+                    ui.label(st.reopened.to_string());
+                    ui.label(
+                        r.path()
+                            .map_or("—".into(), |p| p.len().saturating_sub(1).to_string()),
+                    );
+                    ui.label(r.cost().map_or("—".into(), |c| format!("{c:.3}")));
+                    ui.label(match r.search_time {
+                        Some(t) if t.as_secs_f64() < 0.01 => {
+                            format!("{:.0} µs", t.as_secs_f64() * 1e6)
+                        }
+                        Some(t) => format!("{:.1} ms", t.as_secs_f64() * 1e3),
+                        None => "…".into(),
+                    });
+                    if sight {
+                        ui.label(st.los_checks.to_string());
+                    }
+                    ui.end_row();
+                }
+            });
+        });
+    // Any-angle paths are straight segments between corners, not grid moves.
+    let note = if sight {
+        "expanded: shown/total; path_length: moves on grid paths, straight segments on any-angle \
+         ones; los_checks: line-of-sight checks; time without recording"
+    } else {
+        "expanded: shown/total; path_length in moves; time without recording"
+    };
+    ui.label(RichText::new(note).small());
+    // Built once per world, apart from every query's time above.
+    let algos: Vec<&str> = app.views.iter().map(|v| v.run.choice.info.name).collect();
+    for p in crate::app::prepared::infos(&algos, app.space.revision()) {
+        ui.label(
+            RichText::new(format!("prepared: {}", crate::app::prepared::describe(&p))).small(),
+        );
+    }
+    if app.views.iter().any(|v| !v.run.series.solutions.is_empty()) {
+        ui.label(RichText::new("Anytime solutions (later ones greyed)").strong());
+        egui::Grid::new("solutions").striped(true).show(ui, |ui| {
+            for h in ["run", "at step", "ε", "cost"] {
+                ui.label(RichText::new(h).small().strong());
+            }
+            ui.end_row();
+            for (i, v) in app.views.iter().enumerate() {
+                for &(step, cost, eps) in &v.run.series.solutions {
+                    let text = |t: String| {
+                        let r = RichText::new(t);
+                        if step > v.run.shown {
+                            r.weak()
+                        } else {
+                            r
+                        }
+                    };
+                    ui.label(text(format!("{} {}", i + 1, v.run.choice.info.title)));
+                    ui.label(text(step.to_string()));
+                    ui.label(text(format!("{eps:.2}")));
+                    ui.label(text(format!("{cost:.3}")));
+                    ui.end_row();
+                }
+            }
+        });
+    }
+}
+
+/// Colour of view `i`'s lines in the plots (and its swatch in their legend row).
+fn series_colour(i: usize) -> egui::Color32 {
+    [
+        egui::Color32::from_rgb(90, 160, 240),
+        egui::Color32::from_rgb(245, 150, 60),
+        egui::Color32::from_rgb(120, 200, 110),
+        egui::Color32::from_rgb(220, 110, 200),
+    ][i % 4]
+}
+
+/// The plots' legend, as a row above them: inside a plot it covered the lines' ends.
+fn plot_legend(app: &PathlabApp, ui: &mut egui::Ui, cursor: bool) {
+    ui.horizontal_wrapped(|ui| {
+        for (i, v) in app.views.iter().enumerate() {
+            ui.label(
+                RichText::new(format!("— {} {}", i + 1, v.run.choice.info.title))
+                    .color(series_colour(i))
+                    .small(),
+            );
+        }
+        if cursor {
+            ui.label(RichText::new("| step shown").color(CURSOR_LINE).small());
+        }
+    });
+}
+
+/// A plot with room around its lines (auto bounds hug the data, so lines ran along the frame).
+fn plot(id: &str) -> Plot<'_> {
+    Plot::new(id)
+        .height(130.0)
+        .allow_scroll(false)
+        .set_margin_fraction(egui::vec2(0.02, 0.12))
+}
+
+fn plots(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    ui.heading("Plots");
+    // While agents walk, their replans come first.
+    if app.sim.agents.iter().any(|a| !a.recompute_ms.is_empty()) {
+        ui.label("recompute time per replan (ms)");
+        plot_legend(app, ui, false);
+        plot("recompute_plot").x_axis_label("replan").show(ui, |p| {
+            for (i, (a, v)) in app.sim.agents.iter().zip(&app.views).enumerate() {
+                let pts: PlotPoints = a
+                    .recompute_ms
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &ms)| [k as f64 + 1.0, ms])
+                    .collect();
+                p.line(
+                    Line::new(format!("{} {}", i + 1, v.run.choice.info.title), pts)
+                        .color(series_colour(i)),
+                );
+            }
+        });
+    }
+    let cursor = app.cursor as f64;
+    let buckets = (ui.available_width() / 2.0).max(1.0) as usize;
+    plot_legend(app, ui, true);
+    for (title, id, pick) in [
+        ("open-list size", "open_plot", 0),
+        ("f of the expanded node", "f_plot", 1),
+    ] {
+        ui.label(title);
+        // A constant series (f is the same at every step when the heuristic is exact, as
+        // Manhattan on a 6-connected grid in the open) has a range of zero height, which the
+        // plot drew as a flat line labelled 0: give it a unit of room around its value.
+        let (lo, hi) = app
+            .views
+            .iter()
+            .flat_map(|v| {
+                let s = &v.run.series;
+                // Sampled, as the envelope reads: at most 20,000 steps a frame.
+                let stride = (s.f.len() / 20_000).max(1);
+                (0..s.f.len()).step_by(stride).map(move |k| {
+                    if pick == 0 {
+                        s.open[k] as f64
+                    } else {
+                        s.f[k] as f64
+                    }
+                })
+            })
+            .filter(|v| v.is_finite())
+            .fold((f64::MAX, f64::MIN), |(a, b), v| (a.min(v), b.max(v)));
+        let mut pl = plot(id).x_axis_label("step");
+        if lo <= hi && hi - lo < 1.0 {
+            pl = pl.include_y(lo - 1.0).include_y(hi + 1.0);
+        }
+        pl.show(ui, |p| {
+            for (i, v) in app.views.iter().enumerate() {
+                let s = &v.run.series;
+                let value = |k: usize| {
+                    if pick == 0 {
+                        s.open[k] as f64
+                    } else {
+                        s.f[k] as f64
+                    }
+                };
+                // One bucket per two pixels; at most 20,000 steps read per frame.
+                let pts = envelope(s.f.len(), value, buckets, 20_000);
+                p.line(
+                    Line::new(format!("{} {}", i + 1, v.run.choice.info.title), pts)
+                        .color(series_colour(i)),
+                );
+            }
+            p.vline(egui_plot::VLine::new("cursor", cursor).color(CURSOR_LINE));
+        });
+    }
+}

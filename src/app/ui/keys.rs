@@ -1,0 +1,144 @@
+//! Keyboard shortcuts (the Help window lists them).
+
+use crate::app::files::DialogPurpose;
+use crate::app::{PathlabApp, PendingAction, Tool};
+use eframe::egui;
+
+impl PathlabApp {
+    pub(in crate::app) fn shortcuts(&mut self, ctx: &egui::Context) {
+        // A modal question (a path to type, a file dialog, a prompt) takes every key: none
+        // reaches the window behind it as a shortcut.
+        if ctx.egui_wants_keyboard_input() || self.asking_file() || self.prompt.is_some() {
+            return;
+        }
+        use egui::{Key, KeyboardShortcut, Modifiers};
+        let cmd = Modifiers::COMMAND;
+        let cs = Modifiers::COMMAND | Modifiers::SHIFT;
+        let pressed = |m: Modifiers, k: Key| {
+            ctx.input_mut(|i| i.consume_shortcut(&KeyboardShortcut::new(m, k)))
+        };
+        if pressed(cs, Key::Z) || pressed(cmd, Key::Y) {
+            self.redo();
+        }
+        if pressed(cmd, Key::Z) {
+            self.undo();
+        }
+        if pressed(cmd, Key::O) {
+            self.request(PendingAction::Open(None));
+        }
+        if pressed(cs, Key::S) {
+            self.ask_file(DialogPurpose::SaveAs, "map.map");
+        }
+        if pressed(cmd, Key::S) {
+            self.save();
+        }
+        if pressed(cmd, Key::N) {
+            self.request(PendingAction::New);
+        }
+        // A voxel world's layer: up and down through the 2D view.
+        if self.doc.volume.is_some() {
+            let (up, down) =
+                ctx.input(|i| (i.key_pressed(Key::PageUp), i.key_pressed(Key::PageDown)));
+            let z = self.doc.layer();
+            if up {
+                self.set_layer(z + 1);
+            }
+            if down && z > 0 {
+                self.set_layer(z - 1);
+            }
+        }
+        let (shift, keys) = ctx.input(|i| {
+            (
+                i.modifiers.shift,
+                [
+                    Key::ArrowRight,
+                    Key::ArrowLeft,
+                    Key::Home,
+                    Key::End,
+                    Key::F1,
+                    Key::F,
+                    Key::V,
+                    Key::B,
+                    Key::E,
+                    Key::R,
+                    Key::G,
+                    Key::L,
+                ]
+                .map(|k| i.key_pressed(k)),
+            )
+        });
+        let n = if shift { self.step_n.max(1) } else { 1 };
+        let [_, _, home, end, f1, f, v, b, e, r, g, l] = keys;
+        // Every press counts, however many come within one frame (and auto-repeat too).
+        let (right, left) = ctx.input(|i| {
+            (
+                i.num_presses(Key::ArrowRight),
+                i.num_presses(Key::ArrowLeft),
+            )
+        });
+        if right > 0 {
+            self.playing = false;
+            self.step_forward(n * right);
+        }
+        if left > 0 {
+            self.playing = false;
+            self.step_back(n * left);
+        }
+        if home {
+            self.playing = false;
+            self.go_to(0, false);
+        }
+        if end {
+            self.to_end();
+        }
+        if f1
+            || ctx.input(|i| {
+                i.events
+                    .iter()
+                    .any(|e| matches!(e, egui::Event::Text(t) if t == "?"))
+            })
+        {
+            self.show_help = !self.show_help;
+        }
+        if f {
+            self.cam.fit_pending = true;
+        }
+        for (hit, t) in [
+            (v, Tool::Select),
+            (b, Tool::Brush),
+            (e, Tool::Erase),
+            (r, Tool::Rect),
+            (g, Tool::Fill),
+        ] {
+            if hit {
+                self.tool = t;
+            }
+        }
+        if l {
+            self.show_legend = !self.show_legend;
+        }
+        // S and T: start or goal (target) to the cell under the pointer, else the selected one,
+        // at any zoom.
+        let (set_s, set_t) = ctx.input(|i| {
+            let plain = !i.modifiers.command && !i.modifiers.alt;
+            (
+                plain && i.key_pressed(Key::S),
+                plain && i.key_pressed(Key::T),
+            )
+        });
+        if let Some(c) = self.hover.or(self.selected).filter(|_| set_s || set_t) {
+            self.move_endpoint(set_s, c);
+        } else if set_s || set_t {
+            self.status = "Point at a cell (or select one) first, then press S or T".into();
+        }
+        // Space: play/pause on release, unless it was held to pan.
+        let (sp_pressed, sp_released) =
+            ctx.input(|i| (i.key_pressed(Key::Space), i.key_released(Key::Space)));
+        if sp_pressed {
+            self.space_panned = false;
+        }
+        if sp_released && !self.space_panned {
+            self.toggle_play();
+        }
+    }
+}

@@ -1,0 +1,598 @@
+//! The panels around the canvas: menus, status line, timeline, the left panel (tools, algorithms,
+//! breakpoints) and the modal prompts.
+
+use crate::app::files::DialogPurpose;
+use crate::app::{palette, AlgoChoice, PathlabApp, PendingAction, Prompt, Sync, Tool};
+use crate::search::params::ParamKind;
+use crate::search::registry;
+use eframe::egui::{self, RichText};
+
+/// A panel's usual frame without its fill: the window's clear colour is the panel colour, so
+/// the fill would paint every panel pixel a second time (software renderers pay per pixel).
+pub(in crate::app) fn frame(ui: &egui::Ui) -> egui::Frame {
+    egui::Frame::side_top_panel(ui.style()).fill(egui::Color32::TRANSPARENT)
+}
+
+pub(in crate::app) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    let bar = egui::Panel::top("menu").frame(frame(ui)).show(ui, |ui| {
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| {
+                if ui.button("New map…  (Ctrl+N)").clicked() {
+                    app.request(PendingAction::New);
+                }
+                if ui.button("Open…  (Ctrl+O)").clicked() {
+                    app.request(PendingAction::Open(None));
+                }
+                ui.menu_button("Examples", |ui| {
+                    for (i, e) in crate::examples::EXAMPLES.iter().enumerate() {
+                        if ui.button(e.title).on_hover_text(e.shows).clicked() {
+                            app.request(PendingAction::Example(i));
+                        }
+                    }
+                });
+                ui.menu_button("Open recent", |ui| {
+                    if app.recent.is_empty() {
+                        ui.label("(none yet)");
+                    }
+                    for p in app.recent.clone() {
+                        if ui.button(p.display().to_string()).clicked() {
+                            app.request(PendingAction::Open(Some(p)));
+                        }
+                    }
+                });
+                if ui.button("Save  (Ctrl+S)").clicked() {
+                    app.save();
+                }
+                if ui.button("Save as…  (Ctrl+Shift+S)").clicked() {
+                    app.ask_file(DialogPurpose::SaveAs, "map.map");
+                }
+                if ui
+                    .button("Moving 3D scene (Krafft 2019)")
+                    .on_hover_text("an agent flying through patrolling, turning and blinking obstacles")
+                    .clicked()
+                {
+                    app.request(PendingAction::Scene3d);
+                }
+                ui.separator();
+                if ui.button("Export canvas as PNG…").clicked() {
+                    app.ask_file(DialogPurpose::ExportPng, "canvas.png");
+                }
+                if ui.button("Export run (RON)…").clicked() {
+                    app.ask_file(DialogPurpose::ExportRun, "run.ron");
+                }
+                if ui.button("Export Posthoc trace…").clicked() {
+                    app.ask_file(DialogPurpose::ExportPosthoc, "run.trace.yaml");
+                }
+                ui.separator();
+                if ui.button("Quit").clicked() {
+                    app.request(PendingAction::Quit);
+                }
+            });
+            ui.menu_button("Edit", |ui| {
+                if ui
+                    .add_enabled(app.can_undo(), egui::Button::new("Undo  (Ctrl+Z)"))
+                    .clicked()
+                {
+                    app.undo();
+                }
+                if ui
+                    .add_enabled(
+                        app.doc.can_redo(),
+                        egui::Button::new("Redo  (Ctrl+Shift+Z)"),
+                    )
+                    .clicked()
+                {
+                    app.redo();
+                }
+            });
+            ui.menu_button("View", |ui| {
+                if ui.button("Fit map to window  (F)").clicked() {
+                    app.cam.fit_pending = true;
+                }
+                ui.checkbox(&mut app.show_legend, "Legend  (L)");
+                ui.add_enabled(
+                    app.views.len() >= 2,
+                    egui::Checkbox::new(&mut app.diff, "Diff of the first two runs"),
+                );
+                ui.checkbox(&mut app.smoothed, "Rubber-banded paths")
+                    .on_hover_text(
+                        "each path found, with the nodes it can see past removed (Yu & Novitch 2020), drawn dashed over it",
+                    );
+                ui.separator();
+                if ui
+                    .add_enabled(app.views.len() < 4, egui::Button::new("Add a compare view"))
+                    .clicked()
+                {
+                    add_compare_view(app);
+                }
+                if ui
+                    .add_enabled(
+                        app.views.len() > 1,
+                        egui::Button::new("Remove the last view"),
+                    )
+                    .clicked()
+                {
+                    app.views.pop();
+                    app.diff &= app.views.len() >= 2;
+                }
+            });
+            ui.menu_button("Run", |ui| {
+                if ui.button("Play / pause  (Space)").clicked() {
+                    app.toggle_play();
+                }
+                if ui.button("Step  (Right)").clicked() {
+                    app.step_forward(1);
+                }
+                if ui.button("Step back  (Left)").clicked() {
+                    app.step_back(1);
+                }
+                if ui.button("To start  (Home)").clicked() {
+                    app.go_to(0, false);
+                }
+                if ui.button("To path found  (End)").clicked() {
+                    app.to_end();
+                }
+                ui.separator();
+                if ui.button("Dynamic experiment (Mäntysalo 2024)…").clicked() {
+                    app.experiment.open = true;
+                }
+                ui.separator();
+                ui.radio_value(&mut app.sync, Sync::Shared, "Views share one step cursor");
+                ui.radio_value(
+                    &mut app.sync,
+                    Sync::Completed,
+                    "Each view runs to completion",
+                );
+            });
+            ui.menu_button("Help", |ui| {
+                if ui
+                    .button("Colours, algorithms, statistics and keys  (F1 or ?)")
+                    .clicked()
+                {
+                    app.show_help = true;
+                }
+            });
+        });
+    });
+    // Windows (help, prompts) are kept below the menu bar, so it stays usable under them.
+    app.menu_bottom = bar.response.rect.max.y;
+}
+
+pub(in crate::app) fn status_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    egui::Panel::bottom("status")
+        .frame(frame(ui))
+        .show(ui, |ui| {
+            ui.horizontal(|ui| {
+                ui.label(app.summary());
+                ui.separator();
+                ui.label(&app.status);
+                if let Some(c) = app.hover {
+                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                        ui.label(format!("cell ({}, {})", c.0, c.1));
+                    });
+                }
+            });
+        });
+}
+
+pub(in crate::app) fn timeline(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    egui::Panel::bottom("timeline")
+        .frame(frame(ui))
+        .show(ui, |ui| {
+            ui.add_space(4.0);
+            ui.horizontal(|ui| {
+                let b = |ui: &mut egui::Ui, t: &str, tip: &str| {
+                    ui.button(t).on_hover_text(tip).clicked()
+                };
+                if b(ui, "|<", "To start (Home)") {
+                    app.go_to(0, false);
+                }
+                if b(ui, "<<", "Back N steps (Shift+Left)") {
+                    app.step_back(app.step_n);
+                }
+                if b(ui, "<", "Back 1 step (Left)") {
+                    app.step_back(1);
+                }
+                let play = if app.playing { "Pause" } else { "Play" };
+                if b(ui, play, "Play / pause (Space)") {
+                    app.toggle_play();
+                }
+                if b(ui, ">", "Next expansion (Right)") {
+                    app.step_forward(1);
+                }
+                if b(ui, ">>", "Forward N steps (Shift+Right)") {
+                    app.step_forward(app.step_n);
+                }
+                ui.add(
+                    egui::DragValue::new(&mut app.step_n)
+                        .range(1..=1_000_000)
+                        .prefix("N = "),
+                )
+                .on_hover_text("Steps taken by << and >> (and Shift+arrows)");
+                if b(ui, ">|", "To path found (End)") {
+                    app.to_end();
+                }
+                ui.separator();
+                ui.add_enabled(
+                    !app.max_speed,
+                    egui::Slider::new(&mut app.speed, 1.0..=20000.0)
+                        .logarithmic(true)
+                        .suffix(" exp/s")
+                        .text("speed"),
+                )
+                .on_hover_text("Expansions per second while playing");
+                ui.checkbox(&mut app.max_speed, "max");
+            });
+            let max = app.max_steps();
+            ui.horizontal(|ui| {
+                let mut s = app.cursor;
+                ui.spacing_mut().slider_width = (ui.available_width() - 180.0).max(100.0);
+                let r = ui.add(egui::Slider::new(&mut s, 0..=max.max(1)).text(
+                    if app.searching() {
+                        "steps (searching…)"
+                    } else {
+                        "steps"
+                    },
+                ));
+                if r.changed() {
+                    app.playing = false;
+                    app.go_to(s, false);
+                }
+            });
+            phase_bands(app, ui, max);
+            ui.add_space(2.0);
+        });
+}
+
+/// The active view's phases as bands under the step slider, each named (nothing for a run
+/// without phases).
+fn phase_bands(app: &PathlabApp, ui: &mut egui::Ui, max: usize) {
+    let Some(v) = app.active_view() else { return };
+    let mut phases = v.run.series.phases.clone();
+    if phases.is_empty() || max == 0 {
+        return;
+    }
+    // Before its first phase event a run is in its first phase.
+    if phases[0].0 > 0 {
+        phases.insert(0, (0, 0));
+    }
+    let width = (ui.available_width() - 180.0).max(100.0);
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(width, 14.0), egui::Sense::hover());
+    let x = |s: usize| rect.left() + rect.width() * s.min(max) as f32 / max as f32;
+    let painter = ui.painter_at(rect);
+    for (k, &(at, p)) in phases.iter().enumerate() {
+        let end = phases.get(k + 1).map_or(max, |q| q.0);
+        let band = egui::Rect::from_x_y_ranges(x(at)..=x(end).max(x(at) + 2.0), rect.y_range());
+        let fill = if k % 2 == 0 {
+            palette::PHASE_A
+        } else {
+            palette::PHASE_B
+        };
+        painter.rect_filled(band, 2.0, fill);
+        let name = v.run.phase_name(p);
+        if band.width() > 8.0 * name.len() as f32 {
+            painter.text(
+                band.left_center() + egui::vec2(4.0, 0.0),
+                egui::Align2::LEFT_CENTER,
+                name,
+                egui::FontId::proportional(10.0),
+                palette::PHASE_TEXT,
+            );
+        }
+    }
+}
+
+pub(in crate::app) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    egui::Panel::left("tools")
+        .frame(frame(ui))
+        .default_size(250.0)
+        .resizable(true)
+        .show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                ui.heading("Tools");
+                ui.horizontal_wrapped(|ui| {
+                    for (t, label, tip) in [
+                        (
+                            Tool::Select,
+                            "Select",
+                            "Inspect cells, drag start and goal (V)",
+                        ),
+                        (Tool::Brush, "Brush", "Paint the material (B)"),
+                        (Tool::Erase, "Erase", "Paint free ground (E)"),
+                        (
+                            Tool::Rect,
+                            "Rectangle",
+                            "Drag a rectangle of the material (R)",
+                        ),
+                        (
+                            Tool::Fill,
+                            "Fill",
+                            "Flood-fill a region with the material (G)",
+                        ),
+                    ] {
+                        ui.selectable_value(&mut app.tool, t, label)
+                            .on_hover_text(tip);
+                    }
+                    if app.space.as_hex().is_some() {
+                        ui.selectable_value(&mut app.tool, Tool::Know, "Know")
+                            .on_hover_text(
+                            "Paint the cognitive map: a visit per hex dragged over (Shift: forget)",
+                        );
+                    } else if app.tool == Tool::Know {
+                        app.tool = Tool::Select;
+                    }
+                });
+                ui.horizontal_wrapped(|ui| {
+                    ui.label("Material");
+                    for (tile, name) in [
+                        (b'@', "wall"),
+                        (b'.', "ground"),
+                        (b'S', "swamp"),
+                        (b'W', "water"),
+                        (b'T', "trees"),
+                    ] {
+                        ui.selectable_value(&mut app.material, tile, name);
+                    }
+                });
+                ui.label(
+                    RichText::new(
+                        "Drag the start (green) or goal (red) with any tool; right-click a cell \
+                         for its menu.",
+                    )
+                    .small(),
+                );
+                ui.separator();
+                // A new map under walking agents would strand them: stop them first.
+                ui.add_enabled_ui(!app.sim.active, |ui| {
+                    crate::app::world_panels::generators(app, ui);
+                    crate::app::worlds::hex::show(app, ui);
+                });
+                ui.separator();
+                algorithms(app, ui);
+                if !app.doc.problems.is_empty() {
+                    ui.separator();
+                    crate::app::problems::show(app, ui);
+                }
+                ui.separator();
+                // Agents and changing obstacles walk square and hex maps.
+                if app.doc.volume.is_none() {
+                    crate::app::world_panels::dynamic_world(app, ui);
+                    ui.separator();
+                }
+                breakpoints(app, ui);
+            });
+        });
+}
+
+fn algorithms(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    ui.heading("Algorithms");
+    let mut change: Option<(usize, AlgoChoice)> = None;
+    let fits = app.space.heuristics();
+    for i in 0..app.views.len() {
+        let mut c = app.views[i].run.choice.clone();
+        ui.push_id(i, |ui| {
+            egui::ComboBox::from_label(format!("view {}", i + 1))
+                .selected_text(c.info.title)
+                // Scrolls rather than running off the window.
+                .height((ui.ctx().content_rect().height() - 120.0).max(200.0))
+                .show_ui(ui, |ui| {
+                    // The algorithms that run on this world, by family.
+                    let kind = app.space.kind();
+                    for g in registry::Group::ALL {
+                        let mine: Vec<_> = registry::all()
+                            .iter()
+                            .filter(|a| a.group == g && a.spaces().contains(&kind))
+                            .collect();
+                        if mine.is_empty() {
+                            continue;
+                        }
+                        ui.label(RichText::new(g.title()).small().weak());
+                        for a in mine {
+                            if ui
+                                .selectable_label(a.name == c.info.name, a.title)
+                                .on_hover_text(a.summary)
+                                .clicked()
+                            {
+                                c = AlgoChoice::named(a.name);
+                            }
+                        }
+                    }
+                });
+            for p in c.info.params {
+                let v = c.values.entry(p.name.to_string()).or_insert(p.default);
+                match p.kind {
+                    ParamKind::Choice(names) => {
+                        let mut k = *v as usize;
+                        egui::ComboBox::from_label(p.name)
+                            .selected_text(names.get(k).copied().unwrap_or("?"))
+                            .show_ui(ui, |ui| {
+                                for (j, n) in names.iter().enumerate() {
+                                    // Only the heuristics that fit this world are offered.
+                                    let fits = p.name != "heuristic"
+                                        || crate::space::Heuristic::from_name(n)
+                                            .is_some_and(|h| fits.contains(&h));
+                                    if fits {
+                                        ui.selectable_value(&mut k, j, *n);
+                                    }
+                                }
+                            })
+                            .response
+                            .on_hover_text(p.help);
+                        *v = k as f64;
+                    }
+                    ParamKind::Float => {
+                        ui.add(egui::Slider::new(v, p.min..=p.max).text(p.name))
+                            .on_hover_text(p.help);
+                    }
+                    ParamKind::Int => {
+                        ui.add(egui::Slider::new(v, p.min..=p.max).integer().text(p.name))
+                            .on_hover_text(p.help);
+                    }
+                }
+            }
+        });
+        if c != app.views[i].run.choice {
+            change = Some((i, c));
+        }
+    }
+    if let Some((i, c)) = change {
+        app.set_algorithm(i, c);
+    }
+    rules(app, ui);
+    if app.views.len() < 4 && ui.button("+ Compare with another algorithm").clicked() {
+        add_compare_view(app);
+    }
+}
+
+/// Moves and terrain rule, shared by every view (they define the graph the searches walk).
+fn rules(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    let (mut moves, mut rule) = (app.doc.moves, app.doc.rule);
+    match app.doc.world {
+        crate::world::Family::Square => moves_combo(ui, &mut moves),
+        crate::world::Family::Hex { .. } => {
+            ui.label("moves: 6 (to each hex that shares an edge)");
+        }
+        crate::world::Family::Voxel { moves } => {
+            ui.label(format!(
+                "moves: {} (voxels; set in the World panel)",
+                moves.name()
+            ));
+            return;
+        }
+    }
+    terrain_combo(ui, &mut rule);
+    app.set_rules(moves, rule);
+}
+
+fn moves_combo(ui: &mut egui::Ui, moves: &mut crate::space::Connectivity) {
+    use crate::space::Connectivity;
+    let now = *moves;
+    egui::ComboBox::from_label("moves")
+        .selected_text(match now {
+            Connectivity::Eight => "8",
+            Connectivity::Four => "4",
+        })
+        .show_ui(ui, |ui| {
+            for c in [Connectivity::Eight, Connectivity::Four] {
+                ui.selectable_value(moves, c, crate::app::moves_name(c));
+            }
+        })
+        .response
+        .on_hover_text("8: diagonal moves cost 1.414 and may not cut a blocked corner; 4: none");
+}
+
+fn terrain_combo(ui: &mut egui::Ui, rule: &mut crate::space::TerrainRule) {
+    use crate::space::TerrainRule;
+    let rule_now = *rule;
+    egui::ComboBox::from_label("terrain")
+        .selected_text(match rule_now {
+            TerrainRule::Class => "classes",
+            TerrainRule::GroundOnly => "ground only",
+        })
+        .show_ui(ui, |ui| {
+            for r in [TerrainRule::Class, TerrainRule::GroundOnly] {
+                ui.selectable_value(rule, r, crate::app::rule_name(r));
+            }
+        })
+        .response
+        .on_hover_text(
+            "classes: ground (. G S) connects to ground and water (W) to water, T and @ never \
+             (the MovingAI benchmarks' rule); ground only: just . and G",
+        );
+}
+
+fn breakpoints(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    ui.collapsing("Breakpoints", |ui| {
+        let sel = app.selected;
+        let mut on = app.breakpoints.node.is_some();
+        let label = match (app.breakpoints.node, sel) {
+            (Some(n), _) => {
+                let (x, y) = app.space.xy(n);
+                format!("stop when ({x}, {y}) is expanded")
+            }
+            (None, Some((x, y))) => format!("stop when ({x}, {y}) is expanded"),
+            (None, None) => "stop at a node (select a cell first)".into(),
+        };
+        if ui.checkbox(&mut on, label).changed() {
+            app.breakpoints.node = if on {
+                sel.and_then(|(x, y)| app.space.node(x, y))
+            } else {
+                None
+            };
+        }
+        ui.checkbox(&mut app.breakpoints.f_decrease, "stop when f decreases");
+        ui.checkbox(&mut app.breakpoints.phase, "stop when a phase begins")
+            .on_hover_text("ARA*'s and AD*'s passes; any search that runs in phases");
+        let mut open_on = app.breakpoints.open_over.is_some();
+        ui.horizontal_wrapped(|ui| {
+            ui.checkbox(&mut open_on, "stop when open list >");
+            let mut n = app.breakpoints.open_over.unwrap_or(100);
+            ui.add(egui::DragValue::new(&mut n).range(1..=u64::MAX));
+            app.breakpoints.open_over = open_on.then_some(n);
+        });
+    });
+}
+
+pub(in crate::app) fn prompts(app: &mut PathlabApp, ctx: &egui::Context) {
+    let Some(prompt) = app.prompt.clone() else {
+        return;
+    };
+    let mut close = false;
+    egui::Window::new("pathlab")
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .show(ctx, |ui| match prompt.clone() {
+            Prompt::Discard(action) => {
+                ui.label("The map has unsaved changes. Discard them?");
+                ui.horizontal_wrapped(|ui| {
+                    if ui.button("Save first").clicked() {
+                        app.save();
+                        close = true;
+                    }
+                    if ui.button("Discard").clicked() {
+                        app.doc.dirty = false;
+                        app.clear_recovery();
+                        app.perform(action.clone());
+                        close = true;
+                    }
+                    if ui.button("Cancel").clicked() {
+                        close = true;
+                    }
+                });
+            }
+            Prompt::Recover => {
+                ui.label("pathlab found unsaved work from an earlier session.");
+                ui.horizontal_wrapped(|ui| {
+                    if ui.button("Restore it").clicked() {
+                        app.recover();
+                        close = true;
+                    }
+                    if ui.button("Discard it").clicked() {
+                        app.clear_recovery();
+                        close = true;
+                    }
+                });
+            }
+            Prompt::Error(title, message) => {
+                ui.strong(title);
+                ui.label(message);
+                let enter = ui
+                    .input(|i| i.key_pressed(egui::Key::Enter) || i.key_pressed(egui::Key::Escape));
+                if ui.button("OK").clicked() || enter {
+                    close = true;
+                }
+            }
+        });
+    // An action taken from the prompt may have raised another (a failed open after Discard).
+    if close && app.prompt.as_ref() == Some(&prompt) {
+        app.prompt = None;
+    }
+}
+
+/// Adds a view with the next algorithm worth comparing: Dijkstra, then greedy, then weighted A*.
+fn add_compare_view(app: &mut PathlabApp) {
+    let next = ["dijkstra", "greedy", "weighted-astar"][app.views.len().clamp(1, 3) - 1];
+    app.add_view(AlgoChoice::named(next));
+    app.go_to(app.cursor, false);
+}

@@ -1,0 +1,589 @@
+//! The 3D view of a voxel world, beside its 2D layer editor: obstacles, the active view's
+//! closed and open sets, path, start, goal and expanded node at the timeline cursor, so the
+//! timeline, breakpoints and compare views drive it as they drive the 2D views. Drag to
+//! orbit, right- or middle-drag to pan, scroll to zoom, double-click to fit; a click picks the
+//! voxel under the pointer (the first searched or blocked one) for the inspector and shows its
+//! layer in 2D.
+
+use crate::app::view3d_gl::{self, Scene};
+use crate::app::view3d_mesh::{self, Tris};
+use crate::app::{palette, PathlabApp};
+use crate::map::voxel_mesh;
+use crate::trace::NodeState;
+use eframe::egui;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Worlds up to this many voxels mesh their search sets within the frame; larger ones on a
+/// worker thread, the view showing the last finished mesh meanwhile.
+const SYNC_NODES: usize = 2_000_000;
+
+/// What the search sets were built from: view, cursor, layers drawn, map revision.
+type SetsKey = (u64, usize, (u32, u32), u64);
+
+/// What the markers were built from: view, cursor, layer, selection, map revision, start,
+/// goal, and whether rubber-banded paths are shown.
+type MarkersKey = (
+    u64,
+    usize,
+    u32,
+    Option<(u32, u32)>,
+    u64,
+    crate::app::document::At,
+    crate::app::document::At,
+    bool,
+);
+
+/// Orbit camera and what the view last built.
+pub struct View3d {
+    pub show: bool,
+    /// Angle about z (radians) and elevation above the xy plane.
+    pub yaw: f32,
+    pub pitch: f32,
+    /// Distance from the target, in voxels.
+    pub dist: f32,
+    /// The point orbited, in world units (see [`view3d_mesh::world`]).
+    pub target: [f32; 3],
+    pub fov_y: f32,
+    /// Layers drawn (inclusive): a cut to see inside.
+    pub layers: (u32, u32),
+    pub fit_pending: bool,
+    /// Frame start, goal and the space around them (a world just opened).
+    fit_endpoints: bool,
+    /// The search drawn in front of the obstacles (see through walls).
+    pub xray: bool,
+    /// The world the camera was fitted to (size, document), to refit when another opens.
+    fitted: Option<([u32; 3], u64)>,
+    obstacles: Part<(u64, u64, (u32, u32))>,
+    search: Part<SetsKey>,
+    /// The search sets being meshed on a worker thread, with the key and milliseconds.
+    job: Option<std::thread::JoinHandle<(SetsKey, Tris, f32)>>,
+    /// The voxels shared with the worker, for a document serial and revision.
+    voxels: Option<((u64, u64), Arc<crate::map::voxel::VoxelGrid>)>,
+    /// Path, start, goal, expanded node, selection and layer frame (always in front).
+    markers: Arc<Tris>,
+    markers_key: Option<MarkersKey>,
+    markers_generation: u64,
+    next_generation: u64,
+    /// The rectangle drawn last frame (for tests and screenshots).
+    pub rect: Option<egui::Rect>,
+    /// Milliseconds the last rebuild of the search sets took.
+    pub last_build_ms: f32,
+}
+
+/// A built part: what it was built from, its generation and its triangles.
+struct Part<K> {
+    key: Option<K>,
+    generation: u64,
+    tris: Arc<Tris>,
+}
+
+impl<K> Default for Part<K> {
+    fn default() -> Self {
+        Part {
+            key: None,
+            generation: 0,
+            tris: Arc::default(),
+        }
+    }
+}
+
+impl Default for View3d {
+    fn default() -> Self {
+        View3d {
+            show: true,
+            yaw: -1.1,
+            pitch: 0.6,
+            dist: 100.0,
+            target: [0.0; 3],
+            fov_y: 0.8,
+            layers: (0, u32::MAX),
+            fit_pending: false,
+            fit_endpoints: true,
+            xray: true,
+            fitted: None,
+            obstacles: Part::default(),
+            search: Part::default(),
+            job: None,
+            voxels: None,
+            markers: Arc::default(),
+            markers_key: None,
+            markers_generation: 0,
+            next_generation: 1,
+            rect: None,
+            last_build_ms: 0.0,
+        }
+    }
+}
+
+impl View3d {
+    /// The timeline position (event cursor) whose search sets the view draws.
+    pub fn shown_cursor(&self) -> Option<usize> {
+        self.search.key.map(|k| k.1)
+    }
+
+    /// Triangles drawn for the search sets and for the markers (path, start, goal, …).
+    pub fn triangles(&self) -> (usize, usize) {
+        (
+            self.search.tris.indices.len() / 3,
+            self.markers.indices.len() / 3,
+        )
+    }
+
+    /// Where the camera is, in world units.
+    pub fn eye(&self) -> [f32; 3] {
+        let (cp, sp) = (self.pitch.cos(), self.pitch.sin());
+        [
+            self.target[0] + self.dist * cp * self.yaw.cos(),
+            self.target[1] + self.dist * cp * self.yaw.sin(),
+            self.target[2] + self.dist * sp,
+        ]
+    }
+
+    /// Looks at the box `lo..hi` (voxel units) from the current direction; `aspect` is the
+    /// view's width over its height.
+    pub fn fit(&mut self, lo: [f32; 3], hi: [f32; 3], aspect: f32) {
+        let c = [0, 1, 2].map(|i| (lo[i] + hi[i]) / 2.0);
+        self.target = view3d_mesh::world(c);
+        // The box's eight corners inside the view, with a 4% margin: a bounding sphere left
+        // a flat world a third of the pane.
+        self.dist = 1.0;
+        let (f, right, up) = self.frame();
+        let (tan_y, tan_x) = {
+            let t = (self.fov_y / 2.0).tan();
+            (t, t * aspect.max(0.05))
+        };
+        let mut dist: f32 = 4.0;
+        for k in 0..8 {
+            let corner = [0, 1, 2].map(|i| if k >> i & 1 == 1 { hi[i] } else { lo[i] });
+            let d = sub(view3d_mesh::world(corner), self.target);
+            let dot = |a: [f32; 3]| a[0] * d[0] + a[1] * d[1] + a[2] * d[2];
+            let (x, y, z) = (dot(right), dot(up), dot(f));
+            // Its depth from the eye is dist + z: it fits when |x| ≤ depth · tan_x, and so on.
+            dist = dist.max(x.abs() / tan_x - z).max(y.abs() / tan_y - z);
+        }
+        self.dist = dist * 1.04;
+    }
+
+    /// The camera's forward, right and up unit vectors (world units).
+    fn frame(&self) -> ([f32; 3], [f32; 3], [f32; 3]) {
+        let f = norm(sub(self.target, self.eye()));
+        let right = norm(cross(f, [0.0, 0.0, 1.0]));
+        let up = cross(right, f);
+        (f, right, up)
+    }
+
+    /// Zooms by `factor` towards the point under `at` of `rect` (as a map zooms to the
+    /// pointer): that point stays where it is on the screen.
+    pub fn zoom_at(&mut self, rect: egui::Rect, at: egui::Pos2, factor: f32) {
+        let new = (self.dist * factor).clamp(2.0, 1e5);
+        let (_, right, up) = self.frame();
+        let nx = 2.0 * (at.x - rect.left()) / rect.width().max(1.0) - 1.0;
+        let ny = 1.0 - 2.0 * (at.y - rect.top()) / rect.height().max(1.0);
+        let t = (self.fov_y / 2.0).tan();
+        let aspect = rect.width() / rect.height().max(1.0);
+        // The point's offset from the target, on the plane through the target facing the
+        // camera; it scales with the distance, so the target moves by the difference.
+        let o = [0, 1, 2].map(|i| (nx * t * aspect * right[i] + ny * t * up[i]) * self.dist);
+        let keep = 1.0 - new / self.dist;
+        for (i, oi) in o.iter().enumerate() {
+            self.target[i] += oi * keep;
+        }
+        self.dist = new;
+    }
+
+    /// The ray under the point `at` of `rect`, in voxel coordinates: origin and direction.
+    pub fn ray(&self, rect: egui::Rect, at: egui::Pos2) -> ([f32; 3], [f32; 3]) {
+        let eye = self.eye();
+        let f = norm(sub(self.target, eye));
+        let right = norm(cross(f, [0.0, 0.0, 1.0]));
+        let up = cross(right, f);
+        let nx = 2.0 * (at.x - rect.left()) / rect.width() - 1.0;
+        let ny = 1.0 - 2.0 * (at.y - rect.top()) / rect.height();
+        let t = (self.fov_y / 2.0).tan();
+        let aspect = rect.width() / rect.height();
+        let d = [0, 1, 2].map(|i| f[i] + nx * t * aspect * right[i] + ny * t * up[i]);
+        // Back from world to voxel coordinates (y mirrored).
+        ([eye[0], -eye[1], eye[2]], [d[0], -d[1], d[2]])
+    }
+}
+
+fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+fn cross(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+fn norm(a: [f32; 3]) -> [f32; 3] {
+    let n = (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]).sqrt().max(1e-9);
+    a.map(|c| c / n)
+}
+
+impl PathlabApp {
+    /// The 3D view in `rect` with its strip of controls on top.
+    pub(in crate::app) fn view3d(&mut self, ui: &mut egui::Ui, rect: egui::Rect) {
+        let Some(vol) = self.doc.volume.as_ref() else {
+            return;
+        };
+        let dims = vol.voxels.dims();
+        let depth = dims[2];
+        let v = &mut self.view3d;
+        if v.fitted != Some((dims, self.doc_serial)) {
+            // Another world: all its layers, framed on the search between start and goal.
+            v.layers = (0, depth - 1);
+            v.fit_endpoints = true;
+        }
+        v.layers = (v.layers.0.min(depth - 1), v.layers.1.min(depth - 1));
+        let mut layer = vol.z;
+        let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
+        child.horizontal_wrapped(|ui| {
+            let l = ui.label("Layer z");
+            ui.add(egui::Slider::new(&mut layer, 0..=depth - 1))
+                .labelled_by(l.id)
+                .on_hover_text("the layer the 2D view shows and edits (Page Up / Page Down)");
+            let l = ui.label("show z");
+            ui.add(egui::DragValue::new(&mut v.layers.0).range(0..=v.layers.1))
+                .labelled_by(l.id)
+                .on_hover_text("lowest layer drawn in 3D: cut away the floor");
+            ui.label("to");
+            let lo = v.layers.0;
+            ui.add(egui::DragValue::new(&mut v.layers.1).range(lo..=depth - 1))
+                .on_hover_text("highest layer drawn in 3D: cut away the ceiling to see inside");
+            ui.checkbox(&mut v.xray, "x-ray")
+                .on_hover_text("draw the search in front of the obstacles, as if they were glass");
+            if ui
+                .button("Fit")
+                .on_hover_text("show the whole world (double-click)")
+                .clicked()
+            {
+                v.fit_pending = true;
+            }
+        });
+        crate::app::flight::strip(self, &mut child);
+        let strip_bottom = child.min_rect().bottom() + 2.0;
+        let area = egui::Rect::from_min_max(egui::pos2(rect.left(), strip_bottom), rect.max);
+        if layer != self.doc.layer() {
+            self.set_layer(layer);
+        }
+        self.view3d_input(ui, area);
+        self.view3d_paint(ui, area);
+    }
+
+    /// Orbit, pan, zoom, fit and pick.
+    fn view3d_input(&mut self, ui: &mut egui::Ui, area: egui::Rect) {
+        let resp = ui.interact(
+            area,
+            egui::Id::unique("view3d"),
+            egui::Sense::click_and_drag(),
+        );
+        let v = &mut self.view3d;
+        if resp.dragged_by(egui::PointerButton::Primary) {
+            let d = resp.drag_delta();
+            v.yaw -= d.x * 0.01;
+            v.pitch = (v.pitch + d.y * 0.01).clamp(-1.5, 1.5);
+        }
+        if resp.dragged_by(egui::PointerButton::Secondary)
+            || resp.dragged_by(egui::PointerButton::Middle)
+        {
+            let d = resp.drag_delta();
+            let eye = v.eye();
+            let f = norm(sub(v.target, eye));
+            let right = norm(cross(f, [0.0, 0.0, 1.0]));
+            let up = cross(right, f);
+            let k = v.dist * (v.fov_y / 2.0).tan() * 2.0 / area.height().max(1.0);
+            for i in 0..3 {
+                v.target[i] += (-d.x * right[i] + d.y * up[i]) * k;
+            }
+        }
+        if let Some(at) = resp.hover_pos() {
+            let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+            if scroll != 0.0 {
+                v.zoom_at(area, at, (-scroll * 0.002).exp());
+            }
+        }
+        if resp.double_clicked() {
+            v.fit_pending = true;
+        } else if resp.clicked() {
+            if let Some(p) = resp.interact_pointer_pos() {
+                self.pick3d(area, p);
+            }
+        }
+    }
+
+    /// Picks the voxel under `at`: the first searched or blocked voxel along the ray within
+    /// the layers drawn. Its layer goes to the 2D view and the voxel to the inspector.
+    pub fn pick3d(&mut self, area: egui::Rect, at: egui::Pos2) -> Option<[u32; 3]> {
+        let (origin, dir) = self.view3d.ray(area, at);
+        let vol = self.doc.volume.as_ref()?;
+        let layers = self.view3d.layers;
+        let i = self.active.min(self.views.len().saturating_sub(1));
+        let cursor = self.views.get_mut(i).map(|v| v.run.event_cursor());
+        let states = match (self.views.get_mut(i), cursor) {
+            (Some(v), Some(c)) => Some(v.run.rec.seek(c).clone()),
+            _ => None,
+        };
+        let voxels = &vol.voxels;
+        let hit = voxel_mesh::cast(voxels.dims(), origin, dir, |p| {
+            if p[2] < layers.0 || p[2] > layers.1 {
+                return false;
+            }
+            let i = voxels.index(p[0] as i64, p[1] as i64, p[2] as i64);
+            i.is_some_and(|i| {
+                voxels.blocked_at(i)
+                    || states
+                        .as_ref()
+                        .is_some_and(|s| s.get(i) != NodeState::Unseen)
+            })
+        })?;
+        let (p, before) = hit;
+        // A click on an obstacle picks the free voxel in front of it.
+        let picked = if voxels.is_blocked(p[0] as i64, p[1] as i64, p[2] as i64) {
+            before.unwrap_or(p)
+        } else {
+            p
+        };
+        self.set_layer(picked[2]);
+        self.selected = Some((picked[0], picked[1]));
+        self.status = format!("Picked voxel ({}, {}, {})", picked[0], picked[1], picked[2]);
+        Some(picked)
+    }
+
+    /// Builds what changed and paints.
+    fn view3d_paint(&mut self, ui: &mut egui::Ui, area: egui::Rect) {
+        let Some(vol) = self.doc.volume.as_ref() else {
+            return;
+        };
+        let dims = vol.voxels.dims();
+        let v = &mut self.view3d;
+        if v.fit_pending || v.fit_endpoints {
+            let (s, g) = (self.doc.start_at(), self.doc.goal_at());
+            let mut lo = [s.0.min(g.0), s.1.min(g.1), s.2.min(g.2)].map(|c| c as f32);
+            let mut hi = [s.0.max(g.0), s.1.max(g.1), s.2.max(g.2)].map(|c| c as f32 + 1.0);
+            if v.fit_pending {
+                // The obstacles and the endpoints: most of a Warframe box is empty air.
+                for p in vol.voxels.blocked_voxels() {
+                    for i in 0..3 {
+                        lo[i] = lo[i].min(p[i] as f32);
+                        hi[i] = hi[i].max(p[i] as f32 + 1.0);
+                    }
+                }
+            } else {
+                // Start and goal with room around them for the search.
+                let e = [0, 1, 2].map(|i| hi[i] - lo[i]);
+                let pad = ((e[0] * e[0] + e[1] * e[1] + e[2] * e[2]).sqrt() * 0.1).max(6.0);
+                lo = lo.map(|c| c - pad);
+                hi = hi.map(|c| c + pad);
+            }
+            v.fit(lo, hi, area.width() / area.height().max(1.0));
+            v.fitted = Some((dims, self.doc_serial));
+            v.fit_pending = false;
+            v.fit_endpoints = false;
+        }
+        v.rect = Some(area);
+        let layers = v.layers;
+        // Obstacles: rebuilt when the map or the cut changes.
+        let key = (self.doc_serial, self.doc.revision, layers);
+        if v.obstacles.key != Some(key) {
+            v.obstacles.key = Some(key);
+            v.obstacles.tris = Arc::new(view3d_mesh::obstacles(&vol.voxels, layers));
+            v.obstacles.generation = v.next_generation;
+            v.next_generation += 1;
+        }
+        // The search at the active view's cursor: the sets on a worker thread for big
+        // worlds (a closed set of millions of voxels takes a few hundred milliseconds to
+        // mesh), the markers here.
+        let i = self.active.min(self.views.len().saturating_sub(1));
+        if let Some(view) = self.views.get_mut(i) {
+            let cursor = view.run.event_cursor();
+            let rev = self.doc.revision;
+            if let Some(job) = v.job.take_if(|j| j.is_finished()) {
+                if let Ok((key, tris, ms)) = job.join() {
+                    v.search.key = Some(key);
+                    v.search.tris = Arc::new(tris);
+                    v.search.generation = v.next_generation;
+                    v.next_generation += 1;
+                    v.last_build_ms = ms;
+                }
+            }
+            let key = (view.serial, cursor, layers, rev);
+            if v.search.key != Some(key) && v.job.is_none() {
+                let states = view.run.rec.seek(cursor);
+                if vol.voxels.len() <= SYNC_NODES {
+                    let t0 = Instant::now();
+                    v.search.tris = Arc::new(view3d_mesh::search_sets(&vol.voxels, states, layers));
+                    v.search.key = Some(key);
+                    v.search.generation = v.next_generation;
+                    v.next_generation += 1;
+                    v.last_build_ms = t0.elapsed().as_secs_f32() * 1000.0;
+                } else {
+                    let voxels = match &v.voxels {
+                        Some((k, a)) if *k == (self.doc_serial, rev) => a.clone(),
+                        _ => {
+                            let a = Arc::new(vol.voxels.clone());
+                            v.voxels = Some(((self.doc_serial, rev), a.clone()));
+                            a
+                        }
+                    };
+                    let states = states.clone();
+                    v.job = Some(std::thread::spawn(move || {
+                        let t0 = Instant::now();
+                        let tris = view3d_mesh::search_sets(&voxels, &states, layers);
+                        (key, tris, t0.elapsed().as_secs_f32() * 1000.0)
+                    }));
+                }
+            }
+            if v.job.is_some() {
+                ui.ctx().request_repaint();
+            }
+            let mkey = (
+                view.serial,
+                cursor,
+                vol.z,
+                self.selected,
+                rev,
+                self.doc.start_at(),
+                self.doc.goal_at(),
+                self.smoothed,
+            );
+            if v.markers_key != Some(mkey) {
+                let mut tris = Tris::default();
+                let xyz = |n: u32| vol.voxels.coords(n as usize);
+                if view.run.path_visible() {
+                    if let Some(path) = view.run.path() {
+                        for w in path.windows(2) {
+                            tris.segment(xyz(w[0]), xyz(w[1]), 0.35, palette::PATH);
+                        }
+                    }
+                }
+                if self.smoothed && view.run.path_visible() {
+                    // View ▸ Rubber-banded paths: thinner, beside the path.
+                    if let Some(band) = view.run.smoothed_path(&self.space) {
+                        for w in band.windows(2) {
+                            tris.segment(xyz(w[0]), xyz(w[1]), 0.2, palette::SMOOTHED);
+                        }
+                    }
+                }
+                if let Some(n) = view.run.current_node() {
+                    tris.cube_at(xyz(n), 1.1, palette::CURRENT);
+                }
+                for (a, b, clear) in view.run.sight_checks() {
+                    let c = if clear {
+                        palette::SIGHT_CLEAR
+                    } else {
+                        palette::SIGHT_BLOCKED
+                    };
+                    tris.segment(xyz(a), xyz(b), 0.15, c);
+                }
+                let (s, g) = (self.doc.start_at(), self.doc.goal_at());
+                tris.cube_at([s.0, s.1, s.2], 1.6, palette::START);
+                tris.cube_at([g.0, g.1, g.2], 1.6, palette::GOAL);
+                if let Some((x, y)) = self.selected {
+                    tris.cube_at([x, y, vol.z], 1.25, palette::POINTER);
+                }
+                tris.layer_frame(dims, vol.z, palette::LAYER_FRAME);
+                v.markers = Arc::new(tris);
+                v.markers_key = Some(mkey);
+                v.markers_generation = v.next_generation;
+                v.next_generation += 1;
+            }
+        }
+        let [w, h, d] = dims.map(|c| c as f32);
+        let mut parts = vec![
+            (v.obstacles.generation, v.obstacles.tris.clone()),
+            (v.search.generation, v.search.tris.clone()),
+            (v.markers_generation, v.markers.clone()),
+        ];
+        let (xray, eye, target, fov_y, dist) = (v.xray, v.eye(), v.target, v.fov_y, v.dist);
+        let mut generation = v.next_generation;
+        if let Some([moving, agent]) = self.flight_parts(&mut generation) {
+            // The moving obstacles over the grey graph voxels, the agent in front of all.
+            parts.insert(1, moving);
+            parts.push(agent);
+        }
+        self.view3d.next_generation = generation;
+        let scene = Scene {
+            parts,
+            eye,
+            target,
+            fov_y,
+            far: dist * 2.0 + (w * w + h * h + d * d).sqrt() * 2.0,
+            background: palette::VIEW3D_BACKGROUND,
+            xray,
+        };
+        view3d_gl::paint(ui, area, scene);
+        crate::app::flight::badge(self, ui, area);
+    }
+
+    /// Shows and edits layer `z` of the voxel world in 2D.
+    pub fn set_layer(&mut self, z: u32) {
+        if self.doc.set_layer(z) {
+            self.space.set_layer(z);
+            self.seen_tiles = self.doc.grid.tiles().to_vec();
+            self.best_open_cache = None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where the pixel `at` of `rect` meets the plane through the target facing the camera.
+    fn under(v: &View3d, rect: egui::Rect, at: egui::Pos2) -> [f32; 3] {
+        let (_, right, up) = v.frame();
+        let nx = 2.0 * (at.x - rect.left()) / rect.width() - 1.0;
+        let ny = 1.0 - 2.0 * (at.y - rect.top()) / rect.height();
+        let t = (v.fov_y / 2.0).tan();
+        let aspect = rect.width() / rect.height();
+        [0, 1, 2].map(|i| v.target[i] + (nx * t * aspect * right[i] + ny * t * up[i]) * v.dist)
+    }
+
+    #[test]
+    fn the_wheel_zooms_towards_the_pointer() {
+        let mut v = View3d::default();
+        v.fit([0.0; 3], [40.0, 30.0, 20.0], 1.5);
+        let rect = egui::Rect::from_min_size(egui::pos2(10.0, 20.0), egui::vec2(300.0, 200.0));
+        let at = egui::pos2(250.0, 60.0);
+        let before = under(&v, rect, at);
+        let dist = v.dist;
+        v.zoom_at(rect, at, 0.5);
+        let after = under(&v, rect, at);
+        assert!((v.dist - dist * 0.5).abs() < 1e-3);
+        for i in 0..3 {
+            assert!((before[i] - after[i]).abs() < 1e-3, "{before:?} {after:?}");
+        }
+    }
+
+    #[test]
+    fn fit_fills_the_view_with_the_box() {
+        for (aspect, yaw, pitch) in [(1.5, 0.7, 0.5), (0.6, 2.0, 0.3), (1.0, -1.0, 1.2)] {
+            let mut v = View3d {
+                yaw,
+                pitch,
+                ..View3d::default()
+            };
+            let (lo, hi) = ([0.0, 0.0, 0.0], [246.0, 154.0, 20.0]);
+            v.fit(lo, hi, aspect);
+            let (f, right, up) = v.frame();
+            let eye = v.eye();
+            let t = (v.fov_y / 2.0).tan();
+            let mut widest: f32 = 0.0;
+            for k in 0..8 {
+                let c = [0, 1, 2].map(|i| if k >> i & 1 == 1 { hi[i] } else { lo[i] });
+                let d = sub(view3d_mesh::world(c), eye);
+                let dot = |a: [f32; 3]| a[0] * d[0] + a[1] * d[1] + a[2] * d[2];
+                let (x, y, z) = (dot(right) / (t * aspect), dot(up) / t, dot(f));
+                assert!(z > 0.0 && x.abs() <= z * 1.0001 && y.abs() <= z * 1.0001);
+                widest = widest.max(x.abs() / z).max(y.abs() / z);
+            }
+            // Some corner reaches the frame's edge (within the margin).
+            assert!(widest > 0.9, "the box fills {widest} of the view");
+        }
+    }
+}

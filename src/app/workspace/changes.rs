@@ -1,0 +1,345 @@
+//! What changes do to the runs: views added or given another algorithm, edits, undo and
+//! redo, a new document, a scenario problem, other moves or terrain rule. Incremental
+//! searches repair; the others restart and the timeline cursor returns where it was.
+
+use crate::app::timeline::Resume;
+use crate::app::{
+    moves_name, rule_name, AlgoChoice, Document, MapTexture, PathlabApp, Run, Touched, View,
+};
+use crate::map::Edit;
+use crate::search::Query;
+use crate::space::{Connectivity, TerrainRule};
+use crate::world::AnySpace;
+
+impl PathlabApp {
+    pub(in crate::app) fn query(&self) -> Query {
+        if let Some((v, _)) = self.space.as_voxel() {
+            let node = |p: crate::app::document::At| v.node(p.0, p.1, p.2).unwrap_or(0);
+            return Query {
+                start: node(self.doc.start_at()),
+                goal: node(self.doc.goal_at()),
+            };
+        }
+        let node = |p: (u32, u32)| self.space.node(p.0, p.1).unwrap_or(0);
+        Query {
+            start: node(self.doc.start),
+            goal: node(self.doc.goal),
+        }
+    }
+
+    /// Adds a view running `choice` (at most four).
+    pub fn add_view(&mut self, choice: AlgoChoice) {
+        if self.views.len() >= 4 {
+            return;
+        }
+        match Run::new(choice, &self.space, self.query()) {
+            Ok(run) => {
+                let serial = self.bump();
+                self.views.push(View {
+                    run,
+                    tex: MapTexture::default(),
+                    serial,
+                    world: None,
+                    gps: Default::default(),
+                });
+            }
+            Err(e) => self.status = e,
+        }
+    }
+
+    /// Adds a view running `choice` on the map as another world (`family`: hexes of a size),
+    /// beside the document's own views.
+    pub fn add_world_view(
+        &mut self,
+        choice: AlgoChoice,
+        family: crate::world::Family,
+        fill: crate::map::HexFill,
+    ) {
+        if self.views.len() >= 4 {
+            self.status = "Four views at most: close one first".into();
+            return;
+        }
+        let built = crate::app::ViewWorld::of(&self.doc, family, fill).and_then(|w| {
+            let run = Run::new(choice, &w.space, w.query())?;
+            Ok((w, run))
+        });
+        match built {
+            Ok((w, run)) => {
+                let serial = self.bump();
+                self.status = format!(
+                    "View {} searches the map as {}×{} hexes{}",
+                    self.views.len() + 1,
+                    w.grid.width(),
+                    w.grid.height(),
+                    crate::app::file_actions::leak_note(w.wall_crossings(&self.doc.grid), fill)
+                );
+                self.views.push(View {
+                    run,
+                    tex: MapTexture::default(),
+                    serial,
+                    world: Some(Box::new(w)),
+                    gps: Default::default(),
+                });
+                self.active = self.views.len() - 1;
+                self.restart_all();
+            }
+            Err(e) => self.report_error("Could not show the map as hexes", e),
+        }
+    }
+
+    pub(in crate::app) fn bump(&mut self) -> u64 {
+        self.next_serial += 1;
+        self.next_serial
+    }
+
+    /// Sets the algorithm of view `i` and restarts it.
+    pub fn set_algorithm(&mut self, i: usize, choice: AlgoChoice) {
+        if i < self.views.len() {
+            let was = std::mem::replace(&mut self.views[i].run.choice, choice);
+            if !self.restart_view(i) {
+                // Refused (it does not run on this world): the view keeps its algorithm.
+                self.views[i].run.choice = was;
+            }
+        }
+    }
+
+    /// Restarts view `i`'s search on the current map, reusing its memory.
+    pub(in crate::app) fn rerun_view(&mut self, i: usize) {
+        let q = self.query();
+        let serial = self.bump();
+        // A view of its own world rebuilds it from the document first.
+        if let Some(w) = &self.views[i].world {
+            match w.rebuilt(&self.doc) {
+                Ok(fresh) => self.views[i].world = Some(Box::new(fresh)),
+                Err(_) => self.views[i].world = None,
+            }
+        }
+        let v = &mut self.views[i];
+        let notice = match &v.world {
+            Some(w) => v.run.restart(&w.space, w.query()),
+            None => v.run.restart(&self.space, q),
+        };
+        v.serial = serial;
+        if let Some(n) = notice {
+            v.gps = Default::default();
+            self.status = format!("View {}: {n}", i + 1);
+        }
+    }
+
+    /// Builds view `i`'s run anew; false (and the reason in the status line) when refused.
+    pub(in crate::app) fn restart_view(&mut self, i: usize) -> bool {
+        let target = self.resume_target();
+        let q = self.query();
+        let choice = self.views[i].run.choice.clone();
+        let built = match &self.views[i].world {
+            Some(w) => Run::new(choice, &w.space, w.query()),
+            None => Run::new(choice, &self.space, q),
+        };
+        let ok = match built {
+            Ok(run) => {
+                self.views[i].run = run;
+                self.views[i].serial = self.bump();
+                true
+            }
+            Err(e) => {
+                self.status = e;
+                false
+            }
+        };
+        self.resume = Some(target);
+        self.settle_cursor();
+        ok
+    }
+
+    /// Restarts every run (after an edit): the step cursor returns to where it was (or to the
+    /// end, if it was there) as the new runs record.
+    pub fn restart_all(&mut self) {
+        let target = self.resume_target();
+        self.seen_tiles = self.doc.grid.tiles().to_vec();
+        for i in 0..self.views.len() {
+            self.rerun_view(i);
+        }
+        self.best_open_cache = None;
+        self.resume = Some(target);
+        self.settle_cursor();
+    }
+
+    /// Reacts to a document change: rebuilds the affected part of the space, restarts runs.
+    pub(in crate::app) fn touched(&mut self, t: Touched) {
+        match t {
+            Touched::Cells(Some(r))
+                if self.space.width() == self.doc.grid.width()
+                    && self.space.height() == self.doc.grid.height() =>
+            {
+                self.cells_changed(r);
+                return;
+            }
+            Touched::Cells(_) => {
+                self.space = self.doc.space();
+                self.cam.fit_pending = true;
+            }
+            Touched::Knowledge => self.space = self.doc.space(),
+            Touched::Endpoints => {}
+        }
+        self.restart_all();
+    }
+
+    /// Cells inside `r` changed (same map size): the space is updated; incremental algorithms
+    /// repair in place, the change and the repair joining their timeline; the others start
+    /// again. A cursor that was at the end stays at the end.
+    pub(in crate::app) fn cells_changed(&mut self, r: crate::map::Rect) {
+        self.agents_user_edited(r);
+        let before = self.space.revision();
+        let around = self.space.update(&self.doc.grid, Some(r));
+        if let Some(note) = crate::app::prepared::world_changed(before, &self.space, Some(&around))
+        {
+            self.status = note;
+        }
+        let target = self.resume_target();
+        let tiles = self.doc.grid.tiles();
+        if self.seen_tiles.len() != tiles.len() {
+            self.seen_tiles = tiles.to_vec();
+        }
+        let w = self.doc.grid.width() as usize;
+        let mut cells = vec![];
+        for y in r.y as usize..(r.y + r.h) as usize {
+            for x in r.x as usize..(r.x + r.w) as usize {
+                let i = y * w + x;
+                if let (Some(&new), Some(old)) = (tiles.get(i), self.seen_tiles.get_mut(i)) {
+                    if *old != new {
+                        cells.push((i, *old, new));
+                        *old = new;
+                    }
+                }
+            }
+        }
+        for i in 0..self.views.len() {
+            // A view of its own world is rebuilt from the changed map and searched again.
+            if self.views[i].world.is_some()
+                || !self.views[i]
+                    .run
+                    .repair(&self.space, &around, cells.clone())
+            {
+                self.rerun_view(i);
+            }
+        }
+        self.best_open_cache = None;
+        self.resume = Some(target);
+        if target == Resume::End {
+            self.to_end();
+        } else {
+            self.settle_cursor();
+        }
+    }
+
+    /// Replaces the document (open, new, generate).
+    /// Makes `doc` the document; returns the one it replaces. What a conversion replaced is
+    /// kept by the caller for undo; any other document change forgets it.
+    pub(in crate::app) fn set_document(&mut self, doc: Document) -> Document {
+        self.agents_stop();
+        self.sim.blocks = None;
+        self.flight = None;
+        self.converted_from.clear();
+        let old = std::mem::replace(&mut self.doc, doc);
+        self.doc_serial += 1;
+        self.problems.chosen = None;
+        self.space = self.doc.space();
+        self.cam.fit_pending = true;
+        self.cursor = 0;
+        self.resume = None;
+        self.playing = false;
+        self.selected = None;
+        self.active = 0;
+        self.restart_all();
+        old
+    }
+
+    /// Makes `doc`, a conversion of the document (to hexes, to voxels), the document; undo
+    /// brings the replaced one back.
+    pub(in crate::app) fn set_converted(&mut self, doc: Document) {
+        let before = std::mem::take(&mut self.converted_from);
+        let old = self.set_document(doc);
+        self.converted_from = before;
+        self.converted_from.push(old);
+    }
+
+    /// Searches problem `i` of the scenario: start and goal move there (not an edit: the map
+    /// stays saved), and every run starts again.
+    pub fn choose_problem(&mut self, i: usize) {
+        let Some(p) = self.doc.problems.get(i) else {
+            return;
+        };
+        let (s, g, opt) = (p.start, p.goal, p.optimal);
+        self.agents_stop();
+        self.doc.set_endpoints_quiet(s, g);
+        self.problems.chosen = Some(i);
+        self.touched(Touched::Endpoints);
+        self.status = format!(
+            "Problem #{i}: ({}, {}) to ({}, {}), optimal length {opt:.3}",
+            s.0, s.1, g.0, g.1
+        );
+    }
+
+    /// Sets the moves and terrain rule the searches use: the space is rebuilt and every run
+    /// restarts. A setting saved with the project, so the document counts as changed.
+    pub fn set_rules(&mut self, moves: Connectivity, rule: TerrainRule) {
+        if (moves, rule) == (self.doc.moves, self.doc.rule) {
+            return;
+        }
+        self.agents_stop();
+        (self.doc.moves, self.doc.rule) = (moves, rule);
+        self.doc.dirty = true;
+        self.doc.revision += 1;
+        self.space = AnySpace::new(&self.doc.grid, self.doc.world, (moves, rule));
+        self.restart_all();
+        self.status = format!(
+            "Searches now use {} and {}",
+            moves_name(moves),
+            rule_name(rule)
+        );
+    }
+
+    /// Applies an edit from the editor (undoable) and restarts the runs.
+    pub fn edit(&mut self, e: Edit) {
+        match self.doc.apply(e) {
+            Ok(t) => self.touched(t),
+            Err(e) => self.status = e,
+        }
+    }
+
+    /// Undo the last change.
+    /// Whether Undo has something to undo: an edit, or a conversion.
+    pub fn can_undo(&self) -> bool {
+        self.doc.can_undo() || !self.converted_from.is_empty()
+    }
+
+    pub fn undo(&mut self) {
+        match self.doc.undo() {
+            Some(t) => {
+                self.touched(t);
+                self.status = "Undone".into();
+            }
+            None => match self.converted_from.pop() {
+                // Past the conversion's first edit: the map it was made from.
+                Some(before) => {
+                    let rest = std::mem::take(&mut self.converted_from);
+                    let _ = self.set_document(before);
+                    self.converted_from = rest;
+                    self.status = format!("Undone: back to the {} map", self.doc.world.name());
+                }
+                None => self.status = "Nothing to undo".into(),
+            },
+        }
+    }
+
+    /// Redo the last undone change.
+    pub fn redo(&mut self) {
+        match self.doc.redo() {
+            Some(t) => {
+                self.touched(t);
+                self.status = "Redone".into();
+            }
+            None => self.status = "Nothing to redo".into(),
+        }
+    }
+}

@@ -1,0 +1,74 @@
+//! An algorithm chosen for a view, with its parameter values: built from a registry name or a
+//! spec, written back as a spec and a title.
+
+use crate::search::params::Params;
+use crate::search::registry::{self, AlgoInfo};
+use crate::search::Query;
+use crate::world::AnySearch;
+use crate::world::AnySpace;
+use std::collections::BTreeMap;
+
+/// An algorithm and its parameter values.
+#[derive(Clone, Debug)]
+pub struct AlgoChoice {
+    pub info: &'static AlgoInfo,
+    pub values: BTreeMap<String, f64>,
+}
+
+impl PartialEq for AlgoChoice {
+    fn eq(&self, o: &Self) -> bool {
+        self.info.name == o.info.name && self.values == o.values
+    }
+}
+
+impl AlgoChoice {
+    /// The registered algorithm `name` with its defaults (A* if the name is unknown).
+    pub fn named(name: &str) -> AlgoChoice {
+        let info = registry::find(name).unwrap_or(&registry::all()[0]);
+        let values = info
+            .params
+            .iter()
+            .map(|p| (p.name.to_string(), p.default))
+            .collect();
+        AlgoChoice { info, values }
+    }
+
+    /// The algorithm a spec like `weighted-astar:weight=2` names, with its parameters checked.
+    pub fn from_spec(spec: &str) -> Result<AlgoChoice, String> {
+        let (info, params) = registry::parse_spec(spec)?;
+        Ok(AlgoChoice {
+            info,
+            values: params.values().clone(),
+        })
+    }
+
+    /// `name:key=value,...`, as the CLI and run files spell it.
+    pub fn spec(&self) -> String {
+        let non_default: Vec<String> = self
+            .info
+            .params
+            .iter()
+            .filter(|p| self.values.get(p.name) != Some(&p.default))
+            .map(|p| format!("{}={}", p.name, self.values[p.name]))
+            .collect();
+        if non_default.is_empty() {
+            self.info.name.to_string()
+        } else {
+            format!("{}:{}", self.info.name, non_default.join(","))
+        }
+    }
+
+    /// Title for a view: the algorithm and its non-default settings.
+    pub fn label(&self) -> String {
+        let s = self.spec();
+        match s.split_once(':') {
+            Some((_, rest)) => format!("{} ({rest})", self.info.title),
+            None => self.info.title.to_string(),
+        }
+    }
+
+    pub(in crate::app) fn build(&self, space: &AnySpace, q: Query) -> Result<AnySearch, String> {
+        let params = Params::resolve(self.info.params, &self.values)?;
+        crate::app::prepared::build(self.info, &params, space, q)
+    }
+}

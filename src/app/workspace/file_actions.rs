@@ -1,0 +1,461 @@
+//! What the app does with files: opening, saving, the file questions (native dialog or path
+//! field), dropped files, the recovery file, and exports of the run.
+
+use crate::app::files::{self, DialogPurpose, PendingDialog};
+use crate::app::{path_prompt, AlgoChoice, Document, PathlabApp, PendingAction, Prompt};
+use crate::map::Cell;
+use eframe::egui;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+impl PathlabApp {
+    /// Where unsaved work is written: this instance's recovery slot.
+    pub fn recovery_file(&self) -> PathBuf {
+        match &self.recovery {
+            Some(slot) => slot.path.clone(),
+            None => self
+                .opts
+                .recovery_file
+                .clone()
+                .unwrap_or_else(files::recovery_path),
+        }
+    }
+
+    /// True while a file question (native dialog or path field) is open.
+    pub fn asking_file(&self) -> bool {
+        self.dialog.is_some() || self.path_prompt.is_some()
+    }
+
+    /// The typed-path field, while it stands in for the native dialog: its text and purpose.
+    pub fn path_field(&mut self) -> Option<&mut String> {
+        self.path_prompt.as_mut().map(|p| &mut p.text)
+    }
+
+    /// The folder file questions start in: the document's, else the last file's, else the
+    /// working folder.
+    pub(in crate::app) fn file_folder(&self) -> PathBuf {
+        self.doc
+            .path
+            .as_ref()
+            .or(self.recent.first())
+            .and_then(|p| p.parent())
+            .filter(|p| p.is_dir())
+            .map(std::path::Path::to_path_buf)
+            .or_else(|| std::env::current_dir().ok())
+            .unwrap_or_else(|| PathBuf::from("."))
+    }
+
+    /// Asks for a file for `purpose`: the native dialog, or the path field where none can
+    /// open. One question at a time.
+    pub fn ask_file(&mut self, purpose: DialogPurpose, suggested: &str) {
+        if self.asking_file() {
+            return;
+        }
+        if self.no_portal {
+            self.path_prompt = Some(path_prompt::PathPrompt::new(
+                purpose,
+                self.file_folder(),
+                suggested,
+            ));
+        } else {
+            self.dialog = Some(PendingDialog::spawn(purpose, suggested));
+        }
+    }
+
+    /// Removes the recovery file (after a save, or when the user discards it).
+    pub fn clear_recovery(&mut self) {
+        self.flush_recovery();
+        let _ = std::fs::remove_file(self.recovery_file());
+    }
+
+    /// Shows a failure in a dialog (and the status line) until the user closes it.
+    pub fn report_error(&mut self, title: &str, message: String) {
+        self.status = message.clone();
+        self.prompt = Some(Prompt::Error(title.into(), message));
+    }
+
+    /// Opens a file now (no prompt).
+    pub fn open_now(&mut self, path: &std::path::Path) -> Result<(), String> {
+        let l = files::load(path, (self.doc.moves, self.doc.rule))?;
+        self.open_loaded(path, l);
+        Ok(())
+    }
+
+    /// Opens example `i` of the gallery (not a file of the user's: Save asks where).
+    pub fn open_example(&mut self, i: usize) {
+        let Some(e) = crate::examples::EXAMPLES.get(i) else {
+            return;
+        };
+        match crate::examples::open(e) {
+            Ok(l) => {
+                self.open_loaded(std::path::Path::new(e.file), l);
+                self.recent.retain(|p| p != std::path::Path::new(e.file));
+                self.status = format!("Example: {} — {}", e.title, e.shows);
+            }
+            Err(err) => self.report_error("Could not open the example", err.to_string()),
+        }
+    }
+
+    /// Makes an opened file the document.
+    pub fn open_loaded(&mut self, path: &std::path::Path, l: crate::map::io::Opened) {
+        let (w, h) = (l.grid.width(), l.grid.height());
+        let start = l.start.unwrap_or((w / 8, h / 2));
+        let goal = l.goal.unwrap_or((w - 1 - w / 8, h / 2));
+        let mut doc = Document::new(l.grid, start, goal, l.path.clone());
+        // A scenario opens on its first problem: mark it chosen.
+        let first_problem = l
+            .problems
+            .first()
+            .is_some_and(|p| Some(p.start) == l.start && Some(p.goal) == l.goal)
+            .then_some(0);
+        doc.problems = l.problems;
+        // A project brings its own moves and terrain rule; other files keep the current ones.
+        (doc.moves, doc.rule) = l.rules.unwrap_or((self.doc.moves, self.doc.rule));
+        doc.world = l.world;
+        doc.volume = l.volume;
+        doc.knowledge = l.knowledge;
+        // A view whose algorithm the new world refuses says so in the status line.
+        self.status.clear();
+        self.set_document(doc);
+        let notice = std::mem::take(&mut self.status);
+        self.problems.chosen = first_problem;
+        if !l.algorithms.is_empty() {
+            self.views.clear();
+            for a in l.algorithms.iter().take(4) {
+                let mut c = AlgoChoice::named(&a.name);
+                for (k, v) in &a.params {
+                    c.values.insert(k.clone(), *v);
+                }
+                match a.world {
+                    Some((family, fill)) => self.add_world_view(c, family, fill),
+                    None => self.add_view(c),
+                }
+            }
+        }
+        self.recent.retain(|p| p != path);
+        self.recent.insert(0, path.to_path_buf());
+        self.recent.truncate(8);
+        self.status = format!(
+            "Opened {} ({w}×{h}{}){}",
+            path.display(),
+            if self.doc.problems.is_empty() {
+                String::new()
+            } else {
+                format!(", {} problems", self.doc.problems.len())
+            },
+            if notice.is_empty() || !l.algorithms.is_empty() {
+                String::new()
+            } else {
+                format!(". {notice}")
+            }
+        );
+    }
+
+    pub(in crate::app) fn request(&mut self, a: PendingAction) {
+        if self.doc.dirty {
+            self.prompt = Some(Prompt::Discard(a));
+        } else {
+            self.perform(a);
+        }
+    }
+
+    pub(in crate::app) fn perform(&mut self, a: PendingAction) {
+        match a {
+            PendingAction::Open(Some(p)) => {
+                if let Err(e) = self.open_now(&p) {
+                    self.report_error("Could not open the file", e);
+                }
+            }
+            PendingAction::Open(None) => {
+                self.ask_file(DialogPurpose::Open, "");
+            }
+            PendingAction::New if self.doc.volume.is_some() => self.new_voxel_world(),
+            PendingAction::New => {
+                let (w, h) = self.gen_size;
+                let grid = crate::map::Grid::new(w.max(2), h.max(1), Cell::FREE);
+                let mut doc = Document::new(grid, (0, h / 2), (w - 1, h / 2), None);
+                // A new map of the same world: hexes stay hexes, to be drawn directly.
+                (doc.moves, doc.rule, doc.world) = (self.doc.moves, self.doc.rule, self.doc.world);
+                self.set_document(doc);
+                self.status = format!("New {w}×{h} map");
+            }
+            PendingAction::ToHexes(family, fill) => {
+                match crate::app::ViewWorld::of(&self.doc, family, fill) {
+                    Ok(w) => {
+                        let (hw, hh) = (w.grid.width(), w.grid.height());
+                        let leaks = w.wall_crossings(&self.doc.grid);
+                        // A view that searched these same hexes beside the squares would now
+                        // repeat a plain view of the same algorithm: it goes.
+                        let same = |v: &crate::app::View| {
+                            v.world
+                                .as_ref()
+                                .is_some_and(|o| o.family == family && o.fill == fill)
+                        };
+                        let mut seen: Vec<AlgoChoice> = vec![];
+                        let views = std::mem::take(&mut self.views);
+                        for v in views {
+                            let twin = seen.contains(&v.run.choice);
+                            if !(same(&v) && twin) {
+                                seen.push(v.run.choice.clone());
+                                self.views.push(v);
+                            }
+                        }
+                        let mut doc = Document::new(w.grid, w.start, w.goal, None);
+                        (doc.moves, doc.rule, doc.world) = (self.doc.moves, self.doc.rule, family);
+                        doc.dirty = true;
+                        doc.revision = 1;
+                        self.set_converted(doc);
+                        self.status = format!(
+                            "The map as {hw}×{hh} hexes: a new, unsaved project (Undo goes back){}",
+                            leak_note(leaks, fill)
+                        );
+                    }
+                    Err(e) => self.report_error("Could not turn the map into hexes", e),
+                }
+            }
+            PendingAction::ToVoxels(height) => self.extrude_to_voxels(height),
+            PendingAction::Example(i) => self.open_example(i),
+            PendingAction::Scene3d => self.open_scene3d(),
+            PendingAction::Quit => {
+                self.doc.dirty = false;
+                self.clear_recovery();
+                self.quit_now = true;
+            }
+        }
+    }
+
+    /// Saves to the document's file, or asks where.
+    pub fn save(&mut self) {
+        match self.doc.path.clone() {
+            Some(p) => self.save_to(&p),
+            None => self.ask_file(DialogPurpose::SaveAs, "map.map"),
+        }
+    }
+
+    pub(in crate::app) fn algo_settings(&self) -> Vec<crate::map::io::AlgoSettings> {
+        self.views
+            .iter()
+            .map(|v| crate::map::io::AlgoSettings {
+                name: v.run.choice.info.name.into(),
+                params: v.run.choice.values.clone(),
+                // A knowledge level's view is saved as a plain view of the document's world.
+                world: (v.world.as_ref())
+                    .filter(|w| w.knowledge.is_none())
+                    .map(|w| (w.family, w.fill)),
+            })
+            .collect()
+    }
+
+    pub fn save_to(&mut self, p: &std::path::Path) {
+        let grid = self.user_grid();
+        let project = self.doc.to_project(&grid, self.algo_settings());
+        match files::save(p, &project, &grid) {
+            Ok(()) => {
+                self.doc.path = Some(p.to_path_buf());
+                self.doc.dirty = false;
+                self.clear_recovery();
+                self.status = format!("Saved {}", p.display());
+            }
+            Err(e) => self.report_error("Not saved", format!("Not saved: {e}")),
+        }
+    }
+
+    pub(in crate::app) fn poll_dialog(&mut self, ctx: &egui::Context) {
+        if let Some(p) = &mut self.path_prompt {
+            match p.show(ctx) {
+                Some(path_prompt::Answer::Chosen(path)) => {
+                    let purpose = p.purpose;
+                    self.path_prompt = None;
+                    self.file_chosen(purpose, path);
+                }
+                Some(path_prompt::Answer::Cancelled) => {
+                    self.path_prompt = None;
+                    self.status = "Cancelled".into();
+                }
+                None => {}
+            }
+            return;
+        }
+        let Some(d) = &self.dialog else { return };
+        let Some(result) = d.poll() else { return };
+        let (purpose, suggested) = (d.purpose, d.suggested.clone());
+        self.dialog = None;
+        match result {
+            files::DialogResult::Chosen(p) => self.file_chosen(purpose, p),
+            files::DialogResult::Cancelled => self.status = "Cancelled".into(),
+            files::DialogResult::Unavailable => {
+                // Remembered for the session: the next question goes straight to the field.
+                self.no_portal = true;
+                self.ask_file(purpose, &suggested);
+                self.status = "No file dialog could open (no desktop portal): type a path".into();
+            }
+        }
+    }
+
+    /// Does what a file question was for, with the path the user gave.
+    pub(in crate::app) fn file_chosen(&mut self, purpose: DialogPurpose, p: PathBuf) {
+        match purpose {
+            DialogPurpose::Open => self.perform(PendingAction::Open(Some(p))),
+            DialogPurpose::SaveAs => self.save_to(&p),
+            DialogPurpose::ExportRun => self.export_run(&p),
+            DialogPurpose::ExportPosthoc => self.export_posthoc(&p),
+            DialogPurpose::ExportPng => {
+                self.shot_target = Some((p, self.canvas_rect));
+                self.shot_requested = false;
+            }
+            DialogPurpose::SaveTape => self.save_tape(&p),
+            DialogPurpose::OpenTape => self.open_tape(&p),
+            DialogPurpose::ExportCsv => {
+                let text = self.experiment.csv().unwrap_or_default();
+                self.status = match crate::map::io::write_atomic(&p, text.as_bytes()) {
+                    Ok(()) => format!("Saved the experiment to {}", p.display()),
+                    Err(e) => format!("Could not save {}: {e}", p.display()),
+                };
+            }
+        }
+    }
+
+    pub(in crate::app) fn dropped_files(&mut self, ctx: &egui::Context) {
+        let dropped: Vec<PathBuf> = ctx.input(|i| {
+            i.raw
+                .dropped_files
+                .iter()
+                .map(|f| f.path().to_path_buf())
+                .collect()
+        });
+        if let Some(p) = dropped.into_iter().next() {
+            self.request(PendingAction::Open(Some(p)));
+        }
+    }
+
+    /// Writes the recovery file every few seconds while there are unsaved changes.
+    pub(in crate::app) fn write_recovery(&mut self) {
+        if !self.doc.dirty
+            || self.doc.revision == self.recovery_written
+            || self.recovery_at.elapsed() < Duration::from_secs(2)
+            || self.opts.screenshot.is_some()
+        {
+            return;
+        }
+        // One write at a time, off the UI thread (a 1024×1024 map is a megabyte of RON).
+        if let Some(job) = self.recovery_job.take() {
+            if !job.is_finished() {
+                self.recovery_job = Some(job);
+                return;
+            }
+            if let Ok(Err(e)) = job.join() {
+                self.status = format!("Cannot write the recovery file: {e}");
+            }
+        }
+        let project = self.doc.to_project(&self.user_grid(), self.algo_settings());
+        let path = self.recovery_file();
+        self.recovery_job = Some(std::thread::spawn(move || {
+            files::write_recovery(&path, &project)
+        }));
+        self.recovery_written = self.doc.revision;
+        self.recovery_at = Instant::now();
+    }
+
+    /// Waits for a recovery write in progress (tests, and before removing the file).
+    pub fn flush_recovery(&mut self) {
+        if let Some(job) = self.recovery_job.take() {
+            let _ = job.join();
+        }
+    }
+
+    /// Restores the recovery file as an unsaved document.
+    pub(in crate::app) fn recover(&mut self) {
+        let p = self.recovery_file();
+        match files::load(&p, (self.doc.moves, self.doc.rule)) {
+            Ok(l) => {
+                let s = l.start.unwrap_or((0, 0));
+                let g = l.goal.unwrap_or((1, 0));
+                let mut doc = Document::new(l.grid, s, g, None);
+                doc.problems = l.problems;
+                (doc.moves, doc.rule) = l.rules.unwrap_or((self.doc.moves, self.doc.rule));
+                doc.world = l.world;
+                doc.volume = l.volume;
+                doc.dirty = true;
+                doc.revision = 1;
+                self.set_document(doc);
+                self.status = "Restored unsaved work from the recovery file".into();
+            }
+            Err(e) => self.report_error(
+                "Could not restore",
+                format!("Recovery file unreadable: {e}"),
+            ),
+        }
+    }
+
+    pub(in crate::app) fn export_run(&mut self, p: &std::path::Path) {
+        let Some(v) = self.views.first() else { return };
+        let r = &v.run;
+        let xy = |n: u32| self.space.xy(n);
+        let file = crate::trace::run_file::RunFile {
+            version: crate::trace::run_file::RUN_VERSION,
+            map: self
+                .doc
+                .path
+                .as_ref()
+                .map_or("built-in".into(), |p| p.display().to_string()),
+            algorithm: r.choice.spec(),
+            start: self.doc.start,
+            goal: self.doc.goal,
+            status: match r.status() {
+                crate::search::Status::Found => "found",
+                crate::search::Status::NoPath => "no-path",
+                crate::search::Status::Running | crate::search::Status::NeedsReplan => "running",
+            }
+            .into(),
+            cost: r.cost(),
+            path: r.path().unwrap_or(&[]).iter().map(|&n| xy(n)).collect(),
+            stats: r.stats().into(),
+            events: crate::trace::run_file::RunFile::events_of(&r.rec),
+            voxel: self.space.as_voxel().map(|(v, _)| {
+                let z = |n: u32| v.xyz(n)[2];
+                crate::trace::run_file::VoxelRun {
+                    dims: v.grid().dims(),
+                    start_z: z(r.query.start),
+                    goal_z: z(r.query.goal),
+                    path_z: r.path().unwrap_or(&[]).iter().map(|&n| z(n)).collect(),
+                }
+            }),
+        };
+        self.status = match file.write(p) {
+            Ok(()) => format!("Run written to {}", p.display()),
+            Err(e) => format!("Not written: {e}"),
+        };
+    }
+
+    pub(in crate::app) fn export_posthoc(&mut self, p: &std::path::Path) {
+        let Some(v) = self.views.first() else { return };
+        if self.doc.volume.is_some() {
+            self.status = "Posthoc traces are 2D: export the run (RON) of a voxel world".into();
+            return;
+        }
+        if let Err(e) = crate::trace::posthoc::check_name(p) {
+            self.status = format!("Not written: {e}");
+            return;
+        }
+        let space = &self.space;
+        let xy = |n: u32| space.xy(n);
+        let hex = space.as_hex().map(|h| (h.orientation(), h.pitch()));
+        let layout = crate::trace::posthoc::Layout { cell: &xy, hex };
+        let yaml = crate::trace::posthoc::to_yaml(&v.run.rec, layout);
+        self.status = match crate::map::io::write_atomic(p, yaml.as_bytes()) {
+            Ok(()) => format!("Posthoc trace written to {}", p.display()),
+            Err(e) => format!("Not written: {e}"),
+        };
+    }
+}
+
+/// What a hex conversion says about walls it let moves through.
+pub(in crate::app) fn leak_note(leaks: usize, fill: crate::map::HexFill) -> String {
+    match leaks {
+        0 => String::new(),
+        n => format!(
+            "; {n} hex moves pass through walls of the square map (fill \"{}\"; \"walls stay walls\" keeps them shut)",
+            fill.name()
+        ),
+    }
+}

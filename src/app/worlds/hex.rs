@@ -1,0 +1,110 @@
+//! Squares or hexes: the panel that turns the map into hexes, or adds a view that searches the
+//! same map as hexes beside the square views.
+
+use crate::app::PathlabApp;
+use crate::map::HexFill;
+use crate::space::HexOrientation;
+use crate::world::Family;
+use eframe::egui;
+
+/// The hex settings the panel edits.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HexChoice {
+    /// Square cells from one hex centre to the next.
+    pub size: f64,
+    pub orientation: HexOrientation,
+    pub fill: HexFill,
+}
+
+impl Default for HexChoice {
+    fn default() -> Self {
+        HexChoice {
+            size: 2.0,
+            orientation: HexOrientation::Pointy,
+            fill: HexFill::Walls,
+        }
+    }
+}
+
+impl HexChoice {
+    pub fn family(&self) -> Family {
+        Family::Hex {
+            orientation: self.orientation,
+            pitch: self.size,
+        }
+    }
+}
+
+pub(in crate::app) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    let title = match app.doc.world {
+        Family::Square => "World: squares (to hexes, voxels)".to_string(),
+        Family::Hex { pitch, .. } => format!("World: hexes, {pitch} cells apart"),
+        Family::Voxel { .. } => return crate::app::worlds::voxel::show(app, ui),
+    };
+    if matches!(app.doc.world, Family::Hex { .. }) {
+        ui.collapsing(title, |ui| {
+            ui.label("Every tool paints hexes. Open a square map to make hexes of another.");
+        });
+        return crate::app::knowledge::panel(app, ui);
+    }
+    ui.collapsing(title, |ui| {
+        let c = &mut app.hex;
+        ui.horizontal_wrapped(|ui| {
+            let l = ui.label("Hex size");
+            ui.add(
+                egui::DragValue::new(&mut c.size)
+                    .range(1.0..=64.0)
+                    .speed(0.1)
+                    .suffix(" cells"),
+            )
+            .labelled_by(l.id)
+            .on_hover_text("square cells from one hex centre to the next");
+        });
+        ui.horizontal_wrapped(|ui| {
+            for (o, name) in [
+                (HexOrientation::Pointy, "pointy"),
+                (HexOrientation::Flat, "flat"),
+            ] {
+                ui.selectable_value(&mut c.orientation, o, name);
+            }
+            ui.label("top");
+        });
+        ui.horizontal_wrapped(|ui| {
+            ui.selectable_value(&mut c.fill, HexFill::Walls, "walls stay walls")
+                .on_hover_text(
+                    "a hex is blocked when it overlaps a blocked cell: no hex move crosses a \
+                     wall (passages narrower than a hex close)",
+                );
+            ui.selectable_value(&mut c.fill, HexFill::Centre, "centre cell")
+                .on_hover_text(
+                    "a hex takes the terrain of the square cell under its centre: narrow doors \
+                     stay open, thin walls may leak (the count is shown)",
+                );
+            ui.selectable_value(&mut c.fill, HexFill::AnyBlocked, "any blocked centre")
+                .on_hover_text("a hex is blocked when it covers a blocked cell's centre");
+        });
+        let (family, fill) = (c.family(), c.fill);
+        ui.horizontal_wrapped(|ui| {
+            if ui
+                .button("Turn into hexes")
+                .on_hover_text("a new, unsaved hex project of this map")
+                .clicked()
+            {
+                app.request(crate::app::PendingAction::ToHexes(family, fill));
+            }
+            if ui
+                .add_enabled(app.views.len() < 4, egui::Button::new("+ Compare on hexes"))
+                .on_hover_text("a view that searches this map as hexes, beside the squares")
+                .clicked()
+            {
+                let choice = app.views[app.active.min(app.views.len() - 1)]
+                    .run
+                    .choice
+                    .clone();
+                app.add_world_view(choice, family, fill);
+            }
+        });
+        ui.separator();
+        crate::app::worlds::voxel::extrude(app, ui);
+    });
+}

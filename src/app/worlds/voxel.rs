@@ -1,0 +1,187 @@
+//! The world panel of a voxel world (size, moves, the layer edited in 2D, the `.3dscen`
+//! problems, the 3D view on or off), and the way to make one from a square map.
+
+use crate::app::PathlabApp;
+use crate::space::VoxelMoves;
+use crate::world::Family;
+use eframe::egui;
+
+pub(in crate::app) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    let Some(vol) = app.doc.volume.as_ref() else {
+        return;
+    };
+    let [w, h, d] = vol.voxels.dims();
+    let title = format!("World: voxels, {w}×{h}×{d}");
+    let (moves, z) = (vol.moves, vol.z);
+    let problems = vol.problems.len();
+    ui.collapsing(title, |ui| {
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Moves");
+            for m in VoxelMoves::ALL {
+                let hover = match m {
+                    VoxelMoves::Six => "across faces (cost 1)",
+                    VoxelMoves::Eighteen => "across faces and edges (1, √2)",
+                    VoxelMoves::TwentySix => {
+                        "across faces, edges and corners (1, √2, √3): the Warframe benchmark's"
+                    }
+                };
+                if ui
+                    .selectable_label(moves == m, m.name())
+                    .on_hover_text(hover)
+                    .clicked()
+                {
+                    app.set_voxel_moves(m);
+                }
+            }
+        });
+        ui.label("A diagonal move needs every voxel of its bounding box free.");
+        let mut layer = z;
+        ui.horizontal_wrapped(|ui| {
+            let l = ui.label("Layer z");
+            ui.add(egui::DragValue::new(&mut layer).range(0..=d - 1))
+                .labelled_by(l.id)
+                .on_hover_text("the layer the 2D view shows: every tool paints it");
+            ui.label(format!("of {d}"));
+        });
+        if layer != z {
+            app.set_layer(layer);
+        }
+        let (s, g) = (app.doc.start_at(), app.doc.goal_at());
+        ui.horizontal_wrapped(|ui| {
+            if ui
+                .button(format!("Start ({}, {}, {})", s.0, s.1, s.2))
+                .on_hover_text("show the start's layer")
+                .clicked()
+            {
+                app.set_layer(s.2);
+            }
+            if ui
+                .button(format!("Goal ({}, {}, {})", g.0, g.1, g.2))
+                .on_hover_text("show the goal's layer")
+                .clicked()
+            {
+                app.set_layer(g.2);
+            }
+        });
+        if problems > 0 {
+            let mut k = app.problem3.min(problems - 1) + 1;
+            ui.horizontal_wrapped(|ui| {
+                let l = ui.label("Problem");
+                ui.add(egui::DragValue::new(&mut k).range(1..=problems))
+                    .labelled_by(l.id);
+                ui.label(format!("of {problems}"));
+                if ui.button("Search it").clicked() {
+                    app.choose_problem3(k - 1);
+                }
+            });
+            app.problem3 = k - 1;
+        }
+        ui.checkbox(&mut app.view3d.show, "3D view beside the layer");
+    });
+    crate::app::flight::panel(app, ui);
+}
+
+/// The controls that extrude a square map into a voxel world.
+pub(in crate::app) fn extrude(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    ui.horizontal_wrapped(|ui| {
+        let l = ui.label("Height");
+        ui.add(
+            egui::DragValue::new(&mut app.extrude_height)
+                .range(1..=256)
+                .suffix(" voxels"),
+        )
+        .labelled_by(l.id);
+        if ui
+            .button("Extrude into voxels")
+            .on_hover_text("a new, unsaved voxel world: each wall a column, 26-connected")
+            .clicked()
+        {
+            app.request(crate::app::PendingAction::ToVoxels(app.extrude_height));
+        }
+    });
+}
+
+impl PathlabApp {
+    /// The voxel world's moves: the space is rebuilt and every run restarts.
+    pub fn set_voxel_moves(&mut self, m: VoxelMoves) {
+        let Some(vol) = self.doc.volume.as_mut() else {
+            return;
+        };
+        if vol.moves == m {
+            return;
+        }
+        vol.moves = m;
+        self.doc.world = Family::Voxel { moves: m };
+        self.doc.dirty = true;
+        self.doc.revision += 1;
+        self.space = self.doc.space();
+        self.restart_all();
+        self.status = format!("Searches now make {}-connected moves", m.name());
+    }
+
+    /// Searches problem `i` of the `.3dscen`: start and goal move there and the 2D view
+    /// shows the start's layer.
+    pub fn choose_problem3(&mut self, i: usize) {
+        let Some(p) = self
+            .doc
+            .volume
+            .as_ref()
+            .and_then(|v| v.problems.get(i))
+            .cloned()
+        else {
+            return;
+        };
+        self.problem3 = i;
+        self.doc.set_endpoints_3d(p.start, p.goal);
+        self.set_layer(p.start[2]);
+        self.restart_all();
+        self.status = format!(
+            "Problem {} of the scenario: optimal cost {:.4}",
+            i + 1,
+            p.optimal
+        );
+    }
+
+    /// File ▸ New on a voxel world: an empty one of the generator's width and height and this
+    /// world's depth and moves.
+    pub(in crate::app) fn new_voxel_world(&mut self) {
+        let Some(old) = self.doc.volume.as_ref() else {
+            return;
+        };
+        let (w, h) = self.gen_size;
+        let (d, moves) = (old.voxels.dims()[2], old.moves);
+        let voxels = match crate::map::voxel::VoxelGrid::new(w.max(2), h.max(1), d) {
+            Ok(v) => v,
+            Err(e) => return self.report_error("Could not make a new voxel world", e),
+        };
+        let (vol, s, g) = crate::map::volume::Volume::new(voxels, moves, vec![]);
+        let mut doc =
+            crate::app::Document::new(vol.voxels.slice(vol.z), (s[0], s[1]), (g[0], g[1]), None);
+        doc.world = Family::Voxel { moves };
+        doc.volume = Some(Box::new(vol));
+        self.set_document(doc);
+        self.status = format!("New {}×{}×{d} voxel world", w.max(2), h.max(1));
+    }
+
+    /// A new document: the map extruded to `height` layers.
+    pub(in crate::app) fn extrude_to_voxels(&mut self, height: u32) {
+        let made = crate::map::voxel::VoxelGrid::extrude(&self.doc.grid, height);
+        let voxels = match made {
+            Ok(v) => v,
+            Err(e) => return self.report_error("Could not extrude the map", e),
+        };
+        let moves = VoxelMoves::TwentySix;
+        let (mut vol, _, _) = crate::map::volume::Volume::new(voxels, moves, vec![]);
+        // Start and goal keep their cells, on the ground layer.
+        (vol.z, vol.start_z, vol.goal_z) = (0, 0, 0);
+        let mut doc =
+            crate::app::Document::new(vol.voxels.slice(0), self.doc.start, self.doc.goal, None);
+        doc.world = Family::Voxel { moves };
+        doc.volume = Some(Box::new(vol));
+        doc.dirty = true;
+        doc.revision = 1;
+        self.set_converted(doc);
+        let (w, h) = (self.doc.grid.width(), self.doc.grid.height());
+        self.status = format!("The map as {w}×{h}×{height} voxels: a new, unsaved project");
+    }
+}
