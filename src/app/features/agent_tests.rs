@@ -181,7 +181,7 @@ fn a_replayed_tape_gives_the_same_outing() {
     app.agents_stop();
     let p = std::env::temp_dir().join(format!("pathlab-tape-app-{}.ron", std::process::id()));
     app.save_tape(&p);
-    let mut other = crate::app::tests::app();
+    let mut other = super::tests::app();
     other.open_tape(&p);
     assert!(other.status.starts_with("Loaded"), "{}", other.status);
     other.agents_start(true);

@@ -58,7 +58,7 @@ pub fn envelope(
 
 #[cfg(test)]
 mod tests {
-    use crate::app::envelope;
+    use super::envelope;
 
     #[test]
     fn keeps_every_bucket_extreme_and_the_order() {

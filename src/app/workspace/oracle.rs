@@ -72,7 +72,7 @@ impl Oracle {
 #[cfg(test)]
 #[cfg(test)]
 mod tests {
-    use crate::app::Oracle;
+    use super::Oracle;
 
     fn oracle(repaired: Option<f64>, scratch: Option<f64>, bound: f64) -> Oracle {
         Oracle {
