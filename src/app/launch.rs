@@ -97,7 +97,7 @@ pub fn run(opts: Options) -> Result<(), String> {
         let name = spec.split(':').next().unwrap_or(spec);
         crate::map::io::check_runs_on(name, world).map_err(|e| format!("{flag}: {e}"))?;
     }
-    if opts.compare_knowledge.is_some() && !matches!(world, crate::world::Family::Hex { .. }) {
+    if opts.compare_knowledge.is_some() && !world.keeps_knowledge() {
         return Err(format!(
             "--compare-knowledge: cognitive maps need a hex world, and this is a {} world",
             world.name()

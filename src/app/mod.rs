@@ -18,13 +18,11 @@ mod worlds;
 // either lives.
 use features::{agent, experiment, flight};
 use ui::{help, inspector, palette, panels, path_prompt, world_panels};
-use views::{
-    camera, canvas, canvas_draw, legend, texture, view3d, view3d_gl, view3d_mesh, view_world,
-};
+use views::{camera, canvas, canvas_draw, legend, texture, view3d, view3d_gl, view3d_mesh};
 use workspace::{
     choice, document, envelope, file_actions, files, oracle, prepared, problems, run, timeline,
 };
-use worlds::knowledge;
+use worlds::{knowledge, view_world};
 
 pub use document::{Document, Touched};
 pub use files::DialogPurpose;
@@ -65,6 +63,15 @@ pub enum Tool {
 }
 
 impl Tool {
+    /// The editing tools of every world (a family's part adds its own).
+    pub const EVERY_WORLD: [Tool; 5] = [
+        Tool::Select,
+        Tool::Brush,
+        Tool::Erase,
+        Tool::Rect,
+        Tool::Fill,
+    ];
+
     /// The tool's name as the left panel shows it.
     pub fn name(self) -> &'static str {
         match self {

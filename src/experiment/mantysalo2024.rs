@@ -6,6 +6,10 @@
 use super::dynamic::{run_experiment, DynAlgo, MapKind, Row, Setup};
 use std::collections::BTreeMap;
 
+/// The variants the thesis's discussion compares first: A* from scratch, D* Lite, RTD* at its
+/// smallest limit.
+pub const COMPARED_FIRST: &[&str] = &["astar", "dstar-lite", "rtd:32"];
+
 /// The thesis's variants, in its tables' order.
 pub const ALGOS: &[&str] = &[
     "astar",
@@ -48,6 +52,12 @@ impl Scenario {
             .iter()
             .filter(|r| (r.0, r.1, r.2) == (self.kind.name(), self.size, self.magnitude))
             .collect()
+    }
+
+    /// The thesis's row of its baseline (the first variant, A* from scratch) in this scenario:
+    /// the times of the others are read against it.
+    pub fn thesis_baseline(&self) -> Option<&'static ThesisRow> {
+        self.thesis().into_iter().find(|r| r.3 == ALGOS[0])
     }
 
     /// The table number in the thesis's appendix.

@@ -107,6 +107,22 @@ pub struct AlgoInfo {
     pub needs: Needs,
     /// Names of its phases (a `Phase` event's number indexes them; the last one repeats).
     pub phases: &'static [&'static str],
+    /// What its h estimates, for the inspector.
+    pub estimate: Estimate,
+}
+
+/// What an algorithm's h is an estimate of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Estimate {
+    /// No heuristic (Dijkstra, breadth-first).
+    None,
+    /// The cost to the goal, by its `heuristic` parameter.
+    ToGoal,
+    /// The cost to the start: the search runs backwards (D* Lite and the searches on it).
+    ToStart,
+    /// A heuristic of its own in each plan: what a node's f holds beyond its g (the GPS's
+    /// counter heuristic over the map as known then).
+    PlanCounter,
 }
 
 /// What an algorithm needs of the world it runs on.
@@ -207,6 +223,13 @@ impl Group {
     }
 }
 
+impl AlgoInfo {
+    /// Whether its views draw this overlay.
+    pub fn draws(&self, o: Overlay) -> bool {
+        self.overlays.contains(&o)
+    }
+}
+
 impl std::fmt::Debug for AlgoInfo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AlgoInfo")
@@ -234,6 +257,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         overlays: &[],
         needs: Needs::NONE,
         phases: &[],
+        estimate: Estimate::ToGoal,
     },
     AlgoInfo {
         name: "dijkstra",
@@ -246,6 +270,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         overlays: &[],
         needs: Needs::NONE,
         phases: &[],
+        estimate: Estimate::None,
     },
     AlgoInfo {
         name: "ara-star",
@@ -258,6 +283,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         overlays: &[],
         needs: Needs::NONE,
         phases: &["pass"],
+        estimate: Estimate::ToGoal,
     },
     AlgoInfo {
         name: "ad-star",
@@ -270,6 +296,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         overlays: &[],
         needs: Needs::REPAIRS,
         phases: &["pass"],
+        estimate: Estimate::ToStart,
     },
     AlgoInfo {
         name: "dstar-lite",
@@ -282,6 +309,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         overlays: &[],
         needs: Needs::REPAIRS,
         phases: &[],
+        estimate: Estimate::ToStart,
     },
     AlgoInfo {
         name: "rtd-star",
@@ -294,6 +322,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         overlays: &[],
         needs: Needs::REPAIRS,
         phases: &[],
+        estimate: Estimate::ToStart,
     },
     AlgoInfo {
         name: "weighted-astar",
@@ -306,6 +335,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         overlays: &[],
         needs: Needs::NONE,
         phases: &[],
+        estimate: Estimate::ToGoal,
     },
     AlgoInfo {
         name: "greedy",
@@ -318,6 +348,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         overlays: &[],
         needs: Needs::NONE,
         phases: &[],
+        estimate: Estimate::ToGoal,
     },
     AlgoInfo {
         name: "bfs",
@@ -330,6 +361,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         overlays: &[],
         needs: Needs::NONE,
         phases: &[],
+        estimate: Estimate::None,
     },
     AlgoInfo {
         name: "jps",
@@ -350,6 +382,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         overlays: &[Overlay::Jumps],
         needs: Needs::UNIFORM,
         phases: &[],
+        estimate: Estimate::ToGoal,
     },
     AlgoInfo {
         name: "jps-plus",
@@ -370,6 +403,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         overlays: &[Overlay::Jumps],
         needs: Needs::UNIFORM,
         phases: &[],
+        estimate: Estimate::ToGoal,
     },
     AlgoInfo {
         name: "theta-star",
@@ -382,6 +416,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         overlays: &[Overlay::LineOfSight],
         needs: Needs::NONE,
         phases: &[],
+        estimate: Estimate::ToGoal,
     },
     AlgoInfo {
         name: "lazy-theta-star",
@@ -394,6 +429,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         overlays: &[Overlay::LineOfSight],
         needs: Needs::NONE,
         phases: &[],
+        estimate: Estimate::ToGoal,
     },
     // Rahmani 2020's walking planner: hexes only (its cognitive map and cone are hexagonal).
     AlgoInfo {
@@ -410,6 +446,7 @@ static ALGORITHMS: &[AlgoInfo] = &[
         overlays: &[Overlay::Walk],
         needs: Needs::NONE,
         phases: &[],
+        estimate: Estimate::PlanCounter,
     },
 ];
 

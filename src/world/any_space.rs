@@ -27,6 +27,20 @@ pub trait WorldFamily: Clone + std::fmt::Debug {
     fn node(&self, x: u32, y: u32) -> Option<NodeId>;
     /// The cell of node `n` (seen from above).
     fn xy(&self, n: NodeId) -> (u32, u32);
+    /// Node `n`'s coordinates as the user reads them: (x, y), or (x, y, z) in a volume.
+    fn coords(&self, n: NodeId) -> Vec<u32> {
+        let (x, y) = self.xy(n);
+        vec![x, y]
+    }
+    /// The node at coordinates as [`coords`](WorldFamily::coords) gives them; the layer
+    /// coordinate is ignored by worlds of one layer.
+    fn node_at(&self, c: [u32; 3]) -> Option<NodeId> {
+        self.node(c[0], c[1])
+    }
+    /// The size of a volume, in worlds of voxels.
+    fn volume(&self) -> Option<[u32; 3]> {
+        None
+    }
     /// Every cell node `n` covers: one for squares, hexes and voxels (seen from above), many
     /// for a navmesh polygon or a hierarchy's cluster.
     fn cells_of(&self, n: NodeId) -> Vec<(u32, u32)> {
@@ -209,6 +223,26 @@ impl AnySpace {
     /// Cell of node `n`; on voxels its (x, y), whatever its layer (a view from above).
     pub fn xy(&self, n: NodeId) -> (u32, u32) {
         each!(self, w => WorldFamily::xy(w, n))
+    }
+
+    /// Node `n`'s coordinates as the user reads them (see [`WorldFamily::coords`]).
+    pub fn coords(&self, n: NodeId) -> Vec<u32> {
+        each!(self, w => WorldFamily::coords(w, n))
+    }
+
+    /// The node at (x, y, z) (see [`WorldFamily::node_at`]).
+    pub fn node_at(&self, c: [u32; 3]) -> Option<NodeId> {
+        each!(self, w => WorldFamily::node_at(w, c))
+    }
+
+    /// The size of a volume, in worlds of voxels.
+    pub fn volume(&self) -> Option<[u32; 3]> {
+        each!(self, w => WorldFamily::volume(w))
+    }
+
+    /// How an exported trace draws a node (see [`WorldFamily::hex_layout`]).
+    pub fn hex_layout(&self) -> Option<(crate::space::HexOrientation, f64)> {
+        each!(self, w => WorldFamily::hex_layout(w))
     }
 
     /// Every cell node `n` covers (see [`WorldFamily::cells_of`]).

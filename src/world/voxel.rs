@@ -69,6 +69,15 @@ impl WorldFamily for VoxelWorld {
         let [x, y, _] = self.space.xyz(n);
         (x, y)
     }
+    fn coords(&self, n: NodeId) -> Vec<u32> {
+        self.space.xyz(n).to_vec()
+    }
+    fn node_at(&self, [x, y, z]: [u32; 3]) -> Option<NodeId> {
+        self.space.node(x, y, z)
+    }
+    fn volume(&self) -> Option<[u32; 3]> {
+        Some(self.space.grid().dims())
+    }
     fn apply_cells(&mut self, grid: &Grid, cells: &[(u32, u32)]) -> Vec<NodeId> {
         self.space.apply_layer_cells(self.z, grid, cells)
     }

@@ -282,7 +282,7 @@ impl PathlabApp {
             match v.run.path() {
                 Some(p) if a.pos + 1 < p.len() => {
                     let (from, to) = (self.space.xy(p[a.pos]), self.space.xy(p[a.pos + 1]));
-                    a.at = next_cell(a.at, from, to, self.space.as_hex().is_none());
+                    a.at = next_cell(a.at, from, to, self.cam.geometry.texture_cells());
                     if a.at == to {
                         a.pos += 1;
                     }

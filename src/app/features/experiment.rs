@@ -51,7 +51,7 @@ impl Default for ExperimentWindow {
             seed: 1,
             chosen: ALGOS
                 .iter()
-                .map(|a| matches!(*a, "astar" | "dstar-lite" | "rtd:32"))
+                .map(|a| mantysalo2024::COMPARED_FIRST.contains(a))
                 .collect(),
             job: None,
             result: None,
@@ -274,9 +274,8 @@ impl ExperimentWindow {
         let base = sum.first().map_or(1.0, |s| s.recompute_ms.max(1e-9));
         // Beside a thesis scenario, its published means (Appendix A) in grey after a slash.
         let thesis = scenario_of(setup).map(|s| s.thesis());
-        let t_base = thesis
-            .as_ref()
-            .and_then(|t| t.iter().find(|r| r.3 == "astar"))
+        let t_base = scenario_of(setup)
+            .and_then(|s| s.thesis_baseline())
             .map_or(1.0, |r| r.5);
         if let Some(s) = scenario_of(setup) {
             ui.label(format!(

@@ -8,6 +8,7 @@ use crate::app::camera::Camera;
 use crate::app::canvas_draw::visible;
 use crate::app::palette;
 use crate::app::run::Run;
+use crate::search::registry::Overlay;
 use crate::space::{CognitiveMap, NodeId};
 use crate::trace::EventKind;
 use crate::world::AnySpace;
@@ -77,15 +78,12 @@ pub(in crate::app) fn draw_heat(
     (w, h): (u32, u32),
     map: &CognitiveMap,
 ) {
-    let crate::app::camera::Geometry::Hex(o) = cam.geometry else {
-        return;
-    };
     let (x0, y0, x1, y1) = visible(cam, view, w, h);
-    let (cx, cy) = o.centre(0, 0, 1.0);
-    let rel: Vec<egui::Vec2> = o
-        .corners(0, 0, 1.0)
-        .iter()
-        .map(|&(x, y)| egui::vec2((x - cx) as f32, (y - cy) as f32) * cam.zoom)
+    let rel: Vec<egui::Vec2> = cam
+        .geometry
+        .corners()
+        .into_iter()
+        .map(|q| q * cam.zoom)
         .collect();
     let mut mesh = egui::Mesh::default();
     let labels = cam.zoom >= COUNT_ZOOM && (x1 - x0) as u64 * (y1 - y0) as u64 <= 6_000;
@@ -178,7 +176,7 @@ impl crate::app::PathlabApp {
     /// View `i`'s GPS marks at its cursor, when it runs the GPS planner.
     pub(in crate::app) fn gps_marks(&mut self, i: usize) -> Option<std::sync::Arc<GpsMarks>> {
         let v = self.views.get_mut(i)?;
-        if v.run.choice.info.name != "gps" {
+        if !v.run.choice.info.draws(Overlay::Walk) {
             return None;
         }
         let space = v.world.as_deref().map_or(&self.space, |w| &w.space);

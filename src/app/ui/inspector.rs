@@ -3,6 +3,7 @@
 
 use crate::app::envelope::envelope;
 use crate::app::{panels::frame, PathlabApp};
+use crate::search::registry::Estimate;
 use crate::trace::NodeState;
 use eframe::egui::{self, RichText};
 use egui_plot::{Line, Plot, PlotPoints};
@@ -97,36 +98,27 @@ fn inspect_cell(
     let run = &mut view.run;
     let k = run.event_cursor();
     let info = run.rec.node_info(n, k);
-    // h as this algorithm uses it: toward the goal for the heuristic searches, none for
-    // Dijkstra and breadth-first; the incremental searches search backwards (h to the start).
-    let uses_h = run.choice.info.params.iter().any(|p| p.name == "heuristic");
-    // The incremental searches search backwards: their h is towards the start.
-    let backwards = matches!(run.choice.info.name, "dstar-lite" | "ad-star" | "rtd-star");
-    let h = match run.choice.info.name {
-        "dijkstra" | "bfs" => "— (none used)".into(),
-        // The walk's plans search with the counter heuristic over the map as known then: the
-        // h its plan used is what its f holds beyond g.
-        "gps" if info.f.is_finite() && info.g.is_finite() => {
+    // h as this algorithm uses it, as its registry entry says.
+    let estimate = run.choice.info.estimate;
+    let h = match estimate {
+        Estimate::None => "— (none used)".into(),
+        Estimate::PlanCounter if info.f.is_finite() && info.g.is_finite() => {
             format!("{:.3} (counter, f − g of its plan)", info.f - info.g)
         }
-        _ if uses_h => {
+        Estimate::ToGoal | Estimate::ToStart => {
             crate::search::params::Params::resolve(run.choice.info.params, &run.choice.values)
                 .map(|p| {
-                    let to = if backwards {
-                        run.query.start
-                    } else {
-                        run.query.goal
-                    };
-                    let h = space.heuristic(p.heuristic(), n, to);
-                    if backwards {
+                    if estimate == Estimate::ToStart {
+                        let h = space.heuristic(p.heuristic(), n, run.query.start);
                         format!("{h:.3} (to the start)")
                     } else {
+                        let h = space.heuristic(p.heuristic(), n, run.query.goal);
                         format!("{h:.3}")
                     }
                 })
                 .unwrap_or_else(|_| "—".into())
         }
-        _ => "—".into(),
+        Estimate::PlanCounter => "—".into(),
     };
     let on_path = run.path_visible() && run.path().is_some_and(|p| p.contains(&n));
     let search_state = if run.current_node() == Some(n) && !run.path_visible() {
@@ -193,12 +185,13 @@ fn inspect_cell(
         ui.label("parent");
         ui.label(if info.parent == crate::trace::NONE {
             "—".into()
-        } else if let Some((v, _)) = space.as_voxel() {
-            let [px, py, pz] = v.xyz(info.parent);
-            format!("({px}, {py}, {pz})")
         } else {
-            let (px, py) = space.xy(info.parent);
-            format!("({px}, {py})")
+            let c: Vec<String> = space
+                .coords(info.parent)
+                .iter()
+                .map(u32::to_string)
+                .collect();
+            format!("({})", c.join(", "))
         });
         ui.end_row();
         ui.label("expanded at step");

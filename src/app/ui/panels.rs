@@ -313,12 +313,14 @@ pub(in crate::app) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
                         ui.selectable_value(&mut app.tool, t, label)
                             .on_hover_text(tip);
                     }
-                    if app.space.as_hex().is_some() {
-                        ui.selectable_value(&mut app.tool, Tool::Know, "Know")
-                            .on_hover_text(
-                            "Paint the cognitive map: a visit per hex dragged over (Shift: forget)",
-                        );
-                    } else if app.tool == Tool::Know {
+                    let own = crate::app::worlds::ui_of(&app.doc.world).tools();
+                    for &(t, label, tip) in own {
+                        ui.selectable_value(&mut app.tool, t, label)
+                            .on_hover_text(tip);
+                    }
+                    if !Tool::EVERY_WORLD.contains(&app.tool)
+                        && !own.iter().any(|o| o.0 == app.tool)
+                    {
                         app.tool = Tool::Select;
                     }
                 });
@@ -345,7 +347,7 @@ pub(in crate::app) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 // A new map under walking agents would strand them: stop them first.
                 ui.add_enabled_ui(!app.sim.active, |ui| {
                     crate::app::world_panels::generators(app, ui);
-                    crate::app::worlds::hex::show(app, ui);
+                    crate::app::worlds::ui_of(&app.doc.world).panel(app, ui);
                 });
                 ui.separator();
                 algorithms(app, ui);
@@ -447,24 +449,15 @@ fn algorithms(app: &mut PathlabApp, ui: &mut egui::Ui) {
 /// Moves and terrain rule, shared by every view (they define the graph the searches walk).
 fn rules(app: &mut PathlabApp, ui: &mut egui::Ui) {
     let (mut moves, mut rule) = (app.doc.moves, app.doc.rule);
-    match app.doc.world {
-        crate::world::Family::Square => moves_combo(ui, &mut moves),
-        crate::world::Family::Hex { .. } => {
-            ui.label("moves: 6 (to each hex that shares an edge)");
-        }
-        crate::world::Family::Voxel { moves } => {
-            ui.label(format!(
-                "moves: {} (voxels; set in the World panel)",
-                moves.name()
-            ));
-            return;
-        }
+    let family = app.doc.world;
+    if !crate::app::worlds::ui_of(&family).moves(&family, ui, &mut moves) {
+        return;
     }
     terrain_combo(ui, &mut rule);
     app.set_rules(moves, rule);
 }
 
-fn moves_combo(ui: &mut egui::Ui, moves: &mut crate::space::Connectivity) {
+pub(in crate::app) fn moves_combo(ui: &mut egui::Ui, moves: &mut crate::space::Connectivity) {
     use crate::space::Connectivity;
     let now = *moves;
     egui::ComboBox::from_label("moves")

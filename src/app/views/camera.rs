@@ -1,79 +1,11 @@
-//! The camera of a 2D view (pan, zoom to the cursor, fit) and the geometry of its cells:
-//! squares, or hexagons one unit from centre to centre.
+//! The camera of a 2D view (pan, zoom to the cursor, fit), placing the cells of the world's
+//! geometry on screen.
 
-use crate::space::HexOrientation;
-use crate::world::Family;
+use crate::app::worlds::geometry::{CellGeometry, SQUARES};
 use eframe::egui::{self, vec2, Pos2, Rect, Stroke, Vec2};
 
 /// Height of a view's title bar (the map is fitted below it).
 pub(in crate::app) const TITLE_H: f32 = 20.0;
-
-/// How cells lie in the plane: squares one unit apart, or hexagons one unit from centre to
-/// centre (hex worlds are drawn at pitch 1, whatever square cells they came from).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub enum Geometry {
-    #[default]
-    Square,
-    Hex(HexOrientation),
-}
-
-impl Geometry {
-    pub fn of(family: Family) -> Geometry {
-        match family {
-            // A voxel world's 2D view is its layer: square cells.
-            Family::Square | Family::Voxel { .. } => Geometry::Square,
-            Family::Hex { orientation, .. } => Geometry::Hex(orientation),
-        }
-    }
-
-    /// Size of a `w × h` map, in world units.
-    pub(in crate::app) fn extent(self, w: u32, h: u32) -> Vec2 {
-        match self {
-            Geometry::Square => vec2(w as f32, h as f32),
-            Geometry::Hex(o) => {
-                let (x, y) = o.extent(w, h, 1.0);
-                vec2(x as f32, y as f32)
-            }
-        }
-    }
-
-    /// Centre of cell `c`, in world units from the map's top-left corner.
-    pub(in crate::app) fn centre(self, c: (u32, u32)) -> Vec2 {
-        match self {
-            Geometry::Square => vec2(c.0 as f32 + 0.5, c.1 as f32 + 0.5),
-            Geometry::Hex(o) => {
-                let (x, y) = o.centre(c.0, c.1, 1.0);
-                vec2(x as f32, y as f32)
-            }
-        }
-    }
-
-    /// The cell at world point `q`.
-    pub(in crate::app) fn cell_at(self, q: Vec2, w: u32, h: u32) -> Option<(u32, u32)> {
-        match self {
-            Geometry::Square => (q.x >= 0.0 && q.y >= 0.0 && (q.x as u32) < w && (q.y as u32) < h)
-                .then_some((q.x as u32, q.y as u32)),
-            Geometry::Hex(o) => o.hex_at(q.x as f64, q.y as f64, 1.0, w, h),
-        }
-    }
-
-    /// Cells whose shape may show between world points `a` and `b`: `[x0, x1) × [y0, y1)`.
-    pub(in crate::app) fn visible(self, a: Vec2, b: Vec2, w: u32, h: u32) -> (u32, u32, u32, u32) {
-        let cl = |v: f32, m: u32| (v.max(0.0) as u32).min(m);
-        let (sx, sy) = match self {
-            Geometry::Square => (1.0, 1.0),
-            Geometry::Hex(HexOrientation::Pointy) => (1.0, 3f32.sqrt() / 2.0),
-            Geometry::Hex(HexOrientation::Flat) => (3f32.sqrt() / 2.0, 1.0),
-        };
-        let m = if self == Geometry::Square { 0.0 } else { 1.0 };
-        (
-            cl(a.x / sx - m, w),
-            cl(a.y / sy - m, h),
-            cl(b.x / sx + 1.0 + m, w),
-            cl(b.y / sy + 1.0 + m, h),
-        )
-    }
-}
 
 /// Where the map sits on screen; shared by every view so compared runs line up.
 #[derive(Clone, Copy, Debug)]
@@ -81,7 +13,7 @@ pub struct Camera {
     /// Screen points per cell (per hex pitch on hex worlds).
     pub zoom: f32,
     /// Square cells or hexagons: set from the world before every frame.
-    pub geometry: Geometry,
+    pub geometry: &'static dyn CellGeometry,
     /// Position of the map's top-left corner relative to the view's top-left corner.
     pub offset: Vec2,
     /// Fit the map to the view on the next frame.
@@ -95,7 +27,7 @@ impl Default for Camera {
     fn default() -> Self {
         Camera {
             zoom: 16.0,
-            geometry: Geometry::Square,
+            geometry: &SQUARES,
             offset: Vec2::ZERO,
             fit_pending: true,
             fitted_for: None,
@@ -129,31 +61,18 @@ impl Camera {
 
     /// The square around a cell (a hexagon's bounding box on hex worlds).
     pub(in crate::app) fn cell_rect(&self, view: Rect, c: (u32, u32)) -> Rect {
-        let side = match self.geometry {
-            Geometry::Square => 1.0,
-            Geometry::Hex(_) => 2.0 / 3f32.sqrt(),
-        };
+        let side = self.geometry.side();
         Rect::from_center_size(self.centre(view, c), Vec2::splat(side * self.zoom))
     }
 
     /// The outline of a cell on screen: its square or its hexagon, clockwise.
     pub(in crate::app) fn outline(&self, view: Rect, c: (u32, u32)) -> Vec<Pos2> {
-        match self.geometry {
-            Geometry::Square => {
-                let r = self.cell_rect(view, c);
-                vec![
-                    r.left_top(),
-                    r.right_top(),
-                    r.right_bottom(),
-                    r.left_bottom(),
-                ]
-            }
-            Geometry::Hex(o) => o
-                .corners(c.0, c.1, 1.0)
-                .iter()
-                .map(|&(x, y)| view.min + self.offset + vec2(x as f32, y as f32) * self.zoom)
-                .collect(),
-        }
+        let ctr = self.centre(view, c);
+        self.geometry
+            .corners()
+            .into_iter()
+            .map(|q| ctr + q * self.zoom)
+            .collect()
     }
 
     /// Strokes a cell's outline (inside it on squares, as the texture's cells are drawn).
@@ -165,24 +84,22 @@ impl Camera {
         s: Stroke,
         grow: f32,
     ) {
-        match self.geometry {
-            Geometry::Square => {
-                p.rect_stroke(
-                    self.cell_rect(view, c).expand(grow),
-                    0.0,
-                    s,
-                    egui::StrokeKind::Inside,
-                );
-            }
-            Geometry::Hex(_) => {
-                let ctr = self.centre(view, c);
-                let pts = self
-                    .outline(view, c)
-                    .into_iter()
-                    .map(|q| q + (q - ctr).normalized() * grow)
-                    .collect();
-                p.add(egui::Shape::closed_line(pts, s));
-            }
+        if self.geometry.texture_cells() {
+            // Inside the cell, as the texture's cells are drawn.
+            p.rect_stroke(
+                self.cell_rect(view, c).expand(grow),
+                0.0,
+                s,
+                egui::StrokeKind::Inside,
+            );
+        } else {
+            let ctr = self.centre(view, c);
+            let pts = self
+                .outline(view, c)
+                .into_iter()
+                .map(|q| q + (q - ctr).normalized() * grow)
+                .collect();
+            p.add(egui::Shape::closed_line(pts, s));
         }
     }
 }

@@ -1,10 +1,10 @@
 //! The 2D canvas: camera (pan, zoom to the cursor, fit), the map texture, overlays (current node,
 //! parent arrows, path, start and goal, flashes, the shared pointer) and the mouse gestures the editor turns into edits.
 
+pub use crate::app::camera::Camera;
 use crate::app::camera::TITLE_H;
-pub use crate::app::camera::{Camera, Geometry};
 use crate::app::canvas_draw::{
-    draw_grid_lines, draw_hexes, draw_parent_arrows, draw_path, paint_surround,
+    draw_cells, draw_grid_lines, draw_parent_arrows, draw_path, paint_surround,
 };
 use crate::app::palette;
 use crate::app::run::Run;
@@ -108,15 +108,16 @@ pub fn show(
     }
     let map_rect = Rect::from_min_size(view.min + cam.offset, cam.geometry.extent(w, h) * cam.zoom);
     paint_surround(&painter, view, map_rect);
-    if let Geometry::Hex(_) = cam.geometry {
-        // Hexagons behind the map's bounding box: the gaps between them show this.
+    let texture_cells = cam.geometry.texture_cells();
+    if !texture_cells {
+        // Cells as polygons behind the map's bounding box: the gaps between them show this.
         painter.rect_filled(map_rect, 0.0, Color32::from_gray(200));
-        draw_hexes(&painter, cam, view, tex, w, h);
-        if let Some(k) = ov.knowledge {
-            crate::app::overlays::gps::draw_heat(&painter, cam, view, (w, h), k);
-        }
+        draw_cells(&painter, cam, view, tex, w, h);
     }
-    for (id, [x0, y0, x1, y1]) in tex.tiles().filter(|_| cam.geometry == Geometry::Square) {
+    if let Some(k) = ov.knowledge {
+        crate::app::overlays::gps::draw_heat(&painter, cam, view, (w, h), k);
+    }
+    for (id, [x0, y0, x1, y1]) in tex.tiles().filter(|_| texture_cells) {
         let at = |x: usize, y: usize| map_rect.min + vec2(x as f32, y as f32) * cam.zoom;
         painter.image(
             id,
@@ -155,7 +156,7 @@ pub fn show(
 
     let clip = painter.clip_rect().intersect(view);
     let painter = painter.with_clip_rect(clip);
-    if cam.geometry == Geometry::Square {
+    if texture_cells {
         draw_grid_lines(&painter, cam, view, w, h);
     }
     if let Some(n) = run.current_node() {
@@ -281,22 +282,19 @@ pub fn show(
         let (x0, x1, y0, y1) = (a.0.min(b.0), a.0.max(b.0), a.1.min(b.1), a.1.max(b.1));
         let count = (x1 - x0 + 1) as u64 * (y1 - y0 + 1) as u64;
         let s = Stroke::new(2.0, palette::CURRENT);
-        match cam.geometry {
-            // On hexes the rectangle of the offset grid is a zig-zag band: outline each hex it
-            // will fill while they are few enough to draw.
-            Geometry::Hex(_) if count <= 4096 => {
-                for y in y0..=y1 {
-                    for x in x0..=x1 {
-                        cam.stroke_cell(&painter, view, (x, y), Stroke::new(1.5, s.color), 0.0);
-                    }
+        if !texture_cells && count <= 4096 {
+            // Of polygon cells (hexes) the rectangle of the offset grid is a zig-zag band:
+            // outline each cell it will fill while they are few enough to draw.
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    cam.stroke_cell(&painter, view, (x, y), Stroke::new(1.5, s.color), 0.0);
                 }
             }
-            _ => {
-                let r = cam
-                    .cell_rect(view, (x0, y0))
-                    .union(cam.cell_rect(view, (x1, y1)));
-                painter.rect_stroke(r, 0.0, s, egui::StrokeKind::Inside);
-            }
+        } else {
+            let r = cam
+                .cell_rect(view, (x0, y0))
+                .union(cam.cell_rect(view, (x1, y1)));
+            painter.rect_stroke(r, 0.0, s, egui::StrokeKind::Inside);
         }
     }
     if !ov.flash.0.is_empty() {
@@ -311,17 +309,14 @@ pub fn show(
                 continue;
             }
             if fade > 0.0 {
-                match cam.geometry {
-                    Geometry::Square => {
-                        painter.rect_filled(r, 0.0, fill);
-                    }
-                    Geometry::Hex(_) => {
-                        painter.add(egui::Shape::convex_polygon(
-                            cam.outline(view, c),
-                            fill,
-                            Stroke::NONE,
-                        ));
-                    }
+                if texture_cells {
+                    painter.rect_filled(r, 0.0, fill);
+                } else {
+                    painter.add(egui::Shape::convex_polygon(
+                        cam.outline(view, c),
+                        fill,
+                        Stroke::NONE,
+                    ));
                 }
             }
             cam.stroke_cell(&painter, view, c, s, 0.0);

@@ -1,7 +1,7 @@
 //! What a 2D view paints under and over its overlays: hexagons, grid lines, parent arrows and g
 //! labels, the path, the surround of the map.
 
-use crate::app::camera::{Camera, Geometry};
+use crate::app::camera::Camera;
 use crate::app::palette;
 use crate::app::run::Run;
 use crate::app::texture::MapTexture;
@@ -19,10 +19,10 @@ pub(in crate::app) fn visible(cam: &Camera, view: Rect, w: u32, h: u32) -> (u32,
     cam.geometry.visible(a, b, w, h)
 }
 
-/// A hex world: each visible hexagon filled with its cell's colour from the map texture's
+/// Cells drawn as polygons (a hex world): each visible hexagon filled with its cell's colour from the map texture's
 /// image (terrain and search state as the square view shows them), in one mesh; outlined
 /// when zoomed in. Hexes smaller than a pixel are drawn as their centre's colour still.
-pub(in crate::app) fn draw_hexes(
+pub(in crate::app) fn draw_cells(
     p: &egui::Painter,
     cam: &Camera,
     view: Rect,
@@ -30,17 +30,14 @@ pub(in crate::app) fn draw_hexes(
     w: u32,
     h: u32,
 ) {
-    let Geometry::Hex(o) = cam.geometry else {
-        return;
-    };
     let (x0, y0, x1, y1) = visible(cam, view, w, h);
     let origin = view.min + cam.offset;
-    // Corners relative to the centre, the same for every hex.
-    let (cx, cy) = o.centre(0, 0, 1.0);
-    let rel: Vec<Vec2> = o
-        .corners(0, 0, 1.0)
-        .iter()
-        .map(|&(x, y)| vec2((x - cx) as f32, (y - cy) as f32) * cam.zoom)
+    // Corners relative to the centre, the same for every cell.
+    let rel: Vec<Vec2> = cam
+        .geometry
+        .corners()
+        .into_iter()
+        .map(|q| q * cam.zoom)
         .collect();
     let mut mesh = egui::Mesh::default();
     for y in y0..y1 {

@@ -10,7 +10,6 @@ pub(crate) mod texture;
 pub(crate) mod view3d;
 pub(crate) mod view3d_gl;
 pub(crate) mod view3d_mesh;
-pub(crate) mod view_world;
 
 use crate::app::{PathlabApp, View};
 use crate::search::registry::Overlay;
@@ -48,15 +47,9 @@ impl PathlabApp {
         let strip =
             egui::Rect::from_min_max(egui::pos2(full.min.x, full.max.y - legend_h), full.max);
         full.max.y -= legend_h;
-        // A voxel world: the 3D view on the left, its 2D layer views on the right.
-        if self.doc.volume.is_some() && self.view3d.show {
-            let split = full.left() + (full.width() * 0.6).round();
-            let r3d = egui::Rect::from_min_max(full.min, egui::pos2(split - 3.0, full.max.y));
-            self.view3d(ui, r3d);
-            full = egui::Rect::from_min_max(egui::pos2(split, full.top()), full.max);
-        } else {
-            self.view3d.rect = None;
-        }
+        // The world's side view (voxels: the 3D view), left of the 2D views.
+        self.view3d.rect = None;
+        full = crate::app::worlds::ui_of(&self.doc.world).side_view(self, ui, full);
         self.canvas_rect = Some(full);
         let views_area = full;
         let (w, h) = (self.space.width(), self.space.height());
@@ -171,8 +164,8 @@ impl PathlabApp {
                 Some(w) => (&mut w.cam, &w.space),
                 None => (&mut self.cam, &self.space),
             };
-            let geometry = canvas::Geometry::of(space.family());
-            if cam.geometry != geometry {
+            let geometry = crate::app::worlds::geometry_of(&space.family());
+            if !crate::app::worlds::geometry::same(cam.geometry, geometry) {
                 cam.geometry = geometry;
                 cam.fit_pending = true;
             }

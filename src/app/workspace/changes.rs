@@ -13,17 +13,10 @@ use crate::world::AnySpace;
 
 impl PathlabApp {
     pub(in crate::app) fn query(&self) -> Query {
-        if let Some((v, _)) = self.space.as_voxel() {
-            let node = |p: crate::app::document::At| v.node(p.0, p.1, p.2).unwrap_or(0);
-            return Query {
-                start: node(self.doc.start_at()),
-                goal: node(self.doc.goal_at()),
-            };
-        }
-        let node = |p: (u32, u32)| self.space.node(p.0, p.1).unwrap_or(0);
+        let node = |p: crate::app::document::At| self.space.node_at([p.0, p.1, p.2]).unwrap_or(0);
         Query {
-            start: node(self.doc.start),
-            goal: node(self.doc.goal),
+            start: node(self.doc.start_at()),
+            goal: node(self.doc.goal_at()),
         }
     }
 

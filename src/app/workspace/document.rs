@@ -384,7 +384,7 @@ impl Document {
         p.terrain_rule = self.rule;
         p.world = self.world;
         p.algorithms = algorithms;
-        if matches!(self.world, crate::world::Family::Hex { .. }) {
+        if self.world.keeps_knowledge() {
             p.knowledge = self.knowledge.clone();
         }
         if let Some(v) = &self.volume {

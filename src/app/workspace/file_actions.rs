@@ -411,10 +411,10 @@ impl PathlabApp {
             path: r.path().unwrap_or(&[]).iter().map(|&n| xy(n)).collect(),
             stats: r.stats().into(),
             events: crate::trace::run_file::RunFile::events_of(&r.rec),
-            voxel: self.space.as_voxel().map(|(v, _)| {
-                let z = |n: u32| v.xyz(n)[2];
+            voxel: self.space.volume().map(|dims| {
+                let z = |n: u32| self.space.coords(n)[2];
                 crate::trace::run_file::VoxelRun {
-                    dims: v.grid().dims(),
+                    dims,
                     start_z: z(r.query.start),
                     goal_z: z(r.query.goal),
                     path_z: r.path().unwrap_or(&[]).iter().map(|&n| z(n)).collect(),
@@ -439,7 +439,7 @@ impl PathlabApp {
         }
         let space = &self.space;
         let xy = |n: u32| space.xy(n);
-        let hex = space.as_hex().map(|h| (h.orientation(), h.pitch()));
+        let hex = space.hex_layout();
         let layout = crate::trace::posthoc::Layout { cell: &xy, hex };
         let yaml = crate::trace::posthoc::to_yaml(&v.run.rec, layout);
         self.status = match crate::map::io::write_atomic(p, yaml.as_bytes()) {

@@ -1,9 +1,11 @@
 //! Squares or hexes: the panel that turns the map into hexes, or adds a view that searches the
 //! same map as hexes beside the square views.
 
-use crate::app::PathlabApp;
+use super::geometry::{self, CellGeometry};
+use super::WorldUi;
+use crate::app::{PathlabApp, Tool};
 use crate::map::HexFill;
-use crate::space::HexOrientation;
+use crate::space::{Connectivity, HexOrientation};
 use crate::world::Family;
 use eframe::egui;
 
@@ -35,19 +37,45 @@ impl HexChoice {
     }
 }
 
-pub(in crate::app) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
-    let title = match app.doc.world {
-        Family::Square => "World: squares (to hexes, voxels)".to_string(),
-        Family::Hex { pitch, .. } => format!("World: hexes, {pitch} cells apart"),
-        Family::Voxel { .. } => return crate::app::worlds::voxel::show(app, ui),
-    };
-    if matches!(app.doc.world, Family::Hex { .. }) {
-        ui.collapsing(title, |ui| {
+/// The hex world's part: hexagons, the cognitive map's panel, the Know tool.
+pub(crate) struct FamilyUi;
+
+impl WorldUi for FamilyUi {
+    fn geometry(&self, family: &Family) -> &'static dyn CellGeometry {
+        match family {
+            Family::Hex { orientation, .. } => geometry::hexes(*orientation),
+            _ => &geometry::SQUARES,
+        }
+    }
+
+    fn panel(&self, app: &mut PathlabApp, ui: &mut egui::Ui) {
+        let pitch = match app.doc.world {
+            Family::Hex { pitch, .. } => pitch,
+            _ => 1.0,
+        };
+        ui.collapsing(format!("World: hexes, {pitch} cells apart"), |ui| {
             ui.label("Every tool paints hexes. Open a square map to make hexes of another.");
         });
-        return crate::app::knowledge::panel(app, ui);
+        crate::app::knowledge::panel(app, ui)
     }
-    ui.collapsing(title, |ui| {
+
+    fn moves(&self, _: &Family, ui: &mut egui::Ui, _: &mut Connectivity) -> bool {
+        ui.label("moves: 6 (to each hex that shares an edge)");
+        true
+    }
+
+    fn tools(&self) -> &'static [(Tool, &'static str, &'static str)] {
+        &[(
+            Tool::Know,
+            "Know",
+            "Paint the cognitive map: a visit per hex dragged over (Shift: forget)",
+        )]
+    }
+}
+
+/// The hex settings for turning a square map into hexes, or searching it as hexes beside.
+pub(in crate::app) fn to_hexes(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    {
         let c = &mut app.hex;
         ui.horizontal_wrapped(|ui| {
             let l = ui.label("Hex size");
@@ -104,7 +132,5 @@ pub(in crate::app) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 app.add_world_view(choice, family, fill);
             }
         });
-        ui.separator();
-        crate::app::worlds::voxel::extrude(app, ui);
-    });
+    }
 }

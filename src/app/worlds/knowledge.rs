@@ -6,6 +6,7 @@
 use crate::app::{AlgoChoice, PathlabApp, Touched};
 use crate::experiment::gps_run::{self, build_knowledge, HexWorld};
 use crate::search::gps::{Exploring, Options};
+use crate::search::registry::Overlay;
 use crate::space::{CognitiveMap, Space};
 use eframe::egui;
 use std::sync::Arc;
@@ -240,8 +241,11 @@ pub(in crate::app) fn panel(app: &mut PathlabApp, ui: &mut egui::Ui) {
     let mut act: Option<Action> = None;
     // Open by default only when a GPS view or a cognitive map is there to work with: the panel
     // is long, and pushes the dynamic world's controls down.
-    let wanted =
-        app.doc.knowledge.is_some() || app.views.iter().any(|v| v.run.choice.info.name == "gps");
+    let wanted = app.doc.knowledge.is_some()
+        || app
+            .views
+            .iter()
+            .any(|v| v.run.choice.info.draws(Overlay::Walk));
     egui::CollapsingHeader::new("Cognitive map (Rahmani 2020)")
         .default_open(wanted)
         .show(ui, |ui| {
@@ -384,7 +388,7 @@ impl PathlabApp {
     fn apply_preset(&mut self, share: Option<u32>, delta: f64, c: u32) {
         (self.knowledge.delta, self.knowledge.c) = (delta, c);
         for i in 0..self.views.len() {
-            if self.views[i].run.choice.info.name == "gps" {
+            if self.views[i].run.choice.info.draws(Overlay::Walk) {
                 let mut choice = self.views[i].run.choice.clone();
                 choice.values.insert("delta".into(), delta);
                 choice.values.insert("c".into(), c as f64);

@@ -1,5 +1,55 @@
-//! One UI part per world family: its panel, its tools and its side views.
+//! One UI part per world family: how its cells lie in a 2D view, its World panel, its moves
+//! line, its tools and its side view. Found through the family list, so a family without its
+//! part here does not build; nothing else in the app asks which family a world is.
 
+pub(crate) mod geometry;
 pub(crate) mod hex;
 pub(crate) mod knowledge;
+pub(crate) mod square;
+pub(crate) mod view_world;
 pub(crate) mod voxel;
+
+use crate::app::{PathlabApp, Tool};
+use crate::space::Connectivity;
+use crate::world::Family;
+use eframe::egui;
+use geometry::CellGeometry;
+
+/// What the app shows of one world family.
+pub(crate) trait WorldUi: Sync {
+    /// How the family's cells lie in a 2D view.
+    fn geometry(&self, family: &Family) -> &'static dyn CellGeometry;
+    /// The World section of the left panel.
+    fn panel(&self, app: &mut PathlabApp, ui: &mut egui::Ui);
+    /// The moves line of the rules every view shares, editing `moves` where the family's moves
+    /// are a connectivity; whether the terrain rule applies too.
+    fn moves(&self, family: &Family, ui: &mut egui::Ui, moves: &mut Connectivity) -> bool;
+    /// Tools of this family beyond the editing ones every world has: each with its label and
+    /// hover text.
+    fn tools(&self) -> &'static [(Tool, &'static str, &'static str)] {
+        &[]
+    }
+    /// A view of the world beside its 2D views (the 3D view of voxels), drawn into the left
+    /// of `area`; returns what is left for the 2D views.
+    fn side_view(&self, app: &mut PathlabApp, ui: &mut egui::Ui, area: egui::Rect) -> egui::Rect {
+        let _ = (app, ui);
+        area
+    }
+}
+
+macro_rules! declare_world_uis {
+    ( ; $($v:ident $({ $($pf:ident : $pt:ty),* })? / $f:ident : $world:ty => $space:ty, $name:literal, $title:literal;)*) => {
+        /// The UI part of a family: the module named as the family's constructor field.
+        pub(crate) fn ui_of(family: &Family) -> &'static dyn WorldUi {
+            match family {
+                $(Family::$v { .. } => &$f::FamilyUi,)*
+            }
+        }
+    };
+}
+crate::for_each_family!(declare_world_uis);
+
+/// How the cells of a family's world lie in a 2D view.
+pub(crate) fn geometry_of(family: &Family) -> &'static dyn CellGeometry {
+    ui_of(family).geometry(family)
+}

@@ -1,10 +1,47 @@
 //! The world panel of a voxel world (size, moves, the layer edited in 2D, the `.3dscen`
 //! problems, the 3D view on or off), and the way to make one from a square map.
 
+use super::geometry::{self, CellGeometry};
+use super::WorldUi;
 use crate::app::PathlabApp;
-use crate::space::VoxelMoves;
+use crate::space::{Connectivity, VoxelMoves};
 use crate::world::Family;
 use eframe::egui;
+
+/// The voxel world's part: its layer drawn as squares, its panel, the 3D view beside.
+pub(crate) struct FamilyUi;
+
+impl WorldUi for FamilyUi {
+    fn geometry(&self, _: &Family) -> &'static dyn CellGeometry {
+        // The 2D view shows one layer: square cells.
+        &geometry::SQUARES
+    }
+
+    fn panel(&self, app: &mut PathlabApp, ui: &mut egui::Ui) {
+        show(app, ui)
+    }
+
+    fn moves(&self, family: &Family, ui: &mut egui::Ui, _: &mut Connectivity) -> bool {
+        if let Family::Voxel { moves } = family {
+            ui.label(format!(
+                "moves: {} (voxels; set in the World panel)",
+                moves.name()
+            ));
+        }
+        false
+    }
+
+    fn side_view(&self, app: &mut PathlabApp, ui: &mut egui::Ui, area: egui::Rect) -> egui::Rect {
+        if !app.view3d.show || app.doc.volume.is_none() {
+            return area;
+        }
+        // The 3D view on the left, the 2D layer views on the right.
+        let split = area.left() + (area.width() * 0.6).round();
+        let r3d = egui::Rect::from_min_max(area.min, egui::pos2(split - 3.0, area.max.y));
+        app.view3d(ui, r3d);
+        egui::Rect::from_min_max(egui::pos2(split, area.top()), area.max)
+    }
+}
 
 pub(in crate::app) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
     let Some(vol) = app.doc.volume.as_ref() else {

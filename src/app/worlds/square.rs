@@ -1,0 +1,30 @@
+//! The square world's part: square cells, and the World panel that turns the map into hexes
+//! or voxels.
+
+use super::geometry::{self, CellGeometry};
+use super::WorldUi;
+use crate::app::PathlabApp;
+use crate::space::Connectivity;
+use crate::world::Family;
+use eframe::egui;
+
+pub(crate) struct FamilyUi;
+
+impl WorldUi for FamilyUi {
+    fn geometry(&self, _: &Family) -> &'static dyn CellGeometry {
+        &geometry::SQUARES
+    }
+
+    fn panel(&self, app: &mut PathlabApp, ui: &mut egui::Ui) {
+        ui.collapsing("World: squares (to hexes, voxels)", |ui| {
+            super::hex::to_hexes(app, ui);
+            ui.separator();
+            super::voxel::extrude(app, ui);
+        });
+    }
+
+    fn moves(&self, _: &Family, ui: &mut egui::Ui, moves: &mut Connectivity) -> bool {
+        crate::app::panels::moves_combo(ui, moves);
+        true
+    }
+}
