@@ -6,6 +6,7 @@
 //! headless screenshot and the egui_kittest tests run the same code.
 
 mod features;
+mod jobs;
 mod launch;
 mod overlays;
 mod scripted;
@@ -275,7 +276,7 @@ pub struct PathlabApp {
     prompt: Option<Prompt>,
     recovery_written: u64,
     recovery_at: Instant,
-    recovery_job: Option<std::thread::JoinHandle<Result<(), String>>>,
+    recovery_job: Option<jobs::Job<Result<(), String>>>,
     opts: Options,
     frame: u32,
     /// Documents a conversion replaced (the square map before "Turn into hexes"), newest

@@ -1,13 +1,11 @@
 //! Run ▸ Dynamic experiment: Mäntysalo 2024's harness (the same code as `pathlab experiment
 //! dynamic`) in a window, on a worker thread, with progress, a table of means and a chart.
 
+use crate::app::jobs::{Job, Polled};
 use crate::experiment::dynamic::{self, DynAlgo, MapKind, Row, Setup, Summary};
 use crate::experiment::mantysalo2024::{self, Scenario};
 use eframe::egui::{self, RichText};
 use egui_plot::{Bar, BarChart, Plot};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{channel, Receiver};
-use std::sync::Arc;
 
 /// The variants offered: the thesis's, with pathlab's faster A* beside its A*; the first is the
 /// baseline of the ratios.
@@ -16,13 +14,6 @@ static ALGOS: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(
     v.insert(1, "astar:lane");
     v
 });
-
-struct Job {
-    done: Arc<AtomicUsize>,
-    cancel: Arc<AtomicBool>,
-    rx: Receiver<(Setup, Vec<Row>)>,
-    runs: u32,
-}
 
 /// The window's settings, the job in flight and the last result.
 pub struct ExperimentWindow {
@@ -35,7 +26,7 @@ pub struct ExperimentWindow {
     pub runs: u32,
     pub seed: u64,
     chosen: Vec<bool>,
-    job: Option<Job>,
+    job: Option<Job<(Setup, Vec<Row>)>>,
     /// The last finished experiment: its setup, rows and per-algorithm means.
     pub result: Option<(Setup, Vec<Row>, Vec<Summary>)>,
 }
@@ -104,27 +95,12 @@ impl ExperimentWindow {
         if setup.algos.is_empty() {
             return;
         }
-        let (tx, rx) = channel();
-        let done = Arc::new(AtomicUsize::new(0));
-        let cancel = Arc::new(AtomicBool::new(false));
-        let (d, c) = (done.clone(), cancel.clone());
-        let runs = setup.runs;
-        std::thread::spawn(move || {
-            let rows = dynamic::run_experiment(
-                &setup,
-                &|thousandths| {
-                    d.fetch_add(thousandths as usize, Ordering::Relaxed);
-                },
-                &c,
-            );
-            let _ = tx.send((setup, rows));
-        });
-        self.job = Some(Job {
-            done,
-            cancel,
-            rx,
-            runs,
-        });
+        // Progress in thousandths of runs, so the bar moves while a long run walks.
+        let total = 1000 * setup.runs.max(1) as u64;
+        self.job = Some(Job::spawn("dynamic experiment", total, move |p| {
+            let rows = dynamic::run_experiment(&setup, &|t| p.add(t as u64), p.cancel_flag());
+            (setup, rows)
+        }));
     }
 
     /// True while an experiment runs.
@@ -134,13 +110,17 @@ impl ExperimentWindow {
 
     /// Takes a finished experiment's rows; true when one arrived.
     pub fn poll(&mut self) -> bool {
-        let Some(job) = &self.job else { return false };
-        let Ok((setup, rows)) = job.rx.try_recv() else {
+        let Some(job) = &mut self.job else {
             return false;
         };
-        let cancelled = job.cancel.load(Ordering::Relaxed);
+        let cancelled = job.cancelled();
+        let done = match job.poll() {
+            Polled::Running => return false,
+            Polled::Done(d) => Some(d),
+            Polled::Lost => None,
+        };
         self.job = None;
-        if !cancelled {
+        if let Some((setup, rows)) = done.filter(|_| !cancelled) {
             let sum = dynamic::summarise(&setup.algos, &rows);
             self.result = Some((setup, rows, sum));
         }
@@ -234,15 +214,19 @@ impl ExperimentWindow {
         });
         ui.horizontal(|ui| match &self.job {
             Some(job) => {
-                // Thousandths of runs, so the bar moves while a long run walks.
-                let d = job.done.load(Ordering::Relaxed);
+                let (d, total) = job.progress();
                 ui.add(
-                    egui::ProgressBar::new(d as f32 / (1000 * job.runs.max(1)) as f32)
-                        .text(format!("{:.1} of {} runs", d as f64 / 1000.0, job.runs))
+                    egui::ProgressBar::new(d as f32 / total as f32)
+                        .text(format!(
+                            "{}: {:.1} of {} runs",
+                            job.name(),
+                            d as f64 / 1000.0,
+                            total / 1000
+                        ))
                         .desired_width(300.0),
                 );
                 if ui.button("Cancel").clicked() {
-                    job.cancel.store(true, Ordering::Relaxed);
+                    job.cancel();
                 }
             }
             None => {

@@ -5,6 +5,7 @@
 //! voxel under the pointer (the first searched or blocked one) for the inspector and shows its
 //! layer in 2D.
 
+use crate::app::jobs::{Job, Polled};
 use crate::app::view3d_gl::{self, Scene};
 use crate::app::view3d_mesh::{self, Tris};
 use crate::app::{palette, PathlabApp};
@@ -57,7 +58,7 @@ pub struct View3d {
     obstacles: Part<(u64, u64, (u32, u32))>,
     search: Part<SetsKey>,
     /// The search sets being meshed on a worker thread, with the key and milliseconds.
-    job: Option<std::thread::JoinHandle<(SetsKey, Tris, f32)>>,
+    job: Option<crate::app::jobs::Job<(SetsKey, Tris, f32)>>,
     /// The voxels shared with the worker, for a document serial and revision.
     voxels: Option<((u64, u64), Arc<crate::map::voxel::VoxelGrid>)>,
     /// Path, start, goal, expanded node, selection and layer frame (always in front).
@@ -402,14 +403,17 @@ impl PathlabApp {
         if let Some(view) = self.views.get_mut(i) {
             let cursor = view.run.event_cursor();
             let rev = self.doc.revision;
-            if let Some(job) = v.job.take_if(|j| j.is_finished()) {
-                if let Ok((key, tris, ms)) = job.join() {
+            match v.job.as_mut().map(|j| j.poll()) {
+                Some(Polled::Done((key, tris, ms))) => {
+                    v.job = None;
                     v.search.key = Some(key);
                     v.search.tris = Arc::new(tris);
                     v.search.generation = v.next_generation;
                     v.next_generation += 1;
                     v.last_build_ms = ms;
                 }
+                Some(Polled::Lost) => v.job = None,
+                _ => {}
             }
             let key = (view.serial, cursor, layers, rev);
             if v.search.key != Some(key) && v.job.is_none() {
@@ -431,7 +435,7 @@ impl PathlabApp {
                         }
                     };
                     let states = states.clone();
-                    v.job = Some(std::thread::spawn(move || {
+                    v.job = Some(Job::spawn("3D view's search sets", 0, move |_| {
                         let t0 = Instant::now();
                         let tris = view3d_mesh::search_sets(&voxels, &states, layers);
                         (key, tris, t0.elapsed().as_secs_f32() * 1000.0)

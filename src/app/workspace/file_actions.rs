@@ -2,6 +2,7 @@
 //! field), dropped files, the recovery file, and exports of the run.
 
 use crate::app::files::{self, DialogPurpose, PendingDialog};
+use crate::app::jobs::{Job, Polled};
 use crate::app::{path_prompt, AlgoChoice, Document, PathlabApp, PendingAction, Prompt};
 use crate::map::Cell;
 use eframe::egui;
@@ -276,7 +277,7 @@ impl PathlabApp {
             }
             return;
         }
-        let Some(d) = &self.dialog else { return };
+        let Some(d) = &mut self.dialog else { return };
         let Some(result) = d.poll() else { return };
         let (purpose, suggested) = (d.purpose, d.suggested.clone());
         self.dialog = None;
@@ -338,18 +339,20 @@ impl PathlabApp {
             return;
         }
         // One write at a time, off the UI thread (a 1024×1024 map is a megabyte of RON).
-        if let Some(job) = self.recovery_job.take() {
-            if !job.is_finished() {
-                self.recovery_job = Some(job);
-                return;
+        if let Some(job) = &mut self.recovery_job {
+            match job.poll() {
+                Polled::Running => return,
+                Polled::Done(Err(e)) => {
+                    self.status = format!("Cannot write the recovery file: {e}")
+                }
+                Polled::Done(Ok(())) => {}
+                Polled::Lost => self.status = "Cannot write the recovery file".into(),
             }
-            if let Ok(Err(e)) = job.join() {
-                self.status = format!("Cannot write the recovery file: {e}");
-            }
+            self.recovery_job = None;
         }
         let project = self.doc.to_project(&self.user_grid(), self.algo_settings());
         let path = self.recovery_file();
-        self.recovery_job = Some(std::thread::spawn(move || {
+        self.recovery_job = Some(Job::spawn("recovery file", 0, move |_| {
             files::write_recovery(&path, &project)
         }));
         self.recovery_written = self.doc.revision;
@@ -359,7 +362,7 @@ impl PathlabApp {
     /// Waits for a recovery write in progress (tests, and before removing the file).
     pub fn flush_recovery(&mut self) {
         if let Some(job) = self.recovery_job.take() {
-            let _ = job.join();
+            let _ = job.wait();
         }
     }
 

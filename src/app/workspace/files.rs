@@ -1,10 +1,10 @@
 //! Files in the app: loading any supported file, native dialogs off the UI thread, atomic saves,
 //! the recovery file, and exports.
 
+use crate::app::jobs::{Job, Polled};
 use crate::map::io::{self, Opened};
 use crate::map::Grid;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{channel, Receiver};
 
 /// Reads a `.map`, `.scen` (with its map), pathlab project `.ron` or `.png`, checked by the
 /// core under the document's current `rules` (a project brings its own).
@@ -101,16 +101,15 @@ pub struct PendingDialog {
     pub purpose: DialogPurpose,
     /// The name suggested, for the path field if no dialog opens.
     pub suggested: String,
-    rx: Receiver<DialogResult>,
+    job: Job<DialogResult>,
 }
 
 impl PendingDialog {
     /// Opens a dialog for `purpose`.
     pub fn spawn(purpose: DialogPurpose, suggested: &str) -> PendingDialog {
-        let (tx, rx) = channel();
         let name = suggested.to_string();
         let asked = std::time::Instant::now();
-        std::thread::spawn(move || {
+        let job = Job::spawn("file dialog", 0, move |_| {
             let d = rfd::AsyncFileDialog::new();
             let fut = async move {
                 let h = match purpose {
@@ -169,27 +168,26 @@ impl PendingDialog {
                 };
                 h.map(|h| h.path().to_path_buf())
             };
-            let result = match pollster::block_on(fut) {
+            match pollster::block_on(fut) {
                 Some(p) => DialogResult::Chosen(p),
                 None if asked.elapsed() < NO_DIALOG_WITHIN => DialogResult::Unavailable,
                 None => DialogResult::Cancelled,
-            };
-            let _ = tx.send(result);
+            }
         });
         PendingDialog {
             purpose,
             suggested: suggested.to_string(),
-            rx,
+            job,
         }
     }
 
     /// How the dialog ended, once it has.
-    pub fn poll(&self) -> Option<DialogResult> {
-        match self.rx.try_recv() {
-            Ok(r) => Some(r),
-            Err(std::sync::mpsc::TryRecvError::Empty) => None,
+    pub fn poll(&mut self) -> Option<DialogResult> {
+        match self.job.poll() {
+            Polled::Done(r) => Some(r),
+            Polled::Running => None,
             // The dialog's thread died (rfd panicked): treat as no dialog.
-            Err(std::sync::mpsc::TryRecvError::Disconnected) => Some(DialogResult::Unavailable),
+            Polled::Lost => Some(DialogResult::Unavailable),
         }
     }
 }

@@ -57,7 +57,7 @@ pub struct Run {
     pub search_time: Option<Duration>,
     /// Bumped whenever the recording grows or restarts (views redraw on change).
     pub generation: u64,
-    retime: Option<std::sync::mpsc::Receiver<Duration>>,
+    retime: Option<crate::app::jobs::Job<Option<Duration>>>,
     /// Repaired after a world change at least once (its timeline holds the change).
     pub repaired: bool,
     /// The last repair checked against A* from scratch, once the repair has finished.
@@ -297,9 +297,7 @@ impl Run {
         {
             self.start_retime(space);
         }
-        if let Some(t) = self.retime.as_ref().and_then(|rx| rx.try_recv().ok()) {
-            self.search_time = Some(t);
-        }
+        self.poll_retime();
         self.check_oracle(space);
     }
 
@@ -331,22 +329,22 @@ impl Run {
         if self.search.state().stats().expanded > RETIME_LIMIT {
             return;
         }
-        let (tx, rx) = std::sync::mpsc::channel();
         let (space, choice, q) = (space.clone(), self.choice.clone(), self.query);
-        std::thread::spawn(move || {
-            if let Ok(mut s) = choice.build(&space, q) {
-                let t = Instant::now();
-                s.run_null(&space);
-                let _ = tx.send(t.elapsed());
-            }
-        });
-        self.retime = Some(rx);
+        self.retime = Some(crate::app::jobs::Job::spawn("timing", 0, move |_| {
+            let mut s = choice.build(&space, q).ok()?;
+            let t = Instant::now();
+            s.run_null(&space);
+            Some(t.elapsed())
+        }));
     }
 
     /// Polls for the time measured by the worker (finished runs are not pumped any more).
     pub fn poll_retime(&mut self) {
-        if let Some(t) = self.retime.as_ref().and_then(|rx| rx.try_recv().ok()) {
-            self.search_time = Some(t);
+        if self.search_time.is_some() {
+            return;
+        }
+        if let Some(crate::app::jobs::Polled::Done(t)) = self.retime.as_mut().map(|j| j.poll()) {
+            self.search_time = t;
         }
     }
 
