@@ -477,8 +477,9 @@ impl PathlabApp {
         self.pump_runs(ui.input(|i| i.unstable_dt));
         laps.lap("search");
         self.advance_play(dt);
-        self.agents_advance(dt);
-        self.flight_advance(dt);
+        for f in features::FEATURES {
+            f.update(self, dt);
+        }
         if self.opts.scrub_test {
             self.scrub_step();
         }
@@ -501,13 +502,12 @@ impl PathlabApp {
         if self.show_help {
             help::show(self, &ctx);
         }
-        if self.experiment.open && self.experiment.show(&ctx) {
-            self.ask_file(DialogPurpose::ExportCsv, "dynamic.csv");
+        for f in features::FEATURES {
+            f.windows(self, &ctx);
         }
         if self.searching()
             || self.playing
-            || self.sim.playing
-            || self.flight.as_ref().is_some_and(|f| f.playing)
+            || features::FEATURES.iter().any(|f| f.wants_repaint(self))
             || self.dialog.is_some()
             || self.opts.scrub_test
             // A scripted screenshot counts frames: they must come without input.

@@ -4,3 +4,64 @@
 pub(crate) mod agent;
 pub(crate) mod experiment;
 pub(crate) mod flight;
+
+use crate::app::{DialogPurpose, PathlabApp};
+use eframe::egui;
+
+/// A feature beside the views: it advances with the frame's time, may draw windows of its own,
+/// and says whether it needs another frame. Its state lives in the app (`sim`, `flight`,
+/// `experiment`); the app drives every feature through [`FEATURES`], never by name.
+pub(crate) trait Feature: Sync {
+    /// Advances by `dt` seconds before the panels are drawn.
+    fn update(&self, app: &mut PathlabApp, dt: f32);
+    /// Draws the feature's own windows, after the panels.
+    fn windows(&self, app: &mut PathlabApp, ctx: &egui::Context) {
+        let _ = (app, ctx);
+    }
+    /// Whether it animates or works and so needs the next frame without input.
+    fn wants_repaint(&self, app: &PathlabApp) -> bool;
+}
+
+/// Agents crossing the map while it changes.
+struct Agents;
+
+impl Feature for Agents {
+    fn update(&self, app: &mut PathlabApp, dt: f32) {
+        app.agents_advance(dt);
+    }
+    fn wants_repaint(&self, app: &PathlabApp) -> bool {
+        app.sim.playing
+    }
+}
+
+/// Krafft 2019's moving 3D scene, flown.
+struct Flight;
+
+impl Feature for Flight {
+    fn update(&self, app: &mut PathlabApp, dt: f32) {
+        app.flight_advance(dt);
+    }
+    fn wants_repaint(&self, app: &PathlabApp) -> bool {
+        app.flight.as_ref().is_some_and(|f| f.playing)
+    }
+}
+
+/// Run ▸ Dynamic experiment.
+struct Experiment;
+
+impl Feature for Experiment {
+    fn update(&self, _: &mut PathlabApp, _: f32) {}
+    fn windows(&self, app: &mut PathlabApp, ctx: &egui::Context) {
+        if app.experiment.open && app.experiment.show(ctx) {
+            app.ask_file(DialogPurpose::ExportCsv, "dynamic.csv");
+        }
+    }
+    fn wants_repaint(&self, _: &PathlabApp) -> bool {
+        // While it works, its window asks for a frame every 100 ms itself: the progress bar
+        // needs no more.
+        false
+    }
+}
+
+/// Every feature, in the order they update.
+pub(crate) static FEATURES: &[&dyn Feature] = &[&Agents, &Flight, &Experiment];
