@@ -116,6 +116,21 @@ pub(in crate::app) fn draw_heat(
     }
 }
 
+/// The GPS of the brain's overlay: its walk and cone (the view prepares the marks).
+pub(super) struct Walk;
+
+impl super::OverlayPart for Walk {
+    fn draw(&self, s: &super::Scene, _: &mut Run) {
+        if let Some(g) = s.gps {
+            draw_walk(s.painter, s.cam, s.view, s.size.0, g);
+        }
+    }
+
+    fn legend(&self) -> crate::app::legend::Extras {
+        crate::app::legend::gps_extras()
+    }
+}
+
 /// The walk so far, the step's cone and, at the end, A*'s path.
 pub(in crate::app) fn draw_walk(
     p: &egui::Painter,

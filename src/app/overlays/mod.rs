@@ -1,74 +1,56 @@
-//! What runs carry beyond open, closed and path, for the views to draw: line-of-sight checks
-//! and jumps of the step shown.
+//! Overlays per algorithm: what a run draws beyond open, closed and path — jump point
+//! search's jumps, the any-angle searches' line-of-sight checks, the GPS of the brain's walk
+//! and cone. A view finds them through its algorithm's registry entry (`overlays`), never by
+//! the algorithm's name.
 
 pub(crate) mod gps;
+mod jumps;
+mod sight;
 
-use crate::app::run::{Run, Scan};
+use crate::app::camera::Camera;
+use crate::app::legend::Extras;
+use crate::app::run::Run;
+use crate::search::registry::Overlay;
 use crate::space::NodeId;
+use eframe::egui::{Painter, Pos2, Rect};
 
-impl Run {
-    /// Jump point search's jumps up to the step shown: the jumps that generated or improved a
-    /// node (parent to jump point), and the scans of the step shown (start, end, whether they
-    /// ended at a jump point). Empty for runs that record no jumps (at most 8,192 jumps).
-    pub fn jumps(&mut self) -> (Vec<(NodeId, NodeId)>, Vec<Scan>) {
-        use crate::trace::EventKind;
-        // A jump search scans from its start right after the first expansion: a run with no
-        // jump among its first events has none.
-        let head = self.rec.len().min(64);
-        if self.shown == 0
-            || !(0..head).any(|i| self.rec.get(i).is_some_and(|e| e.kind == EventKind::Jump))
-        {
-            return (vec![], vec![]);
-        }
-        let step = self.rec.step_start(self.shown - 1);
-        let to = self.event_cursor();
-        let (mut tree, mut scans) = (vec![], vec![]);
-        for i in 0..to {
-            let Some(e) = self.rec.get(i) else { break };
-            match e.kind {
-                EventKind::Generate | EventKind::Update if e.other != crate::trace::NONE => {
-                    tree.push((e.other, e.node))
-                }
-                EventKind::Jump if i >= step => scans.push((e.other, e.node, e.a > 0.5)),
-                _ => {}
-            }
-            if tree.len() + scans.len() >= 8192 {
-                break;
-            }
-        }
-        (tree, scans)
+/// Where an overlay draws: the view's painter and camera, the world's size, and what the
+/// view prepared for overlays that need more than the run (the GPS walk's marks).
+pub(crate) struct Scene<'a> {
+    pub painter: &'a Painter,
+    pub cam: &'a Camera,
+    pub view: Rect,
+    pub size: (u32, u32),
+    pub gps: Option<&'a gps::GpsMarks>,
+}
+
+impl Scene<'_> {
+    /// Screen position of node `n`'s cell centre (nodes of other layers where they lie from
+    /// above).
+    pub fn at(&self, n: NodeId) -> Pos2 {
+        let (w, h) = (self.size.0.max(1), self.size.1.max(1));
+        self.cam.centre(self.view, (n % w, (n / w) % h))
     }
+}
 
-    /// The line-of-sight checks of the step shown (any-angle searches): from, to and whether
-    /// the segment was clear; Lazy Theta*'s check of the node just before its expansion
-    /// included. At most 256.
-    pub fn sight_checks(&mut self) -> Vec<(NodeId, NodeId, bool)> {
-        if self.shown == 0 || self.stats().los_checks == 0 {
-            return vec![];
-        }
-        let from = self.rec.step_start(self.shown - 1);
-        let to = self.event_cursor();
-        let mut out = vec![];
-        let los = |e: crate::trace::Event| {
-            (e.kind == crate::trace::EventKind::LineOfSight).then_some((e.other, e.node, e.a > 0.5))
-        };
-        // Just before the expansion: Lazy Theta*'s check of the node it expands.
-        let mut i = from;
-        while i > 0 {
-            match self.rec.get(i - 1).and_then(los) {
-                Some(c) => out.push(c),
-                None => break,
-            }
-            i -= 1;
-        }
-        for i in from..to {
-            if out.len() >= 256 {
-                break;
-            }
-            if let Some(c) = self.rec.get(i).and_then(los) {
-                out.push(c);
-            }
-        }
-        out
+/// One kind of overlay: how it draws a run's step and what the legend says of it.
+pub(crate) trait OverlayPart: Sync {
+    fn draw(&self, scene: &Scene, run: &mut Run);
+    fn legend(&self) -> Extras;
+}
+
+/// The part that draws overlay `o`.
+pub(crate) fn part(o: Overlay) -> &'static dyn OverlayPart {
+    match o {
+        Overlay::LineOfSight => &sight::Sight,
+        Overlay::Jumps => &jumps::Jumps,
+        Overlay::Walk => &gps::Walk,
+    }
+}
+
+/// Draws every overlay of the run's algorithm.
+pub(crate) fn draw(scene: &Scene, run: &mut Run) {
+    for &o in run.choice.info.overlays {
+        part(o).draw(scene, run);
     }
 }

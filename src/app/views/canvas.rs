@@ -166,46 +166,15 @@ pub fn show(
     if cam.zoom >= 18.0 && run.finished() && !ov.diff {
         draw_parent_arrows(&painter, cam, view, (w, h), run);
     }
-    // Jump point search: every jump that reached a jump point so far, and the scans of the
-    // step shown (green when they found a jump point, red where they ran into a wall).
-    let (tree, scans) = run.jumps();
-    let width = (cam.zoom * 0.08).clamp(1.0, 2.0);
-    for (a, b) in tree {
-        let end = cam.centre(view, xy(b));
-        painter.line_segment(
-            [cam.centre(view, xy(a)), end],
-            Stroke::new(width, palette::JUMP),
-        );
-        // Jump points are few and far apart: a dot keeps them visible at any zoom.
-        painter.circle_filled(end, (cam.zoom * 0.35).clamp(2.0, 5.0), palette::JUMP);
-    }
-    for (a, b, found) in scans {
-        let colour = if found {
-            palette::SIGHT_CLEAR
-        } else {
-            palette::SIGHT_BLOCKED
-        };
-        painter.line_segment(
-            [cam.centre(view, xy(a)), cam.centre(view, xy(b))],
-            Stroke::new(width * 1.6, colour),
-        );
-    }
-    // Any-angle searches: the segments checked at this step, green when clear, red when not.
-    for (a, b, clear) in run.sight_checks() {
-        let colour = if clear {
-            palette::SIGHT_CLEAR
-        } else {
-            palette::SIGHT_BLOCKED
-        };
-        let width = (cam.zoom * 0.12).clamp(1.5, 3.0);
-        painter.line_segment(
-            [cam.centre(view, xy(a)), cam.centre(view, xy(b))],
-            Stroke::new(width, colour),
-        );
-    }
-    if let Some(g) = ov.gps {
-        crate::app::overlays::gps::draw_walk(&painter, cam, view, w, g);
-    }
+    // What the run's algorithm draws beyond its nodes (jumps, sight checks, a walk).
+    let scene = crate::app::overlays::Scene {
+        painter: &painter,
+        cam,
+        view,
+        size: (w, h),
+        gps: ov.gps,
+    };
+    crate::app::overlays::draw(&scene, run);
     if run.path_visible() {
         if let Some(o) = run.oracle.as_ref().filter(|o| !o.agrees()) {
             // The path A* from scratch found, beside the repaired one that disagrees with it.

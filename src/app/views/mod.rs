@@ -25,19 +25,15 @@ impl PathlabApp {
         // third of its height).
         let diff = self.diff && self.views.len() >= 2;
         let mut extras = legend::Extras::new();
-        let shows = |o: Overlay| {
-            self.views
-                .iter()
-                .any(|v| v.run.choice.info.overlays.contains(&o))
-        };
-        if shows(Overlay::Walk) {
-            extras.extend(legend::gps_extras());
-        }
-        if shows(Overlay::LineOfSight) {
-            extras.extend(legend::sight_extras());
-        }
-        if shows(Overlay::Jumps) {
-            extras.extend(legend::jump_extras());
+        // What the views' algorithms draw beyond their nodes, each once.
+        let mut shown: Vec<Overlay> = vec![];
+        for v in &self.views {
+            for &o in v.run.choice.info.overlays {
+                if !shown.contains(&o) {
+                    shown.push(o);
+                    extras.extend(crate::app::overlays::part(o).legend());
+                }
+            }
         }
         let legend_h = if self.show_legend {
             legend::legend_height(ui, full.width(), diff, &extras)
