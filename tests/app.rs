@@ -8,6 +8,7 @@ mod common;
 use common::*;
 use eframe::egui;
 use egui_kittest::kittest::Queryable;
+use pathlab::app::Command;
 use pathlab::map::{Cell, Edit};
 use pathlab::search::{AStar, Query, Search, SearchState};
 use pathlab::space::{GridSpace, Heuristic};
@@ -23,20 +24,20 @@ fn steps_forward_and_back_with_keys() {
         h.key_press(egui::Key::ArrowRight);
         h.run();
     }
-    assert_eq!(h.state().cursor, 5);
+    assert_eq!(h.state().cursor(), 5);
     h.get_by_label_contains(&format!("Step 5 of {expanded}"));
     h.key_press_modifiers(egui::Modifiers::SHIFT, egui::Key::ArrowRight);
     h.run();
-    assert_eq!(h.state().cursor, 15);
+    assert_eq!(h.state().cursor(), 15);
     h.key_press(egui::Key::ArrowLeft);
     h.run();
-    assert_eq!(h.state().cursor, 14);
+    assert_eq!(h.state().cursor(), 14);
     // The node expanded by the step shown is the 14th Expand event.
-    let run = &h.state().views[0].run;
+    let run = &h.state().views()[0].run;
     assert_eq!(run.current_node(), Some(run.series.node[13]));
     h.key_press(egui::Key::Home);
     h.run();
-    assert_eq!(h.state().cursor, 0);
+    assert_eq!(h.state().cursor(), 0);
 }
 
 #[test]
@@ -46,9 +47,9 @@ fn end_shows_the_path_and_its_cost() {
     h.get_by_label(">|").click();
     h.run();
     let (cost, expanded) = core_astar();
-    assert_eq!(h.state().cursor as u64, expanded);
+    assert_eq!(h.state().cursor() as u64, expanded);
     h.get_by_label_contains(&format!("cost {cost:.3}"));
-    assert!(h.state().views[0].run.path_visible());
+    assert!(h.state().views()[0].run.path_visible());
 }
 
 #[test]
@@ -56,7 +57,8 @@ fn inspector_shows_g_of_a_closed_cell() {
     let mut app = default_app();
     app.to_end();
     // The start at the end of the run: on the path, g = 0.
-    app.selected = Some(app.doc.start);
+    let start = app.doc().start;
+    app.apply(Command::Select(Some(start)));
     let mut h = harness(app);
     h.run();
     h.get_by_label("start (on path)");
@@ -64,7 +66,7 @@ fn inspector_shows_g_of_a_closed_cell() {
     // A closed cell off the path: the inspector's g is the core search's g.
     let (sp, a) = core_astar_search();
     let path = a.path().unwrap().to_vec();
-    let run = &h.state().views[0].run;
+    let run = &h.state().views()[0].run;
     let n = *run
         .series
         .node
@@ -72,7 +74,7 @@ fn inspector_shows_g_of_a_closed_cell() {
         .rev()
         .find(|n| !path.contains(n))
         .unwrap();
-    h.state_mut().selected = Some(sp.xy(n));
+    h.state_mut().apply(Command::Select(Some(sp.xy(n))));
     h.run();
     h.get_by_label("closed");
     h.get_by_label(&format!("{:.3}", a.g(n).unwrap()));
@@ -84,12 +86,12 @@ fn inspector_shows_dstar_lites_h_towards_the_start() {
     let mut app = default_app();
     app.set_algorithm(0, pathlab::app::AlgoChoice::named("dstar-lite"));
     app.to_end();
-    let (gx, gy) = app.doc.goal;
+    let (gx, gy) = app.doc().goal;
     let c = (gx - 1, gy);
-    app.selected = Some(c);
-    let sp = app.space.as_square().unwrap().clone();
+    app.apply(Command::Select(Some(c)));
+    let sp = app.space().as_square().unwrap().clone();
     let (s, n) = (
-        sp.node(app.doc.start.0, app.doc.start.1).unwrap(),
+        sp.node(app.doc().start.0, app.doc().start.1).unwrap(),
         sp.node(c.0, c.1).unwrap(),
     );
     let mut h = harness(app);
@@ -102,8 +104,8 @@ fn inspector_shows_dstar_lites_h_towards_the_start() {
 fn an_edit_restarts_the_run_and_undo_restores_the_map() {
     let mut h = harness(default_app());
     h.run();
-    let before = h.state().doc.grid.clone();
-    let (sx, sy) = h.state().doc.start;
+    let before = h.state().doc().grid.clone();
+    let (sx, sy) = h.state().doc().start;
     // Wall in the cell right of the start.
     h.state_mut().edit(Edit::SetCell {
         x: sx + 1,
@@ -111,33 +113,35 @@ fn an_edit_restarts_the_run_and_undo_restores_the_map() {
         cell: Cell::WALL,
     });
     h.run();
-    assert_ne!(h.state().doc.grid, before);
-    assert!(h.state().doc.dirty);
+    assert_ne!(h.state().doc().grid, before);
+    assert!(h.state().doc().dirty);
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     h.run();
-    assert_eq!(h.state().doc.grid, before);
+    assert_eq!(h.state().doc().grid, before);
     h.get_by_label_contains("Undone");
     h.key_press_modifiers(
         egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
         egui::Key::Z,
     );
     h.run();
-    assert_eq!(h.state().doc.grid.get(sx + 1, sy), Some(Cell::WALL));
+    assert_eq!(h.state().doc().grid.get(sx + 1, sy), Some(Cell::WALL));
 }
 
 #[test]
 fn breakpoint_on_a_node_stops_play_there() {
     let mut app = default_app();
     app.to_end();
-    let target = app.views[0].run.series.node[30];
+    let target = app.views()[0].run.series.node[30];
     app.go_to(0, false);
-    app.breakpoints.node = Some(target);
-    app.max_speed = true;
-    app.playing = true;
+    app.apply(Command::BreakAtNode(Some(target)));
+    app.apply(Command::Play {
+        playing: true,
+        max_speed: true,
+    });
     let mut h = harness(app);
     h.run();
-    assert_eq!(h.state().cursor, 31);
-    assert!(!h.state().playing);
+    assert_eq!(h.state().cursor(), 31);
+    assert!(!h.state().playing());
     h.get_by_label_contains("breakpoint node expanded");
 }
 
@@ -147,12 +151,12 @@ fn compare_views_share_the_cursor() {
     h.run();
     h.get_by_label("+ Compare with another algorithm").click();
     h.run();
-    assert_eq!(h.state().views.len(), 2);
+    assert_eq!(h.state().views().len(), 2);
     for _ in 0..3 {
         h.key_press(egui::Key::ArrowRight);
         h.run();
     }
-    assert!(h.state().views.iter().all(|v| v.run.shown == 3));
+    assert!(h.state().views().iter().all(|v| v.run.shown == 3));
     assert!(h.query_all_by_label("2 Dijkstra").count() >= 1);
 }
 
@@ -165,16 +169,17 @@ fn opens_a_movingai_scenario_and_solves_a_problem_optimally() {
     let scen = dir.join("dao/arena.map.scen");
     let mut app = default_app();
     app.open_now(&scen).expect("opens");
-    let p = app.doc.problems[100].clone();
-    app.doc.set_start(p.start);
-    app.doc.set_goal(p.goal);
-    app.restart_all();
-    app.to_end();
-    let cost = app.views[0].run.cost().expect("found");
-    assert!(p.is_optimal(cost), "{cost} vs {}", p.optimal);
+    let p = app.doc().problems[100].clone();
     let mut h = harness(app);
     h.run();
     h.get_by_label_contains("arena.map.scen");
+    // The scenario's problem #100, as the problem list chooses it.
+    h.state_mut().apply(Command::ChooseProblem(100));
+    h.state_mut().apply(Command::ToEnd);
+    h.run();
+    let cost = h.state().views()[0].run.cost().expect("found");
+    assert!(p.is_optimal(cost), "{cost} vs {}", p.optimal);
+    h.get_by_label_contains("Problem #100");
 }
 
 #[test]
@@ -186,13 +191,13 @@ fn default_view_snapshot() {
     // Search time is the one value that differs from run to run. It is measured on a worker
     // thread: wait for it first, or it may land after the fixed value below.
     for _ in 0..2000 {
-        if h.state().views[0].run.search_time.is_some() {
+        if h.state().views()[0].run.search_time.is_some() {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(2));
         h.run();
     }
-    h.state_mut().views[0].run.search_time = Some(std::time::Duration::from_micros(40));
+    h.state_mut().run_mut(0).search_time = Some(std::time::Duration::from_micros(40));
     h.run();
     // One row of the map's texture lies on a texel boundary at this size, and which texel a
     // software renderer samples there moves with the last bit of the camera's fit: up to two
@@ -205,12 +210,12 @@ fn default_view_snapshot() {
 fn unsaved_edits_survive_in_the_recovery_file() {
     let mut h = harness(app_for("recovery"));
     h.run();
-    let (sx, sy) = h.state().doc.start;
+    let (sx, sy) = h.state().doc().start;
     h.state_mut().edit(Edit::SetRect {
         rect: pathlab::map::Rect::from_corners((sx + 2, sy - 2), (sx + 3, sy + 2)),
         cell: Cell::WALL,
     });
-    let edited = h.state().doc.grid.clone();
+    let edited = h.state().doc().grid.clone();
     // The recovery file is written at most every 2 s while there are unsaved changes.
     std::thread::sleep(std::time::Duration::from_millis(2100));
     h.run();
@@ -221,8 +226,11 @@ fn unsaved_edits_survive_in_the_recovery_file() {
     h.run();
     h.get_by_label("Restore it").click();
     h.run();
-    assert_eq!(h.state().doc.grid, edited);
-    assert!(h.state().doc.dirty, "restored work is unsaved until saved");
+    assert_eq!(h.state().doc().grid, edited);
+    assert!(
+        h.state().doc().dirty,
+        "restored work is unsaved until saved"
+    );
     h.state_mut().clear_recovery();
     assert!(!recovery("recovery").exists());
 }
@@ -241,8 +249,8 @@ fn a_dropped_map_file_opens() {
         .dropped_files
         .push(std::sync::Arc::new(Dropped(map.clone())));
     h.run();
-    assert_eq!(h.state().doc.grid, grid);
-    assert_eq!(h.state().doc.path.as_deref(), Some(map.as_path()));
+    assert_eq!(h.state().doc().grid, grid);
+    assert_eq!(h.state().doc().path.as_deref(), Some(map.as_path()));
     h.get_by_label_contains("drop.map");
     // A file pathlab cannot read leaves the map as it was and says why.
     let bad = dir.join("notes.txt");
@@ -251,7 +259,7 @@ fn a_dropped_map_file_opens() {
         .dropped_files
         .push(std::sync::Arc::new(Dropped(bad)));
     h.run();
-    assert_eq!(h.state().doc.grid, grid);
+    assert_eq!(h.state().doc().grid, grid);
     // Said in a dialog and in the status line.
     assert_eq!(
         h.query_all_by_label_contains("pathlab opens .map, .scen")
@@ -266,17 +274,17 @@ fn an_edit_is_repaired_by_dstar_lite_and_restarts_astar() {
     app.set_algorithm(0, pathlab::app::AlgoChoice::named("dstar-lite"));
     app.add_view(pathlab::app::AlgoChoice::named("astar"));
     app.to_end();
-    let path = app.views[0].run.path().unwrap().to_vec();
-    let before = app.views[0].run.rec.len();
+    let path = app.views()[0].run.path().unwrap().to_vec();
+    let before = app.views()[0].run.rec.len();
     // A wall on the middle of D* Lite's path.
-    let (x, y) = app.space.xy(path[path.len() / 2]);
+    let (x, y) = app.space().xy(path[path.len() / 2]);
     app.edit(Edit::SetCell {
         x,
         y,
         cell: Cell::WALL,
     });
     app.to_end();
-    let d = &app.views[0].run;
+    let d = &app.views()[0].run;
     assert!(d.repaired, "D* Lite repairs");
     assert!(
         d.rec.len() > before,
@@ -287,18 +295,24 @@ fn an_edit_is_repaired_by_dstar_lite_and_restarts_astar() {
         .iter()
         .skip(before)
         .any(|e| e.kind == pathlab::trace::EventKind::WorldChange));
-    assert!(!app.views[1].run.repaired, "A* restarts");
+    assert!(!app.views()[1].run.repaired, "A* restarts");
     // The oracle: the repaired cost equals A* from scratch on the edited map.
     let q = Query {
-        start: app.space.node(app.doc.start.0, app.doc.start.1).unwrap(),
-        goal: app.space.node(app.doc.goal.0, app.doc.goal.1).unwrap(),
+        start: app
+            .space()
+            .node(app.doc().start.0, app.doc().start.1)
+            .unwrap(),
+        goal: app
+            .space()
+            .node(app.doc().goal.0, app.doc().goal.1)
+            .unwrap(),
     };
-    let sp = app.space.as_square().expect("a square world");
+    let sp = app.space().as_square().expect("a square world");
     let mut a = AStar::new(sp, q, Heuristic::Octile);
     a.run(sp, &mut NullTracer);
     let (dc, ac) = (d.cost().unwrap(), a.cost().unwrap());
     assert!((dc - ac).abs() < 1e-9, "D* Lite {dc} vs A* {ac}");
-    assert_eq!(app.views[1].run.cost(), Some(ac));
+    assert_eq!(app.views()[1].run.cost(), Some(ac));
     assert!(!d.path().unwrap().contains(&path[path.len() / 2]));
     // The app's own oracle ran after the repair and shows agreement.
     let o = d
@@ -308,7 +322,7 @@ fn an_edit_is_repaired_by_dstar_lite_and_restarts_astar() {
     assert!(o.agrees(), "{}", o.text());
     assert_eq!((o.repaired, o.scratch), (Some(dc), Some(ac)));
     assert!(
-        app.views[1].run.oracle.is_none(),
+        app.views()[1].run.oracle.is_none(),
         "A* restarted: nothing to check"
     );
 }
@@ -317,13 +331,13 @@ fn an_edit_is_repaired_by_dstar_lite_and_restarts_astar() {
 fn the_experiment_window_runs_the_harness_and_tabulates_it() {
     use pathlab::experiment::dynamic::{run_experiment, summarise};
     let mut app = default_app();
-    app.experiment.open = true;
-    app.experiment.size = 32;
-    app.experiment.runs = 3;
+    app.apply(Command::OpenExperiment);
+    app.apply(Command::ExperimentSize(32));
+    app.apply(Command::ExperimentRuns(3));
     let mut h = harness(app);
     h.run();
     run_experiment_window(&mut h);
-    let (setup, rows, sum) = h.state().experiment.result.clone().expect("a result");
+    let (setup, rows, sum) = h.state().experiment().result.clone().expect("a result");
     assert_eq!(rows.len(), 9, "3 runs × A*, D* Lite, RTD* 32");
     // The same experiment straight from the core: everything but the times agrees.
     let want = run_experiment(&setup, &|_| {}, &Default::default());
@@ -335,7 +349,7 @@ fn the_experiment_window_runs_the_harness_and_tabulates_it() {
         );
     }
     h.get_by_label("× first");
-    assert!(h.state().experiment.csv().unwrap().starts_with(
+    assert!(h.state().experiment().csv().unwrap().starts_with(
         "algo,map_kind,size,magnitude,run,success,path_length,replans,expanded,recompute_ms_avg,total_ms,settled\n"
     ));
 }
@@ -345,30 +359,30 @@ fn stepping_back_across_a_repaired_change_shows_the_map_as_it_was() {
     let mut app = default_app();
     app.set_algorithm(0, pathlab::app::AlgoChoice::named("dstar-lite"));
     app.to_end();
-    let path = app.views[0].run.path().unwrap().to_vec();
-    let (x, y) = app.space.xy(path[path.len() / 3]);
-    let before_tile = app.doc.grid.get(x, y).unwrap().tile;
+    let path = app.views()[0].run.path().unwrap().to_vec();
+    let (x, y) = app.space().xy(path[path.len() / 3]);
+    let before_tile = app.doc().grid.get(x, y).unwrap().tile;
     app.edit(Edit::SetCell {
         x,
         y,
         cell: Cell::WALL,
     });
     app.to_end();
-    let run = &app.views[0].run;
+    let run = &app.views()[0].run;
     assert_eq!(run.changes.len(), 1);
     let change = run.changes[0].clone();
-    let w = app.doc.grid.width() as usize;
+    let w = app.doc().grid.width() as usize;
     assert_eq!(
         change.cells,
         vec![(y as usize * w + x as usize, before_tile, b'@')]
     );
     let mut h = harness(app);
     h.run();
-    let wall = h.state().views[0].pixel(x, y).unwrap();
+    let wall = h.state().views()[0].pixel(x, y).unwrap();
     // Back, one step at a time, until the cursor is before the change's events.
     let mut steps = 0;
     loop {
-        let run = &mut h.state_mut().views[0].run;
+        let run = h.state_mut().run_mut(0);
         let at = run.event_cursor();
         if run.world_at(at) == 0 {
             break;
@@ -378,39 +392,41 @@ fn stepping_back_across_a_repaired_change_shows_the_map_as_it_was() {
         steps += 1;
         assert!(steps < 100_000, "never got back before the change");
     }
-    let then = h.state().views[0].pixel(x, y).unwrap();
+    let then = h.state().views()[0].pixel(x, y).unwrap();
     assert_ne!(then, wall, "the cell is drawn as it was before the wall");
     // And forward again to the end: the wall is back.
     h.key_press(egui::Key::End);
     h.run();
-    assert_eq!(h.state().views[0].pixel(x, y).unwrap(), wall);
+    assert_eq!(h.state().views()[0].pixel(x, y).unwrap(), wall);
 }
 
 #[test]
 fn sent_agents_walk_and_stopping_restores_the_map() {
     let mut app = default_app();
-    let before = app.doc.grid.clone();
-    app.sim.ticks_per_sec = 200.0;
-    app.sim.every = 2;
-    app.sim.percent = 30.0;
+    let before = app.doc().grid.clone();
+    app.apply(Command::AgentSettings {
+        ticks_per_sec: 200.0,
+        every: 2,
+        percent: 30.0,
+    });
     let mut h = harness(app);
     h.run();
     h.get_by_label("Send agents").click();
     for _ in 0..400 {
         h.step();
-        if h.state().sim.agents.iter().all(|a| a.arrived) {
+        if h.state().sim().agents.iter().all(|a| a.arrived) {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(2));
     }
-    let sim = &h.state().sim;
+    let sim = &h.state().sim();
     assert!(sim.agents[0].trail.len() > 10, "{}", sim.summary());
     assert!(!sim.agents[0].recompute_ms.is_empty(), "it replanned");
     h.get_by_label("recompute time per replan (ms)");
     h.get_by_label("Stop").click();
     h.run();
-    assert_eq!(h.state().doc.grid, before);
-    assert!(h.state().sim.agents.is_empty());
+    assert_eq!(h.state().doc().grid, before);
+    assert!(h.state().sim().agents.is_empty());
     h.get_by_label("Replay last tape");
 }
 
@@ -419,7 +435,7 @@ fn ara_star_shows_each_solution_and_its_epsilon() {
     let mut app = default_app();
     app.set_algorithm(0, pathlab::app::AlgoChoice::named("ara-star"));
     app.to_end();
-    let sols = app.views[0].run.series.solutions.clone();
+    let sols = app.views()[0].run.series.solutions.clone();
     assert!(sols.len() >= 2, "{sols:?}");
     let (best, _) = core_astar();
     let last = *sols.last().unwrap();
@@ -435,10 +451,13 @@ fn ara_star_shows_each_solution_and_its_epsilon() {
     h.get_by_label("Anytime solutions (later ones greyed)");
     // The view's title shows the solution published by the step shown: the last at the end,
     // none at the start.
-    assert_eq!(h.state().views[0].run.solution_shown(), Some((last.1, 1.0)));
+    assert_eq!(
+        h.state().views()[0].run.solution_shown(),
+        Some((last.1, 1.0))
+    );
     h.key_press(egui::Key::Home);
     h.run();
-    assert_eq!(h.state().views[0].run.solution_shown(), None);
+    assert_eq!(h.state().views()[0].run.solution_shown(), None);
 }
 
 #[test]
@@ -450,7 +469,10 @@ fn four_moves_change_the_search_and_the_project_keeps_them() {
         .set_rules(Connectivity::Four, TerrainRule::Class);
     h.run();
     h.get_by_label_contains("Searches now use 4 moves");
-    assert!(h.state().doc.dirty, "the setting is saved with the project");
+    assert!(
+        h.state().doc().dirty,
+        "the setting is saved with the project"
+    );
     h.get_by_label(">|").click();
     h.run();
     // The oracle: the core's A* on the 4-connected space, which must cost more than on the
@@ -467,15 +489,14 @@ fn four_moves_change_the_search_and_the_project_keeps_them() {
     let four = a.cost().unwrap();
     assert!(four > core_astar().0 + 1.0);
     h.get_by_label_contains(&format!("cost {four:.3}"));
-    assert_eq!(h.state().cursor as u64, a.stats().expanded);
+    assert_eq!(h.state().cursor() as u64, a.stats().expanded);
 
     // Saved as a project and opened in a new session, the map searches with 4 moves again.
     let file = std::env::temp_dir().join(format!(
         "pathlab-test-{}-moves-project.ron",
         std::process::id()
     ));
-    h.state_mut().doc.path = Some(file.clone());
-    h.state_mut().save();
+    h.state_mut().apply(Command::SaveTo(file.clone()));
     h.run();
     h.get_by_label_contains("Saved");
     drop(h);
@@ -483,8 +504,8 @@ fn four_moves_change_the_search_and_the_project_keeps_them() {
     h.run();
     h.state_mut().open_now(&file).unwrap();
     h.run();
-    assert_eq!(h.state().doc.moves, Connectivity::Four);
-    assert_eq!(h.state().space.rules().0, Connectivity::Four);
+    assert_eq!(h.state().doc().moves, Connectivity::Four);
+    assert_eq!(h.state().space().rules().0, Connectivity::Four);
     h.get_by_label(">|").click();
     h.run();
     h.get_by_label_contains(&format!("cost {four:.3}"));
@@ -500,15 +521,15 @@ fn ground_only_refuses_a_start_on_swamp() {
     h.run();
     h.state_mut()
         .set_rules(Connectivity::Eight, TerrainRule::GroundOnly);
-    let start = h.state().doc.start;
+    let start = h.state().doc().start;
     h.state_mut().move_endpoint(true, swamp);
     h.run();
-    assert_eq!(h.state().doc.start, start);
+    assert_eq!(h.state().doc().start, start);
     h.get_by_label_contains("(4, 3) is blocked");
     h.state_mut()
         .set_rules(Connectivity::Eight, TerrainRule::Class);
     h.state_mut().move_endpoint(true, swamp);
-    assert_eq!(h.state().doc.start, swamp);
+    assert_eq!(h.state().doc().start, swamp);
 }
 
 /// Frames over an idle second (60 steps of 1/60 s) that ask at once for another frame.
@@ -554,14 +575,15 @@ fn quick_input_within_a_frame_all_counts() {
         modifiers: egui::Modifiers::NONE,
     };
     let centre = |h: &egui_kittest::Harness<'static, pathlab::app::PathlabApp>, c: (u32, u32)| {
-        h.state().cam.centre(h.state().view_rects[0], c)
+        h.state().cam().centre(h.state().view_rects()[0], c)
     };
     // A brush stroke from (8, 3) to (20, 3) to (20, 9) in one frame, free cells all the way.
-    h.state_mut().tool = pathlab::app::Tool::Brush;
-    h.state_mut().material = b'@';
+    h.state_mut()
+        .apply(Command::SetTool(pathlab::app::Tool::Brush));
+    h.state_mut().apply(Command::SetMaterial(b'@'));
     h.run();
     let free = |h: &egui_kittest::Harness<'static, pathlab::app::PathlabApp>, c: (u32, u32)| {
-        h.state().doc.grid.get(c.0, c.1).unwrap().tile != b'@'
+        h.state().doc().grid.get(c.0, c.1).unwrap().tile != b'@'
     };
     let way: Vec<(u32, u32)> = (8..=20)
         .map(|x| (x, 3))
@@ -592,9 +614,10 @@ fn quick_input_within_a_frame_all_counts() {
     );
 
     // The goal dragged to (30, 5) and dropped there within one frame.
-    h.state_mut().tool = pathlab::app::Tool::Select;
+    h.state_mut()
+        .apply(Command::SetTool(pathlab::app::Tool::Select));
     h.run();
-    let g = h.state().doc.goal;
+    let g = h.state().doc().goal;
     let (from, mid, to) = (centre(&h, g), centre(&h, (36, 8)), centre(&h, (30, 5)));
     h.event(Event::PointerMoved(from));
     h.event(press(from, true));
@@ -603,7 +626,7 @@ fn quick_input_within_a_frame_all_counts() {
     h.event(press(to, false));
     h.run();
     assert_eq!(
-        h.state().doc.goal,
+        h.state().doc().goal,
         (30, 5),
         "dropped where the button came up"
     );
@@ -611,7 +634,7 @@ fn quick_input_within_a_frame_all_counts() {
     // Sixty presses of →, two a frame.
     h.state_mut().go_to(0, false);
     h.run();
-    let before = h.state().cursor;
+    let before = h.state().cursor();
     for _ in 0..30 {
         for _ in 0..2 {
             for pressed in [true, false] {
@@ -627,7 +650,7 @@ fn quick_input_within_a_frame_all_counts() {
         h.step();
     }
     h.run();
-    assert_eq!(h.state().cursor, before + 60);
+    assert_eq!(h.state().cursor(), before + 60);
 }
 
 /// Panels keep their width: opening the World or Map sections does not widen the left panel
@@ -637,7 +660,7 @@ fn quick_input_within_a_frame_all_counts() {
 fn panels_keep_their_width() {
     let mut h = harness(default_app());
     h.run();
-    let before = h.state().canvas_rect.unwrap();
+    let before = h.state().canvas_rect().unwrap();
     for section in [
         "World: squares (to hexes, voxels)",
         "Map: new, resize, generate",
@@ -645,7 +668,7 @@ fn panels_keep_their_width() {
         h.get_by_label(section).click();
         h.run();
         h.run();
-        let now = h.state().canvas_rect.unwrap();
+        let now = h.state().canvas_rect().unwrap();
         assert_eq!(
             now.left(),
             before.left(),
@@ -659,6 +682,6 @@ fn panels_keep_their_width() {
     h.get_by_label(">|").click();
     h.run();
     h.run();
-    let now = h.state().canvas_rect.unwrap();
+    let now = h.state().canvas_rect().unwrap();
     assert_eq!(now.right(), before.right(), "the right panel widened");
 }

@@ -5,20 +5,21 @@ mod common;
 
 use common::*;
 use egui_kittest::kittest::Queryable;
+use pathlab::app::Command;
 use pathlab::experiment::mantysalo2024;
 
 #[test]
 fn a_thesis_scenario_runs_its_variants_beside_the_thesis_table() {
     let mut app = default_app();
-    app.experiment.open = true;
+    app.apply(Command::OpenExperiment);
     let room_128_2 = mantysalo2024::all()[0];
-    app.experiment.use_scenario(room_128_2);
-    app.experiment.runs = 2;
+    app.apply(Command::ExperimentScenario(room_128_2));
+    app.apply(Command::ExperimentRuns(2));
     let mut h = harness(app);
     h.run();
-    assert_eq!(h.state().experiment.scenario(), Some(room_128_2));
+    assert_eq!(h.state().experiment().scenario(), Some(room_128_2));
     run_experiment_window(&mut h);
-    let (setup, rows, _) = h.state().experiment.result.clone().expect("a result");
+    let (setup, rows, _) = h.state().experiment().result.clone().expect("a result");
     let names: Vec<String> = setup.algos.iter().map(|a| a.name()).collect();
     assert_eq!(names, mantysalo2024::ALGOS, "the thesis's 11 variants");
     assert_eq!(rows.len(), 22);

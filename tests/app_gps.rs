@@ -9,6 +9,7 @@ use common::{app_for, harness};
 use eframe::egui;
 use egui_kittest::kittest::Queryable;
 use pathlab::app::AlgoChoice;
+use pathlab::app::Command;
 use pathlab::experiment::dynamic::{DynamicMap, MapKind};
 use pathlab::experiment::gps_run::{self, build_knowledge, HexWorld};
 use pathlab::map::io::{write_project, Project};
@@ -47,7 +48,7 @@ fn knowledge_is_built_painted_saved_and_compared_like_the_core() {
     h.run();
     h.state_mut().open_now(&file).unwrap();
     h.run();
-    assert_eq!(h.state().views[0].run.choice.info.name, "gps");
+    assert_eq!(h.state().views()[0].run.choice.info.name, "gps");
     h.get_by_label_contains("walkable hexes known (0%)");
 
     // Build 50% from the panel: exactly half the walkable hexes known, as the core builds it.
@@ -55,7 +56,7 @@ fn knowledge_is_built_painted_saved_and_compared_like_the_core() {
     h.run();
     let p = Exploring { delta: -0.5, c: 5 };
     let (want, _) = build_knowledge(&w, 0.5, p, 5, 1);
-    assert_eq!(h.state().doc.knowledge.as_ref(), Some(&want));
+    assert_eq!(h.state().doc().knowledge.as_ref(), Some(&want));
     let known = w.cells.iter().filter(|&&c| want.known(c)).count();
     assert_eq!(known, (w.cells.len() as f64 * 0.5).round() as usize);
     h.get_by_label_contains(&format!("{known} of {} walkable hexes", w.cells.len()));
@@ -64,15 +65,15 @@ fn knowledge_is_built_painted_saved_and_compared_like_the_core() {
     let app = h.state();
     let (a, b) = (w.space.xy(w.cells[20]), w.space.xy(w.cells[24]));
     let (pa, pb) = (
-        app.cam.centre(app.view_rects[0], a),
-        app.cam.centre(app.view_rects[0], b),
+        app.cam().centre(app.view_rects()[0], a),
+        app.cam().centre(app.view_rects()[0], b),
     );
     h.get_by_label("Know").click();
     h.run();
     common::press_and_move(&mut h, pa, pb);
     h.drop_at(pb);
     h.run();
-    let painted = h.state().doc.knowledge.clone().unwrap();
+    let painted = h.state().doc().knowledge.clone().unwrap();
     let more: Vec<usize> = (0..want.counters.len())
         .filter(|&i| painted.counters[i] != want.counters[i])
         .collect();
@@ -95,7 +96,7 @@ fn knowledge_is_built_painted_saved_and_compared_like_the_core() {
     h.state_mut().undo();
     h.run();
     assert_eq!(
-        h.state().doc.knowledge.as_ref(),
+        h.state().doc().knowledge.as_ref(),
         Some(&want),
         "undo takes the stroke back"
     );
@@ -105,23 +106,24 @@ fn knowledge_is_built_painted_saved_and_compared_like_the_core() {
     h.state_mut().save_to(&saved);
     h.state_mut().open_now(&saved).unwrap();
     h.run();
-    assert_eq!(h.state().doc.knowledge.as_ref(), Some(&want));
+    assert_eq!(h.state().doc().knowledge.as_ref(), Some(&want));
 
     // Compare views at 0, 50 and 100%: each walk is the core's, on the core's map.
-    h.state_mut().tool = pathlab::app::Tool::Select;
+    h.state_mut()
+        .apply(Command::SetTool(pathlab::app::Tool::Select));
     h.get_by_label("Compare 0 / 50 / 100% known").click();
     h.run();
     h.state_mut().to_end();
     h.run();
-    assert_eq!(h.state().views.len(), 3);
-    let (s, g) = (h.state().doc.start, h.state().doc.goal);
+    assert_eq!(h.state().views().len(), 3);
+    let (s, g) = (h.state().doc().start, h.state().doc().goal);
     let q = (
         w.space.node(s.0, s.1).unwrap(),
         w.space.node(g.0, g.1).unwrap(),
     );
     let mut lengths = vec![];
     for (i, level) in [0u32, 50, 100].into_iter().enumerate() {
-        let own = h.state().views[i].world.as_ref().expect("its own world");
+        let own = h.state().views()[i].world.as_ref().expect("its own world");
         assert_eq!(own.knowledge.as_ref().map(|k| k.0), Some(level));
         let (mut map, _) = build_knowledge(&w, level as f64 / 100.0, p, 5, 1);
         assert_eq!(
@@ -135,7 +137,7 @@ fn knowledge_is_built_painted_saved_and_compared_like_the_core() {
             limit: 20 * w.space.num_nodes() + 100,
         };
         let walk = gps::gps_walk(&w.space, &mut map, q.0, q.1, how, 1);
-        let run = &h.state().views[i].run;
+        let run = &h.state().views()[i].run;
         assert_eq!(run.path(), Some(&walk.cells[..]), "{level}%");
         assert!((run.cost().unwrap() - walk.length).abs() < 1e-9);
         lengths.push(walk.length);
@@ -148,7 +150,7 @@ fn knowledge_is_built_painted_saved_and_compared_like_the_core() {
     // The inspector on a hex the 100% view's plans expanded: its h, the counter heuristic's,
     // is what f holds beyond g (it was left blank).
     let seen = {
-        let run = &mut h.state_mut().views[2].run;
+        let run = h.state_mut().run_mut(2);
         let end = run.event_cursor();
         w.cells.iter().copied().find_map(|c| {
             let i = run.rec.node_info(c, end);
@@ -156,45 +158,47 @@ fn knowledge_is_built_painted_saved_and_compared_like_the_core() {
         })
     };
     let (c, hv) = seen.expect("the known map's plans expand hexes");
-    h.state_mut().active = 2;
+    h.state_mut().apply(Command::SetActive(2));
     // A knowledge level's view is inspected in its own world.
-    h.state_mut().world_selected = Some((2, w.space.xy(c)));
+    h.state_mut().apply(Command::SelectInView(2, w.space.xy(c)));
     h.run();
     h.get_by_label(&format!("{hv:.3} (counter, f − g of its plan)"));
 
     // The Know tool on a knowledge level's view says why it paints nothing there, and the
     // document's map stays as it was.
-    let before = h.state().doc.knowledge.clone();
-    h.state_mut().tool = pathlab::app::Tool::Know;
+    let before = h.state().doc().knowledge.clone();
+    h.state_mut()
+        .apply(Command::SetTool(pathlab::app::Tool::Know));
     let at = {
         let app = h.state();
-        let own = app.views[1].world.as_ref().unwrap();
-        own.cam.centre(app.view_rects[1], own.start)
+        let own = app.views()[1].world.as_ref().unwrap();
+        own.cam.centre(app.view_rects()[1], own.start)
     };
     h.hover_at(at);
     h.drag_at(at);
     h.drop_at(at);
     h.run();
     h.get_by_label_contains("its own cognitive map");
-    assert_eq!(h.state().doc.knowledge, before);
-    h.state_mut().tool = pathlab::app::Tool::Select;
+    assert_eq!(h.state().doc().knowledge, before);
+    h.state_mut()
+        .apply(Command::SetTool(pathlab::app::Tool::Select));
     h.run();
 
     // Back and forth: the timeline steps through the first view's walk.
-    let steps = h.state_mut().views[0].run.steps();
+    let steps = h.state_mut().run_mut(0).steps();
     h.state_mut().go_to(steps / 2, false);
     h.run();
     h.get_by_label("<").click();
     h.run();
-    assert_eq!(h.state().views[0].run.shown, steps / 2 - 1);
+    assert_eq!(h.state().views()[0].run.shown, steps / 2 - 1);
     h.get_by_label(">").click();
     h.run();
-    assert_eq!(h.state().views[0].run.shown, steps / 2);
+    assert_eq!(h.state().views()[0].run.shown, steps / 2);
 
     // A step that chose a direction: the 0% view zoomed onto it, for a look at its cone.
     if let Some(dir) = std::env::var_os("PATHLAB_WALK_SHOTS") {
         let choice = {
-            let run = &mut h.state_mut().views[0].run;
+            let run = h.state_mut().run_mut(0);
             (0..steps).find(|&k| {
                 let i = run.rec.step_start(k);
                 k > 10 && run.rec.get(i).map(|e| e.kind) == Some(pathlab::trace::EventKind::Choice)
@@ -203,13 +207,13 @@ fn knowledge_is_built_painted_saved_and_compared_like_the_core() {
         if let Some(k) = choice {
             h.state_mut().go_to(k + 1, false);
             let at = {
-                let run = &mut h.state_mut().views[0].run;
+                let run = h.state_mut().run_mut(0);
                 let i = run.rec.step_start(k);
                 let e = run.rec.get(i).unwrap();
                 w.space.xy(e.node)
             };
-            let rect = h.state().view_rects[0];
-            let cam = &mut h.state_mut().views[0].world.as_mut().unwrap().cam;
+            let rect = h.state().view_rects()[0];
+            let cam = h.state_mut().cam_of(0);
             cam.zoom = 28.0;
             cam.offset = egui::Vec2::ZERO;
             let c = cam.centre(rect, at);
@@ -237,14 +241,14 @@ fn knowledge_is_built_painted_saved_and_compared_like_the_core() {
     };
     let (rows, _) = gps_run::run(&w, &setup).unwrap();
     let means = gps_run::mean_ratios(&rows, &setup.knowledge);
-    assert_eq!(h.state().knowledge.chart.as_ref(), Some(&means));
+    assert_eq!(h.state().knowledge().chart.as_ref(), Some(&means));
     assert!(means[0].1 > means[4].1, "{means:?}");
     // The chart has a window of its own, wide enough for its axis, and says why 0% differs
     // from the thesis's 3.6, with pathlab's mean.
     h.run();
     h.get_by_label("GPS of the brain: path length / A* by knowledge");
     h.get_by_label_contains(&format!("pathlab's mean here is {:.2}", means[0].1));
-    assert!(h.state().knowledge.chart_open, "the chart opened");
+    assert!(h.state().knowledge().chart_open, "the chart opened");
     if let Some(dir) = std::env::var_os("PATHLAB_WALK_SHOTS") {
         if let Ok(img) = h.render() {
             img.save(PathBuf::from(dir).join("gps-chart.png")).unwrap();
@@ -259,11 +263,11 @@ fn the_gps_planner_is_offered_on_hexes_only() {
     // The built-in square map: the registry refuses GPS there, with one clear line.
     h.state_mut().set_algorithm(0, AlgoChoice::named("gps"));
     h.run();
-    assert_ne!(h.state().views[0].run.choice.info.name, "gps");
+    assert_ne!(h.state().views()[0].run.choice.info.name, "gps");
     assert!(
-        h.state().status.contains("does not run on square grids"),
+        h.state().status().contains("does not run on square grids"),
         "{}",
-        h.state().status
+        h.state().status()
     );
     let _ = egui::Pos2::ZERO;
 }

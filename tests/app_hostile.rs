@@ -33,7 +33,7 @@ fn maps_past_the_texture_limit_open_draw_and_search() {
         hs.get_by_label(">|").click();
         for _ in 0..200 {
             hs.run();
-            if hs.state().views[0].run.path_visible() {
+            if hs.state().views()[0].run.path_visible() {
                 break;
             }
         }
@@ -41,7 +41,7 @@ fn maps_past_the_texture_limit_open_draw_and_search() {
         let shot = hs.render().expect("the map renders");
         assert_eq!((shot.width(), shot.height()), (1280, 800));
         let app = hs.state();
-        let (start, goal) = (app.doc.start, app.doc.goal);
+        let (start, goal) = (app.doc().start, app.doc().goal);
         let sp = GridSpace::octile(&grid);
         let q = Query {
             start: sp.node(start.0, start.1).unwrap(),
@@ -49,10 +49,10 @@ fn maps_past_the_texture_limit_open_draw_and_search() {
         };
         let mut a = pathlab::search::AStar::new(&sp, q, Heuristic::Octile);
         a.run(&sp, &mut NullTracer);
-        let cost = app.views[0].run.cost().expect("the app found a path");
+        let cost = app.views()[0].run.cost().expect("the app found a path");
         assert!((cost - a.cost().unwrap()).abs() < 1e-9, "{w}×{h}: {cost}");
         // The wall's colour and a free cell's differ, wherever their tile is.
-        let view = &app.views[0];
+        let view = &app.views()[0];
         let (wall, free) = (view.pixel(w - 1, 0), view.pixel(0, h - 1));
         assert!(wall.is_some() && free.is_some() && wall != free, "{w}×{h}");
         assert!(sp.num_nodes() == (w * h) as usize);
@@ -73,7 +73,7 @@ fn a_file_that_does_not_load_is_shown_in_a_dialog() {
     .unwrap();
     let mut h = harness(default_app());
     h.run();
-    let before = h.state().doc.grid.clone();
+    let before = h.state().doc().grid.clone();
     drop_file(&mut h, &bad);
     h.run();
     h.get_by_label("Could not open the file");
@@ -83,8 +83,8 @@ fn a_file_that_does_not_load_is_shown_in_a_dialog() {
         2,
         "the dialog and the status line"
     );
-    assert_eq!(h.state().doc.grid, before);
-    assert_eq!(h.state().views.len(), 1, "the views stay");
+    assert_eq!(h.state().doc().grid, before);
+    assert_eq!(h.state().views().len(), 1, "the views stay");
     // It stays over later frames, until OK.
     h.run();
     h.get_by_label("OK").click();
@@ -111,7 +111,7 @@ fn a_file_that_does_not_load_is_shown_in_a_dialog() {
         h.run();
         let said = format!("{name}:2: {why}");
         assert_eq!(h.query_all_by_label_contains(&said).count(), 2, "{said}");
-        assert!(h.state().doc.problems.is_empty());
+        assert!(h.state().doc().problems.is_empty());
         h.get_by_label("OK").click();
         h.run();
     }

@@ -33,19 +33,19 @@ fn jps_plus_patches_its_table_after_an_edit_and_stays_optimal() {
     h.get_by_label(">").click();
     h.get_by_label(">").click();
     h.run();
-    let (tree, _scans) = h.state_mut().views[0].run.jumps();
+    let (tree, _scans) = h.state_mut().run_mut(0).jumps();
     assert!(!tree.is_empty(), "no jumps drawn after two steps");
     h.get_by_label(">|").click();
     h.run();
-    let (s, t) = (h.state().doc.start, h.state().doc.goal);
-    let want = astar_cost(&h.state().doc.grid, s, t);
+    let (s, t) = (h.state().doc().start, h.state().doc().goal);
+    let want = astar_cost(&h.state().doc().grid, s, t);
     h.get_by_label_contains(&format!("cost {want:.3}"));
     h.get_by_label_contains("prepared: jps-plus jump table");
 
     // A wall in the middle of the path: the table is patched, not rebuilt.
-    let path = h.state().views[0].run.path().unwrap().to_vec();
+    let path = h.state().views()[0].run.path().unwrap().to_vec();
     let mid = path[path.len() / 2];
-    let (x, y) = h.state().space.xy(mid);
+    let (x, y) = h.state().space().xy(mid);
     h.state_mut().edit(Edit::SetCell {
         x,
         y,
@@ -53,14 +53,14 @@ fn jps_plus_patches_its_table_after_an_edit_and_stays_optimal() {
     });
     h.run();
     assert!(
-        h.state().status.contains("patched after the edit"),
+        h.state().status().contains("patched after the edit"),
         "status: {}",
-        h.state().status
+        h.state().status()
     );
     h.get_by_label(">|").click();
     h.run();
-    let want = astar_cost(&h.state().doc.grid, s, t);
-    let got = h.state().views[0].run.cost().unwrap();
+    let want = astar_cost(&h.state().doc().grid, s, t);
+    let got = h.state().views()[0].run.cost().unwrap();
     assert!(
         (got - want).abs() < 1e-9,
         "after the edit: {got} vs A*'s {want}"

@@ -11,6 +11,7 @@ use common::*;
 use eframe::egui;
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
+use pathlab::app::Command;
 use pathlab::app::{AlgoChoice, Options, PathlabApp, Settings};
 use pathlab::map::{Cell, Edit};
 use std::path::PathBuf;
@@ -19,13 +20,13 @@ use std::path::PathBuf;
 /// what is recorded, and the status line names the same step.
 fn assert_one_step(h: &Harness<'_, PathlabApp>, stage: &str) {
     let a = h.state();
-    let c = a.cursor;
+    let c = a.cursor();
     assert!(
         c <= a.max_steps(),
         "{stage}: cursor {c} past {}",
         a.max_steps()
     );
-    for (i, v) in a.views.iter().enumerate() {
+    for (i, v) in a.views().iter().enumerate() {
         assert_eq!(
             v.run.shown,
             c.min(v.run.steps()),
@@ -67,19 +68,21 @@ fn shot(h: &mut Harness<'_, PathlabApp>, name: &str) {
 
 /// A free cell near `c` other than start and goal.
 fn free_near(app: &PathlabApp, c: (u32, u32)) -> (u32, u32) {
-    let avoid = [app.doc.start, app.doc.goal];
-    let mut p = app.doc.nearest_free(c, Some(app.doc.start));
+    let avoid = [app.doc().start, app.doc().goal];
+    let mut p = app.doc().nearest_free(c, Some(app.doc().start));
     let mut k = 0;
     while avoid.contains(&p) {
         k += 1;
-        p = app.doc.nearest_free((c.0 + k, c.1), Some(app.doc.start));
+        p = app
+            .doc()
+            .nearest_free((c.0 + k, c.1), Some(app.doc().start));
     }
     p
 }
 
 /// Screen position of cell `c`'s centre in view `i`.
 fn at_cell(app: &PathlabApp, i: usize, c: (u32, u32)) -> egui::Pos2 {
-    app.cam.centre(app.view_rects[i], c)
+    app.cam().centre(app.view_rects()[i], c)
 }
 
 /// A press on `from`, moves in small steps to `to`, release: as a hand drags.
@@ -99,27 +102,27 @@ fn one_step_everywhere_after_restarts_undo_stop_and_generate() {
     let mut h = harness(app_for("timeline"));
     settle(&mut h);
     // Brush a wall, move the goal, End, Ctrl+Z: the walk that showed "Step 0 of 836".
-    let (sx, sy) = h.state().doc.start;
+    let (sx, sy) = h.state().doc().start;
     h.state_mut().edit(Edit::SetCell {
         x: sx + 2,
         y: sy,
         cell: Cell::WALL,
     });
     settle(&mut h);
-    let g = h.state().doc.goal;
+    let g = h.state().doc().goal;
     let to = free_near(h.state(), (g.0.saturating_sub(6), g.1));
     h.state_mut().move_endpoint(false, to);
     settle(&mut h);
     h.key_press(egui::Key::End);
     settle(&mut h);
     assert_one_step(&h, "End");
-    let end = h.state().cursor;
+    let end = h.state().cursor();
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     settle(&mut h);
     assert_one_step(&h, "undo at the end");
     // At the end before, at the end of the new run after.
-    assert_eq!(h.state().cursor, h.state().max_steps());
-    assert_ne!(h.state().cursor, 0);
+    assert_eq!(h.state().cursor(), h.state().max_steps());
+    assert_ne!(h.state().cursor(), 0);
     shot(&mut h, "01-undo");
     // Mid-run: the cursor comes back to the same step after a restart, and Right goes on
     // from there.
@@ -127,7 +130,7 @@ fn one_step_everywhere_after_restarts_undo_stop_and_generate() {
         h.key_press(egui::Key::ArrowLeft);
     }
     settle(&mut h);
-    let mid = h.state().cursor;
+    let mid = h.state().cursor();
     assert!(mid > 0 && mid < end.max(h.state().max_steps()));
     h.key_press_modifiers(
         egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
@@ -135,12 +138,12 @@ fn one_step_everywhere_after_restarts_undo_stop_and_generate() {
     );
     settle(&mut h);
     assert_one_step(&h, "redo mid-run");
-    assert_eq!(h.state().cursor, mid.min(h.state().max_steps()));
-    let before = h.state().cursor;
+    assert_eq!(h.state().cursor(), mid.min(h.state().max_steps()));
+    let before = h.state().cursor();
     h.key_press(egui::Key::ArrowRight);
     settle(&mut h);
     assert_one_step(&h, "Right after redo");
-    assert_eq!(h.state().cursor, (before + 1).min(h.state().max_steps()));
+    assert_eq!(h.state().cursor(), (before + 1).min(h.state().max_steps()));
     // Agents out and back.
     h.state_mut().agents_start(false);
     for _ in 0..5 {
@@ -166,7 +169,7 @@ fn start_and_goal_follow_the_mouse_at_every_zoom() {
     let mut h = harness(app_for("drag"));
     settle(&mut h);
     // Default zoom: a plain drag, no hold.
-    let goal = h.state().doc.goal;
+    let goal = h.state().doc().goal;
     let to = free_near(
         h.state(),
         (goal.0.saturating_sub(5), goal.1.saturating_sub(3)),
@@ -178,19 +181,19 @@ fn start_and_goal_follow_the_mouse_at_every_zoom() {
         Some((false, to)),
         "the goal's disc follows the pointer during the drag"
     );
-    assert_eq!(h.state().doc.goal, goal, "nothing moves before the drop");
+    assert_eq!(h.state().doc().goal, goal, "nothing moves before the drop");
     shot(&mut h, "03-dragging-goal");
     h.drop_at(to_p);
     settle(&mut h);
-    assert_eq!(h.state().doc.goal, to);
+    assert_eq!(h.state().doc().goal, to);
     // A 1024 × 1024 map at fit zoom: a cell is under a pixel, the disc is still grabbed.
     let big = pathlab::map::Grid::new(1024, 1024, Cell::FREE);
     h.state_mut().edit(Edit::Replace(Box::new(big)));
     h.state_mut().move_endpoint(true, (100, 100));
     h.state_mut().move_endpoint(false, (900, 900));
-    h.state_mut().cam.fit_pending = true;
+    h.state_mut().apply(Command::Fit);
     settle(&mut h);
-    assert!(h.state().cam.zoom < 1.0, "zoom {}", h.state().cam.zoom);
+    assert!(h.state().cam().zoom < 1.0, "zoom {}", h.state().cam().zoom);
     let from_p = at_cell(h.state(), 0, (100, 100));
     // Grabbed a few pixels off the disc's centre, as a hand would.
     let grab = from_p + egui::vec2(2.0, -2.0);
@@ -199,13 +202,13 @@ fn start_and_goal_follow_the_mouse_at_every_zoom() {
     // The cell under the pointer as the button comes up.
     let want = h
         .state()
-        .cam
-        .cell_at(h.state().view_rects[0], to_p, 1024, 1024)
+        .cam()
+        .cell_at(h.state().view_rects()[0], to_p, 1024, 1024)
         .unwrap();
     assert_eq!(h.state().dragged_endpoint(), Some((true, want)));
     h.drop_at(to_p);
     settle(&mut h);
-    let s = h.state().doc.start;
+    let s = h.state().doc().start;
     assert_eq!(s, want, "the start lands where it was dropped");
     // Keys: S and T over a cell.
     for (key, c) in [(egui::Key::S, (300, 200)), (egui::Key::T, (700, 600))] {
@@ -213,7 +216,7 @@ fn start_and_goal_follow_the_mouse_at_every_zoom() {
         h.run();
         h.key_press(key);
         settle(&mut h);
-        let doc = &h.state().doc;
+        let doc = &h.state().doc();
         let got = if key == egui::Key::S {
             doc.start
         } else {
@@ -245,7 +248,7 @@ fn start_and_goal_follow_the_mouse_at_every_zoom() {
     shot(&mut h, "04-context-menu");
     h.get_by_label("Set goal here  (T)").click();
     settle(&mut h);
-    let got = h.state().doc.goal;
+    let got = h.state().doc().goal;
     assert!(
         got.0.abs_diff(c.0) <= 1 && got.1.abs_diff(c.1) <= 1,
         "{got:?}"
@@ -262,23 +265,23 @@ fn the_inspector_and_status_speak_of_the_view_under_the_pointer() {
         h.key_press(egui::Key::ArrowRight);
     }
     settle(&mut h);
-    assert_eq!(h.state().cursor, 12);
+    assert_eq!(h.state().cursor(), 12);
     // The node Dijkstra (view 2) expands at step 12, under the pointer in view 2.
-    let n = h.state().views[1].run.series.node[11];
-    let c = h.state().space.xy(n);
+    let n = h.state().views()[1].run.series.node[11];
+    let c = h.state().space().xy(n);
     h.hover_at(at_cell(h.state(), 1, c));
     h.run();
-    assert_eq!(h.state().active, 1);
+    assert_eq!(h.state().active(), 1);
     h.get_by_label("view 2 Dijkstra");
     h.get_by_label("being expanded");
     h.get_by_label("— (none used)");
     h.get_by_label_contains("view 2 Dijkstra: expanding");
     shot(&mut h, "05-hover-dijkstra");
     // The start in view 1: A*'s values, and it reads "start".
-    let s = h.state().doc.start;
+    let s = h.state().doc().start;
     h.hover_at(at_cell(h.state(), 0, s));
     h.run();
-    assert_eq!(h.state().active, 0);
+    assert_eq!(h.state().active(), 0);
     h.get_by_label("view 1 A*");
     h.get_by_label("start (closed)");
     // Off every view: the inspector clears.
@@ -296,46 +299,47 @@ fn every_scenario_problem_is_reachable_highlighted_and_leaves_the_map_saved() {
     let scen = dir.join("street/Berlin_0_1024.map.scen");
     let mut app = app_for("scen");
     app.open_now(&scen).expect("opens");
-    let n = app.doc.problems.len();
+    let n = app.doc().problems.len();
     assert_eq!(n, 3850);
     let mut h = harness(app);
     settle(&mut h);
-    assert_eq!(h.state().problems.chosen, Some(0));
+    assert_eq!(h.state().problems().chosen, Some(0));
     // The last problem, by id.
     h.get_by_label("order"); // the sort control is there
-    h.state_mut().problems.filter = "3849".into();
+    h.state_mut().apply(Command::FilterProblems("3849".into()));
     h.run_steps(2);
-    let last = h.state().doc.problems[3849].clone();
+    let last = h.state().doc().problems[3849].clone();
     let row = format!("#3849  {:.3}  b{}", last.optimal, last.bucket);
     shot(&mut h, "06a-filtered");
     h.get_by_label_contains(&row).click();
     h.run_steps(2);
-    assert_eq!(h.state().problems.chosen, Some(3849));
+    assert_eq!(h.state().problems().chosen, Some(3849));
     assert_eq!(
-        (h.state().doc.start, h.state().doc.goal),
+        (h.state().doc().start, h.state().doc().goal),
         (last.start, last.goal)
     );
-    assert!(!h.state().doc.dirty, "choosing a problem is not an edit");
+    assert!(!h.state().doc().dirty, "choosing a problem is not an edit");
     // ASCII arrows: the default fonts have no glyph for U+2192.
     assert!(h.query_by_label_contains("→").is_none());
     // A bucket, longest first.
-    h.state_mut().problems.filter = "b10".into();
-    h.state_mut().problems.order = pathlab::app::ProblemOrder::Longest;
+    h.state_mut().apply(Command::FilterProblems("b10".into()));
+    h.state_mut()
+        .apply(Command::OrderProblems(pathlab::app::ProblemOrder::Longest));
     h.run_steps(2);
     let in_bucket = h
         .state()
-        .doc
+        .doc()
         .problems
         .iter()
         .filter(|p| p.bucket == 10)
         .count();
     h.get_by_label_contains(&format!("{in_bucket} of 3850 shown"));
-    h.state_mut().problems.filter.clear();
+    h.state_mut().apply(Command::FilterProblems(String::new()));
     h.run_steps(2);
     shot(&mut h, "06-scenario");
     settle(&mut h);
     // The chosen problem is solved optimally by A* (the default view).
-    let cost = h.state().views[0].run.cost().expect("found");
+    let cost = h.state().views()[0].run.cost().expect("found");
     assert!(last.is_optimal(cost), "{cost} vs {}", last.optimal);
 }
 
@@ -365,7 +369,7 @@ fn without_a_portal_files_are_asked_for_by_path() {
     h.get_by_label("Save").click();
     h.run();
     assert!(target.is_file(), "saved through the path field");
-    assert!(!h.state().doc.dirty);
+    assert!(!h.state().doc().dirty);
     h.get_by_label_contains("Saved");
     // Open the same way.
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::O);
@@ -376,7 +380,7 @@ fn without_a_portal_files_are_asked_for_by_path() {
     // The opened map's tables lay themselves out over a few frames.
     h.run_steps(8);
     h.get_by_label_contains("Opened");
-    assert_eq!(h.state().recent.first(), Some(&target));
+    assert_eq!(h.state().recent().first(), Some(&target));
     // A bad path says why and keeps the field.
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::O);
     h.run();
@@ -393,7 +397,7 @@ fn without_a_portal_files_are_asked_for_by_path() {
     // the window as a shortcut (E would pick the eraser, L hide the legend).
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::O);
     h.run();
-    let (tool, legend) = (h.state().tool, h.state().show_legend);
+    let (tool, legend) = (h.state().tool(), h.state().show_legend());
     for (k, c) in [(egui::Key::E, "e"), (egui::Key::L, "l")] {
         h.key_press(k);
         h.event(egui::Event::Text(c.into()));
@@ -401,7 +405,7 @@ fn without_a_portal_files_are_asked_for_by_path() {
     }
     let typed = h.state_mut().path_field().unwrap().clone();
     assert!(typed.ends_with("el"), "typed into the field: {typed}");
-    assert_eq!((h.state().tool, h.state().show_legend), (tool, legend));
+    assert_eq!((h.state().tool(), h.state().show_legend()), (tool, legend));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -422,7 +426,7 @@ fn a_file_from_the_command_line_is_first_in_open_recent() {
     saved.recent = vec![PathBuf::from("/elsewhere/a.map"), map.clone()];
     saved.apply(&mut app);
     assert_eq!(
-        app.recent,
+        app.recent(),
         vec![map, PathBuf::from("/elsewhere/a.map")],
         "the file opened now first, the saved ones after, once each"
     );
@@ -461,13 +465,13 @@ fn help_legend_diff_and_world_changes_read_without_the_manual() {
     // F1: colours, algorithms and statistics explained, below the menu bar.
     h.key_press(egui::Key::F1);
     h.run();
-    assert!(h.state().show_help);
+    assert!(h.state().show_help());
     h.get_by_label_contains("taken off the open list");
     h.get_by_label("best-first by g; optimal, explores in every direction");
     h.get_by_label_contains("cells the dynamic world just changed");
     let title = h.get_by_label("Help: what you see").rect();
     assert!(
-        title.min.y >= h.state().menu_bottom,
+        title.min.y >= h.state().menu_bottom(),
         "the help window covers the menu bar: {title:?}"
     );
     shot(&mut h, "08-help");
@@ -478,40 +482,44 @@ fn help_legend_diff_and_world_changes_read_without_the_manual() {
     for t in ["swamp", "water", "trees", "wall", "ground"] {
         assert!(names.contains(&t), "legend lacks {t}");
     }
-    let legend = h.state().legend_rect.expect("legend shown");
-    for r in &h.state().view_rects {
+    let legend = h.state().legend_rect().expect("legend shown");
+    for r in h.state().view_rects() {
         assert!(!legend.intersects(r.shrink(0.5)), "{legend:?} over {r:?}");
     }
     // Diff: one colour per run in both views.
-    h.state_mut().diff = true;
+    h.state_mut().apply(Command::SetDiff(true));
     h.key_press(egui::Key::End);
     settle(&mut h);
     let a = h.state();
-    let (na, nb) = (&a.views[0].run.series.node, &a.views[1].run.series.node);
+    let (na, nb) = (&a.views()[0].run.series.node, &a.views()[1].run.series.node);
     let only_b = nb.iter().find(|n| !na.contains(n)).copied().unwrap();
     let only_a = na.iter().find(|n| !nb.contains(n)).copied();
     for n in [Some(only_b), only_a].into_iter().flatten() {
-        let (x, y) = a.space.xy(n);
+        let (x, y) = a.space().xy(n);
         assert_eq!(
-            a.views[0].pixel(x, y),
-            a.views[1].pixel(x, y),
+            a.views()[0].pixel(x, y),
+            a.views()[1].pixel(x, y),
             "cell ({x}, {y}) has another colour in each view"
         );
     }
     shot(&mut h, "09-diff");
-    h.state_mut().diff = false;
+    h.state_mut().apply(Command::SetDiff(false));
     // World changes flash the cells they changed.
-    let before = h.state().doc.grid.clone();
+    let before = h.state().doc().grid.clone();
     h.state_mut().agents_start(false);
     let mut ticks = 0;
-    while h.state().flash.0.is_empty() && ticks < 200 {
+    while h.state().flashed().is_empty() && ticks < 200 {
         h.state_mut().agent_tick();
         ticks += 1;
     }
-    let flashed = h.state().flash.0.clone();
+    let flashed = h.state().flashed().to_vec();
     assert!(!flashed.is_empty(), "no world change in {ticks} ticks");
     for &(x, y) in &flashed {
-        assert_ne!(h.state().doc.grid.get(x, y), before.get(x, y), "({x}, {y})");
+        assert_ne!(
+            h.state().doc().grid.get(x, y),
+            before.get(x, y),
+            "({x}, {y})"
+        );
     }
     h.run_steps(2);
     shot(&mut h, "10-flash");
@@ -523,11 +531,11 @@ fn help_legend_diff_and_world_changes_read_without_the_manual() {
 fn compare_views_use_the_canvas() {
     let mut h = harness(app_for("compare"));
     settle(&mut h);
-    let single = h.state().cam.zoom;
+    let single = h.state().cam().zoom;
     h.get_by_label("+ Compare with another algorithm").click();
     settle(&mut h);
-    assert_eq!(h.state().views.len(), 2);
-    let two = h.state().cam.zoom;
+    assert_eq!(h.state().views().len(), 2);
+    let two = h.state().cam().zoom;
     // The built-in map is wide: two views stack and keep most of the size (side by side
     // they shrank to about a third).
     assert!(
@@ -535,8 +543,8 @@ fn compare_views_use_the_canvas() {
         "zoom {two} with two views, {single} with one"
     );
     // And the map fits in each view.
-    let (w, hgt) = (h.state().space.width(), h.state().space.height());
-    for r in &h.state().view_rects {
+    let (w, hgt) = (h.state().space().width(), h.state().space().height());
+    for r in h.state().view_rects() {
         let m = egui::vec2(w as f32, hgt as f32) * two;
         assert!(m.x <= r.width() + 1.0 && m.y <= r.height() + 1.0);
     }
@@ -559,14 +567,14 @@ fn a_file_that_does_not_load_is_reported_with_its_line() {
         ..Options::default()
     });
     let e = app
-        .startup_error
-        .clone()
+        .startup_error()
+        .map(str::to_string)
         .expect("the load error is kept for the caller");
     assert!(e.contains("truncated.map:6:"), "{e}");
     let mut h = harness(app);
     h.run();
     h.get_by_label_contains("truncated.map:6:");
     // The built-in map is still there to work on.
-    assert_eq!(h.state().doc.path, None);
+    assert_eq!(h.state().doc().path, None);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -36,9 +36,9 @@ fn the_moving_scene_flies_replays_and_checks_every_repair() {
     h.run();
     h.get_by_label("Moving 3D scene (Krafft 2019)").click();
     h.run();
-    assert!(h.state().flight.is_some(), "the scene opened");
+    assert!(h.state().flight().is_some(), "the scene opened");
     assert_eq!(
-        h.state().doc.world,
+        h.state().doc().world,
         Family::Voxel {
             moves: VoxelMoves::Six
         }
@@ -47,7 +47,7 @@ fn the_moving_scene_flies_replays_and_checks_every_repair() {
     let setup = Setup::default();
     let mut at_start = VoxelGrid::new(1, 1, 1).unwrap();
     scene.rasterise(0.0, setup.safety, Some(scene.start), &mut at_start);
-    assert_eq!(h.state().doc.volume.as_ref().unwrap().voxels, at_start);
+    assert_eq!(h.state().doc().volume.as_ref().unwrap().voxels, at_start);
 
     h.state_mut()
         .set_algorithm(0, AlgoChoice::named("dstar-lite"));
@@ -63,7 +63,7 @@ fn the_moving_scene_flies_replays_and_checks_every_repair() {
     // The app's flight is the experiment's, tick for tick and replan for replan.
     let (want, want_log) = fly(&scene, "dstar-lite", setup, 0.0, 0).unwrap();
     let (got, got_log) = {
-        let f = h.state().flight.as_ref().unwrap();
+        let f = h.state().flight().unwrap();
         let flown = f.flown.as_ref().expect("flown");
         (flown.result.clone(), flown.log.clone())
     };
@@ -106,14 +106,14 @@ fn the_moving_scene_flies_replays_and_checks_every_repair() {
             .map(|f| f.pos);
         scene.rasterise(got_log.t0 + rp.t, setup.safety, at, &mut graph);
         let app = h.state();
-        assert_eq!(app.flight.as_ref().unwrap().frame, k);
-        let vol = app.doc.volume.as_ref().unwrap();
+        assert_eq!(app.flight().as_ref().unwrap().frame, k);
+        let vol = app.doc().volume.as_ref().unwrap();
         assert!(vol.voxels == graph, "frame {k}: the graph of replan {r}");
         if rp.start != rp.goal {
-            let (s, g) = (app.doc.start_at(), app.doc.goal_at());
+            let (s, g) = (app.doc().start_at(), app.doc().goal_at());
             assert_eq!([s.0, s.1, s.2], rp.start, "frame {k}");
             assert_eq!([g.0, g.1, g.2], rp.goal, "frame {k}");
-            let shown = app.views[0].run.cost();
+            let shown = app.views()[0].run.cost();
             let oracle = astar_cost(&graph, rp.start, rp.goal);
             assert_eq!(shown.is_some(), oracle.is_some(), "frame {k}");
             if let (Some(a), Some(b)) = (shown, oracle) {
@@ -129,6 +129,6 @@ fn the_moving_scene_flies_replays_and_checks_every_repair() {
     for _ in 0..30 {
         h.step();
     }
-    let f = h.state().flight.as_ref().unwrap();
+    let f = h.state().flight().unwrap();
     assert!(f.frame > 0, "playing advanced the scene clock");
 }

@@ -7,6 +7,7 @@ mod common;
 use common::{default_app, harness};
 use egui_kittest::kittest::Queryable;
 use pathlab::app::AlgoChoice;
+use pathlab::app::Command;
 use pathlab::search::{registry, Query};
 use pathlab::space::{GridSpace, Space};
 
@@ -21,8 +22,8 @@ fn theta_star_steps_and_shows_its_sight_checks() {
     for _ in 0..12 {
         h.get_by_label(">").click();
         h.run();
-        let checks = h.state_mut().views[0].run.sight_checks();
-        let space = h.state().space.as_square().expect("squares").clone();
+        let checks = h.state_mut().run_mut(0).sight_checks();
+        let space = h.state().space().as_square().expect("squares").clone();
         for &(a, b, clear) in &checks {
             assert_eq!(space.line_of_sight(a, b), Some(clear), "{a} -> {b}");
             if clear {
@@ -33,7 +34,7 @@ fn theta_star_steps_and_shows_its_sight_checks() {
         }
     }
     assert!(seen.0 > 0, "clear segments drawn: {seen:?}");
-    assert_eq!(h.state().cursor, 12);
+    assert_eq!(h.state().cursor(), 12);
     h.get_by_label(">|").click();
     h.run();
     let (g, s, t) = pathlab::builtin::default_world();
@@ -55,14 +56,14 @@ fn theta_star_steps_and_shows_its_sight_checks() {
     // View ▸ Rubber-banded paths on A*: the path drawn dashed is the core's rubber band, no
     // longer than A*'s path.
     h.state_mut().set_algorithm(0, AlgoChoice::named("astar"));
-    h.state_mut().smoothed = true;
+    h.state_mut().apply(Command::SetSmoothed(true));
     h.get_by_label(">|").click();
     h.run();
     let (band, _) = pathlab::search::rubber_band(&sp, astar.path().unwrap());
     let shown = {
         let app = h.state_mut();
-        let space = app.space.clone();
-        app.views[0].run.smoothed_path(&space).unwrap().to_vec()
+        let space = app.space().clone();
+        app.run_mut(0).smoothed_path(&space).unwrap().to_vec()
     };
     assert_eq!(shown, band);
     let len: f64 = band

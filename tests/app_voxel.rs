@@ -10,6 +10,7 @@ mod common;
 use common::{app_for, harness};
 use eframe::egui;
 use egui_kittest::kittest::Queryable;
+use pathlab::app::Command;
 use pathlab::map::io::{write_3dmap_file, write_3dscen, Problem3};
 use pathlab::map::voxel::VoxelGrid;
 use pathlab::search::{registry, Query};
@@ -64,10 +65,10 @@ fn a_voxel_world_steps_picks_paints_and_saves_like_the_core() {
     h.run();
     h.state_mut().open_now(&scen).unwrap();
     h.run();
-    assert!(matches!(h.state().doc.world, Family::Voxel { .. }));
-    assert_eq!(h.state().doc.start_at(), (2, 2, 1));
+    assert!(matches!(h.state().doc().world, Family::Voxel { .. }));
+    assert_eq!(h.state().doc().start_at(), (2, 2, 1));
     assert_eq!(
-        h.state().doc.layer(),
+        h.state().doc().layer(),
         1,
         "the 2D view shows the start's layer"
     );
@@ -78,14 +79,14 @@ fn a_voxel_world_steps_picks_paints_and_saves_like_the_core() {
         h.get_by_label(">").click();
         h.run();
     }
-    assert_eq!(h.state().cursor, 3, "{}", h.state().status);
+    assert_eq!(h.state().cursor(), 3, "{}", h.state().status());
     h.get_by_label("<").click();
     h.run();
-    assert_eq!(h.state().cursor, 2);
+    assert_eq!(h.state().cursor(), 2);
     // The 3D view draws the search at the cursor: after two expansions, a few sets' faces.
-    let events = h.state_mut().views[0].run.event_cursor();
-    assert_eq!(h.state().view3d.shown_cursor(), Some(events));
-    let (early, _) = h.state().view3d.triangles();
+    let events = h.state_mut().run_mut(0).event_cursor();
+    assert_eq!(h.state().view3d().shown_cursor(), Some(events));
+    let (early, _) = h.state().view3d().triangles();
     assert!(early > 0);
 
     // At the end: A*'s cost is the core's A* and Dijkstra's (through the hole).
@@ -94,32 +95,32 @@ fn a_voxel_world_steps_picks_paints_and_saves_like_the_core() {
     let cost = core_cost(&voxels, [2, 2, 1], [13, 3, 1], "astar");
     assert!((cost - core_cost(&voxels, [2, 2, 1], [13, 3, 1], "dijkstra")).abs() < 1e-9);
     h.get_by_label_contains(&format!("cost {cost:.3}"));
-    let rect = h.state().view3d.rect.expect("the 3D view is shown");
-    let events = h.state_mut().views[0].run.event_cursor();
-    assert_eq!(h.state().view3d.shown_cursor(), Some(events));
-    let (late, markers) = h.state().view3d.triangles();
+    let rect = h.state().view3d().rect.expect("the 3D view is shown");
+    let events = h.state_mut().run_mut(0).event_cursor();
+    assert_eq!(h.state().view3d().shown_cursor(), Some(events));
+    let (late, markers) = h.state().view3d().triangles();
     assert!(late > early, "more of the world searched at the end");
     // Start, goal and the layer frame are 3 × 6 + 4 × 6 quads; the path's segments add more.
     assert!(markers > (18 + 24) * 2, "the path is drawn");
 
     // Look down at the start from above and click the middle of the 3D view.
-    {
-        let v = &mut h.state_mut().view3d;
-        v.pitch = 1.2;
-        v.yaw = 0.3;
-        v.dist = 30.0;
-        v.target = [2.5, -2.5, 1.5];
-    }
+    h.state_mut().apply(Command::Orbit3d {
+        yaw: 0.3,
+        pitch: 1.2,
+        dist: 30.0,
+        target: [2.5, -2.5, 1.5],
+    });
     h.run();
-    let rect = h.state().view3d.rect.unwrap_or(rect);
+    let rect = h.state().view3d().rect.unwrap_or(rect);
     let at = rect.center();
     // The oracle: walk the same ray in steps of 1/1000 voxel and take the first voxel that is
     // blocked or searched.
-    let (origin, dir) = h.state().view3d.ray(rect, at);
+    let (origin, dir) = h.state().view3d().ray(rect, at);
     let states = {
         let app = h.state_mut();
-        let c = app.views[0].run.event_cursor();
-        app.views[0].run.rec.seek(c).clone()
+        let run = app.run_mut(0);
+        let c = run.event_cursor();
+        run.rec.seek(c).clone()
     };
     let len = (dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]).sqrt();
     let expect = (0..200_000).find_map(|k| {
@@ -141,8 +142,8 @@ fn a_voxel_world_steps_picks_paints_and_saves_like_the_core() {
     h.run();
     let picked = h
         .state()
-        .selected
-        .map(|(x, y)| (x, y, h.state().doc.layer()));
+        .selected()
+        .map(|(x, y)| (x, y, h.state().doc().layer()));
     assert_eq!(
         picked,
         Some((expect[0], expect[1], expect[2])),
@@ -156,8 +157,9 @@ fn a_voxel_world_steps_picks_paints_and_saves_like_the_core() {
     let n = sp.node(x, y, z).unwrap();
     let info = {
         let app = h.state_mut();
-        let c = app.views[0].run.event_cursor();
-        app.views[0].run.rec.node_info(n, c)
+        let run = app.run_mut(0);
+        let c = run.event_cursor();
+        run.rec.node_info(n, c)
     };
     h.get_by_label_contains(&format!("({x}, {y}, {z})  '"));
     if !info.g.is_nan() {
@@ -173,12 +175,13 @@ fn a_voxel_world_steps_picks_paints_and_saves_like_the_core() {
     // search finds no path.
     h.state_mut().set_layer(5);
     h.run();
-    h.state_mut().tool = pathlab::app::Tool::Brush;
-    h.state_mut().material = b'@';
+    h.state_mut()
+        .apply(Command::SetTool(pathlab::app::Tool::Brush));
+    h.state_mut().apply(Command::SetMaterial(b'@'));
     h.run();
     for y in [9, 10] {
-        let r = h.state().view_rects[0];
-        let p = h.state().cam.centre(r, (8, y));
+        let r = h.state().view_rects()[0];
+        let p = h.state().cam().centre(r, (8, y));
         h.hover_at(p);
         h.run();
         h.drag_at(p);
@@ -186,7 +189,7 @@ fn a_voxel_world_steps_picks_paints_and_saves_like_the_core() {
         h.drop_at(p);
         h.run();
     }
-    let vol = h.state().doc.volume.as_ref().unwrap().voxels.clone();
+    let vol = h.state().doc().volume.as_ref().unwrap().voxels.clone();
     assert!(vol.is_blocked(8, 9, 5) && vol.is_blocked(8, 10, 5));
     assert!(!vol.is_blocked(8, 9, 6), "layer 6 untouched");
     assert_eq!(vol.count_blocked(), voxels.count_blocked() + 2);
@@ -198,22 +201,27 @@ fn a_voxel_world_steps_picks_paints_and_saves_like_the_core() {
     h.get_by_label_contains(&format!("cost {shut:.3}"));
 
     // Page Up shows layer 6; undo goes back to layer 5 and opens the hole again.
-    h.state_mut().tool = pathlab::app::Tool::Select;
+    h.state_mut()
+        .apply(Command::SetTool(pathlab::app::Tool::Select));
     h.remove_cursor();
     h.run();
     h.key_press(egui::Key::PageUp);
     h.run();
-    assert_eq!(h.state().doc.layer(), 6);
+    assert_eq!(h.state().doc().layer(), 6);
     h.state_mut().undo();
     h.state_mut().undo();
     h.run();
-    assert_eq!(h.state().doc.layer(), 5, "undo shows the layer it changes");
-    assert_eq!(h.state().doc.volume.as_ref().unwrap().voxels, voxels);
+    assert_eq!(
+        h.state().doc().layer(),
+        5,
+        "undo shows the layer it changes"
+    );
+    assert_eq!(h.state().doc().volume.as_ref().unwrap().voxels, voxels);
 
     // The second problem of the scenario, from the World panel.
     h.state_mut().choose_problem3(1);
     h.run();
-    assert_eq!(h.state().doc.start_at(), (1, 10, 6));
+    assert_eq!(h.state().doc().start_at(), (1, 10, 6));
     h.get_by_label(">|").click();
     h.run();
     let c2 = core_cost(&voxels, [1, 10, 6], [14, 1, 0], "astar");
@@ -227,10 +235,10 @@ fn a_voxel_world_steps_picks_paints_and_saves_like_the_core() {
     again.state_mut().open_now(&ron).unwrap();
     again.run();
     let a = again.state();
-    assert_eq!(a.doc.volume.as_ref().unwrap().voxels, voxels);
-    assert_eq!(a.doc.start_at(), (1, 10, 6));
-    assert_eq!(a.doc.goal_at(), (14, 1, 0));
-    assert_eq!(a.doc.layer(), 6);
+    assert_eq!(a.doc().volume.as_ref().unwrap().voxels, voxels);
+    assert_eq!(a.doc().start_at(), (1, 10, 6));
+    assert_eq!(a.doc().goal_at(), (14, 1, 0));
+    assert_eq!(a.doc().layer(), 6);
 }
 
 #[test]
@@ -272,14 +280,14 @@ fn bad_voxel_files_give_one_line() {
 fn extruding_the_map_makes_a_voxel_world_with_the_square_costs() {
     let mut h = harness(app_for("voxel-extrude"));
     h.run();
-    let square = h.state().doc.grid.clone();
+    let square = h.state().doc().grid.clone();
     h.get_by_label("World: squares (to hexes, voxels)").click();
     h.run();
     h.get_by_label("Extrude into voxels").click();
     h.run();
     let vol = h
         .state()
-        .doc
+        .doc()
         .volume
         .as_ref()
         .expect("a voxel world")
@@ -295,7 +303,7 @@ fn extruding_the_map_makes_a_voxel_world_with_the_square_costs() {
     }
     h.get_by_label(">|").click();
     h.run();
-    let (s, g) = (h.state().doc.start_at(), h.state().doc.goal_at());
+    let (s, g) = (h.state().doc().start_at(), h.state().doc().goal_at());
     let cost = core_cost(&vol.voxels, [s.0, s.1, s.2], [g.0, g.1, g.2], "astar");
     let sq = pathlab::space::GridSpace::octile(&square);
     let q = Query {
@@ -318,14 +326,16 @@ fn extruding_the_map_makes_a_voxel_world_with_the_square_costs() {
     });
     h.run();
     h.get_by_label_contains("layers stay");
-    assert_eq!(h.state().doc.volume.as_ref().unwrap().voxels, vol.voxels);
+    assert_eq!(h.state().doc().volume.as_ref().unwrap().voxels, vol.voxels);
 
     // File ▸ New (Ctrl+N; the extruded world counts as saved here, so nothing asks first).
-    h.state_mut().gen_size = (20, 10);
-    h.state_mut().doc.dirty = false;
+    h.state_mut().apply(Command::SetGenSize(20, 10));
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::N);
     h.run();
-    let v = h.state().doc.volume.as_ref().expect("still voxels");
+    // The extruded world is unsaved: New asks first, and the user discards it.
+    h.get_by_label("Discard").click();
+    h.run();
+    let v = h.state().doc().volume.as_ref().expect("still voxels");
     assert_eq!(v.voxels.dims(), [20, 10, 8]);
     assert_eq!(v.voxels.count_blocked(), 0);
 }

@@ -5,6 +5,8 @@
 //! bottom. State lives in [`PathlabApp`]; `show` draws it into any `Ui`, so the window, the
 //! headless screenshot and the egui_kittest tests run the same code.
 
+mod command;
+mod facade;
 mod features;
 mod jobs;
 mod launch;
@@ -25,6 +27,7 @@ use workspace::{
 };
 use worlds::{knowledge, view_world};
 
+pub use command::Command;
 pub use document::{Document, Touched};
 pub use files::DialogPurpose;
 pub use launch::{run, Options};
@@ -203,39 +206,39 @@ type BestOpen = ((u64, usize), Vec<(u32, f32, f32)>);
 
 /// The whole app state.
 pub struct PathlabApp {
-    pub doc: Document,
+    pub(crate) doc: Document,
     /// The document's world as a search graph, of its family.
-    pub space: AnySpace,
-    pub views: Vec<View>,
-    pub cam: Camera,
-    pub tool: Tool,
-    pub material: u8,
+    pub(crate) space: AnySpace,
+    pub(crate) views: Vec<View>,
+    pub(crate) cam: Camera,
+    pub(crate) tool: Tool,
+    pub(crate) material: u8,
     /// Steps shown (shared cursor). The one truth of the timeline: after every frame each
     /// view shows `min(cursor, its steps)`, and `cursor <= max_steps()`.
-    pub cursor: usize,
+    pub(crate) cursor: usize,
     /// Set when runs restart: where the cursor returns as they record again.
     resume: Option<Resume>,
     /// The view the inspector, the open list and the status line speak of: the one under the
     /// pointer, else the last one hovered or clicked.
-    pub active: usize,
-    pub playing: bool,
+    pub(crate) active: usize,
+    pub(crate) playing: bool,
     /// Expansions per second while playing.
-    pub speed: f32,
-    pub max_speed: bool,
+    pub(crate) speed: f32,
+    pub(crate) max_speed: bool,
     /// Steps taken by the ×N buttons and Shift+arrows.
-    pub step_n: usize,
-    pub sync: Sync,
-    pub diff: bool,
+    pub(crate) step_n: usize,
+    pub(crate) sync: Sync,
+    pub(crate) diff: bool,
     /// Draw each found path rubber-banded too (View menu).
-    pub smoothed: bool,
-    pub breakpoints: Breakpoints,
-    pub status: String,
-    pub selected: Option<(u32, u32)>,
+    pub(crate) smoothed: bool,
+    pub(crate) breakpoints: Breakpoints,
+    pub(crate) status: String,
+    pub(crate) selected: Option<(u32, u32)>,
     hover: Option<(u32, u32)>,
     /// The cell under the pointer, and the one clicked, in a view of its own world (hexes of
     /// the square map, a knowledge level): its index and the cell in its own grid.
-    pub world_hover: Option<(usize, (u32, u32))>,
-    pub world_selected: Option<(usize, (u32, u32))>,
+    pub(crate) world_hover: Option<(usize, (u32, u32))>,
+    pub(crate) world_selected: Option<(usize, (u32, u32))>,
     /// Cells painted by the current drag, and what they were.
     stroke: Option<(CellList, CellList)>,
     rect_from: Option<(u32, u32)>,
@@ -248,24 +251,24 @@ pub struct PathlabApp {
     /// Microseconds of each frame given to searching (see `pump_runs`).
     search_budget_us: u64,
     next_serial: u64,
-    pub show_help: bool,
+    pub(crate) show_help: bool,
     /// Bottom edge of the menu bar: windows open below it.
-    pub menu_bottom: f32,
-    pub show_legend: bool,
-    pub gen_seed: u64,
-    pub gen_size: (u32, u32),
-    pub gen_density: f64,
-    pub gen_room: u32,
-    pub gen_corridor: u32,
+    pub(crate) menu_bottom: f32,
+    pub(crate) show_legend: bool,
+    pub(crate) gen_seed: u64,
+    pub(crate) gen_size: (u32, u32),
+    pub(crate) gen_density: f64,
+    pub(crate) gen_room: u32,
+    pub(crate) gen_corridor: u32,
     /// Hex size, orientation and fill for turning the map into hexes.
-    pub hex: worlds::hex::HexChoice,
+    pub(crate) hex: worlds::hex::HexChoice,
     /// Height for extruding the map into voxels.
-    pub extrude_height: u32,
+    pub(crate) extrude_height: u32,
     /// The 3D view of a voxel world.
-    pub view3d: view3d::View3d,
+    pub(crate) view3d: view3d::View3d,
     /// The `.3dscen` problem last chosen.
-    pub problem3: usize,
-    pub recent: Vec<PathBuf>,
+    pub(crate) problem3: usize,
+    pub(crate) recent: Vec<PathBuf>,
     dialog: Option<PendingDialog>,
     /// The path field standing in for the native dialog.
     path_prompt: Option<path_prompt::PathPrompt>,
@@ -287,32 +290,32 @@ pub struct PathlabApp {
     shot: Arc<Mutex<Option<Arc<egui::ColorImage>>>>,
     shot_target: Option<(PathBuf, Option<egui::Rect>)>,
     shot_requested: bool,
-    pub canvas_rect: Option<egui::Rect>,
+    pub(crate) canvas_rect: Option<egui::Rect>,
     /// Where each view was drawn on the last frame.
-    pub view_rects: Vec<egui::Rect>,
+    pub(crate) view_rects: Vec<egui::Rect>,
     /// Where the legend strip was drawn on the last frame.
-    pub legend_rect: Option<egui::Rect>,
+    pub(crate) legend_rect: Option<egui::Rect>,
     failure: Arc<Mutex<Option<String>>>,
     /// Why the file named on the command line did not open.
-    pub startup_error: Option<String>,
+    pub(crate) startup_error: Option<String>,
     frame_log: FrameLog,
     space_panned: bool,
     best_open_cache: Option<BestOpen>,
     quit_now: bool,
     /// Run ▸ Dynamic experiment.
-    pub experiment: experiment::ExperimentWindow,
+    pub(crate) experiment: experiment::ExperimentWindow,
     /// The tiles as the runs last saw them: an edit's old cells come from here.
     seen_tiles: Vec<u8>,
     /// Agents crossing the map while it changes.
-    pub sim: agent::AgentSim,
+    pub(crate) sim: agent::AgentSim,
     /// Krafft 2019's moving 3D scene, when it is the open world.
-    pub flight: Option<flight::Flight>,
+    pub(crate) flight: Option<flight::Flight>,
     /// The cognitive map's panel (hex worlds).
-    pub knowledge: knowledge::KnowledgePanel,
+    pub(crate) knowledge: knowledge::KnowledgePanel,
     /// Cells the world changed last (agents walking), and when: the canvas flashes them.
-    pub flash: (Vec<(u32, u32)>, Instant),
+    pub(crate) flash: (Vec<(u32, u32)>, Instant),
     /// The scenario's problem list: filter, order, the chosen problem.
-    pub problems: problems::ProblemList,
+    pub(crate) problems: problems::ProblemList,
     /// Bumped whenever the document is replaced (caches keyed on it start over).
     doc_serial: u64,
 }
@@ -425,9 +428,10 @@ impl PathlabApp {
             Some(Ok(c)) => c,
             _ => AlgoChoice::named("astar"),
         });
+        // The command line's options, as the commands a user would give.
         for spec in &opts.beside {
             if let Ok(c) = AlgoChoice::from_spec(spec) {
-                app.add_view(c);
+                app.apply(Command::AddView(c));
             }
         }
         if let Some(f) = &opts.file {
@@ -437,7 +441,7 @@ impl PathlabApp {
             }
         }
         if opts.scene3d {
-            app.open_scene3d();
+            app.apply(Command::OpenScene3d);
         }
 
         if opts.screenshot.is_none() && !opts.scrub_test {
@@ -465,7 +469,7 @@ impl PathlabApp {
         if self.frame == 0 {
             // --compare-knowledge, once the file named on the command line is open.
             if let Some(levels) = self.opts.compare_knowledge.clone() {
-                self.compare_knowledge(&levels);
+                self.apply(Command::CompareKnowledge(levels));
             }
         }
         let title = format!("pathlab — {}", self.doc.title());

@@ -2,6 +2,7 @@
 //! times `--frame-log` prints.
 
 use super::{files, AlgoChoice, PathlabApp};
+use crate::app::Command;
 use eframe::egui;
 use std::time::Instant;
 
@@ -65,16 +66,12 @@ impl PathlabApp {
             // Halfway through, every search runs to its end: the picture shows what each
             // algorithm searched and the path it found.
             if self.frame == self.opts.frames.max(2) / 2 && self.shot_target.is_none() {
-                self.to_end();
+                self.apply(Command::ToEnd);
                 if let Some(k) = self.opts.at_step {
-                    self.go_to(k, false);
+                    self.apply(Command::GoTo(k));
                 }
                 if let Some(t) = self.opts.fly_to {
-                    self.fly();
-                    self.seek_flight_time(t);
-                    if let Some(f) = self.flight.as_mut() {
-                        f.playing = false;
-                    }
+                    self.apply(Command::FlyTo(t));
                 }
             }
             if self.frame >= self.opts.frames.max(1) && self.shot_target.is_none() {
@@ -136,10 +133,10 @@ impl PathlabApp {
                     .ok()
                     .and_then(|k| k.parse().ok())
                     .unwrap_or(voxel_problems - 1);
-                self.choose_problem3(k);
+                self.apply(Command::ChooseProblem3d(k));
             }
-            self.set_algorithm(0, AlgoChoice::named("dijkstra"));
-            self.to_end();
+            self.apply(Command::SetAlgorithm(0, AlgoChoice::named("dijkstra")));
+            self.apply(Command::ToEnd);
             let events: usize = self.views.iter().map(|v| v.run.rec.len()).sum();
             eprintln!(
                 "scrub-test: {}×{} map, {} steps, {} events recorded",
@@ -162,7 +159,7 @@ impl PathlabApp {
                 let t = f % 200;
                 m * t.min(200 - t) / 100
             };
-            self.go_to(s, false);
+            self.apply(Command::GoTo(s));
             if self.frame.is_multiple_of(40) && mode.contains("edit") {
                 let (w, h) = (self.doc.grid.width(), self.doc.grid.height());
                 let c = ((self.frame * 37) % w, (self.frame * 53) % h);

@@ -93,7 +93,7 @@ pub fn run_experiment_window(h: &mut Harness<'static, PathlabApp>) {
     h.get_by_label("Run experiment").click();
     for _ in 0..4000 {
         h.step();
-        if h.state().experiment.result.is_some() {
+        if h.state().experiment().result.is_some() {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(5));

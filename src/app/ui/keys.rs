@@ -1,7 +1,7 @@
 //! Keyboard shortcuts (the Help window lists them).
 
 use crate::app::files::DialogPurpose;
-use crate::app::{PathlabApp, PendingAction, Tool};
+use crate::app::{Command, PathlabApp, Tool};
 use eframe::egui;
 
 impl PathlabApp {
@@ -17,23 +17,25 @@ impl PathlabApp {
         let pressed = |m: Modifiers, k: Key| {
             ctx.input_mut(|i| i.consume_shortcut(&KeyboardShortcut::new(m, k)))
         };
+        // What the keys ask, applied in the order they are read.
+        let mut asked = vec![];
         if pressed(cs, Key::Z) || pressed(cmd, Key::Y) {
-            self.redo();
+            asked.push(Command::Redo);
         }
         if pressed(cmd, Key::Z) {
-            self.undo();
+            asked.push(Command::Undo);
         }
         if pressed(cmd, Key::O) {
-            self.request(PendingAction::Open(None));
+            asked.push(Command::Open(None));
         }
         if pressed(cs, Key::S) {
-            self.ask_file(DialogPurpose::SaveAs, "map.map");
+            asked.push(Command::AskFile(DialogPurpose::SaveAs, "map.map".into()));
         }
         if pressed(cmd, Key::S) {
-            self.save();
+            asked.push(Command::Save);
         }
         if pressed(cmd, Key::N) {
-            self.request(PendingAction::New);
+            asked.push(Command::New);
         }
         // A voxel world's layer: up and down through the 2D view.
         if self.doc.volume.is_some() {
@@ -41,10 +43,10 @@ impl PathlabApp {
                 ctx.input(|i| (i.key_pressed(Key::PageUp), i.key_pressed(Key::PageDown)));
             let z = self.doc.layer();
             if up {
-                self.set_layer(z + 1);
+                asked.push(Command::SetLayer(z + 1));
             }
             if down && z > 0 {
-                self.set_layer(z - 1);
+                asked.push(Command::SetLayer(z - 1));
             }
         }
         let (shift, keys) = ctx.input(|i| {
@@ -77,19 +79,16 @@ impl PathlabApp {
             )
         });
         if right > 0 {
-            self.playing = false;
-            self.step_forward(n * right);
+            asked.push(Command::StepForward(n * right));
         }
         if left > 0 {
-            self.playing = false;
-            self.step_back(n * left);
+            asked.push(Command::StepBack(n * left));
         }
         if home {
-            self.playing = false;
-            self.go_to(0, false);
+            asked.push(Command::GoTo(0));
         }
         if end {
-            self.to_end();
+            asked.push(Command::ToEnd);
         }
         if f1
             || ctx.input(|i| {
@@ -98,10 +97,10 @@ impl PathlabApp {
                     .any(|e| matches!(e, egui::Event::Text(t) if t == "?"))
             })
         {
-            self.show_help = !self.show_help;
+            asked.push(Command::ToggleHelp);
         }
         if f {
-            self.cam.fit_pending = true;
+            asked.push(Command::Fit);
         }
         for (hit, t) in [
             (v, Tool::Select),
@@ -111,11 +110,11 @@ impl PathlabApp {
             (g, Tool::Fill),
         ] {
             if hit {
-                self.tool = t;
+                asked.push(Command::SetTool(t));
             }
         }
         if l {
-            self.show_legend = !self.show_legend;
+            asked.push(Command::ToggleLegend);
         }
         // S and T: start or goal (target) to the cell under the pointer, else the selected one,
         // at any zoom.
@@ -127,7 +126,7 @@ impl PathlabApp {
             )
         });
         if let Some(c) = self.hover.or(self.selected).filter(|_| set_s || set_t) {
-            self.move_endpoint(set_s, c);
+            asked.push(Command::MoveEndpoint(set_s, c));
         } else if set_s || set_t {
             self.status = "Point at a cell (or select one) first, then press S or T".into();
         }
@@ -138,7 +137,10 @@ impl PathlabApp {
             self.space_panned = false;
         }
         if sp_released && !self.space_panned {
-            self.toggle_play();
+            asked.push(Command::TogglePlay);
+        }
+        for c in asked {
+            self.apply(c);
         }
     }
 }

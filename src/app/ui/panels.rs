@@ -2,7 +2,8 @@
 //! breakpoints) and the modal prompts.
 
 use crate::app::files::DialogPurpose;
-use crate::app::{palette, AlgoChoice, PathlabApp, PendingAction, Prompt, Sync, Tool};
+use crate::app::Command;
+use crate::app::{palette, AlgoChoice, PathlabApp, Prompt, Sync, Tool};
 use crate::search::params::ParamKind;
 use crate::search::registry;
 use eframe::egui::{self, RichText};
@@ -18,15 +19,15 @@ pub(in crate::app) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
                 if ui.button("New map…  (Ctrl+N)").clicked() {
-                    app.request(PendingAction::New);
+                    app.apply(Command::New);
                 }
                 if ui.button("Open…  (Ctrl+O)").clicked() {
-                    app.request(PendingAction::Open(None));
+                    app.apply(Command::Open(None));
                 }
                 ui.menu_button("Examples", |ui| {
                     for (i, e) in crate::examples::EXAMPLES.iter().enumerate() {
                         if ui.button(e.title).on_hover_text(e.shows).clicked() {
-                            app.request(PendingAction::Example(i));
+                            app.apply(Command::OpenExample(i));
                         }
                     }
                 });
@@ -36,36 +37,36 @@ pub(in crate::app) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     }
                     for p in app.recent.clone() {
                         if ui.button(p.display().to_string()).clicked() {
-                            app.request(PendingAction::Open(Some(p)));
+                            app.apply(Command::Open(Some(p)));
                         }
                     }
                 });
                 if ui.button("Save  (Ctrl+S)").clicked() {
-                    app.save();
+                    app.apply(Command::Save);
                 }
                 if ui.button("Save as…  (Ctrl+Shift+S)").clicked() {
-                    app.ask_file(DialogPurpose::SaveAs, "map.map");
+                    app.apply(Command::AskFile(DialogPurpose::SaveAs, "map.map".into()));
                 }
                 if ui
                     .button("Moving 3D scene (Krafft 2019)")
                     .on_hover_text("an agent flying through patrolling, turning and blinking obstacles")
                     .clicked()
                 {
-                    app.request(PendingAction::Scene3d);
+                    app.apply(Command::OpenScene3d);
                 }
                 ui.separator();
                 if ui.button("Export canvas as PNG…").clicked() {
-                    app.ask_file(DialogPurpose::ExportPng, "canvas.png");
+                    app.apply(Command::AskFile(DialogPurpose::ExportPng, "canvas.png".into()));
                 }
                 if ui.button("Export run (RON)…").clicked() {
-                    app.ask_file(DialogPurpose::ExportRun, "run.ron");
+                    app.apply(Command::AskFile(DialogPurpose::ExportRun, "run.ron".into()));
                 }
                 if ui.button("Export Posthoc trace…").clicked() {
-                    app.ask_file(DialogPurpose::ExportPosthoc, "run.trace.yaml");
+                    app.apply(Command::AskFile(DialogPurpose::ExportPosthoc, "run.trace.yaml".into()));
                 }
                 ui.separator();
                 if ui.button("Quit").clicked() {
-                    app.request(PendingAction::Quit);
+                    app.apply(Command::Quit);
                 }
             });
             ui.menu_button("Edit", |ui| {
@@ -73,7 +74,7 @@ pub(in crate::app) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     .add_enabled(app.can_undo(), egui::Button::new("Undo  (Ctrl+Z)"))
                     .clicked()
                 {
-                    app.undo();
+                    app.apply(Command::Undo);
                 }
                 if ui
                     .add_enabled(
@@ -82,12 +83,12 @@ pub(in crate::app) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     )
                     .clicked()
                 {
-                    app.redo();
+                    app.apply(Command::Redo);
                 }
             });
             ui.menu_button("View", |ui| {
                 if ui.button("Fit map to window  (F)").clicked() {
-                    app.cam.fit_pending = true;
+                    app.apply(Command::Fit);
                 }
                 ui.checkbox(&mut app.show_legend, "Legend  (L)");
                 ui.add_enabled(
@@ -112,29 +113,24 @@ pub(in crate::app) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     )
                     .clicked()
                 {
-                    app.views.pop();
-                    app.diff &= app.views.len() >= 2;
+                    app.apply(Command::RemoveView);
                 }
             });
             ui.menu_button("Run", |ui| {
-                if ui.button("Play / pause  (Space)").clicked() {
-                    app.toggle_play();
-                }
-                if ui.button("Step  (Right)").clicked() {
-                    app.step_forward(1);
-                }
-                if ui.button("Step back  (Left)").clicked() {
-                    app.step_back(1);
-                }
-                if ui.button("To start  (Home)").clicked() {
-                    app.go_to(0, false);
-                }
-                if ui.button("To path found  (End)").clicked() {
-                    app.to_end();
+                for (label, c) in [
+                    ("Play / pause  (Space)", Command::TogglePlay),
+                    ("Step  (Right)", Command::StepForward(1)),
+                    ("Step back  (Left)", Command::StepBack(1)),
+                    ("To start  (Home)", Command::GoTo(0)),
+                    ("To path found  (End)", Command::ToEnd),
+                ] {
+                    if ui.button(label).clicked() {
+                        app.apply(c);
+                    }
                 }
                 ui.separator();
                 if ui.button("Dynamic experiment (Mäntysalo 2024)…").clicked() {
-                    app.experiment.open = true;
+                    app.apply(Command::OpenExperiment);
                 }
                 ui.separator();
                 ui.radio_value(&mut app.sync, Sync::Shared, "Views share one step cursor");
@@ -184,24 +180,23 @@ pub(in crate::app) fn timeline(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 let b = |ui: &mut egui::Ui, t: &str, tip: &str| {
                     ui.button(t).on_hover_text(tip).clicked()
                 };
-                if b(ui, "|<", "To start (Home)") {
-                    app.go_to(0, false);
-                }
-                if b(ui, "<<", "Back N steps (Shift+Left)") {
-                    app.step_back(app.step_n);
-                }
-                if b(ui, "<", "Back 1 step (Left)") {
-                    app.step_back(1);
-                }
+                let n = app.step_n;
                 let play = if app.playing { "Pause" } else { "Play" };
-                if b(ui, play, "Play / pause (Space)") {
-                    app.toggle_play();
-                }
-                if b(ui, ">", "Next expansion (Right)") {
-                    app.step_forward(1);
-                }
-                if b(ui, ">>", "Forward N steps (Shift+Right)") {
-                    app.step_forward(app.step_n);
+                for (label, tip, c) in [
+                    ("|<", "To start (Home)", Command::GoTo(0)),
+                    ("<<", "Back N steps (Shift+Left)", Command::StepBack(n)),
+                    ("<", "Back 1 step (Left)", Command::StepBack(1)),
+                    (play, "Play / pause (Space)", Command::TogglePlay),
+                    (">", "Next expansion (Right)", Command::StepForward(1)),
+                    (
+                        ">>",
+                        "Forward N steps (Shift+Right)",
+                        Command::StepForward(n),
+                    ),
+                ] {
+                    if b(ui, label, tip) {
+                        app.apply(c);
+                    }
                 }
                 ui.add(
                     egui::DragValue::new(&mut app.step_n)
@@ -210,7 +205,7 @@ pub(in crate::app) fn timeline(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 )
                 .on_hover_text("Steps taken by << and >> (and Shift+arrows)");
                 if b(ui, ">|", "To path found (End)") {
-                    app.to_end();
+                    app.apply(Command::ToEnd);
                 }
                 ui.separator();
                 ui.add_enabled(

@@ -228,7 +228,7 @@ fn norm(a: [f32; 3]) -> [f32; 3] {
 
 impl PathlabApp {
     /// The 3D view in `rect` with its strip of controls on top.
-    pub(in crate::app) fn view3d(&mut self, ui: &mut egui::Ui, rect: egui::Rect) {
+    pub(in crate::app) fn show_view3d(&mut self, ui: &mut egui::Ui, rect: egui::Rect) {
         let Some(vol) = self.doc.volume.as_ref() else {
             return;
         };

@@ -38,7 +38,7 @@ impl WorldUi for FamilyUi {
         // The 3D view on the left, the 2D layer views on the right.
         let split = area.left() + (area.width() * 0.6).round();
         let r3d = egui::Rect::from_min_max(area.min, egui::pos2(split - 3.0, area.max.y));
-        app.view3d(ui, r3d);
+        app.show_view3d(ui, r3d);
         egui::Rect::from_min_max(egui::pos2(split, area.top()), area.max)
     }
 }

@@ -1,0 +1,222 @@
+//! The app's commands: what menus, keys, the command line's options, scripted runs and the
+//! tests ask of it, as values. [`PathlabApp::apply`] is the one place they take effect, so a
+//! key and its menu item do the same thing, and a script or a lesson can drive the app as a
+//! user does.
+
+use crate::app::files::DialogPurpose;
+use crate::app::{AlgoChoice, PathlabApp, PendingAction, ProblemOrder, Tool};
+use crate::map::Edit;
+use std::path::PathBuf;
+
+/// One thing asked of the app.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    // Files.
+    /// A new map (asks first when there are unsaved changes).
+    New,
+    /// Opens this file, or asks which (`None`); asks first when there are unsaved changes.
+    Open(Option<PathBuf>),
+    /// Opens example `i` of the built-in examples.
+    OpenExample(usize),
+    /// Krafft 2019's moving 3D scene.
+    OpenScene3d,
+    /// Saves to the document's file, or asks where.
+    Save,
+    /// Saves to this file.
+    SaveTo(PathBuf),
+    /// Asks a file for `purpose`, suggesting a name.
+    AskFile(DialogPurpose, String),
+    Quit,
+    // Edits.
+    Edit(Edit),
+    Undo,
+    Redo,
+    /// Start (`true`) or goal to a cell, snapped to the nearest passable one.
+    MoveEndpoint(bool, (u32, u32)),
+    /// The voxel layer the 2D views show and edit.
+    SetLayer(u32),
+    SetTool(Tool),
+    SetMaterial(u8),
+    /// The cell the inspector shows, in the document's views.
+    Select(Option<(u32, u32)>),
+    /// The cell the inspector shows in view `.0`, which has a world of its own.
+    SelectInView(usize, (u32, u32)),
+    /// The size of the next generated map.
+    SetGenSize(u32, u32),
+    // Views.
+    /// View `.0` runs another algorithm.
+    SetAlgorithm(usize, AlgoChoice),
+    /// A view beside the others (at most four).
+    AddView(AlgoChoice),
+    /// Removes the last view (one stays).
+    RemoveView,
+    /// The view the inspector and status line speak of.
+    SetActive(usize),
+    /// Views of GPS of the brain at these knowledge levels (%), on a hex world.
+    CompareKnowledge(Vec<u32>),
+    SetDiff(bool),
+    SetSmoothed(bool),
+    ToggleLegend,
+    ToggleHelp,
+    /// Fits the map to the window.
+    Fit,
+    /// Zoom of the document's views: screen points per cell.
+    Zoom(f32),
+    /// The 3D view's orbit: angles (radians), distance and the point looked at.
+    Orbit3d {
+        yaw: f32,
+        pitch: f32,
+        dist: f32,
+        target: [f32; 3],
+    },
+    // The timeline.
+    StepForward(usize),
+    StepBack(usize),
+    /// To step `n` of the shared cursor.
+    GoTo(usize),
+    /// Every run to its end, the path shown.
+    ToEnd,
+    TogglePlay,
+    /// Plays (or pauses) at the chosen speed, or as fast as searches run.
+    Play {
+        playing: bool,
+        max_speed: bool,
+    },
+    /// Stops playing at the expansion of this node (`None`: no such breakpoint).
+    BreakAtNode(Option<crate::space::NodeId>),
+    // Problems of a scenario.
+    FilterProblems(String),
+    OrderProblems(ProblemOrder),
+    ChooseProblem(usize),
+    /// Problem `i` of a voxel world's `.3dscen`.
+    ChooseProblem3d(usize),
+    // Features.
+    /// The dynamic world's agents: a tick rate, the ticks between changes and the share of
+    /// blocks that change.
+    AgentSettings {
+        ticks_per_sec: f32,
+        every: u32,
+        percent: f64,
+    },
+    /// Agents start walking (`true`: replaying the last tape).
+    AgentsStart(bool),
+    AgentsStop,
+    AgentTick,
+    /// Flies the agent through the moving 3D scene and shows it at `t` seconds, paused.
+    FlyTo(f32),
+    /// Run ▸ Dynamic experiment: its window.
+    OpenExperiment,
+    /// The experiment's map size (cells a side).
+    ExperimentSize(u32),
+    /// The experiment's runs per variant.
+    ExperimentRuns(u32),
+    /// The experiment set to one of Mäntysalo 2024's scenarios, with its variants.
+    ExperimentScenario(crate::experiment::mantysalo2024::Scenario),
+}
+
+impl PathlabApp {
+    /// Does what `c` asks.
+    pub fn apply(&mut self, c: Command) {
+        match c {
+            Command::New => self.request(PendingAction::New),
+            Command::Open(p) => self.request(PendingAction::Open(p)),
+            Command::OpenExample(i) => self.request(PendingAction::Example(i)),
+            Command::OpenScene3d => self.request(PendingAction::Scene3d),
+            Command::Save => self.save(),
+            Command::SaveTo(p) => self.save_to(&p),
+            Command::AskFile(purpose, name) => self.ask_file(purpose, &name),
+            Command::Quit => self.request(PendingAction::Quit),
+            Command::Edit(e) => self.edit(e),
+            Command::Undo => self.undo(),
+            Command::Redo => self.redo(),
+            Command::MoveEndpoint(start, c) => self.move_endpoint(start, c),
+            Command::SetLayer(z) => self.set_layer(z),
+            Command::SetTool(t) => self.tool = t,
+            Command::SetMaterial(m) => self.material = m,
+            Command::Select(c) => self.selected = c,
+            Command::SelectInView(i, c) => {
+                self.active = i.min(self.views.len().saturating_sub(1));
+                self.world_selected = Some((i, c));
+            }
+            Command::SetGenSize(w, h) => self.gen_size = (w.max(1), h.max(1)),
+            Command::SetAlgorithm(i, choice) if i < self.views.len() => {
+                self.set_algorithm(i, choice)
+            }
+            Command::SetAlgorithm(..) => {}
+            Command::AddView(choice) => self.add_view(choice),
+            Command::RemoveView => {
+                if self.views.len() > 1 {
+                    self.views.pop();
+                    self.diff &= self.views.len() >= 2;
+                    self.active = self.active.min(self.views.len() - 1);
+                }
+            }
+            Command::SetActive(i) => self.active = i.min(self.views.len().saturating_sub(1)),
+            Command::CompareKnowledge(levels) => self.compare_knowledge(&levels),
+            Command::SetDiff(on) => self.diff = on,
+            Command::SetSmoothed(on) => self.smoothed = on,
+            Command::ToggleLegend => self.show_legend = !self.show_legend,
+            Command::ToggleHelp => self.show_help = !self.show_help,
+            Command::Fit => self.cam.fit_pending = true,
+            Command::Zoom(z) => {
+                self.cam.zoom = z.clamp(0.05, 200.0);
+                self.cam.fitted_for = None;
+            }
+            Command::Orbit3d {
+                yaw,
+                pitch,
+                dist,
+                target,
+            } => {
+                let v = &mut self.view3d;
+                (v.yaw, v.pitch, v.dist, v.target) = (yaw, pitch, dist, target);
+            }
+            Command::StepForward(n) => {
+                self.playing = false;
+                self.step_forward(n);
+            }
+            Command::StepBack(n) => {
+                self.playing = false;
+                self.step_back(n);
+            }
+            Command::GoTo(s) => {
+                self.playing = false;
+                self.go_to(s, false);
+            }
+            Command::ToEnd => self.to_end(),
+            Command::TogglePlay => self.toggle_play(),
+            Command::Play { playing, max_speed } => {
+                self.max_speed = max_speed;
+                self.playing = playing;
+            }
+            Command::BreakAtNode(n) => self.breakpoints.node = n,
+            Command::FilterProblems(f) => self.problems.filter = f,
+            Command::OrderProblems(o) => self.problems.order = o,
+            Command::ChooseProblem(i) => self.choose_problem(i),
+            Command::ChooseProblem3d(i) => self.choose_problem3(i),
+            Command::AgentSettings {
+                ticks_per_sec,
+                every,
+                percent,
+            } => {
+                self.sim.ticks_per_sec = ticks_per_sec;
+                self.sim.every = every;
+                self.sim.percent = percent;
+            }
+            Command::AgentsStart(replay) => self.agents_start(replay),
+            Command::AgentsStop => self.agents_stop(),
+            Command::AgentTick => self.agent_tick(),
+            Command::FlyTo(t) => {
+                self.fly();
+                self.seek_flight_time(t);
+                if let Some(f) = self.flight.as_mut() {
+                    f.playing = false;
+                }
+            }
+            Command::OpenExperiment => self.experiment.open = true,
+            Command::ExperimentSize(n) => self.experiment.size = n,
+            Command::ExperimentRuns(n) => self.experiment.runs = n.max(1),
+            Command::ExperimentScenario(sc) => self.experiment.use_scenario(sc),
+        }
+    }
+}

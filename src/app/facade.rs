@@ -1,0 +1,137 @@
+//! What the app shows, read from outside it: the tests, scripts and the lessons to come look
+//! through these, and change the app only through [`Command`](crate::app::Command)s (and the
+//! few actions a test needs that no user has: a run's internals to check against the core).
+
+use crate::app::agent::AgentSim;
+use crate::app::canvas::Camera;
+use crate::app::experiment::ExperimentWindow;
+use crate::app::flight::Flight;
+use crate::app::knowledge::KnowledgePanel;
+use crate::app::view3d::View3d;
+use crate::app::{Breakpoints, Document, PathlabApp, ProblemList, Run, Tool, View};
+use crate::world::AnySpace;
+use eframe::egui::Rect;
+
+impl PathlabApp {
+    /// The map being edited, its endpoints, problems and history.
+    pub fn doc(&self) -> &Document {
+        &self.doc
+    }
+    /// The document's world as a search graph.
+    pub fn space(&self) -> &AnySpace {
+        &self.space
+    }
+    /// The views, left to right and top to bottom.
+    pub fn views(&self) -> &[View] {
+        &self.views
+    }
+    /// View `i`'s run, to step or question (recording answers need `&mut`).
+    pub fn run_mut(&mut self, i: usize) -> &mut Run {
+        &mut self.views[i].run
+    }
+    /// The camera of view `i`: its own where it shows a world of its own, else the document's.
+    pub fn cam_of(&mut self, i: usize) -> &mut Camera {
+        match self.views.get_mut(i).and_then(|v| v.world.as_deref_mut()) {
+            Some(w) => &mut w.cam,
+            None => &mut self.cam,
+        }
+    }
+    /// The document's camera.
+    pub fn cam(&self) -> &Camera {
+        &self.cam
+    }
+    /// The shared step cursor.
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+    pub fn playing(&self) -> bool {
+        self.playing
+    }
+    pub fn max_speed(&self) -> bool {
+        self.max_speed
+    }
+    pub fn diff(&self) -> bool {
+        self.diff
+    }
+    pub fn smoothed(&self) -> bool {
+        self.smoothed
+    }
+    pub fn breakpoints(&self) -> &Breakpoints {
+        &self.breakpoints
+    }
+    /// The status line.
+    pub fn status(&self) -> &str {
+        &self.status
+    }
+    pub fn tool(&self) -> Tool {
+        self.tool
+    }
+    pub fn material(&self) -> u8 {
+        self.material
+    }
+    /// The view the inspector and the status line speak of.
+    pub fn active(&self) -> usize {
+        self.active
+    }
+    pub fn selected(&self) -> Option<(u32, u32)> {
+        self.selected
+    }
+    pub fn world_selected(&self) -> Option<(usize, (u32, u32))> {
+        self.world_selected
+    }
+    pub fn show_legend(&self) -> bool {
+        self.show_legend
+    }
+    pub fn show_help(&self) -> bool {
+        self.show_help
+    }
+    /// Files opened lately, newest first.
+    pub fn recent(&self) -> &[std::path::PathBuf] {
+        &self.recent
+    }
+    /// Why the file named on the command line did not open.
+    pub fn startup_error(&self) -> Option<&str> {
+        self.startup_error.as_deref()
+    }
+    /// Cells the world changed last (agents walking): the canvas flashes them.
+    pub fn flashed(&self) -> &[(u32, u32)] {
+        &self.flash.0
+    }
+    /// Where the views, the canvas, the legend and the menu bar were drawn on the last frame.
+    pub fn view_rects(&self) -> &[Rect] {
+        &self.view_rects
+    }
+    pub fn canvas_rect(&self) -> Option<Rect> {
+        self.canvas_rect
+    }
+    pub fn legend_rect(&self) -> Option<Rect> {
+        self.legend_rect
+    }
+    pub fn menu_bottom(&self) -> f32 {
+        self.menu_bottom
+    }
+    /// The scenario's problem list.
+    pub fn problems(&self) -> &ProblemList {
+        &self.problems
+    }
+    /// Agents crossing the map while it changes.
+    pub fn sim(&self) -> &AgentSim {
+        &self.sim
+    }
+    /// Krafft 2019's moving 3D scene, when it is the open world.
+    pub fn flight(&self) -> Option<&Flight> {
+        self.flight.as_ref()
+    }
+    /// The cognitive map's panel.
+    pub fn knowledge(&self) -> &KnowledgePanel {
+        &self.knowledge
+    }
+    /// The 3D view of a voxel world.
+    pub fn view3d(&self) -> &View3d {
+        &self.view3d
+    }
+    /// The dynamic experiment's window.
+    pub fn experiment(&self) -> &ExperimentWindow {
+        &self.experiment
+    }
+}
