@@ -2,6 +2,7 @@
 //! expansion at a time, emitting events into a [`Tracer`] type parameter.
 
 mod ad_star;
+mod algo_traits;
 mod ara_star;
 mod astar;
 mod best_first;
