@@ -98,6 +98,8 @@ pub enum Command {
         every: u32,
         percent: f64,
     },
+    /// Whether the dynamic world flips blocks (else only its other behaviours change it).
+    AgentFlips(bool),
     /// Agents start walking (`true`: replaying the last tape).
     AgentsStart(bool),
     AgentsStop,
@@ -135,23 +137,23 @@ impl PathlabApp {
             Command::SetMaterial(m) => self.material = m,
             Command::Select(c) => self.selected = c,
             Command::SelectInView(i, c) => {
-                self.active = i.min(self.views.len().saturating_sub(1));
+                self.active = i.min(self.work.views.len().saturating_sub(1));
                 self.world_selected = Some((i, c));
             }
             Command::SetGenSize(w, h) => self.gen_size = (w.max(1), h.max(1)),
-            Command::SetAlgorithm(i, choice) if i < self.views.len() => {
+            Command::SetAlgorithm(i, choice) if i < self.work.views.len() => {
                 self.set_algorithm(i, choice)
             }
             Command::SetAlgorithm(..) => {}
             Command::AddView(choice) => self.add_view(choice),
             Command::RemoveView => {
-                if self.views.len() > 1 {
-                    self.views.pop();
-                    self.diff &= self.views.len() >= 2;
-                    self.active = self.active.min(self.views.len() - 1);
+                if self.work.views.len() > 1 {
+                    self.work.views.pop();
+                    self.diff &= self.work.views.len() >= 2;
+                    self.active = self.active.min(self.work.views.len() - 1);
                 }
             }
-            Command::SetActive(i) => self.active = i.min(self.views.len().saturating_sub(1)),
+            Command::SetActive(i) => self.active = i.min(self.work.views.len().saturating_sub(1)),
             Command::CompareKnowledge(levels) => self.compare_knowledge(&levels),
             Command::SetDiff(on) => self.diff = on,
             Command::SetSmoothed(on) => self.smoothed = on,
@@ -203,6 +205,7 @@ impl PathlabApp {
                 self.sim.every = every;
                 self.sim.percent = percent;
             }
+            Command::AgentFlips(on) => self.sim.flips = on,
             Command::AgentsStart(replay) => self.agents_start(replay),
             Command::AgentsStop => self.agents_stop(),
             Command::AgentTick => self.agent_tick(),

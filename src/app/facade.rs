@@ -15,23 +15,28 @@ use eframe::egui::Rect;
 impl PathlabApp {
     /// The map being edited, its endpoints, problems and history.
     pub fn doc(&self) -> &Document {
-        &self.doc
+        &self.work.doc
     }
     /// The document's world as a search graph.
     pub fn space(&self) -> &AnySpace {
-        &self.space
+        &self.work.space
     }
     /// The views, left to right and top to bottom.
     pub fn views(&self) -> &[View] {
-        &self.views
+        &self.work.views
     }
     /// View `i`'s run, to step or question (recording answers need `&mut`).
     pub fn run_mut(&mut self, i: usize) -> &mut Run {
-        &mut self.views[i].run
+        &mut self.work.views[i].run
     }
     /// The camera of view `i`: its own where it shows a world of its own, else the document's.
     pub fn cam_of(&mut self, i: usize) -> &mut Camera {
-        match self.views.get_mut(i).and_then(|v| v.world.as_deref_mut()) {
+        match self
+            .work
+            .views
+            .get_mut(i)
+            .and_then(|v| v.world.as_deref_mut())
+        {
             Some(w) => &mut w.cam,
             None => &mut self.cam,
         }
@@ -42,7 +47,7 @@ impl PathlabApp {
     }
     /// The shared step cursor.
     pub fn cursor(&self) -> usize {
-        self.cursor
+        self.work.cursor
     }
     pub fn playing(&self) -> bool {
         self.playing

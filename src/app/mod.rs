@@ -22,6 +22,7 @@ mod worlds;
 use features::{agent, experiment, flight};
 use ui::{help, inspector, palette, panels, path_prompt, world_panels};
 use views::{camera, canvas, canvas_draw, legend, texture, view3d, view3d_gl, view3d_mesh};
+use workspace::Workspace;
 use workspace::{
     choice, document, envelope, file_actions, files, oracle, prepared, problems, run, timeline,
 };
@@ -38,7 +39,6 @@ pub use view_world::ViewWorld;
 
 use crate::map::Cell;
 use crate::space::{Connectivity, TerrainRule};
-use crate::world::AnySpace;
 use canvas::Camera;
 use eframe::egui;
 use files::PendingDialog;
@@ -47,7 +47,6 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use texture::MapTexture;
-use timeline::Resume;
 
 /// Editing tools.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -206,18 +205,11 @@ type BestOpen = ((u64, usize), Vec<(u32, f32, f32)>);
 
 /// The whole app state.
 pub struct PathlabApp {
-    pub(crate) doc: Document,
-    /// The document's world as a search graph, of its family.
-    pub(crate) space: AnySpace,
-    pub(crate) views: Vec<View>,
+    /// The document, its world, the runs and the timeline's cursor.
+    pub(crate) work: Workspace,
     pub(crate) cam: Camera,
     pub(crate) tool: Tool,
     pub(crate) material: u8,
-    /// Steps shown (shared cursor). The one truth of the timeline: after every frame each
-    /// view shows `min(cursor, its steps)`, and `cursor <= max_steps()`.
-    pub(crate) cursor: usize,
-    /// Set when runs restart: where the cursor returns as they record again.
-    resume: Option<Resume>,
     /// The view the inspector, the open list and the status line speak of: the one under the
     /// pointer, else the last one hovered or clicked.
     pub(crate) active: usize,
@@ -250,7 +242,6 @@ pub struct PathlabApp {
     play_acc: f64,
     /// Microseconds of each frame given to searching (see `pump_runs`).
     search_budget_us: u64,
-    next_serial: u64,
     pub(crate) show_help: bool,
     /// Bottom edge of the menu bar: windows open below it.
     pub(crate) menu_bottom: f32,
@@ -282,9 +273,6 @@ pub struct PathlabApp {
     recovery_job: Option<jobs::Job<Result<(), String>>>,
     opts: Options,
     frame: u32,
-    /// Documents a conversion replaced (the square map before "Turn into hexes"), newest
-    /// last: undo goes back to them once the converted document's own edits are undone.
-    converted_from: Vec<Document>,
     /// The window title last sent: sending one asks for a repaint, so it goes only on change.
     title_sent: String,
     shot: Arc<Mutex<Option<Arc<egui::ColorImage>>>>,
@@ -304,8 +292,6 @@ pub struct PathlabApp {
     quit_now: bool,
     /// Run ▸ Dynamic experiment.
     pub(crate) experiment: experiment::ExperimentWindow,
-    /// The tiles as the runs last saw them: an edit's old cells come from here.
-    seen_tiles: Vec<u8>,
     /// Agents crossing the map while it changes.
     pub(crate) sim: agent::AgentSim,
     /// Krafft 2019's moving 3D scene, when it is the open world.
@@ -316,8 +302,6 @@ pub struct PathlabApp {
     pub(crate) flash: (Vec<(u32, u32)>, Instant),
     /// The scenario's problem list: filter, order, the chosen problem.
     pub(crate) problems: problems::ProblemList,
-    /// Bumped whenever the document is replaced (caches keyed on it start over).
-    doc_serial: u64,
 }
 
 const SPEED_DEFAULT: f32 = 20.0;
@@ -345,14 +329,20 @@ impl PathlabApp {
         let doc = Document::new(grid, start, goal, None);
         let space = doc.space();
         let mut app = PathlabApp {
-            doc,
-            space,
-            views: vec![],
+            work: Workspace {
+                doc,
+                space,
+                views: vec![],
+                cursor: 0,
+                resume: None,
+                next_serial: 1,
+                converted_from: vec![],
+                seen_tiles: vec![],
+                doc_serial: 0,
+            },
             cam: Camera::default(),
             tool: Tool::Select,
             material: b'@',
-            cursor: 0,
-            resume: None,
             active: 0,
             playing: false,
             speed: SPEED_DEFAULT,
@@ -375,7 +365,6 @@ impl PathlabApp {
             drag_to: None,
             play_acc: 0.0,
             search_budget_us: 4000,
-            next_serial: 1,
             show_help: false,
             menu_bottom: 24.0,
             show_legend: true,
@@ -400,7 +389,6 @@ impl PathlabApp {
             opts: opts.clone(),
             frame: 0,
             title_sent: String::new(),
-            converted_from: vec![],
             shot: Arc::default(),
             shot_target: None,
             shot_requested: false,
@@ -414,15 +402,13 @@ impl PathlabApp {
             best_open_cache: None,
             quit_now: false,
             experiment: Default::default(),
-            seen_tiles: vec![],
             sim: Default::default(),
             flight: None,
             knowledge: Default::default(),
             problems: Default::default(),
             flash: (vec![], Instant::now()),
-            doc_serial: 0,
         };
-        app.seen_tiles = app.doc.grid.tiles().to_vec();
+        app.work.seen_tiles = app.work.doc.grid.tiles().to_vec();
         let first = opts.algo.as_deref().map(AlgoChoice::from_spec);
         app.add_view(match first {
             Some(Ok(c)) => c,
@@ -472,7 +458,7 @@ impl PathlabApp {
                 self.apply(Command::CompareKnowledge(levels));
             }
         }
-        let title = format!("pathlab — {}", self.doc.title());
+        let title = format!("pathlab — {}", self.work.doc.title());
         if title != self.title_sent {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
             self.title_sent = title;
@@ -532,7 +518,7 @@ impl eframe::App for PathlabApp {
         if let Some(ms) = frame.info().cpu_usage.filter(|_| self.opts.frame_log) {
             self.frame_log.cpu_ms.push(ms * 1000.0);
         }
-        if ctx.input(|i| i.viewport().close_requested()) && self.doc.dirty && !self.quit_now {
+        if ctx.input(|i| i.viewport().close_requested()) && self.work.doc.dirty && !self.quit_now {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.prompt = Some(Prompt::Discard(PendingAction::Quit));
         }

@@ -123,11 +123,16 @@ impl PathlabApp {
     pub(super) fn scrub_step(&mut self) {
         if self.frame == 1 {
             // A long search: Dijkstra on the scenario's last (longest) problem when one is open.
-            if let Some(p) = self.doc.problems.last().cloned() {
-                self.doc.set_start(p.start);
-                self.doc.set_goal(p.goal);
+            if let Some(p) = self.work.doc.problems.last().cloned() {
+                self.work.doc.set_start(p.start);
+                self.work.doc.set_goal(p.goal);
             }
-            let voxel_problems = self.doc.volume.as_ref().map_or(0, |v| v.problems.len());
+            let voxel_problems = self
+                .work
+                .doc
+                .volume
+                .as_ref()
+                .map_or(0, |v| v.problems.len());
             if voxel_problems > 0 {
                 let k = std::env::var("PATHLAB_SCRUB_PROBLEM")
                     .ok()
@@ -137,11 +142,11 @@ impl PathlabApp {
             }
             self.apply(Command::SetAlgorithm(0, AlgoChoice::named("dijkstra")));
             self.apply(Command::ToEnd);
-            let events: usize = self.views.iter().map(|v| v.run.rec.len()).sum();
+            let events: usize = self.work.views.iter().map(|v| v.run.rec.len()).sum();
             eprintln!(
                 "scrub-test: {}×{} map, {} steps, {} events recorded",
-                self.doc.grid.width(),
-                self.doc.grid.height(),
+                self.work.doc.grid.width(),
+                self.work.doc.grid.height(),
                 self.max_steps(),
                 events
             );
@@ -161,7 +166,7 @@ impl PathlabApp {
             };
             self.apply(Command::GoTo(s));
             if self.frame.is_multiple_of(40) && mode.contains("edit") {
-                let (w, h) = (self.doc.grid.width(), self.doc.grid.height());
+                let (w, h) = (self.work.doc.grid.width(), self.work.doc.grid.height());
                 let c = ((self.frame * 37) % w, (self.frame * 53) % h);
                 self.paint(c, b'@');
                 self.end_stroke();

@@ -114,7 +114,7 @@ impl PathlabApp {
             self.agents_stop();
         }
         self.finish_all();
-        let grid = self.doc.grid.clone();
+        let grid = self.work.doc.grid.clone();
         let sim = &mut self.sim;
         sim.replay = if replay { sim.last_tape.clone() } else { None };
         sim.world = if sim.replay.is_some() {
@@ -131,13 +131,16 @@ impl PathlabApp {
                         let mut m = m.clone();
                         for (o, closed) in m.obstacles.iter().zip(m.initial.iter_mut()) {
                             let (x, y) = grid.coords(o[0]);
-                            *closed = !self.doc.is_free(x, y);
+                            *closed = !self.work.doc.is_free(x, y);
                         }
                         m
                     }
-                    None => {
-                        DynamicMap::from_walls(&grid, self.doc.start, self.doc.goal, sim.max_block)
-                    }
+                    None => DynamicMap::from_walls(
+                        &grid,
+                        self.work.doc.start,
+                        self.work.doc.goal,
+                        sim.max_block,
+                    ),
                 };
                 w = w.with_flips(map, sim.percent, sim.every as u64, sim.seed);
             }
@@ -151,11 +154,12 @@ impl PathlabApp {
         sim.tick = 0;
         sim.acc = 0.0;
         sim.agents = self
+            .work
             .views
             .iter()
             .map(|v| Agent {
-                at: self.doc.start,
-                trail: vec![self.doc.start],
+                at: self.work.doc.start,
+                trail: vec![self.work.doc.start],
                 // Agents walk the document's world: a view of its own world sends none.
                 arrived: v.world.is_some(),
                 ..Default::default()
@@ -172,13 +176,13 @@ impl PathlabApp {
             Some(before)
                 if !self.sim.world_owned.is_empty()
                     && (before.width(), before.height())
-                        == (self.doc.grid.width(), self.doc.grid.height()) =>
+                        == (self.work.doc.grid.width(), self.work.doc.grid.height()) =>
             {
-                let mut g = self.doc.grid.clone();
+                let mut g = self.work.doc.grid.clone();
                 restore_cells(&mut g, before, &self.sim.world_owned);
                 std::borrow::Cow::Owned(g)
             }
-            _ => std::borrow::Cow::Borrowed(&self.doc.grid),
+            _ => std::borrow::Cow::Borrowed(&self.work.doc.grid),
         }
     }
 
@@ -187,7 +191,7 @@ impl PathlabApp {
         if !self.sim.active || self.sim.world_owned.is_empty() {
             return;
         }
-        let w = self.doc.grid.width() as usize;
+        let w = self.work.doc.grid.width() as usize;
         for y in r.y as usize..(r.y + r.h) as usize {
             for x in r.x as usize..(r.x + r.w) as usize {
                 self.sim.world_owned.remove(&(y * w + x));
@@ -211,13 +215,13 @@ impl PathlabApp {
             // Only the world's changes are undone: edits, undos and redos made while the agents
             // walked are the user's work and stay. A resize during the outing leaves the map
             // as the user made it.
-            let same_size =
-                (g.width(), g.height()) == (self.doc.grid.width(), self.doc.grid.height());
+            let same_size = (g.width(), g.height())
+                == (self.work.doc.grid.width(), self.work.doc.grid.height());
             if same_size {
-                restore_cells(&mut self.doc.grid, &g, &owned);
+                restore_cells(&mut self.work.doc.grid, &g, &owned);
             }
-            self.doc.revision += 1;
-            self.space = self.doc.space();
+            self.work.doc.revision += 1;
+            self.work.space = self.work.doc.space();
             self.restart_all();
         }
         self.sim.agents.clear();
@@ -226,8 +230,8 @@ impl PathlabApp {
 
     /// Runs every view to its end (agents need whole paths).
     fn finish_all(&mut self) {
-        for v in &mut self.views {
-            let space = v.world.as_ref().map_or(&self.space, |w| &w.space);
+        for v in &mut self.work.views {
+            let space = v.world.as_ref().map_or(&self.work.space, |w| &w.space);
             v.run.finish(space);
         }
         self.to_end();
@@ -238,7 +242,7 @@ impl PathlabApp {
         if !self.sim.active || !self.sim.playing {
             return;
         }
-        if self.sim.agents.len() != self.views.len() {
+        if self.sim.agents.len() != self.work.views.len() {
             // Views were added or removed: the outing no longer matches them.
             self.agents_stop();
             return;
@@ -262,8 +266,8 @@ impl PathlabApp {
         if !self.sim.active {
             return;
         }
-        let goal = self.doc.goal;
-        for (i, v) in self.views.iter_mut().enumerate() {
+        let goal = self.work.doc.goal;
+        for (i, v) in self.work.views.iter_mut().enumerate() {
             let Some(a) = self.sim.agents.get_mut(i) else {
                 continue;
             };
@@ -272,16 +276,19 @@ impl PathlabApp {
             }
             // A view restarted from the map's start (its algorithm changed, say) plans again
             // from where its agent stands.
-            if let Some(n) = self.space.node(a.at.0, a.at.1) {
+            if let Some(n) = self.work.space.node(a.at.0, a.at.1) {
                 if v.run.query.start != n {
-                    v.run.replan(&self.space, n, &[], vec![]);
+                    v.run.replan(&self.work.space, n, &[], vec![]);
                     a.pos = 0;
                 }
             }
-            v.run.finish(&self.space);
+            v.run.finish(&self.work.space);
             match v.run.path() {
                 Some(p) if a.pos + 1 < p.len() => {
-                    let (from, to) = (self.space.xy(p[a.pos]), self.space.xy(p[a.pos + 1]));
+                    let (from, to) = (
+                        self.work.space.xy(p[a.pos]),
+                        self.work.space.xy(p[a.pos + 1]),
+                    );
                     a.at = next_cell(a.at, from, to, self.cam.geometry.texture_cells());
                     if a.at == to {
                         a.pos += 1;
@@ -297,7 +304,7 @@ impl PathlabApp {
         let keep: Vec<(u32, u32)> = self.sim.agents.iter().map(|a| a.at).collect();
         let changes = match (&mut self.sim.world, &self.sim.replay) {
             (_, Some(tape)) => tape.at(tick).to_vec(),
-            (Some(w), None) => w.tick(tick, &self.doc.grid, &keep),
+            (Some(w), None) => w.tick(tick, &self.work.doc.grid, &keep),
             (None, None) => vec![],
         };
         if !changes.is_empty() {
@@ -308,7 +315,7 @@ impl PathlabApp {
 
     /// Writes the last outing's change tape.
     pub fn save_tape(&mut self, path: &std::path::Path) {
-        let (w, h) = (self.doc.grid.width(), self.doc.grid.height());
+        let (w, h) = (self.work.doc.grid.width(), self.work.doc.grid.height());
         self.status = match &self.sim.last_tape {
             None => "No tape yet: send the agents first".into(),
             Some(t) => match t.save(path, w, h) {
@@ -322,7 +329,7 @@ impl PathlabApp {
     pub fn open_tape(&mut self, path: &std::path::Path) {
         self.status = match ChangeTape::load(path) {
             Ok((t, (w, h))) => {
-                let same = (w, h) == (self.doc.grid.width(), self.doc.grid.height());
+                let same = (w, h) == (self.work.doc.grid.width(), self.work.doc.grid.height());
                 let n = t.events.len();
                 self.sim.last_tape = Some(t);
                 format!(
@@ -342,17 +349,17 @@ impl PathlabApp {
     /// Applies cell changes made by the world (not undoable: the map is restored when the
     /// agents stop) and has every view replan from its agent.
     fn world_cells(&mut self, changes: &[(u32, u32, Cell)]) {
-        let w = self.doc.grid.width() as usize;
-        let (gw, gh) = (self.doc.grid.width(), self.doc.grid.height());
+        let w = self.work.doc.grid.width() as usize;
+        let (gw, gh) = (self.work.doc.grid.width(), self.work.doc.grid.height());
         let mut logged = vec![];
         let mut xy = vec![];
         // A loaded tape may come from a bigger map.
         for &(x, y, c) in changes.iter().filter(|c| c.0 < gw && c.1 < gh) {
             let i = y as usize * w + x as usize;
-            let old = self.doc.grid.get(x, y).map_or(c.tile, |o| o.tile);
-            self.doc.grid.set(x, y, c);
+            let old = self.work.doc.grid.get(x, y).map_or(c.tile, |o| o.tile);
+            self.work.doc.grid.set(x, y, c);
             self.sim.world_owned.insert(i);
-            if let Some(s) = self.seen_tiles.get_mut(i) {
+            if let Some(s) = self.work.seen_tiles.get_mut(i) {
                 *s = c.tile;
             }
             logged.push((i, old, c.tile));
@@ -363,12 +370,12 @@ impl PathlabApp {
         }
         // Flashed on the canvas, then outlined until the next change (UI.md).
         self.flash = (xy.clone(), Instant::now());
-        self.doc.revision += 1;
-        let before = self.space.revision();
-        let around = self.space.apply_cells(&self.doc.grid, &xy);
+        self.work.doc.revision += 1;
+        let before = self.work.space.revision();
+        let around = self.work.space.apply_cells(&self.work.doc.grid, &xy);
         // What algorithms prepared for the world is patched, not rebuilt by each replan (its
         // time is in the agents' recompute times; the status line is the user's edits').
-        crate::app::prepared::world_changed(before, &self.space, Some(&around));
+        crate::app::prepared::world_changed(before, &self.work.space, Some(&around));
         self.agents_replan(&around, logged);
     }
 
@@ -378,17 +385,19 @@ impl PathlabApp {
         around: &[NodeId],
         logged: Vec<(usize, u8, u8)>,
     ) {
-        for (i, v) in self.views.iter_mut().enumerate() {
+        for (i, v) in self.work.views.iter_mut().enumerate() {
             let Some(a) = self.sim.agents.get_mut(i) else {
                 continue;
             };
             if a.arrived || v.world.is_some() {
                 continue;
             }
-            let Some(start) = self.space.node(a.at.0, a.at.1) else {
+            let Some(start) = self.work.space.node(a.at.0, a.at.1) else {
                 continue;
             };
-            let dt = v.run.replan(&self.space, start, around, logged.clone());
+            let dt = v
+                .run
+                .replan(&self.work.space, start, around, logged.clone());
             a.recompute_ms.push(dt.as_secs_f64() * 1e3);
             a.pos = 0;
         }

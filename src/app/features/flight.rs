@@ -104,7 +104,7 @@ impl PathlabApp {
     /// Flies the agent through the scene with the active view's algorithm and starts the
     /// replay from its first frame.
     pub fn fly(&mut self) {
-        let Some(view) = self.views.get(self.active).or(self.views.first()) else {
+        let Some(view) = self.work.views.get(self.active).or(self.work.views.first()) else {
             return;
         };
         let (spec, label) = (view.run.choice.spec(), view.run.choice.label());
@@ -194,14 +194,14 @@ impl PathlabApp {
         f.scene
             .rasterise(flown.log.t0 + rp.t, f.setup.safety, at, &mut grid);
         let (start, goal) = (rp.start, rp.goal);
-        let Some(vol) = self.doc.volume.as_mut() else {
+        let Some(vol) = self.work.doc.volume.as_mut() else {
             return;
         };
         vol.voxels = grid;
-        self.doc.grid = vol.voxels.slice(vol.z);
-        self.doc.set_endpoints_3d(start, goal);
-        self.doc.revision += 1;
-        self.space = self.doc.space();
+        self.work.doc.grid = vol.voxels.slice(vol.z);
+        self.work.doc.set_endpoints_3d(start, goal);
+        self.work.doc.revision += 1;
+        self.work.space = self.work.doc.space();
         self.restart_all();
         self.to_end();
     }

@@ -190,11 +190,11 @@ fn reference_path(space: &AnySpace, q: crate::search::Query) -> Option<Vec<NodeI
 impl crate::app::PathlabApp {
     /// View `i`'s GPS marks at its cursor, when it runs the GPS planner.
     pub(in crate::app) fn gps_marks(&mut self, i: usize) -> Option<std::sync::Arc<GpsMarks>> {
-        let v = self.views.get_mut(i)?;
+        let v = self.work.views.get_mut(i)?;
         if !v.run.choice.info.draws(Overlay::Walk) {
             return None;
         }
-        let space = v.world.as_deref().map_or(&self.space, |w| &w.space);
+        let space = v.world.as_deref().map_or(&self.work.space, |w| &w.space);
         let key = (v.serial, v.run.event_cursor());
         if let Some((k, m)) = &v.gps.marks {
             if *k == key {
@@ -215,8 +215,8 @@ impl crate::app::PathlabApp {
         if !self.knowledge.show {
             return None;
         }
-        let v = self.views.get(i)?;
-        let space = v.world.as_deref().map_or(&self.space, |w| &w.space);
+        let v = self.work.views.get(i)?;
+        let space = v.world.as_deref().map_or(&self.work.space, |w| &w.space);
         space.as_hex()?.knowledge().cloned()
     }
 }

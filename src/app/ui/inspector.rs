@@ -29,15 +29,15 @@ pub(in crate::app) fn right(app: &mut PathlabApp, ui: &mut egui::Ui) {
 
 fn inspector(app: &mut PathlabApp, ui: &mut egui::Ui) {
     ui.heading("Inspector");
-    let vi = app.active.min(app.views.len().saturating_sub(1));
-    if !app.views.is_empty() {
+    let vi = app.active.min(app.work.views.len().saturating_sub(1));
+    if !app.work.views.is_empty() {
         // Which run the values below belong to: with compare views they differ per view.
         ui.label(RichText::new(app.view_name(vi)).strong())
             .on_hover_text("The view under the pointer (or the last one hovered or clicked)");
     }
     // A view of its own world (hexes of the square map, a knowledge level) is inspected in
     // its own cells, on its own graph.
-    let own_world = app.views.get(vi).is_some_and(|v| v.world.is_some());
+    let own_world = app.work.views.get(vi).is_some_and(|v| v.world.is_some());
     let (hover, selected) = if own_world {
         let mine = |c: Option<(usize, (u32, u32))>| c.filter(|c| c.0 == vi).map(|c| c.1);
         (mine(app.world_hover), mine(app.world_selected))
@@ -54,12 +54,12 @@ fn inspector(app: &mut PathlabApp, ui: &mut egui::Ui) {
     };
     // Taken out while the run is read (and put back below): its graph and cells are what the
     // values speak of.
-    let world = app.views.get_mut(vi).and_then(|v| v.world.take());
+    let world = app.work.views.get_mut(vi).and_then(|v| v.world.take());
     let body = |app: &mut PathlabApp, world: Option<&crate::app::ViewWorld>, ui: &mut egui::Ui| {
         inspect_cell(app, (vi, world), (cell, how), ui)
     };
     body(app, world.as_deref(), ui);
-    if let Some(v) = app.views.get_mut(vi) {
+    if let Some(v) = app.work.views.get_mut(vi) {
         v.world = world;
     }
 }
@@ -73,7 +73,7 @@ fn inspect_cell(
 ) {
     let (space, grid) = match world {
         Some(w) => (&w.space, &w.grid),
-        None => (&app.space, &app.doc.grid),
+        None => (&app.work.space, &app.work.doc.grid),
     };
     let (x, y) = cell;
     let Some(n) = space.node(x, y) else {
@@ -86,13 +86,13 @@ fn inspect_cell(
         c => format!("'{terrain}' cost ×{c}"),
     };
     // On voxels, the cell is in the layer shown; start and goal have layers too.
-    let z = app.doc.layer();
-    let is_voxel = app.doc.volume.is_some();
+    let z = app.work.doc.layer();
+    let is_voxel = app.work.doc.volume.is_some();
     let (start, goal) = match world {
         Some(w) => ((w.start.0, w.start.1, 0), (w.goal.0, w.goal.1, 0)),
-        None => (app.doc.start_at(), app.doc.goal_at()),
+        None => (app.work.doc.start_at(), app.work.doc.goal_at()),
     };
-    let Some(view) = app.views.get_mut(vi) else {
+    let Some(view) = app.work.views.get_mut(vi) else {
         return;
     };
     let run = &mut view.run;
@@ -232,7 +232,7 @@ fn inspect_cell(
 fn stats_table(app: &mut PathlabApp, ui: &mut egui::Ui) {
     ui.heading("Statistics");
     // Line-of-sight checks, when an any-angle search is among the views.
-    let sight = app.views.iter().any(|v| v.run.stats().los_checks > 0);
+    let sight = app.work.views.iter().any(|v| v.run.stats().los_checks > 0);
     // In a strip that scrolls sideways: a table wider than the panel (more views, longer
     // names) would otherwise widen the panel and move the views.
     egui::ScrollArea::horizontal()
@@ -254,7 +254,7 @@ fn stats_table(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     ui.label(RichText::new("los_checks").small().strong());
                 }
                 ui.end_row();
-                for (i, v) in app.views.iter().enumerate() {
+                for (i, v) in app.work.views.iter().enumerate() {
                     let r = &v.run;
                     let st = r.stats();
                     ui.label(format!("{} {}", i + 1, r.choice.info.title));
@@ -307,20 +307,30 @@ fn stats_table(app: &mut PathlabApp, ui: &mut egui::Ui) {
     };
     ui.label(RichText::new(note).small());
     // Built once per world, apart from every query's time above.
-    let algos: Vec<&str> = app.views.iter().map(|v| v.run.choice.info.name).collect();
-    for p in crate::app::prepared::infos(&algos, app.space.revision()) {
+    let algos: Vec<&str> = app
+        .work
+        .views
+        .iter()
+        .map(|v| v.run.choice.info.name)
+        .collect();
+    for p in crate::app::prepared::infos(&algos, app.work.space.revision()) {
         ui.label(
             RichText::new(format!("prepared: {}", crate::app::prepared::describe(&p))).small(),
         );
     }
-    if app.views.iter().any(|v| !v.run.series.solutions.is_empty()) {
+    if app
+        .work
+        .views
+        .iter()
+        .any(|v| !v.run.series.solutions.is_empty())
+    {
         ui.label(RichText::new("Anytime solutions (later ones greyed)").strong());
         egui::Grid::new("solutions").striped(true).show(ui, |ui| {
             for h in ["run", "at step", "ε", "cost"] {
                 ui.label(RichText::new(h).small().strong());
             }
             ui.end_row();
-            for (i, v) in app.views.iter().enumerate() {
+            for (i, v) in app.work.views.iter().enumerate() {
                 for &(step, cost, eps) in &v.run.series.solutions {
                     let text = |t: String| {
                         let r = RichText::new(t);
@@ -354,7 +364,7 @@ fn series_colour(i: usize) -> egui::Color32 {
 /// The plots' legend, as a row above them: inside a plot it covered the lines' ends.
 fn plot_legend(app: &PathlabApp, ui: &mut egui::Ui, cursor: bool) {
     ui.horizontal_wrapped(|ui| {
-        for (i, v) in app.views.iter().enumerate() {
+        for (i, v) in app.work.views.iter().enumerate() {
             ui.label(
                 RichText::new(format!("— {} {}", i + 1, v.run.choice.info.title))
                     .color(series_colour(i))
@@ -382,7 +392,7 @@ fn plots(app: &mut PathlabApp, ui: &mut egui::Ui) {
         ui.label("recompute time per replan (ms)");
         plot_legend(app, ui, false);
         plot("recompute_plot").x_axis_label("replan").show(ui, |p| {
-            for (i, (a, v)) in app.sim.agents.iter().zip(&app.views).enumerate() {
+            for (i, (a, v)) in app.sim.agents.iter().zip(&app.work.views).enumerate() {
                 let pts: PlotPoints = a
                     .recompute_ms
                     .iter()
@@ -396,7 +406,7 @@ fn plots(app: &mut PathlabApp, ui: &mut egui::Ui) {
             }
         });
     }
-    let cursor = app.cursor as f64;
+    let cursor = app.work.cursor as f64;
     let buckets = (ui.available_width() / 2.0).max(1.0) as usize;
     plot_legend(app, ui, true);
     for (title, id, pick) in [
@@ -408,6 +418,7 @@ fn plots(app: &mut PathlabApp, ui: &mut egui::Ui) {
         // Manhattan on a 6-connected grid in the open) has a range of zero height, which the
         // plot drew as a flat line labelled 0: give it a unit of room around its value.
         let (lo, hi) = app
+            .work
             .views
             .iter()
             .flat_map(|v| {
@@ -429,7 +440,7 @@ fn plots(app: &mut PathlabApp, ui: &mut egui::Ui) {
             pl = pl.include_y(lo - 1.0).include_y(hi + 1.0);
         }
         pl.show(ui, |p| {
-            for (i, v) in app.views.iter().enumerate() {
+            for (i, v) in app.work.views.iter().enumerate() {
                 let s = &v.run.series;
                 let value = |k: usize| {
                     if pick == 0 {

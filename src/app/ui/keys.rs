@@ -38,10 +38,10 @@ impl PathlabApp {
             asked.push(Command::New);
         }
         // A voxel world's layer: up and down through the 2D view.
-        if self.doc.volume.is_some() {
+        if self.work.doc.volume.is_some() {
             let (up, down) =
                 ctx.input(|i| (i.key_pressed(Key::PageUp), i.key_pressed(Key::PageDown)));
-            let z = self.doc.layer();
+            let z = self.work.doc.layer();
             if up {
                 asked.push(Command::SetLayer(z + 1));
             }

@@ -78,7 +78,7 @@ pub(in crate::app) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 }
                 if ui
                     .add_enabled(
-                        app.doc.can_redo(),
+                        app.work.doc.can_redo(),
                         egui::Button::new("Redo  (Ctrl+Shift+Z)"),
                     )
                     .clicked()
@@ -92,7 +92,7 @@ pub(in crate::app) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 }
                 ui.checkbox(&mut app.show_legend, "Legend  (L)");
                 ui.add_enabled(
-                    app.views.len() >= 2,
+                    app.work.views.len() >= 2,
                     egui::Checkbox::new(&mut app.diff, "Diff of the first two runs"),
                 );
                 ui.checkbox(&mut app.smoothed, "Rubber-banded paths")
@@ -101,14 +101,14 @@ pub(in crate::app) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     );
                 ui.separator();
                 if ui
-                    .add_enabled(app.views.len() < 4, egui::Button::new("Add a compare view"))
+                    .add_enabled(app.work.views.len() < 4, egui::Button::new("Add a compare view"))
                     .clicked()
                 {
                     add_compare_view(app);
                 }
                 if ui
                     .add_enabled(
-                        app.views.len() > 1,
+                        app.work.views.len() > 1,
                         egui::Button::new("Remove the last view"),
                     )
                     .clicked()
@@ -220,7 +220,7 @@ pub(in crate::app) fn timeline(app: &mut PathlabApp, ui: &mut egui::Ui) {
             });
             let max = app.max_steps();
             ui.horizontal(|ui| {
-                let mut s = app.cursor;
+                let mut s = app.work.cursor;
                 ui.spacing_mut().slider_width = (ui.available_width() - 180.0).max(100.0);
                 let r = ui.add(egui::Slider::new(&mut s, 0..=max.max(1)).text(
                     if app.searching() {
@@ -308,7 +308,7 @@ pub(in crate::app) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
                         ui.selectable_value(&mut app.tool, t, label)
                             .on_hover_text(tip);
                     }
-                    let own = crate::app::worlds::ui_of(&app.doc.world).tools();
+                    let own = crate::app::worlds::ui_of(&app.work.doc.world).tools();
                     for &(t, label, tip) in own {
                         ui.selectable_value(&mut app.tool, t, label)
                             .on_hover_text(tip);
@@ -342,17 +342,17 @@ pub(in crate::app) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 // A new map under walking agents would strand them: stop them first.
                 ui.add_enabled_ui(!app.sim.active, |ui| {
                     crate::app::world_panels::generators(app, ui);
-                    crate::app::worlds::ui_of(&app.doc.world).panel(app, ui);
+                    crate::app::worlds::ui_of(&app.work.doc.world).panel(app, ui);
                 });
                 ui.separator();
                 algorithms(app, ui);
-                if !app.doc.problems.is_empty() {
+                if !app.work.doc.problems.is_empty() {
                     ui.separator();
                     crate::app::problems::show(app, ui);
                 }
                 ui.separator();
                 // Agents and changing obstacles walk square and hex maps.
-                if app.doc.volume.is_none() {
+                if app.work.doc.volume.is_none() {
                     crate::app::world_panels::dynamic_world(app, ui);
                     ui.separator();
                 }
@@ -364,9 +364,9 @@ pub(in crate::app) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
 fn algorithms(app: &mut PathlabApp, ui: &mut egui::Ui) {
     ui.heading("Algorithms");
     let mut change: Option<(usize, AlgoChoice)> = None;
-    let fits = app.space.heuristics();
-    for i in 0..app.views.len() {
-        let mut c = app.views[i].run.choice.clone();
+    let fits = app.work.space.heuristics();
+    for i in 0..app.work.views.len() {
+        let mut c = app.work.views[i].run.choice.clone();
         ui.push_id(i, |ui| {
             egui::ComboBox::from_label(format!("view {}", i + 1))
                 .selected_text(c.info.title)
@@ -374,7 +374,7 @@ fn algorithms(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 .height((ui.ctx().content_rect().height() - 120.0).max(200.0))
                 .show_ui(ui, |ui| {
                     // The algorithms that run on this world, by family.
-                    let kind = app.space.kind();
+                    let kind = app.work.space.kind();
                     for g in registry::Group::ALL {
                         let mine: Vec<_> = registry::all()
                             .iter()
@@ -428,7 +428,7 @@ fn algorithms(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 }
             }
         });
-        if c != app.views[i].run.choice {
+        if c != app.work.views[i].run.choice {
             change = Some((i, c));
         }
     }
@@ -436,15 +436,15 @@ fn algorithms(app: &mut PathlabApp, ui: &mut egui::Ui) {
         app.set_algorithm(i, c);
     }
     rules(app, ui);
-    if app.views.len() < 4 && ui.button("+ Compare with another algorithm").clicked() {
+    if app.work.views.len() < 4 && ui.button("+ Compare with another algorithm").clicked() {
         add_compare_view(app);
     }
 }
 
 /// Moves and terrain rule, shared by every view (they define the graph the searches walk).
 fn rules(app: &mut PathlabApp, ui: &mut egui::Ui) {
-    let (mut moves, mut rule) = (app.doc.moves, app.doc.rule);
-    let family = app.doc.world;
+    let (mut moves, mut rule) = (app.work.doc.moves, app.work.doc.rule);
+    let family = app.work.doc.world;
     if !crate::app::worlds::ui_of(&family).moves(&family, ui, &mut moves) {
         return;
     }
@@ -495,7 +495,7 @@ fn breakpoints(app: &mut PathlabApp, ui: &mut egui::Ui) {
         let mut on = app.breakpoints.node.is_some();
         let label = match (app.breakpoints.node, sel) {
             (Some(n), _) => {
-                let (x, y) = app.space.xy(n);
+                let (x, y) = app.work.space.xy(n);
                 format!("stop when ({x}, {y}) is expanded")
             }
             (None, Some((x, y))) => format!("stop when ({x}, {y}) is expanded"),
@@ -503,7 +503,7 @@ fn breakpoints(app: &mut PathlabApp, ui: &mut egui::Ui) {
         };
         if ui.checkbox(&mut on, label).changed() {
             app.breakpoints.node = if on {
-                sel.and_then(|(x, y)| app.space.node(x, y))
+                sel.and_then(|(x, y)| app.work.space.node(x, y))
             } else {
                 None
             };
@@ -539,7 +539,7 @@ pub(in crate::app) fn prompts(app: &mut PathlabApp, ctx: &egui::Context) {
                         close = true;
                     }
                     if ui.button("Discard").clicked() {
-                        app.doc.dirty = false;
+                        app.work.doc.dirty = false;
                         app.clear_recovery();
                         app.perform(action.clone());
                         close = true;
@@ -580,7 +580,7 @@ pub(in crate::app) fn prompts(app: &mut PathlabApp, ctx: &egui::Context) {
 
 /// Adds a view with the next algorithm worth comparing: Dijkstra, then greedy, then weighted A*.
 fn add_compare_view(app: &mut PathlabApp) {
-    let next = ["dijkstra", "greedy", "weighted-astar"][app.views.len().clamp(1, 3) - 1];
+    let next = ["dijkstra", "greedy", "weighted-astar"][app.work.views.len().clamp(1, 3) - 1];
     app.add_view(AlgoChoice::named(next));
-    app.go_to(app.cursor, false);
+    app.go_to(app.work.cursor, false);
 }

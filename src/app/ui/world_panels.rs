@@ -50,7 +50,7 @@ pub(in crate::app) fn dynamic_world(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     .labelled_by(l.id);
                 ui.end_row();
             });
-        let at = app.selected.unwrap_or(app.doc.start);
+        let at = app.selected.unwrap_or(app.work.doc.start);
         ui.horizontal_wrapped(|ui| {
             if ui
                 .button("+ Timed block")
@@ -252,8 +252,8 @@ pub(in crate::app) fn generators(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 app.gen_seed,
             );
             app.edit(Edit::Replace(Box::new(m.initial_grid())));
-            app.doc.set_start(m.start);
-            app.doc.set_goal(m.goal);
+            app.work.doc.set_start(m.start);
+            app.work.doc.set_goal(m.goal);
             app.touched(crate::app::Touched::Endpoints);
             app.cam.fit_pending = true;
             app.status = format!(
@@ -268,11 +268,11 @@ pub(in crate::app) fn generators(app: &mut PathlabApp, ui: &mut egui::Ui) {
             let grid = g.generate(app.gen_size.0, app.gen_size.1, app.gen_seed);
             // As an undoable edit of the whole map, so a generated map can be taken back.
             app.edit(Edit::Replace(Box::new(grid)));
-            let (w, h) = (app.doc.grid.width(), app.doc.grid.height());
-            let s = app.doc.nearest_free((0, 0), None);
-            let t = app.doc.nearest_free((w - 1, h - 1), Some(s));
-            app.doc.set_start(s);
-            app.doc.set_goal(t);
+            let (w, h) = (app.work.doc.grid.width(), app.work.doc.grid.height());
+            let s = app.work.doc.nearest_free((0, 0), None);
+            let t = app.work.doc.nearest_free((w - 1, h - 1), Some(s));
+            app.work.doc.set_start(s);
+            app.work.doc.set_goal(t);
             app.touched(crate::app::Touched::Endpoints);
             app.cam.fit_pending = true;
             app.status = format!("Generated {g} with seed {}", app.gen_seed);

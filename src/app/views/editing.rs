@@ -10,11 +10,11 @@ impl PathlabApp {
     /// Paints one cell during a brush stroke.
     pub(in crate::app) fn paint(&mut self, c: (u32, u32), tile: u8) {
         let cell = Cell::tile(tile);
-        if self.doc.grid.get(c.0, c.1) == Some(cell) {
+        if self.work.doc.grid.get(c.0, c.1) == Some(cell) {
             return;
         }
-        let before = self.doc.grid.get(c.0, c.1).unwrap_or(Cell::FREE);
-        if let Ok((_, changed)) = self.doc.apply_unrecorded(&Edit::SetCell {
+        let before = self.work.doc.grid.get(c.0, c.1).unwrap_or(Cell::FREE);
+        if let Ok((_, changed)) = self.work.doc.apply_unrecorded(&Edit::SetCell {
             x: c.0,
             y: c.1,
             cell,
@@ -25,10 +25,10 @@ impl PathlabApp {
             match changed {
                 Some(r) => self.cells_changed(r),
                 None => {
-                    let before = self.space.revision();
-                    self.space.update(&self.doc.grid, None);
+                    let before = self.work.space.revision();
+                    self.work.space.update(&self.work.doc.grid, None);
                     if let Some(note) =
-                        crate::app::prepared::world_changed(before, &self.space, None)
+                        crate::app::prepared::world_changed(before, &self.work.space, None)
                     {
                         self.status = note;
                     }
@@ -43,7 +43,9 @@ impl PathlabApp {
         if let Some((redo, mut undo)) = self.stroke.take() {
             // Restore in reverse order so a cell painted twice gets its first value back.
             undo.reverse();
-            self.doc.record_stroke(Edit::Cells(redo), Edit::Cells(undo));
+            self.work
+                .doc
+                .record_stroke(Edit::Cells(redo), Edit::Cells(undo));
         }
     }
 
@@ -145,9 +147,10 @@ impl PathlabApp {
             x >= 0
                 && y >= 0
                 && self
+                    .work
                     .space
                     .node(x as u32, y as u32)
-                    .is_some_and(|n| self.space.is_passable(n))
+                    .is_some_and(|n| self.work.space.is_passable(n))
         };
         let (cx, cy) = (c.0 as i64, c.1 as i64);
         for r in 0..=radius as i64 {
@@ -176,7 +179,7 @@ impl PathlabApp {
             canvas::MenuAction::SetGoal => self.move_endpoint(false, c),
             canvas::MenuAction::Select => self.selected = Some(c),
             canvas::MenuAction::BreakAt => {
-                self.breakpoints.node = self.space.node(c.0, c.1);
+                self.breakpoints.node = self.work.space.node(c.0, c.1);
                 self.status = format!("Playing stops when ({}, {}) is expanded", c.0, c.1);
             }
         }
@@ -186,25 +189,26 @@ impl PathlabApp {
     pub fn move_endpoint(&mut self, is_start: bool, c: (u32, u32)) {
         // The space's own test, so that under "ground only" swamp and water refuse too.
         let passable = self
+            .work
             .space
             .node(c.0, c.1)
-            .is_some_and(|n| self.space.is_passable(n));
-        if !self.doc.is_free(c.0, c.1) || !passable {
+            .is_some_and(|n| self.work.space.is_passable(n));
+        if !self.work.doc.is_free(c.0, c.1) || !passable {
             self.status = format!("({}, {}) is blocked", c.0, c.1);
             return;
         }
         if c == if is_start {
-            self.doc.goal
+            self.work.doc.goal
         } else {
-            self.doc.start
+            self.work.doc.start
         } {
             self.status = "Start and goal must be different cells".into();
             return;
         }
         if is_start {
-            self.doc.set_start(c);
+            self.work.doc.set_start(c);
         } else {
-            self.doc.set_goal(c);
+            self.work.doc.set_goal(c);
         }
         self.touched(Touched::Endpoints);
         self.status = format!(

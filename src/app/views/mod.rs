@@ -18,16 +18,16 @@ use eframe::egui::{vec2, Vec2};
 
 impl PathlabApp {
     pub(in crate::app) fn centre(&mut self, ui: &mut egui::Ui) {
-        let n = self.views.len().max(1);
+        let n = self.work.views.len().max(1);
         let mut full = ui.available_rect_before_wrap();
         // The legend gets a strip of its own under the views, so it never covers map cells;
         // on a voxel world it runs under the 3D view too (in the 2D column alone it took a
         // third of its height).
-        let diff = self.diff && self.views.len() >= 2;
+        let diff = self.diff && self.work.views.len() >= 2;
         let mut extras = legend::Extras::new();
         // What the views' algorithms draw beyond their nodes, each once.
         let mut shown: Vec<Overlay> = vec![];
-        for v in &self.views {
+        for v in &self.work.views {
             for &o in v.run.choice.info.overlays {
                 if !shown.contains(&o) {
                     shown.push(o);
@@ -45,20 +45,20 @@ impl PathlabApp {
         full.max.y -= legend_h;
         // The world's side view (voxels: the 3D view), left of the 2D views.
         self.view3d.rect = None;
-        full = crate::app::worlds::ui_of(&self.doc.world).side_view(self, ui, full);
+        full = crate::app::worlds::ui_of(&self.work.doc.world).side_view(self, ui, full);
         self.canvas_rect = Some(full);
         let views_area = full;
-        let (w, h) = (self.space.width(), self.space.height());
+        let (w, h) = (self.work.space.width(), self.work.space.height());
         let (cols, rows) = grid_layout(n, views_area.size(), (w, h));
         let cell = egui::vec2(
             views_area.width() / cols as f32,
             views_area.height() / rows as f32,
         );
         let ctx = ui.ctx().clone();
-        let rev = self.doc.revision;
+        let rev = self.work.doc.revision;
         let mut gestures = vec![];
         self.view_rects.clear();
-        for i in 0..self.views.len() {
+        for i in 0..self.work.views.len() {
             let (c, r) = (i % cols, i / cols);
             let rect = egui::Rect::from_min_size(
                 views_area.min + egui::vec2(c as f32 * cell.x, r as f32 * cell.y),
@@ -70,14 +70,14 @@ impl PathlabApp {
             self.view_rects.push(rect);
             // Diff: view 0 against view 1, and view 1 against view 0.
             // (Views of different worlds have no cells in common to compare.)
-            let same_world = self.views.iter().take(2).all(|v| v.world.is_none());
-            let other = if self.diff && self.views.len() >= 2 && i < 2 && same_world {
+            let same_world = self.work.views.iter().take(2).all(|v| v.world.is_none());
+            let other = if self.diff && self.work.views.len() >= 2 && i < 2 && same_world {
                 Some(1 - i)
             } else {
                 None
             };
             {
-                let (a, b) = split_pair(&mut self.views, i, other);
+                let (a, b) = split_pair(&mut self.work.views, i, other);
                 let View {
                     run,
                     tex,
@@ -88,27 +88,27 @@ impl PathlabApp {
                 // A view of its own world redraws whenever it is rebuilt (its serial changes).
                 let (grid, rev) = match world {
                     Some(w) => (&w.grid, rev ^ (*serial << 40)),
-                    None => (&self.doc.grid, rev),
+                    None => (&self.work.doc.grid, rev),
                 };
                 tex.sync(
                     &ctx,
                     grid,
-                    self.space.layer_base(),
+                    self.work.space.layer_base(),
                     rev,
                     (run, *serial),
                     b.map(|o| (&mut o.run, o.serial, i == 0)),
                 );
             }
-            let sol = self.views[i]
+            let sol = self.work.views[i]
                 .run
                 .solution_shown()
                 .map_or(String::new(), |(c, e)| format!(" — ε {e:.2}, cost {c:.3}"));
             let title = format!(
                 "{}{}{sol}",
-                self.views[i].run.choice.label(),
+                self.work.views[i].run.choice.label(),
                 if other.is_some() { " — diff" } else { "" }
             );
-            let own = self.views[i].world.as_ref();
+            let own = self.work.views[i].world.as_ref();
             // Cells the document's views share (selection, pointer, flashes, agents) are
             // document cells: a view of its own world shows only its search.
             let doc_cells = own.is_none();
@@ -120,8 +120,8 @@ impl PathlabApp {
                 None => title,
             };
             let band: Option<Vec<crate::space::NodeId>> = if self.smoothed {
-                let v = &mut self.views[i];
-                let space = v.world.as_deref().map_or(&self.space, |w| &w.space);
+                let v = &mut self.work.views[i];
+                let space = v.world.as_deref().map_or(&self.work.space, |w| &w.space);
                 v.run
                     .path_visible()
                     .then(|| v.run.smoothed_path(space).map(<[_]>::to_vec))
@@ -131,14 +131,14 @@ impl PathlabApp {
             };
             let gps = self.gps_marks(i);
             let heat = self.heat_for(i);
-            let own = self.views[i].world.as_ref();
+            let own = self.work.views[i].world.as_ref();
             let ov = canvas::Overlay {
                 gps: gps.as_deref(),
                 knowledge: heat.as_deref(),
                 smoothed: band.as_deref(),
                 title: &title,
-                start: own.map_or(self.doc.start, |w| w.start),
-                goal: own.map_or(self.doc.goal, |w| w.goal),
+                start: own.map_or(self.work.doc.start, |w| w.start),
+                goal: own.map_or(self.work.doc.goal, |w| w.goal),
                 selected: self.selected.filter(|_| doc_cells),
                 rect_preview: self.rect_from.zip(self.hover).filter(|_| doc_cells),
                 diff: other.is_some(),
@@ -146,8 +146,10 @@ impl PathlabApp {
                     .map(|a| (&a.at, &a.trail[..])),
                 dragged: (self.drag_to.filter(|_| self.dragging_endpoint.is_some()))
                     .filter(|_| doc_cells),
-                active: self.views.len() > 1 && i == self.active,
-                pointer: self.hover.filter(|_| self.views.len() > 1 && doc_cells),
+                active: self.work.views.len() > 1 && i == self.active,
+                pointer: self
+                    .hover
+                    .filter(|_| self.work.views.len() > 1 && doc_cells),
                 flash: if doc_cells {
                     (&self.flash.0[..], self.flash.1.elapsed().as_secs_f32())
                 } else {
@@ -155,10 +157,10 @@ impl PathlabApp {
                 },
             };
             let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
-            let v = &mut self.views[i];
+            let v = &mut self.work.views[i];
             let (cam, space) = match v.world.as_deref_mut() {
                 Some(w) => (&mut w.cam, &w.space),
-                None => (&mut self.cam, &self.space),
+                None => (&mut self.cam, &self.work.space),
             };
             let geometry = crate::app::worlds::geometry_of(&space.family());
             if !crate::app::worlds::geometry::same(cam.geometry, geometry) {
@@ -195,7 +197,7 @@ impl PathlabApp {
                         "View {} searches a world of its own ({}): the {} tool edits the \
                          document in its other views",
                         i + 1,
-                        if self.views[i]
+                        if self.work.views[i]
                             .world
                             .as_ref()
                             .is_some_and(|w| w.knowledge.is_some())

@@ -229,13 +229,13 @@ fn norm(a: [f32; 3]) -> [f32; 3] {
 impl PathlabApp {
     /// The 3D view in `rect` with its strip of controls on top.
     pub(in crate::app) fn show_view3d(&mut self, ui: &mut egui::Ui, rect: egui::Rect) {
-        let Some(vol) = self.doc.volume.as_ref() else {
+        let Some(vol) = self.work.doc.volume.as_ref() else {
             return;
         };
         let dims = vol.voxels.dims();
         let depth = dims[2];
         let v = &mut self.view3d;
-        if v.fitted != Some((dims, self.doc_serial)) {
+        if v.fitted != Some((dims, self.work.doc_serial)) {
             // Another world: all its layers, framed on the search between start and goal.
             v.layers = (0, depth - 1);
             v.fit_endpoints = true;
@@ -269,7 +269,7 @@ impl PathlabApp {
         crate::app::flight::strip(self, &mut child);
         let strip_bottom = child.min_rect().bottom() + 2.0;
         let area = egui::Rect::from_min_max(egui::pos2(rect.left(), strip_bottom), rect.max);
-        if layer != self.doc.layer() {
+        if layer != self.work.doc.layer() {
             self.set_layer(layer);
         }
         self.view3d_input(ui, area);
@@ -321,11 +321,11 @@ impl PathlabApp {
     /// the layers drawn. Its layer goes to the 2D view and the voxel to the inspector.
     pub fn pick3d(&mut self, area: egui::Rect, at: egui::Pos2) -> Option<[u32; 3]> {
         let (origin, dir) = self.view3d.ray(area, at);
-        let vol = self.doc.volume.as_ref()?;
+        let vol = self.work.doc.volume.as_ref()?;
         let layers = self.view3d.layers;
-        let i = self.active.min(self.views.len().saturating_sub(1));
-        let cursor = self.views.get_mut(i).map(|v| v.run.event_cursor());
-        let states = match (self.views.get_mut(i), cursor) {
+        let i = self.active.min(self.work.views.len().saturating_sub(1));
+        let cursor = self.work.views.get_mut(i).map(|v| v.run.event_cursor());
+        let states = match (self.work.views.get_mut(i), cursor) {
             (Some(v), Some(c)) => Some(v.run.rec.seek(c).clone()),
             _ => None,
         };
@@ -357,13 +357,13 @@ impl PathlabApp {
 
     /// Builds what changed and paints.
     fn view3d_paint(&mut self, ui: &mut egui::Ui, area: egui::Rect) {
-        let Some(vol) = self.doc.volume.as_ref() else {
+        let Some(vol) = self.work.doc.volume.as_ref() else {
             return;
         };
         let dims = vol.voxels.dims();
         let v = &mut self.view3d;
         if v.fit_pending || v.fit_endpoints {
-            let (s, g) = (self.doc.start_at(), self.doc.goal_at());
+            let (s, g) = (self.work.doc.start_at(), self.work.doc.goal_at());
             let mut lo = [s.0.min(g.0), s.1.min(g.1), s.2.min(g.2)].map(|c| c as f32);
             let mut hi = [s.0.max(g.0), s.1.max(g.1), s.2.max(g.2)].map(|c| c as f32 + 1.0);
             if v.fit_pending {
@@ -382,14 +382,14 @@ impl PathlabApp {
                 hi = hi.map(|c| c + pad);
             }
             v.fit(lo, hi, area.width() / area.height().max(1.0));
-            v.fitted = Some((dims, self.doc_serial));
+            v.fitted = Some((dims, self.work.doc_serial));
             v.fit_pending = false;
             v.fit_endpoints = false;
         }
         v.rect = Some(area);
         let layers = v.layers;
         // Obstacles: rebuilt when the map or the cut changes.
-        let key = (self.doc_serial, self.doc.revision, layers);
+        let key = (self.work.doc_serial, self.work.doc.revision, layers);
         if v.obstacles.key != Some(key) {
             v.obstacles.key = Some(key);
             v.obstacles.tris = Arc::new(view3d_mesh::obstacles(&vol.voxels, layers));
@@ -399,10 +399,10 @@ impl PathlabApp {
         // The search at the active view's cursor: the sets on a worker thread for big
         // worlds (a closed set of millions of voxels takes a few hundred milliseconds to
         // mesh), the markers here.
-        let i = self.active.min(self.views.len().saturating_sub(1));
-        if let Some(view) = self.views.get_mut(i) {
+        let i = self.active.min(self.work.views.len().saturating_sub(1));
+        if let Some(view) = self.work.views.get_mut(i) {
             let cursor = view.run.event_cursor();
-            let rev = self.doc.revision;
+            let rev = self.work.doc.revision;
             match v.job.as_mut().map(|j| j.poll()) {
                 Some(Polled::Done((key, tris, ms))) => {
                     v.job = None;
@@ -427,10 +427,10 @@ impl PathlabApp {
                     v.last_build_ms = t0.elapsed().as_secs_f32() * 1000.0;
                 } else {
                     let voxels = match &v.voxels {
-                        Some((k, a)) if *k == (self.doc_serial, rev) => a.clone(),
+                        Some((k, a)) if *k == (self.work.doc_serial, rev) => a.clone(),
                         _ => {
                             let a = Arc::new(vol.voxels.clone());
-                            v.voxels = Some(((self.doc_serial, rev), a.clone()));
+                            v.voxels = Some(((self.work.doc_serial, rev), a.clone()));
                             a
                         }
                     };
@@ -451,8 +451,8 @@ impl PathlabApp {
                 vol.z,
                 self.selected,
                 rev,
-                self.doc.start_at(),
-                self.doc.goal_at(),
+                self.work.doc.start_at(),
+                self.work.doc.goal_at(),
                 self.smoothed,
             );
             if v.markers_key != Some(mkey) {
@@ -467,7 +467,7 @@ impl PathlabApp {
                 }
                 if self.smoothed && view.run.path_visible() {
                     // View ▸ Rubber-banded paths: thinner, beside the path.
-                    if let Some(band) = view.run.smoothed_path(&self.space) {
+                    if let Some(band) = view.run.smoothed_path(&self.work.space) {
                         for w in band.windows(2) {
                             tris.segment(xyz(w[0]), xyz(w[1]), 0.2, palette::SMOOTHED);
                         }
@@ -484,7 +484,7 @@ impl PathlabApp {
                     };
                     tris.segment(xyz(a), xyz(b), 0.15, c);
                 }
-                let (s, g) = (self.doc.start_at(), self.doc.goal_at());
+                let (s, g) = (self.work.doc.start_at(), self.work.doc.goal_at());
                 tris.cube_at([s.0, s.1, s.2], 1.6, palette::START);
                 tris.cube_at([g.0, g.1, g.2], 1.6, palette::GOAL);
                 if let Some((x, y)) = self.selected {
@@ -526,9 +526,9 @@ impl PathlabApp {
 
     /// Shows and edits layer `z` of the voxel world in 2D.
     pub fn set_layer(&mut self, z: u32) {
-        if self.doc.set_layer(z) {
-            self.space.set_layer(z);
-            self.seen_tiles = self.doc.grid.tiles().to_vec();
+        if self.work.doc.set_layer(z) {
+            self.work.space.set_layer(z);
+            self.work.seen_tiles = self.work.doc.grid.tiles().to_vec();
             self.best_open_cache = None;
         }
     }

@@ -13,22 +13,23 @@ use crate::world::AnySpace;
 
 impl PathlabApp {
     pub(in crate::app) fn query(&self) -> Query {
-        let node = |p: crate::app::document::At| self.space.node_at([p.0, p.1, p.2]).unwrap_or(0);
+        let node =
+            |p: crate::app::document::At| self.work.space.node_at([p.0, p.1, p.2]).unwrap_or(0);
         Query {
-            start: node(self.doc.start_at()),
-            goal: node(self.doc.goal_at()),
+            start: node(self.work.doc.start_at()),
+            goal: node(self.work.doc.goal_at()),
         }
     }
 
     /// Adds a view running `choice` (at most four).
     pub fn add_view(&mut self, choice: AlgoChoice) {
-        if self.views.len() >= 4 {
+        if self.work.views.len() >= 4 {
             return;
         }
-        match Run::new(choice, &self.space, self.query()) {
+        match Run::new(choice, &self.work.space, self.query()) {
             Ok(run) => {
                 let serial = self.bump();
-                self.views.push(View {
+                self.work.views.push(View {
                     run,
                     tex: MapTexture::default(),
                     serial,
@@ -48,11 +49,11 @@ impl PathlabApp {
         family: crate::world::Family,
         fill: crate::map::HexFill,
     ) {
-        if self.views.len() >= 4 {
+        if self.work.views.len() >= 4 {
             self.status = "Four views at most: close one first".into();
             return;
         }
-        let built = crate::app::ViewWorld::of(&self.doc, family, fill).and_then(|w| {
+        let built = crate::app::ViewWorld::of(&self.work.doc, family, fill).and_then(|w| {
             let run = Run::new(choice, &w.space, w.query())?;
             Ok((w, run))
         });
@@ -61,19 +62,22 @@ impl PathlabApp {
                 let serial = self.bump();
                 self.status = format!(
                     "View {} searches the map as {}×{} hexes{}",
-                    self.views.len() + 1,
+                    self.work.views.len() + 1,
                     w.grid.width(),
                     w.grid.height(),
-                    crate::app::file_actions::leak_note(w.wall_crossings(&self.doc.grid), fill)
+                    crate::app::file_actions::leak_note(
+                        w.wall_crossings(&self.work.doc.grid),
+                        fill
+                    )
                 );
-                self.views.push(View {
+                self.work.views.push(View {
                     run,
                     tex: MapTexture::default(),
                     serial,
                     world: Some(Box::new(w)),
                     gps: Default::default(),
                 });
-                self.active = self.views.len() - 1;
+                self.active = self.work.views.len() - 1;
                 self.restart_all();
             }
             Err(e) => self.report_error("Could not show the map as hexes", e),
@@ -81,17 +85,17 @@ impl PathlabApp {
     }
 
     pub(in crate::app) fn bump(&mut self) -> u64 {
-        self.next_serial += 1;
-        self.next_serial
+        self.work.next_serial += 1;
+        self.work.next_serial
     }
 
     /// Sets the algorithm of view `i` and restarts it.
     pub fn set_algorithm(&mut self, i: usize, choice: AlgoChoice) {
-        if i < self.views.len() {
-            let was = std::mem::replace(&mut self.views[i].run.choice, choice);
+        if i < self.work.views.len() {
+            let was = std::mem::replace(&mut self.work.views[i].run.choice, choice);
             if !self.restart_view(i) {
                 // Refused (it does not run on this world): the view keeps its algorithm.
-                self.views[i].run.choice = was;
+                self.work.views[i].run.choice = was;
             }
         }
     }
@@ -101,16 +105,16 @@ impl PathlabApp {
         let q = self.query();
         let serial = self.bump();
         // A view of its own world rebuilds it from the document first.
-        if let Some(w) = &self.views[i].world {
-            match w.rebuilt(&self.doc) {
-                Ok(fresh) => self.views[i].world = Some(Box::new(fresh)),
-                Err(_) => self.views[i].world = None,
+        if let Some(w) = &self.work.views[i].world {
+            match w.rebuilt(&self.work.doc) {
+                Ok(fresh) => self.work.views[i].world = Some(Box::new(fresh)),
+                Err(_) => self.work.views[i].world = None,
             }
         }
-        let v = &mut self.views[i];
+        let v = &mut self.work.views[i];
         let notice = match &v.world {
             Some(w) => v.run.restart(&w.space, w.query()),
-            None => v.run.restart(&self.space, q),
+            None => v.run.restart(&self.work.space, q),
         };
         v.serial = serial;
         if let Some(n) = notice {
@@ -123,15 +127,15 @@ impl PathlabApp {
     pub(in crate::app) fn restart_view(&mut self, i: usize) -> bool {
         let target = self.resume_target();
         let q = self.query();
-        let choice = self.views[i].run.choice.clone();
-        let built = match &self.views[i].world {
+        let choice = self.work.views[i].run.choice.clone();
+        let built = match &self.work.views[i].world {
             Some(w) => Run::new(choice, &w.space, w.query()),
-            None => Run::new(choice, &self.space, q),
+            None => Run::new(choice, &self.work.space, q),
         };
         let ok = match built {
             Ok(run) => {
-                self.views[i].run = run;
-                self.views[i].serial = self.bump();
+                self.work.views[i].run = run;
+                self.work.views[i].serial = self.bump();
                 true
             }
             Err(e) => {
@@ -139,7 +143,7 @@ impl PathlabApp {
                 false
             }
         };
-        self.resume = Some(target);
+        self.work.resume = Some(target);
         self.settle_cursor();
         ok
     }
@@ -148,12 +152,12 @@ impl PathlabApp {
     /// end, if it was there) as the new runs record.
     pub fn restart_all(&mut self) {
         let target = self.resume_target();
-        self.seen_tiles = self.doc.grid.tiles().to_vec();
-        for i in 0..self.views.len() {
+        self.work.seen_tiles = self.work.doc.grid.tiles().to_vec();
+        for i in 0..self.work.views.len() {
             self.rerun_view(i);
         }
         self.best_open_cache = None;
-        self.resume = Some(target);
+        self.work.resume = Some(target);
         self.settle_cursor();
     }
 
@@ -161,17 +165,17 @@ impl PathlabApp {
     pub(in crate::app) fn touched(&mut self, t: Touched) {
         match t {
             Touched::Cells(Some(r))
-                if self.space.width() == self.doc.grid.width()
-                    && self.space.height() == self.doc.grid.height() =>
+                if self.work.space.width() == self.work.doc.grid.width()
+                    && self.work.space.height() == self.work.doc.grid.height() =>
             {
                 self.cells_changed(r);
                 return;
             }
             Touched::Cells(_) => {
-                self.space = self.doc.space();
+                self.work.space = self.work.doc.space();
                 self.cam.fit_pending = true;
             }
-            Touched::Knowledge => self.space = self.doc.space(),
+            Touched::Knowledge => self.work.space = self.work.doc.space(),
             Touched::Endpoints => {}
         }
         self.restart_all();
@@ -182,23 +186,24 @@ impl PathlabApp {
     /// again. A cursor that was at the end stays at the end.
     pub(in crate::app) fn cells_changed(&mut self, r: crate::map::Rect) {
         self.agents_user_edited(r);
-        let before = self.space.revision();
-        let around = self.space.update(&self.doc.grid, Some(r));
-        if let Some(note) = crate::app::prepared::world_changed(before, &self.space, Some(&around))
+        let before = self.work.space.revision();
+        let around = self.work.space.update(&self.work.doc.grid, Some(r));
+        if let Some(note) =
+            crate::app::prepared::world_changed(before, &self.work.space, Some(&around))
         {
             self.status = note;
         }
         let target = self.resume_target();
-        let tiles = self.doc.grid.tiles();
-        if self.seen_tiles.len() != tiles.len() {
-            self.seen_tiles = tiles.to_vec();
+        let tiles = self.work.doc.grid.tiles();
+        if self.work.seen_tiles.len() != tiles.len() {
+            self.work.seen_tiles = tiles.to_vec();
         }
-        let w = self.doc.grid.width() as usize;
+        let w = self.work.doc.grid.width() as usize;
         let mut cells = vec![];
         for y in r.y as usize..(r.y + r.h) as usize {
             for x in r.x as usize..(r.x + r.w) as usize {
                 let i = y * w + x;
-                if let (Some(&new), Some(old)) = (tiles.get(i), self.seen_tiles.get_mut(i)) {
+                if let (Some(&new), Some(old)) = (tiles.get(i), self.work.seen_tiles.get_mut(i)) {
                     if *old != new {
                         cells.push((i, *old, new));
                         *old = new;
@@ -206,18 +211,18 @@ impl PathlabApp {
                 }
             }
         }
-        for i in 0..self.views.len() {
+        for i in 0..self.work.views.len() {
             // A view of its own world is rebuilt from the changed map and searched again.
-            if self.views[i].world.is_some()
-                || !self.views[i]
+            if self.work.views[i].world.is_some()
+                || !self.work.views[i]
                     .run
-                    .repair(&self.space, &around, cells.clone())
+                    .repair(&self.work.space, &around, cells.clone())
             {
                 self.rerun_view(i);
             }
         }
         self.best_open_cache = None;
-        self.resume = Some(target);
+        self.work.resume = Some(target);
         if target == Resume::End {
             self.to_end();
         } else {
@@ -232,14 +237,14 @@ impl PathlabApp {
         self.agents_stop();
         self.sim.blocks = None;
         self.flight = None;
-        self.converted_from.clear();
-        let old = std::mem::replace(&mut self.doc, doc);
-        self.doc_serial += 1;
+        self.work.converted_from.clear();
+        let old = std::mem::replace(&mut self.work.doc, doc);
+        self.work.doc_serial += 1;
         self.problems.chosen = None;
-        self.space = self.doc.space();
+        self.work.space = self.work.doc.space();
         self.cam.fit_pending = true;
-        self.cursor = 0;
-        self.resume = None;
+        self.work.cursor = 0;
+        self.work.resume = None;
         self.playing = false;
         self.selected = None;
         self.active = 0;
@@ -250,21 +255,21 @@ impl PathlabApp {
     /// Makes `doc`, a conversion of the document (to hexes, to voxels), the document; undo
     /// brings the replaced one back.
     pub(in crate::app) fn set_converted(&mut self, doc: Document) {
-        let before = std::mem::take(&mut self.converted_from);
+        let before = std::mem::take(&mut self.work.converted_from);
         let old = self.set_document(doc);
-        self.converted_from = before;
-        self.converted_from.push(old);
+        self.work.converted_from = before;
+        self.work.converted_from.push(old);
     }
 
     /// Searches problem `i` of the scenario: start and goal move there (not an edit: the map
     /// stays saved), and every run starts again.
     pub fn choose_problem(&mut self, i: usize) {
-        let Some(p) = self.doc.problems.get(i) else {
+        let Some(p) = self.work.doc.problems.get(i) else {
             return;
         };
         let (s, g, opt) = (p.start, p.goal, p.optimal);
         self.agents_stop();
-        self.doc.set_endpoints_quiet(s, g);
+        self.work.doc.set_endpoints_quiet(s, g);
         self.problems.chosen = Some(i);
         self.touched(Touched::Endpoints);
         self.status = format!(
@@ -276,14 +281,14 @@ impl PathlabApp {
     /// Sets the moves and terrain rule the searches use: the space is rebuilt and every run
     /// restarts. A setting saved with the project, so the document counts as changed.
     pub fn set_rules(&mut self, moves: Connectivity, rule: TerrainRule) {
-        if (moves, rule) == (self.doc.moves, self.doc.rule) {
+        if (moves, rule) == (self.work.doc.moves, self.work.doc.rule) {
             return;
         }
         self.agents_stop();
-        (self.doc.moves, self.doc.rule) = (moves, rule);
-        self.doc.dirty = true;
-        self.doc.revision += 1;
-        self.space = AnySpace::new(&self.doc.grid, self.doc.world, (moves, rule));
+        (self.work.doc.moves, self.work.doc.rule) = (moves, rule);
+        self.work.doc.dirty = true;
+        self.work.doc.revision += 1;
+        self.work.space = AnySpace::new(&self.work.doc.grid, self.work.doc.world, (moves, rule));
         self.restart_all();
         self.status = format!(
             "Searches now use {} and {}",
@@ -294,7 +299,7 @@ impl PathlabApp {
 
     /// Applies an edit from the editor (undoable) and restarts the runs.
     pub fn edit(&mut self, e: Edit) {
-        match self.doc.apply(e) {
+        match self.work.doc.apply(e) {
             Ok(t) => self.touched(t),
             Err(e) => self.status = e,
         }
@@ -303,22 +308,22 @@ impl PathlabApp {
     /// Undo the last change.
     /// Whether Undo has something to undo: an edit, or a conversion.
     pub fn can_undo(&self) -> bool {
-        self.doc.can_undo() || !self.converted_from.is_empty()
+        self.work.doc.can_undo() || !self.work.converted_from.is_empty()
     }
 
     pub fn undo(&mut self) {
-        match self.doc.undo() {
+        match self.work.doc.undo() {
             Some(t) => {
                 self.touched(t);
                 self.status = "Undone".into();
             }
-            None => match self.converted_from.pop() {
+            None => match self.work.converted_from.pop() {
                 // Past the conversion's first edit: the map it was made from.
                 Some(before) => {
-                    let rest = std::mem::take(&mut self.converted_from);
+                    let rest = std::mem::take(&mut self.work.converted_from);
                     let _ = self.set_document(before);
-                    self.converted_from = rest;
-                    self.status = format!("Undone: back to the {} map", self.doc.world.name());
+                    self.work.converted_from = rest;
+                    self.status = format!("Undone: back to the {} map", self.work.doc.world.name());
                 }
                 None => self.status = "Nothing to undo".into(),
             },
@@ -327,7 +332,7 @@ impl PathlabApp {
 
     /// Redo the last undone change.
     pub fn redo(&mut self) {
-        match self.doc.redo() {
+        match self.work.doc.redo() {
             Some(t) => {
                 self.touched(t);
                 self.status = "Redone".into();

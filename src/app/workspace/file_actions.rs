@@ -35,7 +35,8 @@ impl PathlabApp {
     /// The folder file questions start in: the document's, else the last file's, else the
     /// working folder.
     pub(in crate::app) fn file_folder(&self) -> PathBuf {
-        self.doc
+        self.work
+            .doc
             .path
             .as_ref()
             .or(self.recent.first())
@@ -77,7 +78,7 @@ impl PathlabApp {
 
     /// Opens a file now (no prompt).
     pub fn open_now(&mut self, path: &std::path::Path) -> Result<(), String> {
-        let l = files::load(path, (self.doc.moves, self.doc.rule))?;
+        let l = files::load(path, (self.work.doc.moves, self.work.doc.rule))?;
         self.open_loaded(path, l);
         Ok(())
     }
@@ -111,7 +112,7 @@ impl PathlabApp {
             .then_some(0);
         doc.problems = l.problems;
         // A project brings its own moves and terrain rule; other files keep the current ones.
-        (doc.moves, doc.rule) = l.rules.unwrap_or((self.doc.moves, self.doc.rule));
+        (doc.moves, doc.rule) = l.rules.unwrap_or((self.work.doc.moves, self.work.doc.rule));
         doc.world = l.world;
         doc.volume = l.volume;
         doc.knowledge = l.knowledge;
@@ -121,7 +122,7 @@ impl PathlabApp {
         let notice = std::mem::take(&mut self.status);
         self.problems.chosen = first_problem;
         if !l.algorithms.is_empty() {
-            self.views.clear();
+            self.work.views.clear();
             for a in l.algorithms.iter().take(4) {
                 let mut c = AlgoChoice::named(&a.name);
                 for (k, v) in &a.params {
@@ -139,10 +140,10 @@ impl PathlabApp {
         self.status = format!(
             "Opened {} ({w}×{h}{}){}",
             path.display(),
-            if self.doc.problems.is_empty() {
+            if self.work.doc.problems.is_empty() {
                 String::new()
             } else {
-                format!(", {} problems", self.doc.problems.len())
+                format!(", {} problems", self.work.doc.problems.len())
             },
             if notice.is_empty() || !l.algorithms.is_empty() {
                 String::new()
@@ -153,7 +154,7 @@ impl PathlabApp {
     }
 
     pub(in crate::app) fn request(&mut self, a: PendingAction) {
-        if self.doc.dirty {
+        if self.work.doc.dirty {
             self.prompt = Some(Prompt::Discard(a));
         } else {
             self.perform(a);
@@ -170,21 +171,22 @@ impl PathlabApp {
             PendingAction::Open(None) => {
                 self.ask_file(DialogPurpose::Open, "");
             }
-            PendingAction::New if self.doc.volume.is_some() => self.new_voxel_world(),
+            PendingAction::New if self.work.doc.volume.is_some() => self.new_voxel_world(),
             PendingAction::New => {
                 let (w, h) = self.gen_size;
                 let grid = crate::map::Grid::new(w.max(2), h.max(1), Cell::FREE);
                 let mut doc = Document::new(grid, (0, h / 2), (w - 1, h / 2), None);
                 // A new map of the same world: hexes stay hexes, to be drawn directly.
-                (doc.moves, doc.rule, doc.world) = (self.doc.moves, self.doc.rule, self.doc.world);
+                (doc.moves, doc.rule, doc.world) =
+                    (self.work.doc.moves, self.work.doc.rule, self.work.doc.world);
                 self.set_document(doc);
                 self.status = format!("New {w}×{h} map");
             }
             PendingAction::ToHexes(family, fill) => {
-                match crate::app::ViewWorld::of(&self.doc, family, fill) {
+                match crate::app::ViewWorld::of(&self.work.doc, family, fill) {
                     Ok(w) => {
                         let (hw, hh) = (w.grid.width(), w.grid.height());
-                        let leaks = w.wall_crossings(&self.doc.grid);
+                        let leaks = w.wall_crossings(&self.work.doc.grid);
                         // A view that searched these same hexes beside the squares would now
                         // repeat a plain view of the same algorithm: it goes.
                         let same = |v: &crate::app::View| {
@@ -193,16 +195,17 @@ impl PathlabApp {
                                 .is_some_and(|o| o.family == family && o.fill == fill)
                         };
                         let mut seen: Vec<AlgoChoice> = vec![];
-                        let views = std::mem::take(&mut self.views);
+                        let views = std::mem::take(&mut self.work.views);
                         for v in views {
                             let twin = seen.contains(&v.run.choice);
                             if !(same(&v) && twin) {
                                 seen.push(v.run.choice.clone());
-                                self.views.push(v);
+                                self.work.views.push(v);
                             }
                         }
                         let mut doc = Document::new(w.grid, w.start, w.goal, None);
-                        (doc.moves, doc.rule, doc.world) = (self.doc.moves, self.doc.rule, family);
+                        (doc.moves, doc.rule, doc.world) =
+                            (self.work.doc.moves, self.work.doc.rule, family);
                         doc.dirty = true;
                         doc.revision = 1;
                         self.set_converted(doc);
@@ -218,7 +221,7 @@ impl PathlabApp {
             PendingAction::Example(i) => self.open_example(i),
             PendingAction::Scene3d => self.open_scene3d(),
             PendingAction::Quit => {
-                self.doc.dirty = false;
+                self.work.doc.dirty = false;
                 self.clear_recovery();
                 self.quit_now = true;
             }
@@ -227,14 +230,15 @@ impl PathlabApp {
 
     /// Saves to the document's file, or asks where.
     pub fn save(&mut self) {
-        match self.doc.path.clone() {
+        match self.work.doc.path.clone() {
             Some(p) => self.save_to(&p),
             None => self.ask_file(DialogPurpose::SaveAs, "map.map"),
         }
     }
 
     pub(in crate::app) fn algo_settings(&self) -> Vec<crate::map::io::AlgoSettings> {
-        self.views
+        self.work
+            .views
             .iter()
             .map(|v| crate::map::io::AlgoSettings {
                 name: v.run.choice.info.name.into(),
@@ -249,11 +253,11 @@ impl PathlabApp {
 
     pub fn save_to(&mut self, p: &std::path::Path) {
         let grid = self.user_grid();
-        let project = self.doc.to_project(&grid, self.algo_settings());
+        let project = self.work.doc.to_project(&grid, self.algo_settings());
         match files::save(p, &project, &grid) {
             Ok(()) => {
-                self.doc.path = Some(p.to_path_buf());
-                self.doc.dirty = false;
+                self.work.doc.path = Some(p.to_path_buf());
+                self.work.doc.dirty = false;
                 self.clear_recovery();
                 self.status = format!("Saved {}", p.display());
             }
@@ -331,8 +335,8 @@ impl PathlabApp {
 
     /// Writes the recovery file every few seconds while there are unsaved changes.
     pub(in crate::app) fn write_recovery(&mut self) {
-        if !self.doc.dirty
-            || self.doc.revision == self.recovery_written
+        if !self.work.doc.dirty
+            || self.work.doc.revision == self.recovery_written
             || self.recovery_at.elapsed() < Duration::from_secs(2)
             || self.opts.screenshot.is_some()
         {
@@ -350,12 +354,15 @@ impl PathlabApp {
             }
             self.recovery_job = None;
         }
-        let project = self.doc.to_project(&self.user_grid(), self.algo_settings());
+        let project = self
+            .work
+            .doc
+            .to_project(&self.user_grid(), self.algo_settings());
         let path = self.recovery_file();
         self.recovery_job = Some(Job::spawn("recovery file", 0, move |_| {
             files::write_recovery(&path, &project)
         }));
-        self.recovery_written = self.doc.revision;
+        self.recovery_written = self.work.doc.revision;
         self.recovery_at = Instant::now();
     }
 
@@ -369,13 +376,14 @@ impl PathlabApp {
     /// Restores the recovery file as an unsaved document.
     pub(in crate::app) fn recover(&mut self) {
         let p = self.recovery_file();
-        match files::load(&p, (self.doc.moves, self.doc.rule)) {
+        match files::load(&p, (self.work.doc.moves, self.work.doc.rule)) {
             Ok(l) => {
                 let s = l.start.unwrap_or((0, 0));
                 let g = l.goal.unwrap_or((1, 0));
                 let mut doc = Document::new(l.grid, s, g, None);
                 doc.problems = l.problems;
-                (doc.moves, doc.rule) = l.rules.unwrap_or((self.doc.moves, self.doc.rule));
+                (doc.moves, doc.rule) =
+                    l.rules.unwrap_or((self.work.doc.moves, self.work.doc.rule));
                 doc.world = l.world;
                 doc.volume = l.volume;
                 doc.dirty = true;
@@ -391,19 +399,22 @@ impl PathlabApp {
     }
 
     pub(in crate::app) fn export_run(&mut self, p: &std::path::Path) {
-        let Some(v) = self.views.first() else { return };
+        let Some(v) = self.work.views.first() else {
+            return;
+        };
         let r = &v.run;
-        let xy = |n: u32| self.space.xy(n);
+        let xy = |n: u32| self.work.space.xy(n);
         let file = crate::trace::run_file::RunFile {
             version: crate::trace::run_file::RUN_VERSION,
             map: self
+                .work
                 .doc
                 .path
                 .as_ref()
                 .map_or("built-in".into(), |p| p.display().to_string()),
             algorithm: r.choice.spec(),
-            start: self.doc.start,
-            goal: self.doc.goal,
+            start: self.work.doc.start,
+            goal: self.work.doc.goal,
             status: match r.status() {
                 crate::search::Status::Found => "found",
                 crate::search::Status::NoPath => "no-path",
@@ -414,8 +425,8 @@ impl PathlabApp {
             path: r.path().unwrap_or(&[]).iter().map(|&n| xy(n)).collect(),
             stats: r.stats().into(),
             events: crate::trace::run_file::RunFile::events_of(&r.rec),
-            voxel: self.space.volume().map(|dims| {
-                let z = |n: u32| self.space.coords(n)[2];
+            voxel: self.work.space.volume().map(|dims| {
+                let z = |n: u32| self.work.space.coords(n)[2];
                 crate::trace::run_file::VoxelRun {
                     dims,
                     start_z: z(r.query.start),
@@ -431,8 +442,10 @@ impl PathlabApp {
     }
 
     pub(in crate::app) fn export_posthoc(&mut self, p: &std::path::Path) {
-        let Some(v) = self.views.first() else { return };
-        if self.doc.volume.is_some() {
+        let Some(v) = self.work.views.first() else {
+            return;
+        };
+        if self.work.doc.volume.is_some() {
             self.status = "Posthoc traces are 2D: export the run (RON) of a voxel world".into();
             return;
         }
@@ -440,7 +453,7 @@ impl PathlabApp {
             self.status = format!("Not written: {e}");
             return;
         }
-        let space = &self.space;
+        let space = &self.work.space;
         let xy = |n: u32| space.xy(n);
         let hex = space.hex_layout();
         let layout = crate::trace::posthoc::Layout { cell: &xy, hex };

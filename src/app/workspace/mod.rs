@@ -12,3 +12,30 @@ pub(crate) mod prepared;
 pub(crate) mod problems;
 pub(crate) mod run;
 pub(crate) mod timeline;
+
+use crate::app::timeline::Resume;
+use crate::app::{Document, View};
+use crate::world::AnySpace;
+
+/// What the app works on, apart from how it is shown: the document and its world as a graph,
+/// the runs (one per view) and the timeline's cursor.
+pub(crate) struct Workspace {
+    pub(crate) doc: Document,
+    /// The document's world as a search graph, of its family.
+    pub(crate) space: AnySpace,
+    pub(crate) views: Vec<View>,
+    /// Steps shown (shared cursor). The one truth of the timeline: after every frame each
+    /// view shows `min(cursor, its steps)`, and `cursor <= max_steps()`.
+    pub(crate) cursor: usize,
+    /// Set when runs restart: where the cursor returns as they record again.
+    pub(crate) resume: Option<Resume>,
+    /// Serial of the next run built: a view's texture and caches start over when it changes.
+    pub(crate) next_serial: u64,
+    /// Documents a conversion replaced (the square map before "Turn into hexes"), newest
+    /// last: undo goes back to them once the converted document's own edits are undone.
+    pub(crate) converted_from: Vec<Document>,
+    /// The tiles as the runs last saw them: an edit's old cells come from here.
+    pub(crate) seen_tiles: Vec<u8>,
+    /// Bumped whenever the document is replaced (caches keyed on it start over).
+    pub(crate) doc_serial: u64,
+}

@@ -86,7 +86,7 @@ fn row_text(i: usize, p: &Problem) -> String {
 
 /// The scenario section of the left panel.
 pub(in crate::app) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
-    let n = app.doc.problems.len();
+    let n = app.work.doc.problems.len();
     egui::CollapsingHeader::new(format!("Scenario ({n} problems)"))
         .id_salt("scenario")
         .default_open(true)
@@ -112,11 +112,11 @@ pub(in crate::app) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     ui.selectable_value(o, Order::Longest, "longest first");
                 });
             let list = &mut app.problems;
-            let key: RowsKey = (list.filter.clone(), list.order, n, app.doc_serial);
+            let key: RowsKey = (list.filter.clone(), list.order, n, app.work.doc_serial);
             if list.rows.as_ref().is_none_or(|r| r.0 != key) {
                 list.rows = Some((
                     key.clone(),
-                    rows(&app.doc.problems, &list.filter, list.order),
+                    rows(&app.work.doc.problems, &list.filter, list.order),
                 ));
             }
             let shown = &list.rows.as_ref().expect("set above").1;
@@ -139,7 +139,7 @@ pub(in crate::app) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 .show_rows(ui, row_h, shown.len(), |ui, range| {
                     // Only the rows in view are laid out.
                     for &i in &shown[range] {
-                        let p = &app.doc.problems[i];
+                        let p = &app.work.doc.problems[i];
                         let text = RichText::new(row_text(i, p)).size(ROW_FONT);
                         if ui
                             .selectable_label(list.chosen == Some(i), text)
@@ -158,7 +158,7 @@ pub(in crate::app) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 app.choose_problem(i);
             }
             if let Some(i) = app.problems.chosen.filter(|&i| i < n) {
-                let p = &app.doc.problems[i];
+                let p = &app.work.doc.problems[i];
                 let verdict = app.active_view().and_then(|v| {
                     let c = v.run.cost()?;
                     Some(if p.is_optimal(c) {

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 /// Where the shared step cursor goes while restarted runs record again.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(in crate::app) enum Resume {
+pub(crate) enum Resume {
     /// Back to this step, or as far as the new runs get.
     Step(usize),
     /// To the end of the new runs (the cursor was at the end of the old ones).
@@ -17,12 +17,15 @@ impl PathlabApp {
     /// Where the cursor should return once runs restart: the end if it was at the end of
     /// finished runs, else the step it was at.
     pub(in crate::app) fn resume_target(&self) -> Resume {
-        match self.resume {
+        match self.work.resume {
             Some(r) => r,
-            None if self.cursor > 0 && self.cursor >= self.max_steps() && !self.searching() => {
+            None if self.work.cursor > 0
+                && self.work.cursor >= self.max_steps()
+                && !self.searching() =>
+            {
                 Resume::End
             }
-            None => Resume::Step(self.cursor),
+            None => Resume::Step(self.work.cursor),
         }
     }
 
@@ -30,55 +33,60 @@ impl PathlabApp {
     /// clamped to what is recorded), and every view shows `min(cursor, its steps)`.
     pub(in crate::app) fn settle_cursor(&mut self) {
         let max = self.max_steps();
-        match self.resume {
+        match self.work.resume {
             Some(Resume::End) => {
-                self.cursor = max;
+                self.work.cursor = max;
                 if !self.searching() {
-                    self.resume = None;
+                    self.work.resume = None;
                 }
             }
             Some(Resume::Step(n)) => {
-                self.cursor = n.min(max);
+                self.work.cursor = n.min(max);
                 if max >= n || !self.searching() {
-                    self.resume = None;
+                    self.work.resume = None;
                 }
             }
-            None => self.cursor = self.cursor.min(max),
+            None => self.work.cursor = self.work.cursor.min(max),
         }
         if self.sync == Sync::Completed {
-            self.cursor = max;
-            for v in &mut self.views {
+            self.work.cursor = max;
+            for v in &mut self.work.views {
                 let end = v.run.steps();
                 v.run.set_shown(end);
             }
         } else {
-            for v in &mut self.views {
-                v.run.set_shown(self.cursor);
+            for v in &mut self.work.views {
+                v.run.set_shown(self.work.cursor);
             }
         }
     }
 
     /// The largest step any view has recorded.
     pub fn max_steps(&self) -> usize {
-        self.views.iter().map(|v| v.run.steps()).max().unwrap_or(0)
+        self.work
+            .views
+            .iter()
+            .map(|v| v.run.steps())
+            .max()
+            .unwrap_or(0)
     }
 
     /// True while some run is still searching.
     pub fn searching(&self) -> bool {
-        self.views.iter().any(|v| !v.run.finished())
+        self.work.views.iter().any(|v| !v.run.finished())
     }
 
     /// Moves the shared cursor to step `s` (clamped), stopping at breakpoints when moving
     /// forward by more than one step if `check` is set.
     pub fn go_to(&mut self, s: usize, check: bool) {
         // The user moved the cursor: a pending return after a restart is dropped.
-        self.resume = None;
+        self.work.resume = None;
         let s = s.min(self.max_steps());
         let mut target = s;
-        if check && s > self.cursor {
+        if check && s > self.work.cursor {
             let mut hit: Option<(usize, String)> = None;
-            for v in &self.views {
-                if let Some(b) = v.run.first_break(self.cursor, s, &self.breakpoints) {
+            for v in &self.work.views {
+                if let Some(b) = v.run.first_break(self.work.cursor, s, &self.breakpoints) {
                     if hit.as_ref().is_none_or(|h| b.0 < h.0) {
                         hit = Some(b);
                     }
@@ -90,15 +98,15 @@ impl PathlabApp {
                 self.status = format!("Stopped at step {at}: {why}");
             }
         }
-        self.cursor = target;
+        self.work.cursor = target;
         self.settle_cursor();
     }
 
     /// Steps forward `n` expansions (searching further if needed).
     pub fn step_forward(&mut self, n: usize) {
-        let want = self.cursor + n;
-        for v in &mut self.views {
-            let space = v.world.as_ref().map_or(&self.space, |w| &w.space);
+        let want = self.work.cursor + n;
+        for v in &mut self.work.views {
+            let space = v.world.as_ref().map_or(&self.work.space, |w| &w.space);
             while !v.run.finished() && v.run.steps() < want {
                 v.run.pump(space, Duration::from_millis(20));
             }
@@ -108,13 +116,13 @@ impl PathlabApp {
 
     /// Steps back `n` expansions.
     pub fn step_back(&mut self, n: usize) {
-        self.go_to(self.cursor.saturating_sub(n), false);
+        self.go_to(self.work.cursor.saturating_sub(n), false);
     }
 
     /// Runs every search to its end and shows the end.
     pub fn to_end(&mut self) {
-        for v in &mut self.views {
-            let space = v.world.as_ref().map_or(&self.space, |w| &w.space);
+        for v in &mut self.work.views {
+            let space = v.world.as_ref().map_or(&self.work.space, |w| &w.space);
             v.run.finish(space);
         }
         self.go_to(self.max_steps(), false);
@@ -123,16 +131,16 @@ impl PathlabApp {
 
     /// The view the inspector and the status line speak of.
     pub fn active_view(&self) -> Option<&View> {
-        self.views.get(self.active).or(self.views.first())
+        self.work.views.get(self.active).or(self.work.views.first())
     }
 
     /// How the active view is named on screen: its algorithm, with its number when several
     /// views are open.
     pub fn view_name(&self, i: usize) -> String {
-        let Some(v) = self.views.get(i) else {
+        let Some(v) = self.work.views.get(i) else {
             return String::new();
         };
-        if self.views.len() > 1 {
+        if self.work.views.len() > 1 {
             format!("view {} {}", i + 1, v.run.choice.label())
         } else {
             v.run.choice.label()
@@ -144,7 +152,7 @@ impl PathlabApp {
         let Some(v) = self.active_view() else {
             return "no algorithm".into();
         };
-        let i = self.active.min(self.views.len() - 1);
+        let i = self.active.min(self.work.views.len() - 1);
         let r = &v.run;
         let at_end = r.shown >= r.steps();
         let state = match r.status() {
@@ -160,14 +168,14 @@ impl PathlabApp {
             }
             crate::search::Status::Found | crate::search::Status::NoPath => r.doing().into(),
         };
-        let own = if self.views.len() > 1 && r.steps() != self.max_steps() {
+        let own = if self.work.views.len() > 1 && r.steps() != self.max_steps() {
             format!(" (its step {} of {})", r.shown, r.steps())
         } else {
             String::new()
         };
         format!(
             "Step {} of {} — {}{own}: {state}",
-            self.cursor,
+            self.work.cursor,
             self.max_steps(),
             self.view_name(i)
         )
@@ -185,9 +193,10 @@ impl PathlabApp {
                 (self.search_budget_us + 250).min(8000)
             };
         }
-        let budget = Duration::from_micros(self.search_budget_us / self.views.len().max(1) as u64);
-        for v in &mut self.views {
-            let space = v.world.as_ref().map_or(&self.space, |w| &w.space);
+        let budget =
+            Duration::from_micros(self.search_budget_us / self.work.views.len().max(1) as u64);
+        for v in &mut self.work.views {
+            let space = v.world.as_ref().map_or(&self.work.space, |w| &w.space);
             v.run.pump(space, budget);
         }
         self.settle_cursor();
@@ -206,10 +215,10 @@ impl PathlabApp {
         let n = self.play_acc.floor() as usize;
         if n > 0 {
             self.play_acc -= n as f64;
-            let before = self.cursor;
-            let want = (self.cursor + n).min(self.max_steps());
+            let before = self.work.cursor;
+            let want = (self.work.cursor + n).min(self.max_steps());
             self.go_to(want, true);
-            if self.cursor == before && !self.searching() {
+            if self.work.cursor == before && !self.searching() {
                 self.playing = false;
                 self.status = "End of run".into();
             }
@@ -218,7 +227,7 @@ impl PathlabApp {
 
     /// Play or pause; playing from the end starts over.
     pub fn toggle_play(&mut self) {
-        if !self.playing && self.cursor >= self.max_steps() && !self.searching() {
+        if !self.playing && self.work.cursor >= self.max_steps() && !self.searching() {
             self.go_to(0, false);
         }
         self.playing = !self.playing;

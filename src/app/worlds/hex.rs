@@ -49,7 +49,7 @@ impl WorldUi for FamilyUi {
     }
 
     fn panel(&self, app: &mut PathlabApp, ui: &mut egui::Ui) {
-        let pitch = match app.doc.world {
+        let pitch = match app.work.doc.world {
             Family::Hex { pitch, .. } => pitch,
             _ => 1.0,
         };
@@ -121,11 +121,14 @@ pub(in crate::app) fn to_hexes(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 app.request(crate::app::PendingAction::ToHexes(family, fill));
             }
             if ui
-                .add_enabled(app.views.len() < 4, egui::Button::new("+ Compare on hexes"))
+                .add_enabled(
+                    app.work.views.len() < 4,
+                    egui::Button::new("+ Compare on hexes"),
+                )
                 .on_hover_text("a view that searches this map as hexes, beside the squares")
                 .clicked()
             {
-                let choice = app.views[app.active.min(app.views.len() - 1)]
+                let choice = app.work.views[app.active.min(app.work.views.len() - 1)]
                     .run
                     .choice
                     .clone();

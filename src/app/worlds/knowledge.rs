@@ -81,7 +81,7 @@ pub const PRESETS: [(&str, Option<u32>, f64, u32); 5] = [
 impl PathlabApp {
     /// The document's hexes with their largest connected part.
     fn hex_world(&self) -> Option<HexWorld> {
-        Some(HexWorld::of(self.space.as_hex()?.clone()))
+        Some(HexWorld::of(self.work.space.as_hex()?.clone()))
     }
 
     /// A cognitive map with `share`% of the walkable hexes known, built by seeded prior
@@ -98,7 +98,7 @@ impl PathlabApp {
 
     /// Replaces the document's cognitive map (undoable); the runs search again.
     pub fn set_knowledge(&mut self, k: Option<CognitiveMap>, what: String) {
-        self.doc.set_knowledge(k);
+        self.work.doc.set_knowledge(k);
         self.touched(Touched::Knowledge);
         self.status = what;
     }
@@ -120,8 +120,8 @@ impl PathlabApp {
             let Some(map) = self.knowledge_at(level) else {
                 return self.report_error("Knowledge levels", "they need a hex world".into());
             };
-            let built =
-                crate::app::ViewWorld::knowing(&self.doc, level, Arc::new(map)).and_then(|w| {
+            let built = crate::app::ViewWorld::knowing(&self.work.doc, level, Arc::new(map))
+                .and_then(|w| {
                     let run = crate::app::Run::new(choice.clone(), &w.space, w.query())?;
                     Ok((w, run))
                 });
@@ -136,7 +136,7 @@ impl PathlabApp {
                 Err(e) => return self.report_error("Knowledge levels", e),
             }
         }
-        self.views = views;
+        self.work.views = views;
         self.active = 0;
         self.diff = false;
         self.restart_all();
@@ -186,22 +186,23 @@ impl PathlabApp {
 
     /// A Know stroke over hex `c`: one more visit (or, with `forget`, none), once per stroke.
     pub(in crate::app) fn paint_knowledge(&mut self, c: (u32, u32), forget: bool) {
-        let Some(n) = self.space.node(c.0, c.1) else {
+        let Some(n) = self.work.space.node(c.0, c.1) else {
             return;
         };
-        if !self.space.as_hex().is_some_and(|h| h.is_passable(n)) {
+        if !self.work.space.as_hex().is_some_and(|h| h.is_passable(n)) {
             return;
         }
-        let hexes = self.space.num_nodes();
+        let hexes = self.work.space.num_nodes();
         let c_max = self.knowledge.c_max;
         let stroke = self
             .knowledge
             .stroke
-            .get_or_insert_with(|| (self.doc.knowledge.clone(), Default::default()));
+            .get_or_insert_with(|| (self.work.doc.knowledge.clone(), Default::default()));
         if !stroke.1.insert(n) {
             return;
         }
         let map = self
+            .work
             .doc
             .knowledge
             .get_or_insert_with(|| CognitiveMap::new(hexes, c_max));
@@ -210,13 +211,15 @@ impl PathlabApp {
         } else {
             map.visit(n);
         }
-        self.space.set_knowledge(self.doc.knowledge.as_ref());
+        self.work
+            .space
+            .set_knowledge(self.work.doc.knowledge.as_ref());
     }
 
     /// Ends a Know stroke: one undoable change, and the runs search again.
     pub(in crate::app) fn end_knowledge_stroke(&mut self) {
         if let Some((before, hexes)) = self.knowledge.stroke.take() {
-            let after = std::mem::replace(&mut self.doc.knowledge, before);
+            let after = std::mem::replace(&mut self.work.doc.knowledge, before);
             self.set_knowledge(after, format!("Knowledge painted on {} hexes", hexes.len()));
         }
     }
@@ -227,13 +230,13 @@ type Action = Box<dyn FnOnce(&mut PathlabApp)>;
 
 /// The panel (hex worlds only).
 pub(in crate::app) fn panel(app: &mut PathlabApp, ui: &mut egui::Ui) {
-    let Some(hex) = app.space.as_hex() else {
+    let Some(hex) = app.work.space.as_hex() else {
         return;
     };
     let walkable = (0..hex.num_nodes() as u32)
         .filter(|&n| hex.is_passable(n))
         .count();
-    let known = app.doc.knowledge.as_ref().map_or(0, |k| {
+    let known = app.work.doc.knowledge.as_ref().map_or(0, |k| {
         (0..k.counters.len() as u32)
             .filter(|&n| k.known(n) && hex.is_passable(n))
             .count()
@@ -241,8 +244,9 @@ pub(in crate::app) fn panel(app: &mut PathlabApp, ui: &mut egui::Ui) {
     let mut act: Option<Action> = None;
     // Open by default only when a GPS view or a cognitive map is there to work with: the panel
     // is long, and pushes the dynamic world's controls down.
-    let wanted = app.doc.knowledge.is_some()
+    let wanted = app.work.doc.knowledge.is_some()
         || app
+            .work
             .views
             .iter()
             .any(|v| v.run.choice.info.draws(Overlay::Walk));
@@ -265,7 +269,7 @@ pub(in crate::app) fn panel(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 if k.c_max != before {
                     let c_max = k.c_max;
                     act = Some(Box::new(move |app: &mut PathlabApp| {
-                        let mut m = app.doc.knowledge.clone();
+                        let mut m = app.work.doc.knowledge.clone();
                         if let Some(m) = m.as_mut() {
                             m.set_c_max(c_max);
                         }
@@ -387,9 +391,9 @@ impl PathlabApp {
     /// knowledge it names, built.
     fn apply_preset(&mut self, share: Option<u32>, delta: f64, c: u32) {
         (self.knowledge.delta, self.knowledge.c) = (delta, c);
-        for i in 0..self.views.len() {
-            if self.views[i].run.choice.info.draws(Overlay::Walk) {
-                let mut choice = self.views[i].run.choice.clone();
+        for i in 0..self.work.views.len() {
+            if self.work.views[i].run.choice.info.draws(Overlay::Walk) {
+                let mut choice = self.work.views[i].run.choice.clone();
                 choice.values.insert("delta".into(), delta);
                 choice.values.insert("c".into(), c as f64);
                 self.set_algorithm(i, choice);

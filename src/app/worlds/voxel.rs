@@ -32,7 +32,7 @@ impl WorldUi for FamilyUi {
     }
 
     fn side_view(&self, app: &mut PathlabApp, ui: &mut egui::Ui, area: egui::Rect) -> egui::Rect {
-        if !app.view3d.show || app.doc.volume.is_none() {
+        if !app.view3d.show || app.work.doc.volume.is_none() {
             return area;
         }
         // The 3D view on the left, the 2D layer views on the right.
@@ -44,7 +44,7 @@ impl WorldUi for FamilyUi {
 }
 
 pub(in crate::app) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
-    let Some(vol) = app.doc.volume.as_ref() else {
+    let Some(vol) = app.work.doc.volume.as_ref() else {
         return;
     };
     let [w, h, d] = vol.voxels.dims();
@@ -83,7 +83,7 @@ pub(in crate::app) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
         if layer != z {
             app.set_layer(layer);
         }
-        let (s, g) = (app.doc.start_at(), app.doc.goal_at());
+        let (s, g) = (app.work.doc.start_at(), app.work.doc.goal_at());
         ui.horizontal_wrapped(|ui| {
             if ui
                 .button(format!("Start ({}, {}, {})", s.0, s.1, s.2))
@@ -141,17 +141,17 @@ pub(in crate::app) fn extrude(app: &mut PathlabApp, ui: &mut egui::Ui) {
 impl PathlabApp {
     /// The voxel world's moves: the space is rebuilt and every run restarts.
     pub fn set_voxel_moves(&mut self, m: VoxelMoves) {
-        let Some(vol) = self.doc.volume.as_mut() else {
+        let Some(vol) = self.work.doc.volume.as_mut() else {
             return;
         };
         if vol.moves == m {
             return;
         }
         vol.moves = m;
-        self.doc.world = Family::Voxel { moves: m };
-        self.doc.dirty = true;
-        self.doc.revision += 1;
-        self.space = self.doc.space();
+        self.work.doc.world = Family::Voxel { moves: m };
+        self.work.doc.dirty = true;
+        self.work.doc.revision += 1;
+        self.work.space = self.work.doc.space();
         self.restart_all();
         self.status = format!("Searches now make {}-connected moves", m.name());
     }
@@ -160,6 +160,7 @@ impl PathlabApp {
     /// shows the start's layer.
     pub fn choose_problem3(&mut self, i: usize) {
         let Some(p) = self
+            .work
             .doc
             .volume
             .as_ref()
@@ -169,7 +170,7 @@ impl PathlabApp {
             return;
         };
         self.problem3 = i;
-        self.doc.set_endpoints_3d(p.start, p.goal);
+        self.work.doc.set_endpoints_3d(p.start, p.goal);
         self.set_layer(p.start[2]);
         self.restart_all();
         self.status = format!(
@@ -182,7 +183,7 @@ impl PathlabApp {
     /// File ▸ New on a voxel world: an empty one of the generator's width and height and this
     /// world's depth and moves.
     pub(in crate::app) fn new_voxel_world(&mut self) {
-        let Some(old) = self.doc.volume.as_ref() else {
+        let Some(old) = self.work.doc.volume.as_ref() else {
             return;
         };
         let (w, h) = self.gen_size;
@@ -202,7 +203,7 @@ impl PathlabApp {
 
     /// A new document: the map extruded to `height` layers.
     pub(in crate::app) fn extrude_to_voxels(&mut self, height: u32) {
-        let made = crate::map::voxel::VoxelGrid::extrude(&self.doc.grid, height);
+        let made = crate::map::voxel::VoxelGrid::extrude(&self.work.doc.grid, height);
         let voxels = match made {
             Ok(v) => v,
             Err(e) => return self.report_error("Could not extrude the map", e),
@@ -211,14 +212,18 @@ impl PathlabApp {
         let (mut vol, _, _) = crate::map::volume::Volume::new(voxels, moves, vec![]);
         // Start and goal keep their cells, on the ground layer.
         (vol.z, vol.start_z, vol.goal_z) = (0, 0, 0);
-        let mut doc =
-            crate::app::Document::new(vol.voxels.slice(0), self.doc.start, self.doc.goal, None);
+        let mut doc = crate::app::Document::new(
+            vol.voxels.slice(0),
+            self.work.doc.start,
+            self.work.doc.goal,
+            None,
+        );
         doc.world = Family::Voxel { moves };
         doc.volume = Some(Box::new(vol));
         doc.dirty = true;
         doc.revision = 1;
         self.set_converted(doc);
-        let (w, h) = (self.doc.grid.width(), self.doc.grid.height());
+        let (w, h) = (self.work.doc.grid.width(), self.work.doc.grid.height());
         self.status = format!("The map as {w}×{h}×{height} voxels: a new, unsaved project");
     }
 }
