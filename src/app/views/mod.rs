@@ -4,22 +4,24 @@
 pub(crate) mod camera;
 pub(crate) mod canvas;
 pub(crate) mod canvas_draw;
+mod canvas_view;
 pub(crate) mod editing;
 pub(crate) mod legend;
 pub(crate) mod texture;
 pub(crate) mod view3d;
+mod view3d_camera;
 pub(crate) mod view3d_gl;
 pub(crate) mod view3d_mesh;
 
 use crate::app::{PathlabApp, View};
 use crate::search::registry::Overlay;
+use canvas_view::Canvas2d;
 use eframe::egui;
 use eframe::egui::{vec2, Vec2};
 
 impl PathlabApp {
     pub(in crate::app) fn centre(&mut self, ui: &mut egui::Ui) {
-        let n = self.work.views.len().max(1);
-        let mut full = ui.available_rect_before_wrap();
+        let full = ui.available_rect_before_wrap();
         // The legend gets a strip of its own under the views, so it never covers map cells;
         // on a voxel world it runs under the 3D view too (in the 2D column alone it took a
         // third of its height).
@@ -40,183 +42,26 @@ impl PathlabApp {
         } else {
             0.0
         };
-        let strip =
-            egui::Rect::from_min_max(egui::pos2(full.min.x, full.max.y - legend_h), full.max);
-        full.max.y -= legend_h;
         // The world's side view (voxels: the 3D view), left of the 2D views.
+        let side = crate::app::worlds::ui_of(&self.work.doc.world).side_view(self);
+        let map = (self.work.space.width(), self.work.space.height());
+        let lay = layout(full, legend_h, side.is_some(), self.work.views.len(), map);
         self.view3d.rect = None;
-        full = crate::app::worlds::ui_of(&self.work.doc.world).side_view(self, ui, full);
-        self.canvas_rect = Some(full);
-        let views_area = full;
-        let (w, h) = (self.work.space.width(), self.work.space.height());
-        let (cols, rows) = grid_layout(n, views_area.size(), (w, h));
-        let cell = egui::vec2(
-            views_area.width() / cols as f32,
-            views_area.height() / rows as f32,
-        );
-        let ctx = ui.ctx().clone();
-        let rev = self.work.doc.revision;
+        if let (Some(part), Some(r)) = (side, lay.side) {
+            part.show(self, ui, r, 0);
+        }
+        self.canvas_rect = Some(lay.canvas);
+        self.view_rects = lay.views.clone();
         let mut gestures = vec![];
-        self.view_rects.clear();
-        for i in 0..self.work.views.len() {
-            let (c, r) = (i % cols, i / cols);
-            let rect = egui::Rect::from_min_size(
-                views_area.min + egui::vec2(c as f32 * cell.x, r as f32 * cell.y),
-                cell - egui::vec2(
-                    if c + 1 < cols { 3.0 } else { 0.0 },
-                    if r + 1 < rows { 3.0 } else { 0.0 },
-                ),
-            );
-            self.view_rects.push(rect);
-            // Diff: view 0 against view 1, and view 1 against view 0.
-            // (Views of different worlds have no cells in common to compare.)
-            let same_world = self.work.views.iter().take(2).all(|v| v.world.is_none());
-            let other = if self.diff && self.work.views.len() >= 2 && i < 2 && same_world {
-                Some(1 - i)
-            } else {
-                None
-            };
-            {
-                let (a, b) = split_pair(&mut self.work.views, i, other);
-                let View {
-                    run,
-                    tex,
-                    serial,
-                    world,
-                    ..
-                } = a;
-                // A view of its own world redraws whenever it is rebuilt (its serial changes).
-                let (grid, rev) = match world {
-                    Some(w) => (&w.grid, rev ^ (*serial << 40)),
-                    None => (&self.work.doc.grid, rev),
-                };
-                tex.sync(
-                    &ctx,
-                    grid,
-                    self.work.space.layer_base(),
-                    rev,
-                    (run, *serial),
-                    b.map(|o| (&mut o.run, o.serial, i == 0)),
-                );
+        for (i, &rect) in lay.views.iter().enumerate() {
+            if let Some(g) = Canvas2d.show(self, ui, rect, i) {
+                gestures.push(g);
             }
-            let sol = self.work.views[i]
-                .run
-                .solution_shown()
-                .map_or(String::new(), |(c, e)| format!(" — ε {e:.2}, cost {c:.3}"));
-            let title = format!(
-                "{}{}{sol}",
-                self.work.views[i].run.choice.label(),
-                if other.is_some() { " — diff" } else { "" }
-            );
-            let own = self.work.views[i].world.as_ref();
-            // Cells the document's views share (selection, pointer, flashes, agents) are
-            // document cells: a view of its own world shows only its search.
-            let doc_cells = own.is_none();
-            let title = match own {
-                Some(w) => match &w.knowledge {
-                    Some((level, _)) => format!("{title} — {level}% known"),
-                    None => format!("{title} — on {}×{} hexes", w.grid.width(), w.grid.height()),
-                },
-                None => title,
-            };
-            let band: Option<Vec<crate::space::NodeId>> = if self.smoothed {
-                let v = &mut self.work.views[i];
-                let space = v.world.as_deref().map_or(&self.work.space, |w| &w.space);
-                v.run
-                    .path_visible()
-                    .then(|| v.run.smoothed_path(space).map(<[_]>::to_vec))
-                    .flatten()
-            } else {
-                None
-            };
-            let gps = self.gps_marks(i);
-            let heat = self.heat_for(i);
-            let own = self.work.views[i].world.as_ref();
-            let ov = canvas::Overlay {
-                gps: gps.as_deref(),
-                knowledge: heat.as_deref(),
-                smoothed: band.as_deref(),
-                title: &title,
-                start: own.map_or(self.work.doc.start, |w| w.start),
-                goal: own.map_or(self.work.doc.goal, |w| w.goal),
-                selected: self.selected.filter(|_| doc_cells),
-                rect_preview: self.rect_from.zip(self.hover).filter(|_| doc_cells),
-                diff: other.is_some(),
-                agent: (self.sim.agents.get(i).filter(|_| doc_cells))
-                    .map(|a| (&a.at, &a.trail[..])),
-                dragged: (self.drag_to.filter(|_| self.dragging_endpoint.is_some()))
-                    .filter(|_| doc_cells),
-                active: self.work.views.len() > 1 && i == self.active,
-                pointer: self
-                    .hover
-                    .filter(|_| self.work.views.len() > 1 && doc_cells),
-                flash: if doc_cells {
-                    (&self.flash.0[..], self.flash.1.elapsed().as_secs_f32())
-                } else {
-                    (&[][..], 0.0)
-                },
-            };
-            let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
-            let v = &mut self.work.views[i];
-            let (cam, space) = match v.world.as_deref_mut() {
-                Some(w) => (&mut w.cam, &w.space),
-                None => (&mut self.cam, &self.work.space),
-            };
-            let geometry = crate::app::worlds::geometry_of(&space.family());
-            if !crate::app::worlds::geometry::same(cam.geometry, geometry) {
-                cam.geometry = geometry;
-                cam.fit_pending = true;
-            }
-            let mut g = canvas::show(
-                &mut child,
-                cam,
-                (space.width(), space.height()),
-                &v.tex,
-                &mut v.run,
-                &ov,
-            );
-            if !doc_cells {
-                // Its cells are not the document's: it is looked at and inspected in its own
-                // cells, not edited; a stroke there says why nothing is painted.
-                if let Some(c) = g.hover {
-                    self.active = i;
-                    self.world_hover = Some((i, c));
-                } else if self.world_hover.is_some_and(|h| h.0 == i) {
-                    self.world_hover = None;
-                }
-                let picked = match (self.tool, g.clicked) {
-                    (crate::app::Tool::Select, Some(c)) => Some(c),
-                    _ => g.secondary.or(g.menu.map(|m| m.1)),
-                };
-                if let Some(c) = picked {
-                    self.world_selected = Some((i, c));
-                    self.active = i;
-                }
-                if g.pressed.is_some() && self.tool != crate::app::Tool::Select {
-                    self.status = format!(
-                        "View {} searches a world of its own ({}): the {} tool edits the \
-                         document in its other views",
-                        i + 1,
-                        if self.work.views[i]
-                            .world
-                            .as_ref()
-                            .is_some_and(|w| w.knowledge.is_some())
-                        {
-                            "its own cognitive map"
-                        } else {
-                            "the map as hexes, rebuilt after each edit"
-                        },
-                        self.tool.name()
-                    );
-                }
-                g = canvas::Gesture::default();
-            }
-            gestures.push(g);
         }
         self.legend_rect = None;
         if legend_h > 0.0 {
-            legend::draw_legend(ui, strip, diff, &extras);
-            self.legend_rect = Some(strip);
+            legend::draw_legend(ui, lay.legend, diff, &extras);
+            self.legend_rect = Some(lay.legend);
         }
         // The pointer's cell is cleared when it leaves every view, so the inspector never
         // speaks of a cell the user is no longer pointing at.
@@ -239,6 +84,72 @@ impl PathlabApp {
             }
         }
         self.hover = hover;
+    }
+}
+
+/// A kind of view the centre lays out: the 2D canvas of a run, the 3D view of a voxel world.
+pub(crate) trait ViewPart: Sync {
+    /// Draws view `i` of its kind into `rect`; a canvas returns what the pointer did on it.
+    fn show(
+        &self,
+        app: &mut PathlabApp,
+        ui: &mut egui::Ui,
+        rect: egui::Rect,
+        i: usize,
+    ) -> Option<canvas::Gesture>;
+}
+
+/// Where the centre's parts go.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Layout {
+    /// The legend's strip under everything (it never covers a map cell).
+    pub legend: egui::Rect,
+    /// The side view (the 3D view), left of the 2D views.
+    pub side: Option<egui::Rect>,
+    /// What the 2D views share.
+    pub canvas: egui::Rect,
+    /// Each 2D view's rectangle, left to right and top to bottom.
+    pub views: Vec<egui::Rect>,
+}
+
+/// The one layout of the centre: the legend strip (`legend_h` high) at the bottom, a side view
+/// in the left 60% when there is one, and `n` 2D views of a `map`-sized world in the grid that
+/// shows the map largest, 3 points apart.
+pub(crate) fn layout(
+    full: egui::Rect,
+    legend_h: f32,
+    side: bool,
+    n: usize,
+    map: (u32, u32),
+) -> Layout {
+    let legend = egui::Rect::from_min_max(egui::pos2(full.min.x, full.max.y - legend_h), full.max);
+    let mut rest = full;
+    rest.max.y -= legend_h;
+    let side = side.then(|| {
+        let split = rest.left() + (rest.width() * 0.6).round();
+        let r = egui::Rect::from_min_max(rest.min, egui::pos2(split - 3.0, rest.max.y));
+        rest = egui::Rect::from_min_max(egui::pos2(split, rest.top()), rest.max);
+        r
+    });
+    let (cols, rows) = grid_layout(n, rest.size(), map);
+    let cell = vec2(rest.width() / cols as f32, rest.height() / rows as f32);
+    let views = (0..n)
+        .map(|i| {
+            let (c, r) = (i % cols, i / cols);
+            egui::Rect::from_min_size(
+                rest.min + vec2(c as f32 * cell.x, r as f32 * cell.y),
+                cell - vec2(
+                    if c + 1 < cols { 3.0 } else { 0.0 },
+                    if r + 1 < rows { 3.0 } else { 0.0 },
+                ),
+            )
+        })
+        .collect();
+    Layout {
+        legend,
+        side,
+        canvas: rest,
+        views,
     }
 }
 
@@ -275,4 +186,34 @@ pub(in crate::app) fn grid_layout(n: usize, area: Vec2, map: (u32, u32)) -> (usi
         }
     }
     (best.0, best.1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_puts_the_legend_under_the_side_view_and_the_views_beside_it() {
+        let full = egui::Rect::from_min_size(egui::pos2(10.0, 20.0), vec2(1000.0, 600.0));
+        let lay = layout(full, 40.0, true, 2, (100, 50));
+        assert_eq!(
+            lay.legend,
+            egui::Rect::from_min_max(egui::pos2(10.0, 580.0), full.max)
+        );
+        let side = lay.side.expect("a side view");
+        assert_eq!(side.max.x, 10.0 + 600.0 - 3.0);
+        assert_eq!(lay.canvas.min.x, 610.0);
+        assert_eq!(lay.canvas.max.y, 580.0);
+        // A wide map: the two views stacked, 3 points apart, filling the canvas.
+        assert_eq!(lay.views.len(), 2);
+        assert_eq!(lay.views[0].width(), lay.canvas.width());
+        assert_eq!(lay.views[1].min.y - lay.views[0].max.y, 3.0);
+        assert_eq!(lay.views[1].max, lay.canvas.max);
+        for v in &lay.views {
+            assert!(v.min.x > side.max.x && v.max.y <= lay.legend.min.y);
+        }
+        // No side view: the views take the whole width.
+        let lay = layout(full, 0.0, false, 1, (100, 50));
+        assert_eq!((lay.side, lay.views[0]), (None, full));
+    }
 }

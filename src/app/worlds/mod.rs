@@ -9,6 +9,7 @@ pub(crate) mod square;
 pub(crate) mod view_world;
 pub(crate) mod voxel;
 
+use crate::app::views::ViewPart;
 use crate::app::{PathlabApp, Tool};
 use crate::space::Connectivity;
 use crate::world::Family;
@@ -29,11 +30,10 @@ pub(crate) trait WorldUi: Sync {
     fn tools(&self) -> &'static [(Tool, &'static str, &'static str)] {
         &[]
     }
-    /// A view of the world beside its 2D views (the 3D view of voxels), drawn into the left
-    /// of `area`; returns what is left for the 2D views.
-    fn side_view(&self, app: &mut PathlabApp, ui: &mut egui::Ui, area: egui::Rect) -> egui::Rect {
-        let _ = (app, ui);
-        area
+    /// A view of the world beside its 2D views (the 3D view of voxels), when it is shown.
+    fn side_view(&self, app: &PathlabApp) -> Option<&'static dyn ViewPart> {
+        let _ = app;
+        None
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::geometry::{self, CellGeometry};
 use super::WorldUi;
+use crate::app::views::ViewPart;
 use crate::app::PathlabApp;
 use crate::space::{Connectivity, VoxelMoves};
 use crate::world::Family;
@@ -31,15 +32,9 @@ impl WorldUi for FamilyUi {
         false
     }
 
-    fn side_view(&self, app: &mut PathlabApp, ui: &mut egui::Ui, area: egui::Rect) -> egui::Rect {
-        if !app.view3d.show || app.work.doc.volume.is_none() {
-            return area;
-        }
-        // The 3D view on the left, the 2D layer views on the right.
-        let split = area.left() + (area.width() * 0.6).round();
-        let r3d = egui::Rect::from_min_max(area.min, egui::pos2(split - 3.0, area.max.y));
-        app.show_view3d(ui, r3d);
-        egui::Rect::from_min_max(egui::pos2(split, area.top()), area.max)
+    fn side_view(&self, app: &PathlabApp) -> Option<&'static dyn ViewPart> {
+        let shown = app.view3d.show && app.work.doc.volume.is_some();
+        shown.then_some(&crate::app::view3d::View3dPart as &dyn ViewPart)
     }
 }
 

@@ -1,0 +1,173 @@
+//! The 2D view of one run: its texture brought up to date, its title, the overlays it draws,
+//! and what the pointer did on it (a view of its own world is inspected, not edited).
+
+use super::{canvas, split_pair, ViewPart};
+use crate::app::{PathlabApp, View};
+use eframe::egui;
+
+/// The 2D canvas of a run.
+pub(crate) struct Canvas2d;
+
+impl ViewPart for Canvas2d {
+    fn show(
+        &self,
+        app: &mut PathlabApp,
+        ui: &mut egui::Ui,
+        rect: egui::Rect,
+        i: usize,
+    ) -> Option<canvas::Gesture> {
+        Some(app.canvas_view(ui, rect, i))
+    }
+}
+
+impl PathlabApp {
+    /// Draws view `i` into `rect`; returns the gesture made on it, for the document's views
+    /// (a view of its own world has handled its own).
+    fn canvas_view(&mut self, ui: &mut egui::Ui, rect: egui::Rect, i: usize) -> canvas::Gesture {
+        let ctx = ui.ctx().clone();
+        let rev = self.work.doc.revision;
+        // Diff: view 0 against view 1, and view 1 against view 0.
+        // (Views of different worlds have no cells in common to compare.)
+        let same_world = self.work.views.iter().take(2).all(|v| v.world.is_none());
+        let other = if self.diff && self.work.views.len() >= 2 && i < 2 && same_world {
+            Some(1 - i)
+        } else {
+            None
+        };
+        {
+            let (a, b) = split_pair(&mut self.work.views, i, other);
+            let View {
+                run,
+                tex,
+                serial,
+                world,
+                ..
+            } = a;
+            // A view of its own world redraws whenever it is rebuilt (its serial changes).
+            let (grid, rev) = match world {
+                Some(w) => (&w.grid, rev ^ (*serial << 40)),
+                None => (&self.work.doc.grid, rev),
+            };
+            tex.sync(
+                &ctx,
+                grid,
+                self.work.space.layer_base(),
+                rev,
+                (run, *serial),
+                b.map(|o| (&mut o.run, o.serial, i == 0)),
+            );
+        }
+        let sol = self.work.views[i]
+            .run
+            .solution_shown()
+            .map_or(String::new(), |(c, e)| format!(" — ε {e:.2}, cost {c:.3}"));
+        let title = format!(
+            "{}{}{sol}",
+            self.work.views[i].run.choice.label(),
+            if other.is_some() { " — diff" } else { "" }
+        );
+        let own = self.work.views[i].world.as_ref();
+        // Cells the document's views share (selection, pointer, flashes, agents) are
+        // document cells: a view of its own world shows only its search.
+        let doc_cells = own.is_none();
+        let title = match own {
+            Some(w) => match &w.knowledge {
+                Some((level, _)) => format!("{title} — {level}% known"),
+                None => format!("{title} — on {}×{} hexes", w.grid.width(), w.grid.height()),
+            },
+            None => title,
+        };
+        let band: Option<Vec<crate::space::NodeId>> = if self.smoothed {
+            let v = &mut self.work.views[i];
+            let space = v.world.as_deref().map_or(&self.work.space, |w| &w.space);
+            v.run
+                .path_visible()
+                .then(|| v.run.smoothed_path(space).map(<[_]>::to_vec))
+                .flatten()
+        } else {
+            None
+        };
+        let gps = self.gps_marks(i);
+        let heat = self.heat_for(i);
+        let own = self.work.views[i].world.as_ref();
+        let ov = canvas::Overlay {
+            gps: gps.as_deref(),
+            knowledge: heat.as_deref(),
+            smoothed: band.as_deref(),
+            title: &title,
+            start: own.map_or(self.work.doc.start, |w| w.start),
+            goal: own.map_or(self.work.doc.goal, |w| w.goal),
+            selected: self.selected.filter(|_| doc_cells),
+            rect_preview: self.rect_from.zip(self.hover).filter(|_| doc_cells),
+            diff: other.is_some(),
+            agent: (self.sim.agents.get(i).filter(|_| doc_cells)).map(|a| (&a.at, &a.trail[..])),
+            dragged: (self.drag_to.filter(|_| self.dragging_endpoint.is_some()))
+                .filter(|_| doc_cells),
+            active: self.work.views.len() > 1 && i == self.active,
+            pointer: self
+                .hover
+                .filter(|_| self.work.views.len() > 1 && doc_cells),
+            flash: if doc_cells {
+                (&self.flash.0[..], self.flash.1.elapsed().as_secs_f32())
+            } else {
+                (&[][..], 0.0)
+            },
+        };
+        let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect));
+        let v = &mut self.work.views[i];
+        let (cam, space) = match v.world.as_deref_mut() {
+            Some(w) => (&mut w.cam, &w.space),
+            None => (&mut self.cam, &self.work.space),
+        };
+        let geometry = crate::app::worlds::geometry_of(&space.family());
+        if !crate::app::worlds::geometry::same(cam.geometry, geometry) {
+            cam.geometry = geometry;
+            cam.fit_pending = true;
+        }
+        let mut g = canvas::show(
+            &mut child,
+            cam,
+            (space.width(), space.height()),
+            &v.tex,
+            &mut v.run,
+            &ov,
+        );
+        if !doc_cells {
+            // Its cells are not the document's: it is looked at and inspected in its own
+            // cells, not edited; a stroke there says why nothing is painted.
+            if let Some(c) = g.hover {
+                self.active = i;
+                self.world_hover = Some((i, c));
+            } else if self.world_hover.is_some_and(|h| h.0 == i) {
+                self.world_hover = None;
+            }
+            let picked = match (self.tool, g.clicked) {
+                (crate::app::Tool::Select, Some(c)) => Some(c),
+                _ => g.secondary.or(g.menu.map(|m| m.1)),
+            };
+            if let Some(c) = picked {
+                self.world_selected = Some((i, c));
+                self.active = i;
+            }
+            if g.pressed.is_some() && self.tool != crate::app::Tool::Select {
+                self.status = format!(
+                    "View {} searches a world of its own ({}): the {} tool edits the \
+                     document in its other views",
+                    i + 1,
+                    if self.work.views[i]
+                        .world
+                        .as_ref()
+                        .is_some_and(|w| w.knowledge.is_some())
+                    {
+                        "its own cognitive map"
+                    } else {
+                        "the map as hexes, rebuilt after each edit"
+                    },
+                    self.tool.name()
+                );
+            }
+            g = canvas::Gesture::default();
+        }
+        g
+    }
+}
