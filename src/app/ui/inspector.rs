@@ -87,7 +87,7 @@ fn inspect_cell(
     };
     // On voxels, the cell is in the layer shown; start and goal have layers too.
     let z = app.work.doc.layer();
-    let is_voxel = app.work.doc.volume.is_some();
+    let is_voxel = crate::app::worlds::ui_of(&app.work.doc.world).layered();
     let (start, goal) = match world {
         Some(w) => ((w.start.0, w.start.1, 0), (w.goal.0, w.goal.1, 0)),
         None => (app.work.doc.start_at(), app.work.doc.goal_at()),

@@ -38,7 +38,7 @@ impl PathlabApp {
             asked.push(Command::New);
         }
         // A voxel world's layer: up and down through the 2D view.
-        if self.work.doc.volume.is_some() {
+        if crate::app::worlds::ui_of(&self.work.doc.world).layered() {
             let (up, down) =
                 ctx.input(|i| (i.key_pressed(Key::PageUp), i.key_pressed(Key::PageDown)));
             let z = self.work.doc.layer();

@@ -351,8 +351,8 @@ pub(in crate::app) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     crate::app::problems::show(app, ui);
                 }
                 ui.separator();
-                // Agents and changing obstacles walk square and hex maps.
-                if app.work.doc.volume.is_none() {
+                // Agents and changing obstacles walk the worlds whose part says so.
+                if crate::app::worlds::ui_of(&app.work.doc.world).dynamic_world() {
                     crate::app::world_panels::dynamic_world(app, ui);
                     ui.separator();
                 }

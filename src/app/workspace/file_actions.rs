@@ -171,8 +171,10 @@ impl PathlabApp {
             PendingAction::Open(None) => {
                 self.ask_file(DialogPurpose::Open, "");
             }
-            PendingAction::New if self.work.doc.volume.is_some() => self.new_voxel_world(),
             PendingAction::New => {
+                if crate::app::worlds::ui_of(&self.work.doc.world).new_document(self) {
+                    return;
+                }
                 let (w, h) = self.gen_size;
                 let grid = crate::map::Grid::new(w.max(2), h.max(1), Cell::FREE);
                 let mut doc = Document::new(grid, (0, h / 2), (w - 1, h / 2), None);
@@ -445,7 +447,7 @@ impl PathlabApp {
         let Some(v) = self.work.views.first() else {
             return;
         };
-        if self.work.doc.volume.is_some() {
+        if self.work.space.volume().is_some() {
             self.status = "Posthoc traces are 2D: export the run (RON) of a voxel world".into();
             return;
         }

@@ -30,6 +30,21 @@ pub(crate) trait WorldUi: Sync {
     fn tools(&self) -> &'static [(Tool, &'static str, &'static str)] {
         &[]
     }
+    /// Whether the 2D views show one layer of several (PageUp/PageDown move between them, the
+    /// inspector names the layer).
+    fn layered(&self) -> bool {
+        false
+    }
+    /// Whether agents and the dynamic world's changes walk it.
+    fn dynamic_world(&self) -> bool {
+        true
+    }
+    /// File ▸ New on a world of this family, where it differs from a new square map; whether it
+    /// was done.
+    fn new_document(&self, app: &mut PathlabApp) -> bool {
+        let _ = app;
+        false
+    }
     /// A view of the world beside its 2D views (the 3D view of voxels), when it is shown.
     fn side_view(&self, app: &PathlabApp) -> Option<&'static dyn ViewPart> {
         let _ = app;

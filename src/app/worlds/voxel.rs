@@ -32,6 +32,20 @@ impl WorldUi for FamilyUi {
         false
     }
 
+    fn layered(&self) -> bool {
+        true
+    }
+
+    fn dynamic_world(&self) -> bool {
+        false
+    }
+
+    fn new_document(&self, app: &mut PathlabApp) -> bool {
+        // A new voxel world of the same size and moves, empty.
+        app.new_voxel_world();
+        true
+    }
+
     fn side_view(&self, app: &PathlabApp) -> Option<&'static dyn ViewPart> {
         let shown = app.view3d.show && app.work.doc.volume.is_some();
         shown.then_some(&crate::app::view3d::View3dPart as &dyn ViewPart)
