@@ -1,0 +1,48 @@
+//! What the command-line suites share: running the binary, temporary files, and the one-line
+//! error contract.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+pub fn pathlab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pathlab"))
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+/// The stdout of a command that must have succeeded (its stderr in the failure message).
+pub fn succeeded(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+pub fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("pathlab-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+pub fn write(name: &str, text: &str) -> String {
+    let p = tmp(name);
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+pub fn one_clean_line(out: &Output) -> String {
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!out.status.success(), "should fail: {err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("internal error"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    err
+}
+
+pub const MAP: &str = "type octile\nheight 3\nwidth 4\nmap\n....\n.@@.\n....\n";
