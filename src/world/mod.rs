@@ -8,8 +8,8 @@
 //!
 //! Adding a family: one line in [`for_each_family`] (variant with its parameters / constructor
 //! field: world type => space type, name, title), the space in `space/` and its `WorldFamily`
-//! impl in a file of its own here. Code above speaks to `Family`, `AnySpace`, `AnySearch` and
-//! the trait; the app's 2D view still draws cells through its own `Geometry` per family.
+//! impl in a file of its own here, and (with the app) its UI part in `app/worlds/`, found
+//! through the same list. Code above speaks to `Family`, `AnySpace`, `AnySearch` and the trait.
 
 mod any_search;
 mod any_space;
