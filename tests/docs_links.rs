@@ -48,7 +48,10 @@ fn every_relative_link_resolves() {
             }
         }
     }
-    assert!(checked >= 20, "only {checked} relative links found: is the scan broken?");
+    assert!(
+        checked >= 20,
+        "only {checked} relative links found: is the scan broken?"
+    );
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
 }
 
@@ -57,7 +60,10 @@ fn the_readme_is_a_front_door() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(root.join("README.md")).unwrap();
     let lines = text.lines().count();
-    assert!(lines <= 250, "README.md has {lines} lines: move detail into docs/");
+    assert!(
+        lines <= 250,
+        "README.md has {lines} lines: move detail into docs/"
+    );
     // The two commands a fresh machine needs come first.
     let head: String = text.lines().take(30).collect::<Vec<_>>().join("\n");
     assert!(head.contains("cargo run --release"), "{head}");

@@ -1,9 +1,11 @@
 //! The desktop app: a map editor with stepping search views side by side.
 //!
-//! Layout (docs UI.md): menus on top; tools, generators and the algorithm on the left; one to
-//! four views in the centre; inspector, statistics and plots on the right; the timeline at the
-//! bottom. State lives in [`PathlabApp`]; `show` draws it into any `Ui`, so the window, the
-//! headless screenshot and the egui_kittest tests run the same code.
+//! Layout (docs/ui.md): menus on top; tools, generators and the algorithm on the left; one
+//! to four views in the centre; inspector, statistics and plots on the right; the timeline at
+//! the bottom. The app is built from parts (docs/architecture.md, "The app in parts"): the
+//! workspace, views, a part per world family, overlays per algorithm, features and jobs, all
+//! driven through [`Command`]s. `show` draws it into any `Ui`, so the window, the headless
+//! screenshot and the egui_kittest tests run the same code.
 
 mod command;
 mod facade;

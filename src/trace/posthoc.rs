@@ -42,9 +42,9 @@ pub struct Layout<'a> {
     pub hex: Option<(HexOrientation, f64)>,
 }
 
-/// Colours by event type, pathlab's palette (UI.md): start and goal as their discs, expanded as
-/// the closed set, generated and updated as the open set, the path green, line-of-sight checks
-/// green when clear and red when blocked.
+/// Colours by event type, pathlab's palette (docs/ui.md): start and goal as their discs,
+/// expanded as the closed set, generated and updated as the open set, the path green,
+/// line-of-sight checks green when clear and red when blocked.
 const FILL: &str = "${{ ({ source: '#28aa46', destination: '#d72d2d', expanding: '#fab878', \
 generating: '#96c8f5', updating: '#96c8f5', reopening: '#96c8f5', consistent: '#fab878', \
 inconsistent: '#aa78d2', path: '#a0dc28', end: '#a0dc28', 'world-change': '#222226', \

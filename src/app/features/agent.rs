@@ -368,7 +368,7 @@ impl PathlabApp {
         if xy.is_empty() {
             return;
         }
-        // Flashed on the canvas, then outlined until the next change (UI.md).
+        // Flashed on the canvas, then outlined until the next change (docs/ui.md).
         self.flash = (xy.clone(), Instant::now());
         self.work.doc.revision += 1;
         let before = self.work.space.revision();

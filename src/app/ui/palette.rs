@@ -1,4 +1,4 @@
-//! pathlab's colours (docs UI.md): one table for the canvas, the legend and exported PNGs.
+//! pathlab's colours (docs/ui.md): one table for the canvas, the legend and exported PNGs.
 
 use crate::map::Terrain;
 use crate::trace::NodeState;
@@ -56,7 +56,7 @@ pub const AGENT: Color32 = Color32::from_rgb(30, 110, 230);
 pub const POINTER: Color32 = Color32::from_rgb(20, 20, 24);
 /// The title bar of the view the inspector speaks of.
 pub const ACTIVE_TITLE: Color32 = Color32::from_rgb(40, 75, 130);
-/// Cells a world change touched: flashed, then outlined (UI.md).
+/// Cells a world change touched: flashed, then outlined (docs/ui.md).
 pub const CHANGED: Color32 = Color32::from_rgb(0, 200, 220);
 pub const ARROW: Color32 = Color32::from_rgba_premultiplied(60, 60, 60, 160);
 /// Labels on cells (g when zoomed in): dark on every fill of the map.

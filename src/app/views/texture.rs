@@ -83,7 +83,7 @@ impl MapTexture {
 
     /// Brings the texture up to date with the map and the run's cursor. With `diff`, cells are
     /// coloured by which of the two runs expanded them; its flag is true when this run is the
-    /// first of the pair, so each run keeps one colour in both views (UI.md: blue, orange).
+    /// first of the pair, so each run keeps one colour in both views (docs/ui.md: blue, orange).
     /// Cell i of `grid` shows node `base + i` (a voxel world's layer starts at its base).
     #[allow(clippy::too_many_arguments)]
     pub fn sync(
