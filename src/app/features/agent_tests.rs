@@ -2,6 +2,17 @@
 use super::*;
 use crate::app::{AlgoChoice, Command, Options};
 
+/// Agents sent out while 30% of the blocks flip every 3 ticks (at the app's tick rate).
+fn send_agents_on_flips(app: &mut PathlabApp) {
+    let ticks_per_sec = app.sim().ticks_per_sec;
+    app.apply(Command::AgentSettings {
+        ticks_per_sec,
+        every: 3,
+        percent: 30.0,
+    });
+    app.apply(Command::AgentsStart(false));
+}
+
 fn app() -> PathlabApp {
     PathlabApp::new(Options {
         recovery_file: Some(
@@ -20,13 +31,7 @@ fn agents_cross_a_flipping_map_and_the_map_comes_back() {
     app.add_view(AlgoChoice::named("astar"));
     app.add_view(AlgoChoice::named("rtd-star"));
     let before = app.doc().grid.clone();
-    let ticks_per_sec = app.sim().ticks_per_sec;
-    app.apply(Command::AgentSettings {
-        ticks_per_sec,
-        every: 3,
-        percent: 30.0,
-    });
-    app.agents_start(false);
+    send_agents_on_flips(&mut app);
     let mut replans = 0;
     for _ in 0..2000 {
         app.agent_tick();
@@ -125,13 +130,7 @@ fn stopping_keeps_the_users_edits_and_undos() {
     };
     app.edit(wall_at(a));
     let mut expected = app.doc().grid.clone();
-    let ticks_per_sec = app.sim().ticks_per_sec;
-    app.apply(Command::AgentSettings {
-        ticks_per_sec,
-        every: 3,
-        percent: 30.0,
-    });
-    app.agents_start(false);
+    send_agents_on_flips(&mut app);
     for _ in 0..12 {
         app.agent_tick();
     }
@@ -172,13 +171,7 @@ fn stopping_keeps_the_users_edits_and_undos() {
 #[test]
 fn a_replayed_tape_gives_the_same_outing() {
     let mut app = app();
-    let ticks_per_sec = app.sim().ticks_per_sec;
-    app.apply(Command::AgentSettings {
-        ticks_per_sec,
-        every: 3,
-        percent: 30.0,
-    });
-    app.agents_start(false);
+    send_agents_on_flips(&mut app);
     for _ in 0..30 {
         app.agent_tick();
     }
@@ -214,13 +207,7 @@ fn a_replayed_tape_gives_the_same_outing() {
 fn a_jps_plus_agent_replans_on_the_patched_table() {
     let mut app = app();
     app.set_algorithm(0, AlgoChoice::named("jps-plus"));
-    let ticks_per_sec = app.sim().ticks_per_sec;
-    app.apply(Command::AgentSettings {
-        ticks_per_sec,
-        every: 3,
-        percent: 30.0,
-    });
-    app.agents_start(false);
+    send_agents_on_flips(&mut app);
     let astar = crate::search::registry::find("astar").unwrap();
     let params = crate::search::params::Params::default();
     let mut checked = 0;

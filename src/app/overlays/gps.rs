@@ -79,12 +79,7 @@ pub(in crate::app) fn draw_heat(
     map: &CognitiveMap,
 ) {
     let (x0, y0, x1, y1) = visible(cam, view, w, h);
-    let rel: Vec<egui::Vec2> = cam
-        .geometry
-        .corners()
-        .into_iter()
-        .map(|q| q * cam.zoom)
-        .collect();
+    let rel = cam.corners();
     let mut mesh = egui::Mesh::default();
     let labels = cam.zoom >= COUNT_ZOOM && (x1 - x0) as u64 * (y1 - y0) as u64 <= 6_000;
     let mut texts = vec![];

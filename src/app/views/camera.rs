@@ -59,6 +59,12 @@ impl Camera {
         view.min + self.offset + self.geometry.centre(c) * self.zoom
     }
 
+    /// A cell's corners around its centre, in screen points (the same for every cell).
+    pub(in crate::app) fn corners(&self) -> Vec<Vec2> {
+        let z = self.zoom;
+        self.geometry.corners().into_iter().map(|q| q * z).collect()
+    }
+
     /// The square around a cell (a hexagon's bounding box on hex worlds).
     pub(in crate::app) fn cell_rect(&self, view: Rect, c: (u32, u32)) -> Rect {
         let side = self.geometry.side();

@@ -33,12 +33,7 @@ pub(in crate::app) fn draw_cells(
     let (x0, y0, x1, y1) = visible(cam, view, w, h);
     let origin = view.min + cam.offset;
     // Corners relative to the centre, the same for every cell.
-    let rel: Vec<Vec2> = cam
-        .geometry
-        .corners()
-        .into_iter()
-        .map(|q| q * cam.zoom)
-        .collect();
+    let rel = cam.corners();
     let mut mesh = egui::Mesh::default();
     for y in y0..y1 {
         for x in x0..x1 {
