@@ -167,9 +167,11 @@ pub struct RuleArgs {
     /// `ground` (only . and G are passable). Square and hex maps.
     #[arg(long, value_enum)]
     terrain: Option<TerrainArg>,
-    /// World: `square` cells (the default), or `hex`: the map turned into hexagons (problems and
-    /// cells given in square cells run from the hex under that cell's centre).
-    #[arg(long, value_parser = ["square", "hex"])]
+    /// World: `square` cells (the default), `hex`: the map turned into hexagons (problems and
+    /// cells given in square cells run from the hex under that cell's centre), or `navmesh`: its
+    /// walkable cells merged into rectangles joined by portals (problems run from the polygon
+    /// under their cells).
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(pathlab::world::Family::flag_names()))]
     world: Option<String>,
     /// With --world hex: square cells from one hex centre to the next (from 1 to the map's
     /// shorter side; default 1).

@@ -43,6 +43,8 @@ pub struct Needs {
     pub uniform_costs: bool,
     /// Node ids that survive edits (searches that repair what they know after a change).
     pub stable_ids: bool,
+    /// Line of sight between nodes (the any-angle searches).
+    pub sight: bool,
 }
 
 impl Needs {
@@ -51,6 +53,7 @@ impl Needs {
         undirected: false,
         uniform_costs: false,
         stable_ids: false,
+        sight: false,
     };
 
     /// What searches that repair after a change need: edges both ways, ids that stay.
@@ -58,6 +61,7 @@ impl Needs {
         undirected: true,
         uniform_costs: false,
         stable_ids: true,
+        sight: false,
     };
 
     /// What jump point search needs: every move costs its length.
@@ -65,6 +69,15 @@ impl Needs {
         undirected: false,
         uniform_costs: true,
         stable_ids: false,
+        sight: false,
+    };
+
+    /// What the any-angle searches need: straight segments between nodes to check.
+    pub const SIGHT: Needs = Needs {
+        undirected: false,
+        uniform_costs: false,
+        stable_ids: false,
+        sight: true,
     };
 
     /// Why `algo` cannot run on `space`, if it cannot.
@@ -77,6 +90,11 @@ impl Needs {
         if self.stable_ids && !space.stable_ids() {
             return Some(format!(
                 "{algo} needs node ids that survive edits; this world renumbers its nodes when it changes"
+            ));
+        }
+        if self.sight && !space.has_line_of_sight() {
+            return Some(format!(
+                "{algo} needs line of sight between nodes; this world has no segments to check (use astar)"
             ));
         }
         if self.uniform_costs && !space.uniform_costs() {

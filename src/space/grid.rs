@@ -383,6 +383,10 @@ impl Space for GridSpace {
 
     /// Free when every cell the segment touches is passable at cost 1 (a segment over dearer
     /// terrain would not cost its length), corners and edges it passes exactly included.
+    fn has_line_of_sight(&self) -> bool {
+        true
+    }
+
     fn line_of_sight(&self, a: NodeId, b: NodeId) -> Option<bool> {
         let ((ax, ay), (bx, by)) = (self.xy(a), self.xy(b));
         let (w, h) = (self.width as i64, self.height as i64);

@@ -418,6 +418,10 @@ impl Space for HexSpace {
     /// The segment is walked twice, moved 10⁻⁷ of a hex to each side: each copy is in general
     /// position, and between them they touch both hexes beside a corner or an edge the segment
     /// passes exactly (as a hex path must go round one of them).
+    fn has_line_of_sight(&self) -> bool {
+        true
+    }
+
     fn line_of_sight(&self, a: NodeId, b: NodeId) -> Option<bool> {
         let (ca, cb) = (self.centre_of(a), self.centre_of(b));
         let d = (cb.0 - ca.0, cb.1 - ca.1);

@@ -6,12 +6,14 @@ mod heuristic;
 mod hex;
 pub mod knowledge;
 pub mod los;
+mod navmesh;
 mod voxel;
 
 pub use grid::{Connectivity, GridSpace, TerrainRule, DIRS};
 pub use heuristic::Heuristic;
 pub use hex::{lattice_centre as hex_lattice_centre, HexOrientation, HexSpace};
 pub use knowledge::CognitiveMap;
+pub use navmesh::{NavmeshSpace, Portal, NO_POLYGON};
 pub use voxel::{VoxelMoves, VoxelSpace};
 
 use serde::{Deserialize, Serialize};
@@ -169,6 +171,11 @@ pub trait Space {
 
     /// Where `n` is drawn: cell centre in cell units (z = 0 on flat maps).
     fn position(&self, n: NodeId) -> [f32; 3];
+
+    /// Whether [`Space::line_of_sight`] answers: what the any-angle searches need.
+    fn has_line_of_sight(&self) -> bool {
+        false
+    }
 
     /// Whether a straight segment from `a` to `b` is free, for any-angle algorithms; `None` when
     /// the space has no geometry for it.

@@ -475,6 +475,10 @@ impl Space for VoxelSpace {
     /// Free when every voxel the segment touches is free at cost 1 (a segment over dearer
     /// terrain would not cost its length), edges and corners it passes exactly included (so a
     /// single diagonal move's segment needs its whole bounding box).
+    fn has_line_of_sight(&self) -> bool {
+        true
+    }
+
     fn line_of_sight(&self, a: NodeId, b: NodeId) -> Option<bool> {
         let (p, q) = (self.xyz(a), self.xyz(b));
         let (p, q) = (p.map(|v| v as i64), q.map(|v| v as i64));

@@ -61,6 +61,10 @@ pub trait WorldFamily: Clone + std::fmt::Debug {
     }
     /// Attaches the cognitive map a counter heuristic reads, in worlds that have one.
     fn set_knowledge(&mut self, _k: Option<&CognitiveMap>) {}
+    /// Which node each cell of the 2D view shows.
+    fn cell_nodes(&self) -> CellNodes<'_> {
+        CellNodes::From(self.layer_base())
+    }
 
     /// Whether a square map's scenario lengths are this family's optima (squares: yes; hexes
     /// over squares: no, they are found again by Dijkstra).
@@ -309,6 +313,19 @@ impl AnySpace {
         }
     }
 
+    /// Which node each cell of the 2D view shows (see [`WorldFamily::cell_nodes`]).
+    pub fn cell_nodes(&self) -> CellNodes<'_> {
+        each!(self, w => WorldFamily::cell_nodes(w))
+    }
+
+    /// The navmesh inside, if this is one.
+    pub fn as_navmesh(&self) -> Option<&crate::space::NavmeshSpace> {
+        match self {
+            AnySpace::Navmesh(m) => Some(m),
+            _ => None,
+        }
+    }
+
     /// The square grid inside, if this is one.
     pub fn as_square(&self) -> Option<&crate::space::GridSpace> {
         match self {
@@ -340,6 +357,15 @@ impl AnySpace {
             z: v.z,
         })
     }
+}
+
+/// Which node each cell of a world's 2D view shows.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CellNodes<'a> {
+    /// Cell i shows node `base + i` (squares, hexes, a voxel world's layer).
+    From(usize),
+    /// Cell i shows node `map[i]`, or none where it is `u32::MAX` (a navmesh's polygons).
+    Map(&'a [u32]),
 }
 
 /// The cells of `r` clipped to `grid`, row by row.

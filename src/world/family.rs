@@ -84,6 +84,15 @@ macro_rules! declare_family {
                 }
             }
 
+            /// The families `--world` names (those made from a square map by flags).
+            pub fn flag_names() -> Vec<&'static str> {
+                [$(($name, <$world as WorldFamily>::from_flags(1.0, "pointy").is_some())),*]
+                    .iter()
+                    .filter(|k| k.1)
+                    .map(|k| k.0)
+                    .collect()
+            }
+
             /// Reads `--world` with its hex flags; `hex_size` is the pitch.
             pub fn parse(world: &str, hex_size: f64, orientation: &str) -> Result<Family, String> {
                 $(if world == $name {
@@ -91,12 +100,10 @@ macro_rules! declare_family {
                         return f;
                     }
                 })*
-                let known: Vec<&str> = [$(($name, <$world as WorldFamily>::from_flags(1.0, "pointy").is_some())),*]
-                    .iter()
-                    .filter(|k| k.1)
-                    .map(|k| k.0)
-                    .collect();
-                Err(format!("unknown world family `{world}` (known: {})", known.join(", ")))
+                Err(format!(
+                    "unknown world family `{world}` (known: {})",
+                    Family::flag_names().join(", ")
+                ))
             }
         }
     };
@@ -122,7 +129,10 @@ mod tests {
         assert!(Family::parse("hex", 0.0, "flat").is_err());
         // Voxel worlds come from .3dmap files, not from --world.
         let e = Family::parse("voxel", 2.0, "flat").unwrap_err();
-        assert_eq!(e, "unknown world family `voxel` (known: square, hex)");
+        assert_eq!(
+            e,
+            "unknown world family `voxel` (known: square, hex, navmesh)"
+        );
         assert_eq!(
             Family::parse("hex", 2.0, "flat"),
             Ok(Family::Hex {

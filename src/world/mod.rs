@@ -15,11 +15,12 @@ mod any_search;
 mod any_space;
 mod family;
 mod hex;
+mod navmesh;
 mod square;
 mod voxel;
 
 pub use any_search::AnySearch;
-pub use any_space::{dispatch, AnySpace, FamilyFn, SpaceFn, WorldFamily};
+pub use any_space::{dispatch, AnySpace, CellNodes, FamilyFn, SpaceFn, WorldFamily};
 pub use family::Family;
 pub use voxel::VoxelWorld;
 
@@ -34,6 +35,7 @@ macro_rules! for_each_family {
             Square / square: $crate::space::GridSpace => $crate::space::GridSpace, "square", "square grids";
             Hex { orientation: $crate::space::HexOrientation, pitch: f64 } / hex: $crate::space::HexSpace => $crate::space::HexSpace, "hex", "hex grids";
             Voxel { moves: $crate::space::VoxelMoves } / voxel: $crate::world::VoxelWorld => $crate::space::VoxelSpace, "voxel", "voxel worlds";
+            Navmesh / navmesh: $crate::space::NavmeshSpace => $crate::space::NavmeshSpace, "navmesh", "navmeshes";
         }
     };
 }

@@ -117,7 +117,7 @@ pub(super) struct Walk;
 impl super::OverlayPart for Walk {
     fn draw(&self, s: &super::Scene, _: &mut Run) {
         if let Some(g) = s.gps {
-            draw_walk(s.painter, s.cam, s.view, s.size.0, g);
+            draw_walk(s.painter, s.cam, s.view, s.space.width(), g);
         }
     }
 

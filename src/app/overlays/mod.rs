@@ -14,13 +14,13 @@ use crate::search::registry::Overlay;
 use crate::space::NodeId;
 use eframe::egui::{Painter, Pos2, Rect};
 
-/// Where an overlay draws: the view's painter and camera, the world's size, and what the
+/// Where an overlay draws: the view's painter and camera, the world, and what the
 /// view prepared for overlays that need more than the run (the GPS walk's marks).
 pub(crate) struct Scene<'a> {
     pub painter: &'a Painter,
     pub cam: &'a Camera,
     pub view: Rect,
-    pub size: (u32, u32),
+    pub space: &'a crate::world::AnySpace,
     pub gps: Option<&'a gps::GpsMarks>,
 }
 
@@ -28,8 +28,7 @@ impl Scene<'_> {
     /// Screen position of node `n`'s cell centre (nodes of other layers where they lie from
     /// above).
     pub fn at(&self, n: NodeId) -> Pos2 {
-        let (w, h) = (self.size.0.max(1), self.size.1.max(1));
-        self.cam.centre(self.view, (n % w, (n / w) % h))
+        self.cam.centre(self.view, self.space.xy(n))
     }
 }
 

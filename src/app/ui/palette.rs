@@ -18,6 +18,11 @@ pub const PHASE_TEXT: Color32 = Color32::from_rgb(235, 235, 240);
 /// A jump of jump point search, from the node expanded to the jump point it reached.
 pub const JUMP: Color32 = Color32::from_rgb(70, 110, 200);
 /// Blocked voxels in 3D (lighter than WALL so that their shading shows).
+/// A navmesh's polygon outlines, its portals (dotted, as Rahmani 2020's Fig. 3.2 draws L0
+/// portals) and its polygon centres.
+pub const POLYGON: Color32 = Color32::from_rgb(90, 100, 130);
+pub const PORTAL: Color32 = Color32::from_rgb(255, 255, 255);
+pub const POLYGON_CENTRE: Color32 = Color32::from_rgb(60, 70, 100);
 pub const VOXEL: Color32 = Color32::from_rgb(140, 144, 156);
 /// The outline of the layer the 2D view shows, in 3D.
 pub const LAYER_FRAME: Color32 = Color32::from_rgb(110, 140, 200);

@@ -10,6 +10,7 @@ use crate::app::palette;
 use crate::app::run::Run;
 use crate::app::texture::MapTexture;
 use crate::space::NodeId;
+use crate::world::AnySpace;
 use eframe::egui::{self, pos2, vec2, Color32, Pos2, Rect, RichText, Sense, Stroke};
 
 /// What the user did on a view this frame, read from the frame's events in order: a press,
@@ -93,14 +94,15 @@ fn disc_radius(zoom: f32) -> f32 {
 pub fn show(
     ui: &mut egui::Ui,
     cam: &mut Camera,
-    (w, h): (u32, u32),
+    space: &AnySpace,
     tex: &MapTexture,
     run: &mut Run,
     ov: &Overlay,
 ) -> Gesture {
-    // Square and hex worlds both number their nodes y · width + x; a voxel world's 2D view is
-    // a layer, and nodes of other layers are drawn where they lie from above.
-    let xy = |n: NodeId| (n % w.max(1), (n / w.max(1)) % h.max(1));
+    // Where the world draws a node: its cell (a voxel world's nodes of other layers where they
+    // lie from above, a polygon at the cell under its centre).
+    let (w, h) = (space.width(), space.height());
+    let xy = |n: NodeId| space.xy(n);
     let (resp, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
     let view = resp.rect;
     if cam.fit_pending || cam.fitted_for.is_some_and(|s| s != view.size()) {
@@ -164,16 +166,18 @@ pub fn show(
         cam.stroke_cell(&painter, view, xy(n), s, 0.0);
     }
     if cam.zoom >= 18.0 && run.finished() && !ov.diff {
-        draw_parent_arrows(&painter, cam, view, (w, h), run);
+        draw_parent_arrows(&painter, cam, view, space, run);
     }
     // What the run's algorithm draws beyond its nodes (jumps, sight checks, a walk).
     let scene = crate::app::overlays::Scene {
         painter: &painter,
         cam,
         view,
-        size: (w, h),
+        space,
         gps: ov.gps,
     };
+    // What the world draws over its cells (a navmesh's polygons and portals).
+    crate::app::worlds::ui_of(&space.family()).draw_over(&painter, cam, view, space);
     crate::app::overlays::draw(&scene, run);
     if run.path_visible() {
         if let Some(o) = run.oracle.as_ref().filter(|o| !o.agrees()) {
@@ -192,7 +196,7 @@ pub fn show(
             ));
         }
         if let Some(path) = run.path().filter(|_| ov.gps.is_none()) {
-            draw_path(&painter, cam, view, w, path);
+            draw_path(&painter, cam, view, &xy, path);
         }
         if let Some(band) = ov.smoothed {
             let pts: Vec<Pos2> = band.iter().map(|&n| cam.centre(view, xy(n))).collect();

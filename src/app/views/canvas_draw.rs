@@ -104,9 +104,10 @@ pub(in crate::app) fn draw_parent_arrows(
     p: &egui::Painter,
     cam: &Camera,
     view: Rect,
-    (w, h): (u32, u32),
+    space: &crate::world::AnySpace,
     run: &mut Run,
 ) {
+    let (w, h) = (space.width(), space.height());
     let (x0, y0, x1, y1) = visible(cam, view, w, h);
     if (x1 - x0) as u64 * (y1 - y0) as u64 > 20_000 {
         return;
@@ -115,7 +116,10 @@ pub(in crate::app) fn draw_parent_arrows(
     let s = Stroke::new(1.2, palette::ARROW);
     for y in y0..y1 {
         for x in x0..x1 {
-            let n = y * w + x;
+            // A node drawn over many cells (a polygon) is labelled at the cell of its centre.
+            let Some(n) = space.node(x, y).filter(|&n| space.xy(n) == (x, y)) else {
+                continue;
+            };
             let st = run.rec.seek(k).get(n as usize);
             if st == NodeState::Unseen {
                 continue;
@@ -136,7 +140,7 @@ pub(in crate::app) fn draw_parent_arrows(
             if parent == NONE || parent == n {
                 continue;
             }
-            let b = cam.centre(view, (parent % w, parent / w));
+            let b = cam.centre(view, space.xy(parent));
             let tip = a + (b - a) * 0.42;
             p.line_segment([a, tip], s);
             let d = (b - a).normalized() * cam.zoom * 0.12;
@@ -151,14 +155,10 @@ pub(in crate::app) fn draw_path(
     p: &egui::Painter,
     cam: &Camera,
     view: Rect,
-    w: u32,
+    xy: &dyn Fn(NodeId) -> (u32, u32),
     path: &[NodeId],
 ) {
-    let w = w.max(1);
-    let pts: Vec<Pos2> = path
-        .iter()
-        .map(|&n| cam.centre(view, (n % w, n / w)))
-        .collect();
+    let pts: Vec<Pos2> = path.iter().map(|&n| cam.centre(view, xy(n))).collect();
     let w = (cam.zoom * 0.22).clamp(2.5, 6.0);
     p.add(egui::Shape::line(
         pts.clone(),

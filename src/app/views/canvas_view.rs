@@ -44,14 +44,15 @@ impl PathlabApp {
                 ..
             } = a;
             // A view of its own world redraws whenever it is rebuilt (its serial changes).
-            let (grid, rev) = match world {
+            let (grid, rev) = match world.as_deref() {
                 Some(w) => (&w.grid, rev ^ (*serial << 40)),
                 None => (&self.work.doc.grid, rev),
             };
+            let space = world.as_deref().map_or(&self.work.space, |w| &w.space);
             tex.sync(
                 &ctx,
                 grid,
-                self.work.space.layer_base(),
+                space.cell_nodes(),
                 rev,
                 (run, *serial),
                 b.map(|o| (&mut o.run, o.serial, i == 0)),
@@ -124,14 +125,7 @@ impl PathlabApp {
             cam.geometry = geometry;
             cam.fit_pending = true;
         }
-        let mut g = canvas::show(
-            &mut child,
-            cam,
-            (space.width(), space.height()),
-            &v.tex,
-            &mut v.run,
-            &ov,
-        );
+        let mut g = canvas::show(&mut child, cam, space, &v.tex, &mut v.run, &ov);
         if !doc_cells {
             // Its cells are not the document's: it is looked at and inspected in its own
             // cells, not edited; a stroke there says why nothing is painted.

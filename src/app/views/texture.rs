@@ -6,6 +6,8 @@
 use crate::app::palette;
 use crate::app::run::Run;
 use crate::map::Grid;
+use crate::trace::NodeState;
+use crate::world::CellNodes;
 use eframe::egui::{self, Color32, ColorImage, TextureHandle, TextureOptions};
 use std::sync::Arc;
 
@@ -31,7 +33,8 @@ struct Shown {
     other_cursor: usize,
     /// World changes (of the run's own timeline) that have happened at the cursor.
     world: usize,
-    /// Node of the first cell (a voxel world's layer).
+    /// Node of the first cell (a voxel world's layer); `usize::MAX` when cells map to nodes
+    /// through a table (a navmesh's polygons).
     base: usize,
 }
 
@@ -84,13 +87,31 @@ impl MapTexture {
     /// Brings the texture up to date with the map and the run's cursor. With `diff`, cells are
     /// coloured by which of the two runs expanded them; its flag is true when this run is the
     /// first of the pair, so each run keeps one colour in both views (docs/ui.md: blue, orange).
-    /// Cell i of `grid` shows node `base + i` (a voxel world's layer starts at its base).
+    /// Cell i of `grid` shows the node `nodes` names: `base + i` (a voxel world's layer starts
+    /// at its base), or a table's entry (a navmesh's polygon).
     #[allow(clippy::too_many_arguments)]
     pub fn sync(
         &mut self,
         ctx: &egui::Context,
         grid: &Grid,
-        base: usize,
+        nodes: CellNodes,
+        map_revision: u64,
+        run: (&mut Run, u64),
+        diff: Option<(&mut Run, u64, bool)>,
+    ) {
+        let (base, table) = match nodes {
+            CellNodes::From(b) => (b, None),
+            CellNodes::Map(t) => (usize::MAX, Some(t)),
+        };
+        self.sync_nodes(ctx, grid, (base, table), map_revision, run, diff)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn sync_nodes(
+        &mut self,
+        ctx: &egui::Context,
+        grid: &Grid,
+        (base, table): (usize, Option<&[u32]>),
         map_revision: u64,
         run: (&mut Run, u64),
         mut diff: Option<(&mut Run, u64, bool)>,
@@ -149,7 +170,9 @@ impl MapTexture {
                 && s.diff_serial.is_none()
                 && diff_serial.is_none()
                 && s.base == base
-        }) && self.size == size;
+        }) && self.size == size
+            // Events name polygons, not cells: a table's worlds recolour every cell.
+            && table.is_none();
         let old_cursor = self.shown.map_or(0, |s| s.cursor);
         let (lo, hi) = (old_cursor.min(cursor), old_cursor.max(cursor));
         if same_world && hi - lo <= PARTIAL_LIMIT && !self.tex.is_empty() {
@@ -165,7 +188,8 @@ impl MapTexture {
                     let mine = run.rec.seek(cursor).clone();
                     let theirs = other.rec.seek(other_cursor);
                     for (i, p) in image.pixels.iter_mut().enumerate() {
-                        let (a, b) = (mine.get(base + i), theirs.get(base + i));
+                        let n = node_of(base, table, i);
+                        let (a, b) = (state_of(&mine, n), state_of(theirs, n));
                         let (first, second) = if this_first { (a, b) } else { (b, a) };
                         *p = palette::diff(tiles[i], first, second);
                     }
@@ -177,7 +201,8 @@ impl MapTexture {
                     } else {
                         // A layer's nodes need not start on a byte of the packed states.
                         for (i, p) in image.pixels.iter_mut().enumerate() {
-                            *p = self.lut.get(tiles[i], states.get(base + i) as u8);
+                            let n = node_of(base, table, i);
+                            *p = self.lut.get(tiles[i], state_of(states, n) as u8);
                         }
                     }
                 }
@@ -257,6 +282,19 @@ impl MapTexture {
             }
         }
     }
+}
+
+/// The node cell `i` shows: `base + i`, or the table's entry (`None`: no node, a blocked cell).
+fn node_of(base: usize, table: Option<&[u32]>, i: usize) -> Option<usize> {
+    match table {
+        Some(t) => t.get(i).filter(|&&n| n != u32::MAX).map(|&n| n as usize),
+        None => Some(base + i),
+    }
+}
+
+/// The state of node `n` (unseen for none).
+fn state_of(states: &crate::trace::NodeStates, n: Option<usize>) -> NodeState {
+    n.map_or(NodeState::Unseen, |n| states.get(n))
 }
 
 /// Side of the tiles a map is cut into: at most 4096 (so tiles stay a modest upload) and within

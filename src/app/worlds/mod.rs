@@ -5,6 +5,7 @@
 pub(crate) mod geometry;
 pub(crate) mod hex;
 pub(crate) mod knowledge;
+pub(crate) mod navmesh;
 pub(crate) mod square;
 pub(crate) mod view_world;
 pub(crate) mod voxel;
@@ -44,6 +45,17 @@ pub(crate) trait WorldUi: Sync {
     fn new_document(&self, app: &mut PathlabApp) -> bool {
         let _ = app;
         false
+    }
+    /// Draws over a 2D view's cells what the family shows beyond them (a navmesh's polygons,
+    /// portals and centres).
+    fn draw_over(
+        &self,
+        painter: &egui::Painter,
+        cam: &crate::app::camera::Camera,
+        view: egui::Rect,
+        space: &crate::world::AnySpace,
+    ) {
+        let _ = (painter, cam, view, space);
     }
     /// A view of the world beside its 2D views (the 3D view of voxels), when it is shown.
     fn side_view(&self, app: &PathlabApp) -> Option<&'static dyn ViewPart> {

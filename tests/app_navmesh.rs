@@ -1,0 +1,105 @@
+//! A navmesh world in the app (egui_kittest): a project whose world is a navmesh opens with its
+//! polygons searched and drawn, the run's cost is A*'s on the same mesh from scratch, and an
+//! edit of the square map underneath rebuilds the mesh and searches it again.
+#![cfg(feature = "gui")]
+
+mod common;
+
+use common::*;
+use pathlab::app::Command;
+use pathlab::map::io::{write_project, Project};
+use pathlab::map::{Cell, Edit, Grid};
+use pathlab::search::{registry, Query, Status};
+use pathlab::space::{NavmeshSpace, Space, TerrainRule};
+use pathlab::trace::NodeState;
+use pathlab::world::Family;
+
+/// A* on the navmesh of `grid`, from the polygons under `s` and `t`, straight from the core.
+fn core_cost(grid: &Grid, s: (u32, u32), t: (u32, u32)) -> f64 {
+    let mesh = NavmeshSpace::new(grid, TerrainRule::Class);
+    let q = Query {
+        start: mesh.polygon_at(s.0, s.1).unwrap(),
+        goal: mesh.polygon_at(t.0, t.1).unwrap(),
+    };
+    let mut a = registry::build("astar", &mesh, q).unwrap();
+    assert_eq!(a.run_null(&mesh), Status::Found);
+    a.cost().unwrap()
+}
+
+#[test]
+fn a_navmesh_project_opens_searches_and_rebuilds_after_an_edit() {
+    let (grid, start, goal) = pathlab::builtin::default_world();
+    let mut p = Project::new(&grid);
+    p.start = Some(start);
+    p.goal = Some(goal);
+    p.world = Family::Navmesh;
+    let file = std::env::temp_dir().join(format!("pathlab-navmesh-{}.ron", std::process::id()));
+    write_project(&p, &file).unwrap();
+
+    let mut app = app_for("navmesh");
+    app.open_now(&file).expect("opens");
+    app.apply(Command::ToEnd);
+    let mesh = NavmeshSpace::new(&grid, TerrainRule::Class);
+    assert_eq!(
+        app.space().num_nodes(),
+        mesh.num_nodes(),
+        "the same polygons"
+    );
+    let cost = app.views()[0].run.cost().expect("found");
+    assert!((cost - core_cost(&grid, start, goal)).abs() < 1e-9);
+    let mut h = harness(app);
+    h.run();
+    use egui_kittest::kittest::Queryable;
+    h.get_by_label_contains(&format!("navmesh, {} polygons", mesh.num_nodes()));
+    // Every cell of a polygon the run expanded shows one colour, not a free cell's: the
+    // texture colours cells by their polygon's state.
+    let polys = mesh.polygon_of_cells();
+    let view = &h.state().views()[0];
+    let expanded = view.run.series.node[3];
+    let w = grid.width();
+    let colours: Vec<_> = (0..polys.len() as u32)
+        .filter(|&i| polys[i as usize] == expanded)
+        .map(|i| view.pixel(i % w, i / w).unwrap())
+        .collect();
+    assert!(colours.len() > 1 && colours.iter().all(|&c| c == colours[0]));
+    let states = {
+        let run = h.state_mut().run_mut(0);
+        let k = run.event_cursor();
+        run.rec.seek(k).clone()
+    };
+    let unseen = (0..polys.len() as u32)
+        .find(|&i| {
+            let p = polys[i as usize];
+            p != pathlab::space::NO_POLYGON && states.get(p as usize) == NodeState::Unseen
+        })
+        .expect("a polygon the run never reached");
+    let view = &h.state().views()[0];
+    assert_ne!(view.pixel(unseen % w, unseen / w).unwrap(), colours[0]);
+
+    // A wall across a free cell of the path's start polygon: the mesh is rebuilt and searched
+    // again, and the cost is A*'s on the edited map.
+    let [x0, y0, x1, y1] = mesh.rect(mesh.polygon_at(start.0, start.1).unwrap());
+    let wall = (0..1)
+        .flat_map(|_| (y0..y1).flat_map(move |y| (x0..x1).map(move |x| (x, y))))
+        .find(|&c| c != start && c != goal)
+        .expect("a free cell beside the start");
+    h.state_mut().apply(Command::Edit(Edit::SetCell {
+        x: wall.0,
+        y: wall.1,
+        cell: Cell::WALL,
+    }));
+    h.state_mut().apply(Command::ToEnd);
+    h.run();
+    let mut edited = grid.clone();
+    edited.set(wall.0, wall.1, Cell::WALL);
+    let rebuilt = NavmeshSpace::new(&edited, TerrainRule::Class);
+    assert_eq!(h.state().space().num_nodes(), rebuilt.num_nodes());
+    assert_ne!(
+        rebuilt.num_nodes(),
+        mesh.num_nodes(),
+        "the wall split a polygon"
+    );
+    let cost = h.state().views()[0].run.cost().expect("found again");
+    assert!((cost - core_cost(&edited, start, goal)).abs() < 1e-9);
+    let _ = std::fs::remove_file(&file);
+}
