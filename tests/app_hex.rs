@@ -46,7 +46,8 @@ fn core_hex_astar(app: &pathlab::app::PathlabApp) -> (HexSpace, AStar) {
 fn hexes_from_the_panel_paint_step_undo_and_inspect_like_the_core() {
     let mut h = harness(app_for("hex-panel"));
     h.run();
-    h.get_by_label("World: squares (to hexes, voxels)").click();
+    h.get_by_label("World: squares (to hexes, navmesh, voxels)")
+        .click();
     h.run();
     shot(&mut h, "hex-01-panel");
     h.get_by_label("Turn into hexes").click();
@@ -176,7 +177,8 @@ fn hexes_from_the_panel_paint_step_undo_and_inspect_like_the_core() {
 fn a_compare_view_searches_the_square_map_as_hexes() {
     let mut h = harness(app_for("hex-compare"));
     h.run();
-    h.get_by_label("World: squares (to hexes, voxels)").click();
+    h.get_by_label("World: squares (to hexes, navmesh, voxels)")
+        .click();
     h.run();
     h.get_by_label("+ Compare on hexes").click();
     h.run();
@@ -246,7 +248,8 @@ fn a_compare_view_searches_the_square_map_as_hexes() {
 fn agents_cross_a_flipping_hex_world_with_dstar_lite() {
     let mut h = harness(app_for("hex-agents"));
     h.run();
-    h.get_by_label("World: squares (to hexes, voxels)").click();
+    h.get_by_label("World: squares (to hexes, navmesh, voxels)")
+        .click();
     h.run();
     h.get_by_label("Turn into hexes").click();
     h.run();
@@ -293,7 +296,8 @@ fn hexes_keep_walls_and_undo_goes_back_to_the_squares() {
     let mut h = harness(app_for("hex-undo"));
     h.run();
     let square = h.state().doc().grid.clone();
-    h.get_by_label("World: squares (to hexes, voxels)").click();
+    h.get_by_label("World: squares (to hexes, navmesh, voxels)")
+        .click();
     h.run();
     h.get_by_label("+ Compare on hexes").click();
     h.run();
@@ -363,7 +367,8 @@ fn opening_another_world_rebuilds_every_view() {
     std::fs::create_dir_all(&dir).unwrap();
     let mut h = harness(app_for("worlds"));
     h.run();
-    h.get_by_label("World: squares (to hexes, voxels)").click();
+    h.get_by_label("World: squares (to hexes, navmesh, voxels)")
+        .click();
     h.run();
     h.get_by_label("Turn into hexes").click();
     h.run();

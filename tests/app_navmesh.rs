@@ -103,3 +103,49 @@ fn a_navmesh_project_opens_searches_and_rebuilds_after_an_edit() {
     assert!((cost - core_cost(&edited, start, goal)).abs() < 1e-9);
     let _ = std::fs::remove_file(&file);
 }
+
+#[test]
+fn the_world_panel_turns_the_map_into_a_navmesh_and_compares_on_one() {
+    use egui_kittest::kittest::Queryable;
+    let mut h = harness(default_app());
+    h.run();
+    let (grid, start, goal) = pathlab::builtin::default_world();
+    let polygons = NavmeshSpace::new(&grid, TerrainRule::Class).num_nodes();
+    h.get_by_label("World: squares (to hexes, navmesh, voxels)")
+        .click();
+    h.run();
+    // Beside the squares first: a view of its own navmesh, with A*'s cost from the core.
+    h.get_by_label("+ Compare on a navmesh").click();
+    h.run();
+    h.state_mut().apply(Command::ToEnd);
+    h.run();
+    assert_eq!(h.state().views().len(), 2);
+    let cost = h.state().views()[1]
+        .run
+        .cost()
+        .expect("found on the navmesh");
+    assert!((cost - core_cost(&grid, start, goal)).abs() < 1e-9);
+    let own = h.state().views()[1]
+        .world
+        .as_ref()
+        .expect("a world of its own");
+    assert_eq!(
+        (own.family, own.space.num_nodes()),
+        (Family::Navmesh, polygons)
+    );
+    // Then the document itself: a new, unsaved navmesh project that Undo takes back.
+    h.get_by_label("Turn into a navmesh").click();
+    h.run();
+    assert_eq!(h.state().doc().world, Family::Navmesh);
+    assert_eq!(h.state().space().num_nodes(), polygons);
+    assert!(
+        h.state()
+            .status()
+            .contains(&format!("navmesh of {polygons} polygons")),
+        "{}",
+        h.state().status()
+    );
+    h.state_mut().apply(Command::Undo);
+    h.run();
+    assert_eq!(h.state().doc().world, Family::Square);
+}

@@ -135,8 +135,9 @@ enum Prompt {
 enum PendingAction {
     Open(Option<PathBuf>),
     New,
-    /// The map as hexes, in a new unsaved document (the square one is saved first or kept).
-    ToHexes(crate::world::Family, crate::map::HexFill),
+    /// The map as another family's world (hexes, a navmesh), in a new unsaved document (the
+    /// square one is saved first or kept).
+    ToFamily(crate::world::Family, crate::map::HexFill),
     /// Open example `i` of [`crate::examples::EXAMPLES`].
     Example(usize),
     /// The map extruded to this many voxel layers, in a new unsaved document.

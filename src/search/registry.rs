@@ -460,6 +460,9 @@ mod tests {
         fn max_degree(&self) -> usize {
             1
         }
+        fn has_line_of_sight(&self) -> bool {
+            true
+        }
     }
 
     #[test]
@@ -485,5 +488,21 @@ mod tests {
             find("astar").unwrap().needs.refusal("astar", &renumbered),
             None
         );
+    }
+
+    #[test]
+    fn any_angle_searches_are_refused_where_there_is_no_line_of_sight() {
+        let mesh = crate::space::NavmeshSpace::new(
+            &crate::map::Grid::from_rows(&["....", ".@..", "...."]),
+            crate::space::TerrainRule::Class,
+        );
+        let q = Query { start: 0, goal: 1 };
+        for name in ["theta-star", "lazy-theta-star"] {
+            let Err(why) = build(name, &mesh, q) else {
+                panic!("{name} built on a navmesh");
+            };
+            assert!(why.contains("line of sight"), "{why}");
+        }
+        assert!(build("astar", &mesh, q).is_ok());
     }
 }

@@ -87,6 +87,13 @@ pub trait WorldFamily: Clone + std::fmt::Debug {
         self.node(x, y)
     }
 
+    /// The cell of this world under the centre of square cell (x, y) of the map it was made
+    /// from.
+    fn cell_under(&self, x: u32, y: u32) -> Option<(u32, u32)> {
+        let (w, h) = self.dims();
+        (x < w && y < h).then_some((x, y))
+    }
+
     /// How an exported trace draws a node: as hexes of this orientation and pitch, or as
     /// square cells (`None`).
     fn hex_layout(&self) -> Option<(crate::space::HexOrientation, f64)> {
@@ -311,6 +318,12 @@ impl AnySpace {
                 (0..self.num_nodes() as NodeId).collect()
             }
         }
+    }
+
+    /// The cell under square cell (x, y) of the map it was made from (see
+    /// [`WorldFamily::cell_under`]).
+    pub fn cell_under(&self, x: u32, y: u32) -> Option<(u32, u32)> {
+        each!(self, w => WorldFamily::cell_under(w, x, y))
     }
 
     /// Which node each cell of the 2D view shows (see [`WorldFamily::cell_nodes`]).

@@ -122,6 +122,12 @@ impl WorldFamily for HexSpace {
         HexSpace::node(self, hx, hy)
     }
 
+    fn cell_under(&self, x: u32, y: u32) -> Option<(u32, u32)> {
+        let (w, h) = (self.width(), self.height());
+        self.orientation()
+            .hex_at(x as f64 + 0.5, y as f64 + 0.5, self.pitch(), w, h)
+    }
+
     fn hex_layout(&self) -> Option<(crate::space::HexOrientation, f64)> {
         Some((self.orientation(), self.pitch()))
     }

@@ -74,7 +74,10 @@ impl PathlabApp {
         let title = match own {
             Some(w) => match &w.knowledge {
                 Some((level, _)) => format!("{title} — {level}% known"),
-                None => format!("{title} — on {}×{} hexes", w.grid.width(), w.grid.height()),
+                None => format!(
+                    "{title} — on {}",
+                    crate::app::worlds::ui_of(&w.family).describe(&w.space)
+                ),
             },
             None => title,
         };

@@ -184,10 +184,9 @@ impl PathlabApp {
                 self.set_document(doc);
                 self.status = format!("New {w}×{h} map");
             }
-            PendingAction::ToHexes(family, fill) => {
+            PendingAction::ToFamily(family, fill) => {
                 match crate::app::ViewWorld::of(&self.work.doc, family, fill) {
                     Ok(w) => {
-                        let (hw, hh) = (w.grid.width(), w.grid.height());
                         let leaks = w.wall_crossings(&self.work.doc.grid);
                         // A view that searched these same hexes beside the squares would now
                         // repeat a plain view of the same algorithm: it goes.
@@ -211,12 +210,14 @@ impl PathlabApp {
                         doc.dirty = true;
                         doc.revision = 1;
                         self.set_converted(doc);
+                        let what = crate::app::worlds::ui_of(&family).describe(&w.space);
                         self.status = format!(
-                            "The map as {hw}×{hh} hexes: a new, unsaved project (Undo goes back){}",
+                            "The map as {what}: a new, unsaved project (Undo goes back){}",
                             leak_note(leaks, fill)
                         );
                     }
-                    Err(e) => self.report_error("Could not turn the map into hexes", e),
+                    Err(e) => self
+                        .report_error(&format!("Could not turn the map into {}", family.name()), e),
                 }
             }
             PendingAction::ToVoxels(height) => self.extrude_to_voxels(height),

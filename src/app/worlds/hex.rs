@@ -64,6 +64,10 @@ impl WorldUi for FamilyUi {
         true
     }
 
+    fn describe(&self, space: &crate::world::AnySpace) -> String {
+        format!("{}×{} hexes", space.width(), space.height())
+    }
+
     fn tools(&self) -> &'static [(Tool, &'static str, &'static str)] {
         &[(
             Tool::Know,
@@ -118,7 +122,7 @@ pub(in crate::app) fn to_hexes(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 .on_hover_text("a new, unsaved hex project of this map")
                 .clicked()
             {
-                app.request(crate::app::PendingAction::ToHexes(family, fill));
+                app.request(crate::app::PendingAction::ToFamily(family, fill));
             }
             if ui
                 .add_enabled(

@@ -26,6 +26,11 @@ pub(crate) trait WorldUi: Sync {
     /// The moves line of the rules every view shares, editing `moves` where the family's moves
     /// are a connectivity; whether the terrain rule applies too.
     fn moves(&self, family: &Family, ui: &mut egui::Ui, moves: &mut Connectivity) -> bool;
+    /// The world in a few words, for titles and the status line ("64×48 hexes", "a navmesh of
+    /// 212 polygons").
+    fn describe(&self, space: &crate::world::AnySpace) -> String {
+        format!("{}×{} cells", space.width(), space.height())
+    }
     /// Tools of this family beyond the editing ones every world has: each with its label and
     /// hover text.
     fn tools(&self) -> &'static [(Tool, &'static str, &'static str)] {

@@ -16,8 +16,10 @@ impl WorldUi for FamilyUi {
     }
 
     fn panel(&self, app: &mut PathlabApp, ui: &mut egui::Ui) {
-        ui.collapsing("World: squares (to hexes, voxels)", |ui| {
+        ui.collapsing("World: squares (to hexes, navmesh, voxels)", |ui| {
             super::hex::to_hexes(app, ui);
+            ui.separator();
+            super::navmesh::to_navmesh(app, ui);
             ui.separator();
             super::voxel::extrude(app, ui);
         });

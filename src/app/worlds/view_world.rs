@@ -20,36 +20,22 @@ pub struct ViewWorld {
 }
 
 impl ViewWorld {
-    /// `doc`'s square map as hexes (the only other family a document can be shown as today):
-    /// start and goal on the hexes under their cells' centres.
+    /// `doc`'s square map as another family's world (hexes, a navmesh): start and goal on the
+    /// cells under their square cells' centres.
     pub fn of(
         doc: &Document,
         family: crate::world::Family,
         fill: crate::map::HexFill,
     ) -> Result<ViewWorld, String> {
-        let crate::world::Family::Hex { orientation, pitch } = family else {
-            return Err("a compare view's own world is a hex world".into());
-        };
-        if doc.world != crate::world::Family::Square {
-            return Err("the map is hexes already".into());
-        }
-        let grid = crate::map::hexes_from_square(&doc.grid, orientation, pitch, fill)?;
+        let grid = family.from_square(doc.world, &doc.grid, fill)?;
+        let space = AnySpace::new(&grid, family, (doc.moves, doc.rule));
         let at = |(x, y): (u32, u32)| {
-            orientation
-                .hex_at(
-                    x as f64 + 0.5,
-                    y as f64 + 0.5,
-                    pitch,
-                    grid.width(),
-                    grid.height(),
-                )
-                .unwrap_or((
-                    ((x as f64 / pitch) as u32).min(grid.width() - 1),
-                    ((y as f64 / pitch) as u32).min(grid.height() - 1),
-                ))
+            space.cell_under(x, y).unwrap_or((
+                (x as u64 * grid.width() as u64 / doc.grid.width().max(1) as u64) as u32,
+                (y as u64 * grid.height() as u64 / doc.grid.height().max(1) as u64) as u32,
+            ))
         };
         let (start, goal) = (at(doc.start), at(doc.goal));
-        let space = AnySpace::new(&grid, family, (doc.moves, doc.rule));
         Ok(ViewWorld {
             family,
             fill,
@@ -65,12 +51,7 @@ impl ViewWorld {
     /// Hex moves of this world that pass through walls of the square map `square` it was made
     /// from (none under the default fill).
     pub fn wall_crossings(&self, square: &crate::map::Grid) -> usize {
-        match self.family {
-            crate::world::Family::Hex { orientation, pitch } => {
-                crate::map::wall_crossings(square, &self.grid, orientation, pitch)
-            }
-            _ => 0,
-        }
+        self.family.moves_through_walls(square, &self.grid)
     }
 
     /// The document's hex world with cognitive map `map` (`level`% known) instead of its own.
@@ -79,7 +60,7 @@ impl ViewWorld {
         level: u32,
         map: std::sync::Arc<crate::space::CognitiveMap>,
     ) -> Result<ViewWorld, String> {
-        if !matches!(doc.world, crate::world::Family::Hex { .. }) {
+        if !doc.world.keeps_knowledge() {
             return Err("knowledge levels need a hex world".into());
         }
         let mut space = AnySpace::new(&doc.grid, doc.world, (doc.moves, doc.rule));
