@@ -4,7 +4,7 @@ usage: pixels.py FILE X0 X1 Y0 Y1 NAME=MIN ...  (exit 1 when a count is under it
 names: grey (lit obstacle voxels), orange (closed set), green (path), sight (a clear
 line-of-sight segment), agent (the flying agent and its trail), moving (moving obstacles),
 badge (an oracle badge that agrees), walk (a GPS of the brain walk), heat (the cognitive
-map's brown), jump (jump point search's jumps)
+map's brown), jump (jump point search's jumps), polygon (a navmesh's polygon outlines)
 """
 import struct
 import sys
@@ -55,6 +55,8 @@ KINDS = {
     "sight": lambda r, g, b: r < 20 and abs(g - 200) < 20 and abs(b - 120) < 20,
     # Jump point search's jumps and jump points (70, 110, 200).
     "jump": lambda r, g, b: abs(r - 70) < 12 and abs(g - 110) < 12 and abs(b - 200) < 12,
+    # A navmesh's polygon outlines (90, 100, 130).
+    "polygon": lambda r, g, b: abs(r - 90) < 8 and abs(g - 100) < 8 and abs(b - 130) < 8,
     "agent": lambda r, g, b: r < 40 and 50 < g < 120 and 110 < b < 240 and b > 1.8 * g,
     "moving": lambda r, g, b: r < 10 and g > 90 and b > 100 and abs(b - 1.1 * g) < 15,
     "badge": lambda r, g, b: abs(r - 40) < 6 and abs(g - 130) < 6 and abs(b - 70) < 6,

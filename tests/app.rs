@@ -470,7 +470,7 @@ fn panels_keep_their_width() {
     h.run();
     let before = h.state().canvas_rect().unwrap();
     for section in [
-        "World: squares (to hexes, navmesh, voxels)",
+        "World: squares (to other worlds)",
         "Map: new, resize, generate",
     ] {
         h.get_by_label(section).click();

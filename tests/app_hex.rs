@@ -46,8 +46,7 @@ fn core_hex_astar(app: &pathlab::app::PathlabApp) -> (HexSpace, AStar) {
 fn hexes_from_the_panel_paint_step_undo_and_inspect_like_the_core() {
     let mut h = harness(app_for("hex-panel"));
     h.run();
-    h.get_by_label("World: squares (to hexes, navmesh, voxels)")
-        .click();
+    h.get_by_label("World: squares (to other worlds)").click();
     h.run();
     shot(&mut h, "hex-01-panel");
     h.get_by_label("Turn into hexes").click();
@@ -177,8 +176,7 @@ fn hexes_from_the_panel_paint_step_undo_and_inspect_like_the_core() {
 fn a_compare_view_searches_the_square_map_as_hexes() {
     let mut h = harness(app_for("hex-compare"));
     h.run();
-    h.get_by_label("World: squares (to hexes, navmesh, voxels)")
-        .click();
+    h.get_by_label("World: squares (to other worlds)").click();
     h.run();
     h.get_by_label("+ Compare on hexes").click();
     h.run();
@@ -248,8 +246,7 @@ fn a_compare_view_searches_the_square_map_as_hexes() {
 fn agents_cross_a_flipping_hex_world_with_dstar_lite() {
     let mut h = harness(app_for("hex-agents"));
     h.run();
-    h.get_by_label("World: squares (to hexes, navmesh, voxels)")
-        .click();
+    h.get_by_label("World: squares (to other worlds)").click();
     h.run();
     h.get_by_label("Turn into hexes").click();
     h.run();
@@ -296,8 +293,7 @@ fn hexes_keep_walls_and_undo_goes_back_to_the_squares() {
     let mut h = harness(app_for("hex-undo"));
     h.run();
     let square = h.state().doc().grid.clone();
-    h.get_by_label("World: squares (to hexes, navmesh, voxels)")
-        .click();
+    h.get_by_label("World: squares (to other worlds)").click();
     h.run();
     h.get_by_label("+ Compare on hexes").click();
     h.run();
@@ -367,8 +363,7 @@ fn opening_another_world_rebuilds_every_view() {
     std::fs::create_dir_all(&dir).unwrap();
     let mut h = harness(app_for("worlds"));
     h.run();
-    h.get_by_label("World: squares (to hexes, navmesh, voxels)")
-        .click();
+    h.get_by_label("World: squares (to other worlds)").click();
     h.run();
     h.get_by_label("Turn into hexes").click();
     h.run();

@@ -111,8 +111,7 @@ fn the_world_panel_turns_the_map_into_a_navmesh_and_compares_on_one() {
     h.run();
     let (grid, start, goal) = pathlab::builtin::default_world();
     let polygons = NavmeshSpace::new(&grid, TerrainRule::Class).num_nodes();
-    h.get_by_label("World: squares (to hexes, navmesh, voxels)")
-        .click();
+    h.get_by_label("World: squares (to other worlds)").click();
     h.run();
     // Beside the squares first: a view of its own navmesh, with A*'s cost from the core.
     h.get_by_label("+ Compare on a navmesh").click();

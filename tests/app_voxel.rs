@@ -281,8 +281,7 @@ fn extruding_the_map_makes_a_voxel_world_with_the_square_costs() {
     let mut h = harness(app_for("voxel-extrude"));
     h.run();
     let square = h.state().doc().grid.clone();
-    h.get_by_label("World: squares (to hexes, navmesh, voxels)")
-        .click();
+    h.get_by_label("World: squares (to other worlds)").click();
     h.run();
     h.get_by_label("Extrude into voxels").click();
     h.run();

@@ -16,7 +16,7 @@ impl WorldUi for FamilyUi {
     }
 
     fn panel(&self, app: &mut PathlabApp, ui: &mut egui::Ui) {
-        ui.collapsing("World: squares (to hexes, navmesh, voxels)", |ui| {
+        ui.collapsing("World: squares (to other worlds)", |ui| {
             super::hex::to_hexes(app, ui);
             ui.separator();
             super::navmesh::to_navmesh(app, ui);
