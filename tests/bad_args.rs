@@ -305,7 +305,7 @@ fn nonsense_arguments_are_refused() {
     assert!(
         text.contains(
             "heuristic=native (octile | manhattan | euclidean | zero | native | hex | counter)"
-        ) && text.contains("[A*; worlds: square, hex, voxel]"),
+        ) && text.contains("[A*; worlds: square, hex, voxel, navmesh]"),
         "{text}"
     );
     // An OS error is said once.
