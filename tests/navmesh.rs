@@ -4,45 +4,18 @@
 //! and funnelled paths that stay on walkable cells, no longer than the path through portal
 //! midpoints and no shorter than the straight line.
 
-use pathlab::map::{Cell, Grid};
+use pathlab::map::Grid;
 use pathlab::search::registry;
 use pathlab::search::{Query, Status};
 use pathlab::space::{
     Connectivity, GridSpace, NavmeshSpace, NodeId, Space, TerrainRule, NO_POLYGON,
 };
+mod support;
+
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BinaryHeap, VecDeque};
-
-fn random_map(rng: &mut ChaCha8Rng) -> Grid {
-    let (w, h) = (rng.random_range(1..40), rng.random_range(1..40));
-    let density = rng.random_range(0.0..0.5);
-    let terrain = rng.random_bool(0.3);
-    let costs = rng.random_bool(0.2);
-    let mut g = Grid::new(w, h, Cell::FREE);
-    for y in 0..h {
-        for x in 0..w {
-            let tile = if rng.random_bool(density) {
-                if terrain && rng.random_bool(0.3) {
-                    b'T'
-                } else {
-                    b'@'
-                }
-            } else if terrain && rng.random_bool(0.15) {
-                [b'S', b'W', b'G'][rng.random_range(0..3)]
-            } else {
-                b'.'
-            };
-            let cost = if costs {
-                rng.random_range(1..4) as f32
-            } else {
-                1.0
-            };
-            g.set(x, y, Cell { tile, cost });
-        }
-    }
-    g
-}
+use support::random_map;
 
 /// Dijkstra written here: the oracle for A* on the navmesh.
 fn dijkstra(space: &NavmeshSpace, s: NodeId, t: NodeId) -> Option<f64> {
@@ -79,32 +52,16 @@ fn dijkstra(space: &NavmeshSpace, s: NodeId, t: NodeId) -> Option<f64> {
     None
 }
 
-/// Cells reachable from `s` on the square grid (breadth-first over its edges).
-fn grid_reach(g: &GridSpace, s: NodeId) -> Vec<bool> {
-    let mut seen = vec![false; g.num_nodes()];
+/// Nodes reachable from `s` (breadth-first over the space's edges).
+fn reach<S: Space>(space: &S, s: NodeId) -> Vec<bool> {
+    let mut seen = vec![false; space.num_nodes()];
     let mut q = VecDeque::from([s]);
     seen[s as usize] = true;
     while let Some(n) = q.pop_front() {
-        for (m, _) in g.neighbours(n) {
+        for (m, _) in space.neighbours(n) {
             if !seen[m as usize] {
                 seen[m as usize] = true;
                 q.push_back(m);
-            }
-        }
-    }
-    seen
-}
-
-/// Polygons reachable from `s` on the navmesh.
-fn mesh_reach(m: &NavmeshSpace, s: NodeId) -> Vec<bool> {
-    let mut seen = vec![false; m.num_nodes()];
-    let mut q = VecDeque::from([s]);
-    seen[s as usize] = true;
-    while let Some(n) = q.pop_front() {
-        for (k, _) in m.neighbours(n) {
-            if !seen[k as usize] {
-                seen[k as usize] = true;
-                q.push_back(k);
             }
         }
     }
@@ -185,7 +142,7 @@ fn navmeshes_of_1000_random_maps_search_like_their_grids() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let (mut polygons, mut cells, mut queries, mut found) = (0, 0, 0, 0);
     for map in 0..1000 {
-        let g = random_map(&mut rng);
+        let g = random_map(&mut rng, 1..40, |r| r.random_range(1..4) as f32);
         let rule = if map % 5 == 4 {
             TerrainRule::GroundOnly
         } else {
@@ -212,8 +169,8 @@ fn navmeshes_of_1000_random_maps_search_like_their_grids() {
                 let [x0, y0, x1, y1] = mesh.rect(n);
                 (rng.random_range(x0..x1), rng.random_range(y0..y1))
             };
-            let on_grid = grid_reach(&grid, grid.node(x, y).unwrap());
-            let on_mesh = mesh_reach(&mesh, n);
+            let on_grid = reach(&grid, grid.node(x, y).unwrap());
+            let on_mesh = reach(&mesh, n);
             for (i, &p) in mesh.polygon_of_cells().iter().enumerate() {
                 if p != NO_POLYGON {
                     assert_eq!(on_grid[i], on_mesh[p as usize], "map {map}: cell {i}");
@@ -331,7 +288,7 @@ fn benchmark_maps_decompose_and_keep_their_connections() {
             if comp_mesh[n as usize] != u32::MAX {
                 continue;
             }
-            for (k, &r) in mesh_reach(&mesh, n).iter().enumerate() {
+            for (k, &r) in reach(&mesh, n).iter().enumerate() {
                 if r {
                     comp_mesh[k] = next;
                 }
@@ -340,10 +297,7 @@ fn benchmark_maps_decompose_and_keep_their_connections() {
                 let [x0, y0, ..] = mesh.rect(n);
                 (x0, y0)
             };
-            for (k, &r) in grid_reach(&grid, grid.node(x, y).unwrap())
-                .iter()
-                .enumerate()
-            {
+            for (k, &r) in reach(&grid, grid.node(x, y).unwrap()).iter().enumerate() {
                 if r {
                     comp_grid[k] = next;
                 }

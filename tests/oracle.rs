@@ -10,10 +10,13 @@ use pathlab::space::{
     TerrainRule,
 };
 use pathlab::trace::{EventKind, Recorder};
+mod support;
+
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
+use support::random_map;
 
 #[derive(PartialEq)]
 struct Item(f64, NodeId);
@@ -72,33 +75,7 @@ fn oracle_moves<S: Space>(space: &S, s: NodeId, t: NodeId) -> Option<usize> {
 }
 
 fn random_world(rng: &mut ChaCha8Rng) -> Grid {
-    let (w, h) = (rng.random_range(2..28), rng.random_range(2..28));
-    let density = rng.random_range(0.0..0.45);
-    let terrain = rng.random_bool(0.3);
-    let costs = rng.random_bool(0.3);
-    let mut g = Grid::new(w, h, Cell::FREE);
-    for y in 0..h {
-        for x in 0..w {
-            let tile = if rng.random_bool(density) {
-                if terrain && rng.random_bool(0.3) {
-                    b'T'
-                } else {
-                    b'@'
-                }
-            } else if terrain && rng.random_bool(0.15) {
-                [b'S', b'W', b'G'][rng.random_range(0..3)]
-            } else {
-                b'.'
-            };
-            let cost = if costs {
-                rng.random_range(1..5) as f32 * 0.5 + 0.5
-            } else {
-                1.0
-            };
-            g.set(x, y, Cell { tile, cost });
-        }
-    }
-    g
+    random_map(rng, 2..28, |r| r.random_range(1..5) as f32 * 0.5 + 0.5)
 }
 
 /// A random hex world: flat on even `world`s, pointy on odd ones, pitch 1, 1.5 or 3.
