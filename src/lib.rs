@@ -12,6 +12,7 @@ pub mod experiment;
 pub mod fuzz_checks;
 #[cfg(feature = "gpu")]
 pub mod gpu;
+pub mod hier;
 pub mod huge_pages;
 pub mod limits;
 pub mod map;

@@ -1,0 +1,19 @@
+//! Hierarchies over navmeshes (Rahmani 2020's HNA*): the levels built by merging about μ
+//! connected nodes at a time. Today: the partitioners each level is built with.
+
+pub mod partition;
+
+use crate::space::{NavmeshSpace, NodeId, Space};
+use partition::Csr;
+
+/// A navmesh's polygons and portals as a graph for the partitioners.
+pub fn navmesh_graph(mesh: &NavmeshSpace) -> Csr {
+    let mut xadj = Vec::with_capacity(mesh.num_nodes() + 1);
+    let mut adj = vec![];
+    xadj.push(0);
+    for n in 0..mesh.num_nodes() as NodeId {
+        adj.extend(mesh.neighbours(n).map(|(m, _)| m));
+        xadj.push(adj.len() as u32);
+    }
+    Csr { xadj, adj }
+}

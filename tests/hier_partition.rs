@@ -1,0 +1,99 @@
+//! The partitioners a hierarchy's levels are built with: every node in exactly one connected
+//! part, on 300 random navmeshes; and on the MovingAI maps' navmeshes at μ = 10, METIS's
+//! multilevel k-way against breadth-first region growing by edge cut and balance (the numbers
+//! docs/hierarchy.md reports).
+
+mod support;
+
+use pathlab::hier::navmesh_graph;
+use pathlab::hier::partition::{connected_parts, grow, kway, quality, Csr};
+use pathlab::space::{NavmeshSpace, TerrainRule};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use support::random_map;
+
+/// Every node has a part, every part is connected, and parts are numbered 0..parts.
+fn check(g: &Csr, part: &[u32]) {
+    assert_eq!(part.len(), g.len());
+    let q = quality(g, part);
+    let mut seen = vec![false; q.parts];
+    for &p in part {
+        seen[p as usize] = true;
+    }
+    assert!(seen.iter().all(|&s| s), "parts are numbered without gaps");
+    // Splitting parts into their connected pieces changes nothing.
+    assert_eq!(quality(g, &connected_parts(g, part)).parts, q.parts);
+}
+
+#[test]
+fn parts_of_random_navmeshes_are_connected_and_cover_every_polygon() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    for _ in 0..300 {
+        let map = random_map(&mut rng, 4..60, |r| r.random_range(1..3) as f32);
+        let mesh = NavmeshSpace::new(&map, TerrainRule::Class);
+        let g = navmesh_graph(&mesh);
+        let mu = rng.random_range(2..12);
+        let grown = grow(&g, mu);
+        check(&g, &grown);
+        assert!(
+            quality(&g, &grown).largest <= mu,
+            "region growing stops at μ"
+        );
+        let k = kway(&g, mu).expect("METIS partitions");
+        check(&g, &k);
+    }
+}
+
+/// The MovingAI benchmark folder; on CI its absence is a failure, on a user's machine a skip.
+fn movingai() -> Option<std::path::PathBuf> {
+    let d = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/benchmarks/movingai-grid");
+    assert!(
+        d.is_dir() || std::env::var_os("CI").is_none(),
+        "{} is missing on CI",
+        d.display()
+    );
+    d.is_dir().then_some(d)
+}
+
+#[test]
+fn metis_cuts_fewer_portals_than_region_growing_on_the_benchmark_maps() {
+    let Some(dir) = movingai() else {
+        eprintln!("skipped: ../shared/benchmarks is absent");
+        return;
+    };
+    let mut maps: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flat_map(|d| std::fs::read_dir(d.unwrap().path()).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "map"))
+        .collect();
+    maps.sort();
+    let (mut cut_k, mut cut_g) = (0, 0);
+    for p in &maps {
+        let map = pathlab::map::io::read_map(p).unwrap();
+        let mesh = NavmeshSpace::new(&map, TerrainRule::Class);
+        let g = navmesh_graph(&mesh);
+        let k = kway(&g, 10).unwrap();
+        let grown = grow(&g, 10);
+        check(&g, &k);
+        let (qk, qg) = (quality(&g, &k), quality(&g, &grown));
+        eprintln!(
+            "{}: {} polygons; metis {} parts, cut {}, largest {}, balance {:.2}; grow {} parts, cut {}, largest {}, balance {:.2}",
+            p.strip_prefix(&dir).unwrap().display(),
+            g.len(),
+            qk.parts,
+            qk.edge_cut,
+            qk.largest,
+            qk.balance,
+            qg.parts,
+            qg.edge_cut,
+            qg.largest,
+            qg.balance
+        );
+        cut_k += qk.edge_cut;
+        cut_g += qg.edge_cut;
+    }
+    eprintln!("total cut: metis {cut_k}, grow {cut_g}");
+    assert!(cut_k < cut_g, "metis {cut_k}, grow {cut_g}");
+}
