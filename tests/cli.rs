@@ -495,3 +495,55 @@ fn gpu_names_its_adapter_or_says_why_not() {
         assert!(err.contains("pathlab: no GPU adapter"), "{err}");
     }
 }
+
+#[test]
+fn hier_build_prints_the_levels_of_the_library_and_refuses_bad_input() {
+    use pathlab::hier::levels::{inter_edge_bound, Levels};
+    use pathlab::space::{NavmeshSpace, TerrainRule};
+    let rows = [
+        "..........@.........",
+        "..@@@.....@....@@...",
+        "..@.......@.........",
+        "..@...@@@@@....@....",
+        "......@.............",
+        "......@....@@@@@....",
+        "...........@........",
+    ];
+    let text = format!(
+        "type octile\nheight {}\nwidth {}\nmap\n{}\n",
+        rows.len(),
+        rows[0].len(),
+        rows.join("\n")
+    );
+    let m = write("hier.map", &text);
+    let out = succeeded(&pathlab(&[
+        "hier", "build", "--map", &m, "--mu", "3", "--levels", "2",
+    ]));
+    let grid = pathlab::map::Grid::from_rows(&rows);
+    let mesh = NavmeshSpace::new(&grid, TerrainRule::Class);
+    let levels = Levels::build(&mesh, 3, 2, &|_| {}).unwrap();
+    assert!(out.contains(&format!(
+        "navmesh: {} polygons, {} portals",
+        mesh.polygons(),
+        mesh.portal_count()
+    )));
+    for (i, l) in levels.levels.iter().enumerate() {
+        let (mean, most) = l.inter_per_node();
+        let line = format!(
+            "L{}: {} nodes, {} inter-edges, per node mean {mean:.2} max {most} (bound {:.0} with s = 4)",
+            i + 1,
+            l.nodes,
+            l.inter.len(),
+            inter_edge_bound(3, i as u32 + 1, 4)
+        );
+        assert!(out.contains(&line), "{line}\n{out}");
+    }
+    assert!(out.contains(&format!("bytes: {}", levels.bytes())), "{out}");
+    // A missing map: one line naming it.
+    let err = one_clean_line(&pathlab(&["hier", "build", "--map", "/nonexistent/x.map"]));
+    assert!(err.contains("/nonexistent/x.map"), "{err}");
+    // μ below 2 means nothing to merge.
+    assert!(!pathlab(&["hier", "build", "--map", &m, "--mu", "1"])
+        .status
+        .success());
+}

@@ -97,3 +97,56 @@ fn metis_cuts_fewer_portals_than_region_growing_on_the_benchmark_maps() {
     eprintln!("total cut: metis {cut_k}, grow {cut_g}");
     assert!(cut_k < cut_g, "metis {cut_k}, grow {cut_g}");
 }
+
+#[test]
+fn levels_nest_keep_their_nodes_connected_and_list_each_inter_edge_under_both_nodes() {
+    use pathlab::hier::levels::Levels;
+    use pathlab::space::{NodeId, Space};
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    for _ in 0..100 {
+        let map = random_map(&mut rng, 8..64, |r| r.random_range(1..3) as f32);
+        let mesh = NavmeshSpace::new(&map, TerrainRule::Class);
+        if mesh.num_nodes() == 0 {
+            continue;
+        }
+        let mu = rng.random_range(2..8);
+        let levels = Levels::build(&mesh, mu, 3, &|_| {}).expect("built");
+        let g = navmesh_graph(&mesh);
+        let portals: Vec<(NodeId, NodeId)> = (0..mesh.num_nodes() as NodeId)
+            .flat_map(|a| mesh.neighbours(a).map(move |(b, _)| (a, b)))
+            .filter(|&(a, b)| a < b)
+            .collect();
+        let mut below: Vec<u32> = (0..mesh.num_nodes() as u32).collect();
+        let mut below_inter = portals.clone();
+        for level in &levels.levels {
+            // A node of this level is a union of nodes of the level below, and its polygons
+            // are connected through its own portals.
+            for p in 0..mesh.num_nodes() {
+                for q in 0..mesh.num_nodes() {
+                    if below[p] == below[q] {
+                        assert_eq!(level.node_of[p], level.node_of[q]);
+                    }
+                }
+            }
+            check(&g, &level.node_of);
+            // Its inter-edges: exactly the portals between its different nodes, a subset of
+            // the level below's.
+            let want: Vec<(NodeId, NodeId)> = portals
+                .iter()
+                .copied()
+                .filter(|&(a, b)| level.node_of[a as usize] != level.node_of[b as usize])
+                .collect();
+            assert_eq!(level.inter, want);
+            assert!(want.iter().all(|e| below_inter.contains(e)));
+            for n in 0..level.nodes as u32 {
+                for &i in level.inter_of(n) {
+                    let (a, b) = level.inter[i as usize];
+                    assert!(level.node_of[a as usize] == n || level.node_of[b as usize] == n);
+                }
+            }
+            assert_eq!(level.node_inter.len(), 2 * level.inter.len());
+            below = level.node_of.clone();
+            below_inter = want;
+        }
+    }
+}

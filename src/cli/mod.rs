@@ -3,6 +3,7 @@
 
 mod convert;
 mod experiment;
+mod hier;
 mod suites;
 mod trace;
 
@@ -127,6 +128,11 @@ pub enum Command {
     /// Name the GPU adapter pathlab would compute on (wgpu), or say why there is none; exits 1
     /// when there is none.
     Gpu,
+    /// Navmesh hierarchies (Rahmani 2020's HNA*): build one and print what it holds.
+    Hier {
+        #[command(subcommand)]
+        which: hier::Hier,
+    },
     /// Reproduce an experiment of the source theses.
     Experiment {
         #[command(subcommand)]
@@ -307,6 +313,7 @@ pub fn run(cmd: Command) -> Result<i32> {
             convert::convert(&input, &output, &rules)
         }
         Command::Experiment { which } => experiment::run(which),
+        Command::Hier { which } => hier::run(which),
         Command::Gpu => gpu(),
         Command::Algos => {
             for a in registry::all() {

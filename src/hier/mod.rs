@@ -1,6 +1,8 @@
 //! Hierarchies over navmeshes (Rahmani 2020's HNA*): the levels built by merging about μ
-//! connected nodes at a time. Today: the partitioners each level is built with.
+//! connected nodes at a time: the partitioners (partition.rs) and the levels with their
+//! inter-edges (levels.rs). Intra-edges, the navigation graph and the query come next.
 
+pub mod levels;
 pub mod partition;
 
 use crate::space::{NavmeshSpace, NodeId, Space};
