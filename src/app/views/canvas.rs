@@ -4,7 +4,7 @@
 pub use crate::app::camera::Camera;
 use crate::app::camera::TITLE_H;
 use crate::app::canvas_draw::{
-    draw_cells, draw_grid_lines, draw_parent_arrows, draw_path, paint_surround,
+    draw_cells, draw_grid_lines, draw_parent_arrows, draw_path, draw_path_line, paint_surround,
 };
 use crate::app::palette;
 use crate::app::run::Run;
@@ -196,7 +196,20 @@ pub fn show(
             ));
         }
         if let Some(path) = run.path().filter(|_| ov.gps.is_none()) {
-            draw_path(&painter, cam, view, &xy, path);
+            // A world may draw its path as a line of its own (a navmesh's, pulled tight through
+            // its portals), else from node to node.
+            let part = crate::app::worlds::ui_of(&space.family());
+            match part.path_line(space, path, (ov.start, ov.goal)) {
+                Some(line) => {
+                    let origin = view.min + cam.offset;
+                    let pts = line
+                        .iter()
+                        .map(|p| origin + vec2(p[0] as f32, p[1] as f32) * cam.zoom)
+                        .collect();
+                    draw_path_line(&painter, cam, pts);
+                }
+                None => draw_path(&painter, cam, view, &xy, path),
+            }
         }
         if let Some(band) = ov.smoothed {
             let pts: Vec<Pos2> = band.iter().map(|&n| cam.centre(view, xy(n))).collect();

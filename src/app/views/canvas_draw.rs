@@ -159,6 +159,11 @@ pub(in crate::app) fn draw_path(
     path: &[NodeId],
 ) {
     let pts: Vec<Pos2> = path.iter().map(|&n| cam.centre(view, xy(n))).collect();
+    draw_path_line(p, cam, pts);
+}
+
+/// A path through screen points, outlined.
+pub(in crate::app) fn draw_path_line(p: &egui::Painter, cam: &Camera, pts: Vec<Pos2>) {
     let w = (cam.zoom * 0.22).clamp(2.5, 6.0);
     p.add(egui::Shape::line(
         pts.clone(),

@@ -62,6 +62,18 @@ pub(crate) trait WorldUi: Sync {
     ) {
         let _ = (painter, cam, view, space);
     }
+    /// The found path as a line in cell units from start cell to goal cell, where the family
+    /// draws it otherwise than through its nodes' cells (a navmesh: pulled tight through its
+    /// portals).
+    fn path_line(
+        &self,
+        space: &crate::world::AnySpace,
+        path: &[crate::space::NodeId],
+        ends: ((u32, u32), (u32, u32)),
+    ) -> Option<Vec<[f64; 2]>> {
+        let _ = (space, path, ends);
+        None
+    }
     /// A view of the world beside its 2D views (the 3D view of voxels), when it is shown.
     fn side_view(&self, app: &PathlabApp) -> Option<&'static dyn ViewPart> {
         let _ = app;

@@ -80,6 +80,17 @@ impl WorldUi for FamilyUi {
         format!("a navmesh of {} polygons", space.num_nodes())
     }
 
+    fn path_line(
+        &self,
+        space: &crate::world::AnySpace,
+        path: &[NodeId],
+        (s, g): ((u32, u32), (u32, u32)),
+    ) -> Option<Vec<[f64; 2]>> {
+        let mesh = space.as_navmesh()?;
+        let centre = |(x, y): (u32, u32)| [x as f64 + 0.5, y as f64 + 0.5];
+        Some(mesh.funnel(path, centre(s), centre(g)))
+    }
+
     /// Agents walk cells; a navmesh's nodes are polygons.
     fn dynamic_world(&self) -> bool {
         false
