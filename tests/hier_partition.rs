@@ -44,31 +44,11 @@ fn parts_of_random_navmeshes_are_connected_and_cover_every_polygon() {
     }
 }
 
-/// The MovingAI benchmark folder; on CI its absence is a failure, on a user's machine a skip.
-fn movingai() -> Option<std::path::PathBuf> {
-    let d = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/benchmarks/movingai-grid");
-    assert!(
-        d.is_dir() || std::env::var_os("CI").is_none(),
-        "{} is missing on CI",
-        d.display()
-    );
-    d.is_dir().then_some(d)
-}
-
 #[test]
 fn metis_cuts_fewer_portals_than_region_growing_on_the_benchmark_maps() {
-    let Some(dir) = movingai() else {
-        eprintln!("skipped: ../shared/benchmarks is absent");
+    let Some((dir, maps)) = support::movingai_maps() else {
         return;
     };
-    let mut maps: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .flat_map(|d| std::fs::read_dir(d.unwrap().path()).unwrap())
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "map"))
-        .collect();
-    maps.sort();
     let (mut cut_k, mut cut_g) = (0, 0);
     for p in &maps {
         let map = pathlab::map::io::read_map(p).unwrap();

@@ -247,32 +247,11 @@ fn an_open_room_is_one_polygon_and_a_wall_splits_it() {
     assert_eq!(pulled, vec![[0.5, 0.5], [2.0, 2.0], [3.0, 2.0], [3.5, 0.5]]);
 }
 
-/// The MovingAI benchmark folder; on CI its absence is a failure, on a user's machine a skip.
-fn movingai() -> Option<std::path::PathBuf> {
-    let d = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/benchmarks/movingai-grid");
-    assert!(
-        d.is_dir() || std::env::var_os("CI").is_none(),
-        "{} is missing on CI",
-        d.display()
-    );
-    d.is_dir().then_some(d)
-}
-
 #[test]
 fn benchmark_maps_decompose_and_keep_their_connections() {
-    let Some(dir) = movingai() else {
-        eprintln!("skipped: ../shared/benchmarks is absent");
+    let Some((dir, maps)) = support::movingai_maps() else {
         return;
     };
-    let mut maps: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .flat_map(|d| std::fs::read_dir(d.unwrap().path()).unwrap())
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "map"))
-        .collect();
-    maps.sort();
-    assert_eq!(maps.len(), 29, "the 29 MovingAI maps");
     for p in &maps {
         let g = pathlab::map::io::read_map(p).unwrap();
         let rule = TerrainRule::Class;

@@ -37,3 +37,28 @@ pub fn random_map(
     }
     g
 }
+
+/// The MovingAI benchmark folder and its 29 maps, sorted; on CI their absence is a failure, on
+/// a user's machine a skip (`None`, with the reason printed).
+pub fn movingai_maps() -> Option<(std::path::PathBuf, Vec<std::path::PathBuf>)> {
+    let d = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/benchmarks/movingai-grid");
+    assert!(
+        d.is_dir() || std::env::var_os("CI").is_none(),
+        "{} is missing on CI",
+        d.display()
+    );
+    if !d.is_dir() {
+        eprintln!("skipped: ../shared/benchmarks is absent");
+        return None;
+    }
+    let mut maps: Vec<std::path::PathBuf> = std::fs::read_dir(&d)
+        .unwrap()
+        .flat_map(|sub| std::fs::read_dir(sub.unwrap().path()).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "map"))
+        .collect();
+    maps.sort();
+    assert_eq!(maps.len(), 29, "the 29 MovingAI maps");
+    Some((d, maps))
+}
