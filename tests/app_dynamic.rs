@@ -170,7 +170,7 @@ fn sent_agents_walk_and_stopping_restores_the_map() {
     assert!(!sim.agents[0].recompute_ms.is_empty(), "it replanned");
     h.get_by_label("recompute time per replan (ms)");
     h.get_by_label("Stop").click();
-    h.run();
+    settle(&mut h);
     assert_eq!(h.state().doc().grid, before);
     assert!(h.state().sim().agents.is_empty());
     h.get_by_label("Replay last tape");

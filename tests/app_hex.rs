@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{app_for, harness};
+use common::{app_for, harness, settle};
 use eframe::egui;
 use egui_kittest::kittest::Queryable;
 use pathlab::app::Command;
@@ -281,7 +281,7 @@ fn agents_cross_a_flipping_hex_world_with_dstar_lite() {
     assert!(!sim.agents[0].recompute_ms.is_empty(), "it replanned");
     assert!(checked > 0, "repairs were checked against A*");
     h.get_by_label("Stop").click();
-    h.run();
+    settle(&mut h);
     assert_eq!(h.state().doc().grid, before);
 }
 

@@ -42,17 +42,6 @@ fn assert_one_step(h: &Harness<'_, PathlabApp>, stage: &str) {
     );
 }
 
-/// Runs frames until the searches have finished (and two more, for the panels to show it).
-fn settle(h: &mut Harness<'_, PathlabApp>) {
-    for _ in 0..2000 {
-        h.step();
-        if !h.state().searching() {
-            break;
-        }
-    }
-    h.run_steps(2);
-}
-
 /// Writes a picture of the stage when `PATHLAB_WALK_SHOTS` names a folder.
 fn shot(h: &mut Harness<'_, PathlabApp>, name: &str) {
     let Some(dir) = std::env::var_os("PATHLAB_WALK_SHOTS") else {

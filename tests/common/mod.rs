@@ -113,3 +113,15 @@ pub fn press_and_move(h: &mut Harness<'static, PathlabApp>, from: egui::Pos2, to
         h.run();
     }
 }
+
+/// Steps until every run has finished recording (a restart searches over several frames, more
+/// on a loaded machine), then two frames more for the panels to settle.
+pub fn settle(h: &mut Harness<'_, PathlabApp>) {
+    for _ in 0..2000 {
+        h.step();
+        if !h.state().searching() {
+            break;
+        }
+    }
+    h.run_steps(2);
+}
