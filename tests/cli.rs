@@ -538,7 +538,22 @@ fn hier_build_prints_the_levels_of_the_library_and_refuses_bad_input() {
         );
         assert!(out.contains(&line), "{line}\n{out}");
     }
-    assert!(out.contains(&format!("bytes: {}", levels.bytes())), "{out}");
+    let intra: Vec<_> = levels
+        .levels
+        .iter()
+        .map(|l| pathlab::hier::intra::build(&mesh, l))
+        .collect();
+    for (i, e) in intra.iter().enumerate() {
+        let line = format!(
+            "L{} intra-edges: {}, {} polygons on their paths",
+            i + 1,
+            e.edges.len(),
+            e.polygons.len()
+        );
+        assert!(out.contains(&line), "{line}\n{out}");
+    }
+    let bytes = levels.bytes() + intra.iter().map(|e| e.bytes()).sum::<usize>();
+    assert!(out.contains(&format!("bytes: {bytes}")), "{out}");
     // A missing map: one line naming it.
     let err = one_clean_line(&pathlab(&["hier", "build", "--map", "/nonexistent/x.map"]));
     assert!(err.contains("/nonexistent/x.map"), "{err}");

@@ -130,3 +130,75 @@ fn levels_nest_keep_their_nodes_connected_and_list_each_inter_edge_under_both_no
         }
     }
 }
+
+/// Dijkstra over the polygons of one node, written here: the oracle for intra-edges.
+fn within(mesh: &NavmeshSpace, node_of: &[u32], n: u32, s: u32, t: u32) -> Option<f64> {
+    use pathlab::space::Space;
+    let mut dist = vec![f64::INFINITY; mesh.num_nodes()];
+    dist[s as usize] = 0.0;
+    let mut todo = vec![s];
+    // Few polygons per node: a label-correcting sweep is enough for an oracle.
+    while let Some(p) = todo.pop() {
+        for (q, c) in mesh.neighbours(p) {
+            if node_of[q as usize] == n && dist[p as usize] + c < dist[q as usize] - 1e-12 {
+                dist[q as usize] = dist[p as usize] + c;
+                todo.push(q);
+            }
+        }
+    }
+    dist[t as usize].is_finite().then_some(dist[t as usize])
+}
+
+#[test]
+fn intra_edges_are_the_optimal_paths_across_each_node_between_its_inter_edges() {
+    use pathlab::hier::intra::{build, inside};
+    use pathlab::hier::levels::Levels;
+    use pathlab::space::Space;
+    let mut rng = ChaCha8Rng::seed_from_u64(13);
+    let mut checked = 0;
+    for _ in 0..100 {
+        let map = random_map(&mut rng, 8..48, |r| r.random_range(1..3) as f32);
+        let mesh = NavmeshSpace::new(&map, TerrainRule::Class);
+        if mesh.num_nodes() == 0 {
+            continue;
+        }
+        let mu = rng.random_range(2..8);
+        let levels = Levels::build(&mesh, mu, 2, &|_| {}).unwrap();
+        for level in &levels.levels {
+            let intra = build(&mesh, level);
+            for n in 0..level.nodes as u32 {
+                let edges = intra.of(n);
+                for &i in level.inter_of(n) {
+                    for &j in level.inter_of(n).iter().filter(|&&j| j != i) {
+                        let (s, t) = (inside(level, i, n), inside(level, j, n));
+                        let found = edges.iter().find(|e| (e.from, e.to) == (i, j));
+                        let Some(want) = within(&mesh, &level.node_of, n, s, t) else {
+                            assert!(found.is_none(), "no way across, no intra-edge");
+                            continue;
+                        };
+                        let e = found.expect("an intra-edge for every pair joined inside");
+                        let half = |k: u32, p: u32| {
+                            let (a, b) = level.inter[k as usize];
+                            mesh.half_cost(p, mesh.portal(a, b).unwrap())
+                        };
+                        let want = half(i, s) + want + half(j, t);
+                        assert!((e.cost - want).abs() < 1e-9, "{} vs {want}", e.cost);
+                        // Its polygons: from one inter-edge's polygon to the other's, inside
+                        // the node, each joined to the next, costing what the edge says.
+                        let path = intra.path(e);
+                        assert_eq!((path[0], *path.last().unwrap()), (s, t));
+                        let mut cost = half(i, s) + half(j, t);
+                        for w in path.windows(2) {
+                            assert_eq!(level.node_of[w[1] as usize], n);
+                            let c = mesh.neighbours(w[0]).find(|m| m.0 == w[1]).unwrap().1;
+                            cost += c;
+                        }
+                        assert!((cost - e.cost).abs() < 1e-9);
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked} intra-edges checked");
+}

@@ -10,7 +10,7 @@ use std::time::Instant;
 pub enum Hier {
     /// Build a hierarchy over a map's navmesh: prints its polygons and portals, the nodes and
     /// inter-edges of each level with inter-edges per node (mean, most) against Rahmani 2020's
-    /// bound μ^x(s−2)+2, the bytes and the build time.
+    /// bound μ^x(s−2)+2, each level's intra-edges, the bytes and the build time.
     Build {
         /// MovingAI map file.
         #[arg(long)]
@@ -43,6 +43,11 @@ fn build(map: &std::path::Path, mu: usize, count: usize) -> Result<()> {
     let levels = Levels::build(&mesh, mu, count, &|_| {})
         .map_err(|e| anyhow::anyhow!(e))
         .with_context(|| format!("{}: partitioning its navmesh", map.display()))?;
+    let intra: Vec<_> = levels
+        .levels
+        .iter()
+        .map(|l| pathlab::hier::intra::build(&mesh, l))
+        .collect();
     let build_ms = t1.elapsed().as_secs_f64() * 1000.0;
     println!("map: {}", map.display());
     println!(
@@ -60,8 +65,14 @@ fn build(map: &std::path::Path, mu: usize, count: usize) -> Result<()> {
             l.inter.len(),
             inter_edge_bound(mu, x, 4)
         );
+        println!(
+            "L{x} intra-edges: {}, {} polygons on their paths",
+            intra[i].edges.len(),
+            intra[i].polygons.len()
+        );
     }
-    println!("bytes: {}", levels.bytes());
+    let intra_bytes: usize = intra.iter().map(|e| e.bytes()).sum();
+    println!("bytes: {}", levels.bytes() + intra_bytes);
     println!("build_ms: {build_ms:.1}");
     Ok(())
 }

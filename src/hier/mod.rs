@@ -1,7 +1,9 @@
 //! Hierarchies over navmeshes (Rahmani 2020's HNA*): the levels built by merging about μ
-//! connected nodes at a time: the partitioners (partition.rs) and the levels with their
-//! inter-edges (levels.rs). Intra-edges, the navigation graph and the query come next.
+//! connected nodes at a time: the partitioners (partition.rs), the levels with their
+//! inter-edges (levels.rs) and the intra-edges across each node (intra.rs). The navigation
+//! graph and the query come next.
 
+pub mod intra;
 pub mod levels;
 pub mod partition;
 

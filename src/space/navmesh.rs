@@ -210,6 +210,17 @@ impl NavmeshSpace {
         [(x0 + x1) as f64 * 0.5, (y0 + y1) as f64 * 0.5]
     }
 
+    /// Polygon `n`'s cost per unit of length.
+    pub fn cost_per_unit(&self, n: NodeId) -> f64 {
+        self.costs[n as usize]
+    }
+
+    /// The cost from polygon `n`'s centre to portal `p`'s midpoint: the half of an edge on
+    /// `n`'s side (an edge's cost is its two halves).
+    pub fn half_cost(&self, n: NodeId, p: Portal) -> f64 {
+        dist(self.centre(n), p.mid()) * self.costs[n as usize]
+    }
+
     /// The polygon covering cell (x, y), if the cell is walkable.
     pub fn polygon_at(&self, x: u32, y: u32) -> Option<NodeId> {
         if x >= self.width || y >= self.height {
