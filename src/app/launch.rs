@@ -89,7 +89,7 @@ pub fn run(opts: Options) -> Result<(), String> {
         (None, true) => crate::world::Family::Voxel {
             moves: crate::space::VoxelMoves::Six,
         },
-        (None, false) => crate::world::Family::Square,
+        (None, false) => crate::world::Family::default(),
     };
     let specs = opts.algo.iter().map(|s| ("--algo", s));
     for (flag, spec) in specs.chain(opts.beside.iter().map(|s| ("--beside", s))) {

@@ -72,7 +72,7 @@ impl Document {
             problems: vec![],
             moves: Connectivity::Eight,
             rule: TerrainRule::Class,
-            world: crate::world::Family::Square,
+            world: crate::world::Family::default(),
             volume: None,
             knowledge: None,
             dirty: false,

@@ -54,7 +54,7 @@ pub fn open_world(path: &Path, rules: (Connectivity, TerrainRule)) -> Result<Ope
         path: keep.then(|| path.to_path_buf()),
         algorithms: vec![],
         rules: None,
-        world: crate::world::Family::Square,
+        world: crate::world::Family::default(),
         volume: None,
         knowledge: None,
     };
@@ -85,7 +85,7 @@ pub fn open_world(path: &Path, rules: (Connectivity, TerrainRule)) -> Result<Ope
                 path: Some(map),
                 algorithms: vec![],
                 rules: None,
-                world: crate::world::Family::Square,
+                world: crate::world::Family::default(),
                 volume: None,
                 knowledge: None,
             })

@@ -99,7 +99,7 @@ impl Project {
             goal: None,
             scenarios: vec![],
             algorithms: vec![AlgoSettings::default()],
-            world: Family::Square,
+            world: Family::default(),
             voxels: None,
             voxel_costs: None,
             layer: 0,
