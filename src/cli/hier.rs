@@ -1,7 +1,8 @@
 //! `pathlab hier`: navmesh hierarchies from the command line.
 
 use anyhow::{bail, Context, Result};
-use pathlab::hier::levels::{inter_edge_bound, Levels};
+use pathlab::hier::hna::Hierarchy;
+use pathlab::hier::levels::inter_edge_bound;
 use pathlab::space::{NavmeshSpace, TerrainRule};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -21,17 +22,75 @@ pub enum Hier {
         /// Levels above the navmesh (1 to 3).
         #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=3))]
         levels: u32,
+        /// Also build PCCP's pre-calculated connecting paths and print their size.
+        #[arg(long)]
+        pccp: bool,
+    },
+    /// Run a MovingAI scenario with flat and hierarchical methods: one CSV row per problem and
+    /// method (`id,method,length,optimal,overhead,expanded,micros`), then each method's
+    /// medians and speed-ups. Navmesh lengths are the funnel-smoothed paths' lengths.
+    Bench {
+        /// MovingAI map file; repeat with `--scen` for several maps in one process (then a
+        /// summary over all of them follows each map's).
+        #[arg(long, required = true)]
+        map: Vec<PathBuf>,
+        /// Its scenario file (one per `--map`, in the same order).
+        #[arg(long, required = true)]
+        scen: Vec<PathBuf>,
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(2..=1000))]
+        mu: u32,
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=3))]
+        levels: u32,
+        /// astar (the L0 navmesh), grid-astar, hna, hna-parallel or pccp; several with commas.
+        #[arg(long, default_value = "astar")]
+        method: String,
+        /// Run every K-th problem.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+        every: u32,
+        /// Write the rows here instead of printing them.
+        #[arg(long)]
+        csv: Option<PathBuf>,
     },
 }
 
 /// Runs the subcommand; its exit code.
 pub fn run(which: Hier) -> Result<i32> {
     match which {
-        Hier::Build { map, mu, levels } => build(&map, mu as usize, levels as usize).map(|_| 0),
+        Hier::Build {
+            map,
+            mu,
+            levels,
+            pccp,
+        } => build(&map, mu as usize, levels as usize, pccp).map(|_| 0),
+        Hier::Bench {
+            map,
+            scen,
+            mu,
+            levels,
+            method,
+            every,
+            csv,
+        } => {
+            if map.len() != scen.len() {
+                bail!(
+                    "{} maps and {} scenarios: give one --scen per --map",
+                    map.len(),
+                    scen.len()
+                );
+            }
+            super::hier_bench::bench(&super::hier_bench::BenchArgs {
+                maps: map.into_iter().zip(scen).collect(),
+                mu: mu as usize,
+                levels: levels as usize,
+                methods: super::hier_bench::methods(&method)?,
+                every: every as usize,
+                csv,
+            })
+        }
     }
 }
 
-fn build(map: &std::path::Path, mu: usize, count: usize) -> Result<()> {
+fn build(map: &std::path::Path, mu: usize, count: usize, pccp: bool) -> Result<()> {
     let grid = pathlab::map::io::read_map(map).map_err(|e| anyhow::anyhow!("{e}"))?;
     let t0 = Instant::now();
     let mesh = NavmeshSpace::new(&grid, TerrainRule::Class);
@@ -39,16 +98,9 @@ fn build(map: &std::path::Path, mu: usize, count: usize) -> Result<()> {
     if mesh.polygons() == 0 {
         bail!("{}: no walkable cell, so no navmesh", map.display());
     }
-    let t1 = Instant::now();
-    let levels = Levels::build(&mesh, mu, count, &|_| {})
+    let h = Hierarchy::build(&mesh, mu, count, pccp, &|_, _| {})
         .map_err(|e| anyhow::anyhow!(e))
         .with_context(|| format!("{}: partitioning its navmesh", map.display()))?;
-    let intra: Vec<_> = levels
-        .levels
-        .iter()
-        .map(|l| pathlab::hier::intra::build(&mesh, l))
-        .collect();
-    let build_ms = t1.elapsed().as_secs_f64() * 1000.0;
     println!("map: {}", map.display());
     println!(
         "navmesh: {} polygons, {} portals ({mesh_ms:.1} ms)",
@@ -56,7 +108,7 @@ fn build(map: &std::path::Path, mu: usize, count: usize) -> Result<()> {
         mesh.portal_count()
     );
     println!("mu: {mu}");
-    for (i, l) in levels.levels.iter().enumerate() {
+    for (i, l) in h.levels.levels.iter().enumerate() {
         let x = i as u32 + 1;
         let (mean, most) = l.inter_per_node();
         println!(
@@ -65,14 +117,28 @@ fn build(map: &std::path::Path, mu: usize, count: usize) -> Result<()> {
             l.inter.len(),
             inter_edge_bound(mu, x, 4)
         );
+        let intra = h.intra(i + 1);
         println!(
             "L{x} intra-edges: {}, {} polygons on their paths",
-            intra[i].edges.len(),
-            intra[i].polygons.len()
+            intra.edges.len(),
+            intra.polygons.len()
         );
     }
-    let intra_bytes: usize = intra.iter().map(|e| e.bytes()).sum();
-    println!("bytes: {}", levels.bytes() + intra_bytes);
-    println!("build_ms: {build_ms:.1}");
+    println!(
+        "graph: {} vertices, {} edges",
+        h.graph.vertices(),
+        h.graph.intra.edges.len()
+    );
+    println!("bytes: {}", h.bytes());
+    if let Some(p) = &h.pccp {
+        println!(
+            "pccp: {} entries, {} polygons on their paths, {} bytes, built in {:.1} ms",
+            p.entries.len(),
+            p.paths.len(),
+            p.bytes(),
+            h.times.pccp
+        );
+    }
+    println!("build_ms: {:.1}", h.times.levels + h.times.intra);
     Ok(())
 }

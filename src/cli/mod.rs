@@ -4,6 +4,7 @@
 mod convert;
 mod experiment;
 mod hier;
+mod hier_bench;
 mod suites;
 mod trace;
 

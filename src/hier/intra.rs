@@ -81,6 +81,20 @@ impl Ord for Item {
 /// Every intra-edge of `level` over `mesh`: from each inter-edge of a node, one Dijkstra over
 /// the node's polygons reaches all its other inter-edges.
 pub fn build(mesh: &NavmeshSpace, level: &Level) -> IntraEdges {
+    build_with(mesh, level, &|k, poly| {
+        let (a, b) = level.inter[k as usize];
+        let portal = mesh.portal(a, b).expect("an inter-edge is a portal");
+        mesh.half_cost(poly, portal)
+    })
+}
+
+/// The same over any space whose regions and crossings `level` describes (a navmesh's nodes,
+/// a grid's clusters): `half(k, n)` is the part of crossing `k` paid on base node `n`'s side.
+pub fn build_with<S: Space>(
+    mesh: &S,
+    level: &Level,
+    half: &dyn Fn(u32, NodeId) -> f64,
+) -> IntraEdges {
     let n_poly = mesh.num_nodes();
     let mut dist = vec![f64::INFINITY; n_poly];
     let mut parent = vec![NodeId::MAX; n_poly];
@@ -118,11 +132,6 @@ pub fn build(mesh: &NavmeshSpace, level: &Level) -> IntraEdges {
                     heap.push(Item(d + c, q));
                 }
             }
-            let half = |k: u32, poly: NodeId| {
-                let (a, b) = level.inter[k as usize];
-                let portal = mesh.portal(a, b).expect("an inter-edge is a portal");
-                mesh.half_cost(poly, portal)
-            };
             for &j in inter.iter().filter(|&&j| j != i) {
                 let dst = inside(level, j, n);
                 if dist[dst as usize].is_infinite() {

@@ -1,11 +1,17 @@
 //! Hierarchies over navmeshes (Rahmani 2020's HNA*): the levels built by merging about μ
 //! connected nodes at a time: the partitioners (partition.rs), the levels with their
-//! inter-edges (levels.rs) and the intra-edges across each node (intra.rs). The navigation
-//! graph and the query come next.
+//! inter-edges (levels.rs), the intra-edges across each node (intra.rs), the abstract graph a
+//! query searches (graph.rs), the searches inside one region (local.rs), PCCP's table
+//! (pccp.rs), the phased query (query.rs) and the navmesh hierarchy that ties them (hna.rs).
 
+pub mod graph;
+pub mod hna;
 pub mod intra;
 pub mod levels;
+pub mod local;
 pub mod partition;
+pub mod pccp;
+pub mod query;
 
 use crate::space::{NavmeshSpace, NodeId, Space};
 use partition::Csr;

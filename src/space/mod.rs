@@ -13,7 +13,7 @@ pub use grid::{Connectivity, GridSpace, TerrainRule, DIRS};
 pub use heuristic::Heuristic;
 pub use hex::{lattice_centre as hex_lattice_centre, HexOrientation, HexSpace};
 pub use knowledge::CognitiveMap;
-pub use navmesh::{NavmeshSpace, Portal, NO_POLYGON};
+pub use navmesh::{dist as plane_distance, NavmeshSpace, Portal, NO_POLYGON};
 pub use voxel::{VoxelMoves, VoxelSpace};
 
 use serde::{Deserialize, Serialize};

@@ -1,0 +1,170 @@
+//! The abstract graph a hierarchical query searches (Rahmani 2020's hierarchical navigation
+//! graph; Botea et al. 2004's abstract graph): its vertices are the crossings between regions
+//! (a level's inter-edges on a navmesh, the entrances' transitions between a grid's clusters),
+//! its edges the intra-edges across a region from one crossing to another. HNA* and HPA* share
+//! this shape, so one query serves both.
+//!
+//! Every array is flat and indexed by base node, region or vertex, as a GPU kernel reads them.
+
+use super::intra::{inside, IntraEdges};
+use super::levels::Level;
+use crate::space::NodeId;
+
+/// How the heuristic measures between two points of the plane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Metric {
+    /// The straight line (navmeshes: paths through portals are polylines).
+    Euclidean,
+    /// The octile distance (8-connected grids).
+    Octile,
+}
+
+impl Metric {
+    pub fn between(self, a: [f64; 2], b: [f64; 2]) -> f64 {
+        let (dx, dy) = ((a[0] - b[0]).abs(), (a[1] - b[1]).abs());
+        match self {
+            Metric::Euclidean => (dx * dx + dy * dy).sqrt(),
+            Metric::Octile => dx.max(dy) + (std::f64::consts::SQRT_2 - 1.0) * dx.min(dy),
+        }
+    }
+}
+
+/// Regions over a base space, the crossings between them and the intra-edges across them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AbstractGraph {
+    /// The regions (`node_of`, by base node; `u32::MAX` where a base node is in none) and the
+    /// crossings (`inter`, pairs of adjacent base nodes in different regions): the vertices.
+    pub level: Level,
+    /// What crossing `v` costs on each side: `half[v][0]` on `inter[v].0`'s, `[1]` on the other.
+    pub half: Vec<[f64; 2]>,
+    /// Where vertex `v` is, for the heuristic (a portal's midpoint, the middle of a transition).
+    pub pos: Vec<[f64; 2]>,
+    /// The intra-edges, by region.
+    pub intra: IntraEdges,
+    /// Each vertex's outgoing intra-edges (indices into `intra.edges`): `out[out_first[v]..]`.
+    pub out_first: Vec<u32>,
+    pub out: Vec<u32>,
+    /// Each region's base nodes, `members[members_first[r]..]`, and each base node's place in
+    /// its region's list: the connecting searches work on arrays the size of one region.
+    pub members_first: Vec<u32>,
+    pub members: Vec<NodeId>,
+    pub local_of: Vec<u32>,
+    pub metric: Metric,
+    /// No cost per unit of length is lower (scales the heuristic).
+    pub min_cost: f64,
+}
+
+/// A region index that is no region.
+pub const NO_REGION: u32 = u32::MAX;
+
+impl AbstractGraph {
+    /// The graph of `level`'s crossings and `intra`'s edges.
+    pub fn new(
+        level: Level,
+        intra: IntraEdges,
+        half: Vec<[f64; 2]>,
+        pos: Vec<[f64; 2]>,
+        metric: Metric,
+        min_cost: f64,
+    ) -> AbstractGraph {
+        let vertices = level.inter.len();
+        let mut out_first = vec![0u32; vertices + 1];
+        for e in &intra.edges {
+            out_first[e.from as usize + 1] += 1;
+        }
+        for v in 0..vertices {
+            out_first[v + 1] += out_first[v];
+        }
+        let mut fill = out_first.clone();
+        let mut out = vec![0u32; intra.edges.len()];
+        for (i, e) in intra.edges.iter().enumerate() {
+            out[fill[e.from as usize] as usize] = i as u32;
+            fill[e.from as usize] += 1;
+        }
+        let mut members_first = vec![0u32; level.nodes + 1];
+        for &r in &level.node_of {
+            if r != NO_REGION {
+                members_first[r as usize + 1] += 1;
+            }
+        }
+        for r in 0..level.nodes {
+            members_first[r + 1] += members_first[r];
+        }
+        let mut fill = members_first.clone();
+        let mut members = vec![0; members_first[level.nodes] as usize];
+        let mut local_of = vec![u32::MAX; level.node_of.len()];
+        for (n, &r) in level.node_of.iter().enumerate() {
+            if r != NO_REGION {
+                let at = fill[r as usize];
+                members[at as usize] = n as NodeId;
+                local_of[n] = at - members_first[r as usize];
+                fill[r as usize] += 1;
+            }
+        }
+        AbstractGraph {
+            level,
+            half,
+            pos,
+            intra,
+            out_first,
+            out,
+            members_first,
+            members,
+            local_of,
+            metric,
+            min_cost,
+        }
+    }
+
+    /// Vertices (crossings).
+    pub fn vertices(&self) -> usize {
+        self.level.inter.len()
+    }
+
+    /// The region of base node `n` ([`NO_REGION`] if none).
+    pub fn region_of(&self, n: NodeId) -> u32 {
+        self.level
+            .node_of
+            .get(n as usize)
+            .copied()
+            .unwrap_or(NO_REGION)
+    }
+
+    /// Region `r`'s base nodes.
+    pub fn members_of(&self, r: u32) -> &[NodeId] {
+        &self.members
+            [self.members_first[r as usize] as usize..self.members_first[r as usize + 1] as usize]
+    }
+
+    /// The vertices on region `r`'s border.
+    pub fn vertices_of(&self, r: u32) -> &[u32] {
+        self.level.inter_of(r)
+    }
+
+    /// The base node of vertex `v` inside region `r`.
+    pub fn inside(&self, v: u32, r: u32) -> NodeId {
+        inside(&self.level, v, r)
+    }
+
+    /// What crossing `v` costs on base node `n`'s side.
+    pub fn half_at(&self, v: u32, n: NodeId) -> f64 {
+        self.half[v as usize][usize::from(self.level.inter[v as usize].0 != n)]
+    }
+
+    /// Vertex `v`'s outgoing intra-edges (indices into `intra.edges`).
+    pub fn out_of(&self, v: u32) -> &[u32] {
+        &self.out[self.out_first[v as usize] as usize..self.out_first[v as usize + 1] as usize]
+    }
+
+    /// Bytes of its arrays.
+    pub fn bytes(&self) -> usize {
+        self.level.bytes()
+            + self.intra.bytes()
+            + 16 * (self.half.len() + self.pos.len())
+            + 4 * (self.out_first.len()
+                + self.out.len()
+                + self.members_first.len()
+                + self.members.len()
+                + self.local_of.len())
+    }
+}

@@ -1,0 +1,605 @@
+//! A hierarchical query in the four phases of Rahmani 2020's Algorithm 1, one step at a time:
+//! (0) insert the start and goal: connecting searches from each to every crossing of its
+//! region, kept as temporary edges; (1) A* on the abstract graph from the start's temporary
+//! vertex to the goal's; (2) extract the intra-edges' base-node paths; (3) clean up the
+//! temporaries. HNA* on a navmesh and HPA* on a grid both run it over their [`AbstractGraph`].
+//!
+//! How the connecting edges are found is the variant: one search after another (the thesis's
+//! original HNA*), all at once on rayon's threads (its parallel CPU version), or read from
+//! PCCP's table. Where start and goal share a region, a direct search inside it is one more
+//! temporary edge (the thesis leaves that case open; without it such a query could only leave
+//! the region and come back).
+//!
+//! Events: base nodes keep their ids; the abstract graph's vertices follow them, then the
+//! start's and the goal's temporary vertices ([`HierQuery::layers`]). A temporary edge shows as
+//! its vertex generated from a temporary vertex.
+
+use super::graph::AbstractGraph;
+use super::local::{HierBase, Item, Local, LocalStatus};
+use super::pccp::Pccp;
+use crate::search::{Stats, Status};
+use crate::space::NodeId;
+use crate::trace::{Event, EventKind, NullTracer, Tracer, NONE};
+use std::collections::BinaryHeap;
+use std::sync::Arc;
+
+/// How the start and goal are connected to the graph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Connect {
+    /// One connecting search after another.
+    Sequential,
+    /// The connecting searches on rayon's threads.
+    Parallel,
+    /// Read from the pre-calculated connecting paths.
+    Pccp,
+}
+
+/// The phases, numbered as their `Phase` events.
+pub const PHASES: [&str; 4] = [
+    "insert start and goal",
+    "search the graph",
+    "extract intra-edges",
+    "clean up",
+];
+
+/// Where a temporary edge's base nodes are.
+#[derive(Clone, Debug)]
+enum Via {
+    Own(Vec<NodeId>),
+    Table(u32),
+}
+
+/// A temporary edge: from the start to a crossing (or from a crossing to the goal), or straight
+/// from start to goal inside their region (`vertex` = `NONE`).
+#[derive(Clone, Debug)]
+struct Link {
+    vertex: u32,
+    cost: f64,
+    /// Base nodes from the endpoint (start or goal) to the crossing's side.
+    via: Via,
+}
+
+/// One connecting search to run: from the start (side 0) or the goal (side 1) to a vertex, or
+/// the direct one.
+#[derive(Clone, Copy, Debug)]
+struct Job {
+    side: usize,
+    vertex: u32,
+}
+
+/// A hierarchical query's state.
+pub struct HierQuery {
+    graph: Arc<AbstractGraph>,
+    pccp: Option<Arc<Pccp>>,
+    connect: Connect,
+    /// Base node ids in events; the abstract layer starts here.
+    base_nodes: u32,
+    ends: [NodeId; 2],
+    points: [Option<[f64; 2]>; 2],
+    regions: [u32; 2],
+    phase: u32,
+    status: Status,
+    jobs: Vec<Job>,
+    job: usize,
+    local: Local,
+    local_live: bool,
+    links: [Vec<Link>; 2],
+    direct: Option<Link>,
+    // The graph search: vertices, then the start's (V) and the goal's (V + 1).
+    g: Vec<f64>,
+    parent: Vec<u32>,
+    arc: Vec<u32>,
+    closed: Vec<bool>,
+    goal_link: Vec<u32>,
+    heap: BinaryHeap<Item>,
+    goal_point: [f64; 2],
+    path: Vec<NodeId>,
+    cost: f64,
+    stats: Stats,
+}
+
+/// The arc into the goal's vertex from the direct link.
+const DIRECT: u32 = u32::MAX - 1;
+
+impl HierQuery {
+    /// A query on `graph` (with `pccp`'s table for [`Connect::Pccp`]).
+    pub fn new(
+        graph: Arc<AbstractGraph>,
+        pccp: Option<Arc<Pccp>>,
+        connect: Connect,
+        base_nodes: usize,
+    ) -> HierQuery {
+        let v = graph.vertices() + 2;
+        HierQuery {
+            graph,
+            pccp,
+            connect,
+            base_nodes: base_nodes as u32,
+            ends: [0, 0],
+            points: [None, None],
+            regions: [0, 0],
+            phase: 0,
+            status: Status::NoPath,
+            jobs: vec![],
+            job: 0,
+            local: Local::default(),
+            local_live: false,
+            links: [vec![], vec![]],
+            direct: None,
+            g: vec![f64::INFINITY; v],
+            parent: vec![NONE; v],
+            arc: vec![NONE; v],
+            closed: vec![false; v],
+            goal_link: vec![NONE; v],
+            heap: BinaryHeap::new(),
+            goal_point: [0.0; 2],
+            path: vec![],
+            cost: f64::INFINITY,
+            stats: Stats::default(),
+        }
+    }
+
+    /// The id ranges after the base nodes: the abstract graph with its two temporaries.
+    pub fn layers(&self) -> Vec<(&'static str, usize)> {
+        vec![("abstract graph", self.graph.vertices() + 2)]
+    }
+
+    /// Starts over from `start` to `goal`, standing at the given points inside them (their
+    /// centres when `None`; PCCP's table always counts from the centres).
+    pub fn reset<S: HierBase>(
+        &mut self,
+        space: &S,
+        start: NodeId,
+        goal: NodeId,
+        points: [Option<[f64; 2]>; 2],
+    ) {
+        for &v in self.links[1].iter().map(|l| &l.vertex) {
+            if v != NONE {
+                self.goal_link[v as usize] = NONE;
+            }
+        }
+        self.ends = [start, goal];
+        self.points = if self.connect == Connect::Pccp {
+            [None, None]
+        } else {
+            points
+        };
+        self.regions = [self.graph.region_of(start), self.graph.region_of(goal)];
+        self.phase = 0;
+        self.status = Status::Running;
+        self.links[0].clear();
+        self.links[1].clear();
+        self.direct = None;
+        self.job = 0;
+        self.local_live = false;
+        self.path.clear();
+        self.cost = f64::INFINITY;
+        self.stats = Stats::default();
+        let pos = |n: NodeId| {
+            let p = space.position(n);
+            [p[0] as f64, p[1] as f64]
+        };
+        self.goal_point = points[1].unwrap_or_else(|| pos(goal));
+        self.jobs.clear();
+        if self.regions.contains(&super::graph::NO_REGION) {
+            return;
+        }
+        if self.connect != Connect::Pccp {
+            for side in 0..2 {
+                for &v in self.graph.vertices_of(self.regions[side]) {
+                    self.jobs.push(Job { side, vertex: v });
+                }
+            }
+        }
+        if self.regions[0] == self.regions[1] {
+            self.jobs.push(Job {
+                side: 0,
+                vertex: NONE,
+            });
+        }
+    }
+
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// The phase it is in (see [`PHASES`]).
+    pub fn phase(&self) -> u32 {
+        self.phase
+    }
+
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// The base nodes from start to goal once found.
+    pub fn path(&self) -> Option<&[NodeId]> {
+        (self.status == Status::Found).then_some(&self.path[..])
+    }
+
+    pub fn cost(&self) -> Option<f64> {
+        (self.status == Status::Found).then_some(self.cost)
+    }
+
+    /// g of abstract vertex `v` (the temporaries are the last two) in the graph search.
+    pub fn vertex_g(&self, v: u32) -> Option<f64> {
+        self.g
+            .get(v as usize)
+            .copied()
+            .filter(|g| g.is_finite() && self.phase >= 1)
+    }
+
+    /// Runs to the end.
+    pub fn run<S: HierBase, T: Tracer>(&mut self, space: &S, tracer: &mut T) -> Status {
+        while self.status == Status::Running {
+            self.step(space, tracer);
+        }
+        self.status
+    }
+
+    /// One step: an expansion of a connecting search or of the graph search, all parallel
+    /// connecting searches at once, the extraction, or the clean-up.
+    pub fn step<S: HierBase, T: Tracer>(&mut self, space: &S, tracer: &mut T) -> Status {
+        if self.status != Status::Running {
+            return self.status;
+        }
+        match self.phase {
+            0 => self.step_connect(space, tracer),
+            1 => self.step_graph(tracer),
+            2 => self.extract(space, tracer),
+            _ => self.clean_up(tracer),
+        }
+        self.status
+    }
+
+    fn abstract_id(&self, v: u32) -> u32 {
+        self.base_nodes + v
+    }
+
+    fn temp(&self, side: usize) -> u32 {
+        (self.graph.vertices() + side) as u32
+    }
+
+    fn step_connect<S: HierBase, T: Tracer>(&mut self, space: &S, tracer: &mut T) {
+        if self.job == 0 && !self.local_live {
+            if T::ENABLED {
+                tracer.event(Event::marker(EventKind::Phase, 0));
+                tracer.event(Event::new(EventKind::Source, self.ends[0], NONE, 0.0, 0.0));
+                tracer.event(Event::marker(EventKind::Destination, self.ends[1]));
+            }
+            if self.regions.contains(&super::graph::NO_REGION) {
+                return self.fail(tracer);
+            }
+            match self.connect {
+                Connect::Pccp => self.read_table(tracer),
+                Connect::Parallel => return self.connect_all(space, tracer),
+                Connect::Sequential => {}
+            }
+        }
+        let Some(&job) = self.jobs.get(self.job) else {
+            return self.start_graph(tracer);
+        };
+        let g = &*self.graph;
+        let region = self.regions[job.side];
+        if !self.local_live {
+            let target = if job.vertex == NONE {
+                self.ends[1]
+            } else {
+                g.inside(job.vertex, region)
+            };
+            self.local.begin(
+                g,
+                region,
+                self.ends[job.side],
+                self.points[job.side],
+                Some(target),
+            );
+            self.local_live = true;
+        }
+        let before = self.local.expanded;
+        let s = self.local.step(space, g, tracer);
+        self.stats.expanded += self.local.expanded - before;
+        if s == LocalStatus::Running {
+            return;
+        }
+        self.local_live = false;
+        self.job += 1;
+        if s == LocalStatus::Reached {
+            let link = finish_link(space, g, &self.local, job, region, self.ends);
+            self.add_link(job.side, link, tracer);
+        }
+        if self.job == self.jobs.len() {
+            self.start_graph(tracer);
+        }
+    }
+
+    fn read_table<T: Tracer>(&mut self, tracer: &mut T) {
+        let table = self.pccp.clone().expect("a PCCP query has its table");
+        for side in 0..2 {
+            let end = self.ends[side];
+            let first = table.first[end as usize];
+            for (i, e) in table.of(end).iter().enumerate() {
+                let link = Link {
+                    vertex: e.vertex,
+                    cost: e.cost,
+                    via: Via::Table(first + i as u32),
+                };
+                self.add_link(side, link, tracer);
+            }
+        }
+    }
+
+    /// Every connecting search at once on rayon's threads; one step.
+    fn connect_all<S: HierBase, T: Tracer>(&mut self, space: &S, tracer: &mut T) {
+        use rayon::prelude::*;
+        let g = &*self.graph;
+        let (ends, points, regions) = (self.ends, self.points, self.regions);
+        let found: Vec<(Option<Link>, u64)> = self
+            .jobs
+            .par_iter()
+            .map_init(Local::default, |local, &job| {
+                let region = regions[job.side];
+                let target = if job.vertex == NONE {
+                    ends[1]
+                } else {
+                    g.inside(job.vertex, region)
+                };
+                local.begin(g, region, ends[job.side], points[job.side], Some(target));
+                let s = local.run(space, g, &mut NullTracer);
+                let link = (s == LocalStatus::Reached)
+                    .then(|| finish_link(space, g, local, job, region, ends));
+                (link, local.expanded)
+            })
+            .collect();
+        for (job, (link, expanded)) in self.jobs.clone().into_iter().zip(found) {
+            self.stats.expanded += expanded;
+            if let Some(link) = link {
+                self.add_link(job.side, link, tracer);
+            }
+        }
+        self.job = self.jobs.len();
+        self.start_graph(tracer);
+    }
+
+    fn add_link<T: Tracer>(&mut self, side: usize, link: Link, tracer: &mut T) {
+        if link.vertex == NONE {
+            if T::ENABLED {
+                let (s, g) = (self.temp(0), self.temp(1));
+                let (s, g) = (self.abstract_id(s), self.abstract_id(g));
+                tracer.event(Event::new(EventKind::Generate, g, s, link.cost, link.cost));
+            }
+            self.direct = Some(link);
+            return;
+        }
+        if side == 1 {
+            self.goal_link[link.vertex as usize] = self.links[1].len() as u32;
+        }
+        if T::ENABLED {
+            let (v, t) = (
+                self.abstract_id(link.vertex),
+                self.abstract_id(self.temp(side)),
+            );
+            tracer.event(Event::new(EventKind::Generate, v, t, link.cost, link.cost));
+        }
+        self.links[side].push(link);
+    }
+
+    fn h(&self, v: u32) -> f64 {
+        let g = &*self.graph;
+        match v as usize {
+            x if x < g.vertices() => g.metric.between(g.pos[x], self.goal_point) * g.min_cost,
+            _ => 0.0,
+        }
+    }
+
+    fn start_graph<T: Tracer>(&mut self, tracer: &mut T) {
+        self.phase = 1;
+        self.g.fill(f64::INFINITY);
+        self.closed.fill(false);
+        self.heap.clear();
+        let s = self.temp(0);
+        self.g[s as usize] = 0.0;
+        self.parent[s as usize] = NONE;
+        self.heap.push(Item(0.0, s));
+        if T::ENABLED {
+            tracer.event(Event::marker(EventKind::Phase, 1));
+        }
+    }
+
+    fn relax<T: Tracer>(&mut self, from: u32, to: u32, cost: f64, arc: u32, tracer: &mut T) {
+        let g = self.g[from as usize] + cost;
+        if self.closed[to as usize] || g >= self.g[to as usize] {
+            return;
+        }
+        let kind = if self.g[to as usize].is_infinite() {
+            EventKind::Generate
+        } else {
+            EventKind::Update
+        };
+        self.g[to as usize] = g;
+        self.parent[to as usize] = from;
+        self.arc[to as usize] = arc;
+        let f = g + self.h(to);
+        self.heap.push(Item(f, to));
+        self.stats.generated += 1;
+        if T::ENABLED {
+            let (t, p) = (self.abstract_id(to), self.abstract_id(from));
+            tracer.event(Event::new(kind, t, p, g, f));
+        }
+    }
+
+    fn step_graph<T: Tracer>(&mut self, tracer: &mut T) {
+        let (s, goal) = (self.temp(0), self.temp(1));
+        let v = loop {
+            let Some(Item(_, v)) = self.heap.pop() else {
+                return self.fail(tracer);
+            };
+            if !self.closed[v as usize] {
+                break v;
+            }
+        };
+        self.closed[v as usize] = true;
+        self.stats.expanded += 1;
+        self.stats.max_open = self.stats.max_open.max(self.heap.len() as u64 + 1);
+        if T::ENABLED {
+            let p = self.parent[v as usize];
+            let p = if p == NONE { NONE } else { self.abstract_id(p) };
+            let gv = self.g[v as usize];
+            tracer.event(Event::new(
+                EventKind::Expand,
+                self.abstract_id(v),
+                p,
+                gv,
+                gv + self.h(v),
+            ));
+        }
+        if v == goal {
+            self.cost = self.g[v as usize];
+            self.phase = 2;
+            if T::ENABLED {
+                tracer.event(Event::marker(EventKind::Phase, 2));
+            }
+            return;
+        }
+        if v == s {
+            for i in 0..self.links[0].len() {
+                let (to, cost) = (self.links[0][i].vertex, self.links[0][i].cost);
+                self.relax(s, to, cost, i as u32, tracer);
+            }
+            if let Some(d) = self.direct.as_ref().map(|d| d.cost) {
+                self.relax(s, goal, d, DIRECT, tracer);
+            }
+            return;
+        }
+        let graph = &*self.graph;
+        let (first, last) = (
+            graph.out_first[v as usize] as usize,
+            graph.out_first[v as usize + 1] as usize,
+        );
+        for k in first..last {
+            let e = self.graph.out[k];
+            let edge = &self.graph.intra.edges[e as usize];
+            let (to, cost) = (edge.to, edge.cost);
+            self.relax(v, to, cost, e, tracer);
+        }
+        let l = self.goal_link[v as usize];
+        if l != NONE {
+            let cost = self.links[1][l as usize].cost;
+            self.relax(v, goal, cost, l, tracer);
+        }
+    }
+
+    fn link_nodes<'a>(&'a self, link: &'a Link) -> &'a [NodeId] {
+        match &link.via {
+            Via::Own(p) => p,
+            Via::Table(i) => {
+                let table = self.pccp.as_ref().expect("a table link has its table");
+                table.path(&table.entries[*i as usize])
+            }
+        }
+    }
+
+    /// Phase 2: the base nodes of every edge on the graph path, joined.
+    fn extract<S: HierBase, T: Tracer>(&mut self, space: &S, tracer: &mut T) {
+        let (s, goal) = (self.temp(0), self.temp(1));
+        // The vertices from the goal's temporary back to the start's.
+        let mut chain = vec![goal];
+        while *chain.last().expect("not empty") != s {
+            chain.push(self.parent[*chain.last().expect("not empty") as usize]);
+        }
+        chain.reverse();
+        let mut path = std::mem::take(&mut self.path);
+        path.clear();
+        let push = |nodes: &mut dyn Iterator<Item = NodeId>, path: &mut Vec<NodeId>| {
+            for n in nodes {
+                if path.last() != Some(&n) {
+                    path.push(n);
+                }
+            }
+        };
+        for w in chain.windows(2) {
+            let (from, to) = (w[0], w[1]);
+            let arc = self.arc[to as usize];
+            if arc == DIRECT {
+                let d = self.direct.as_ref().expect("the direct link exists");
+                push(&mut self.link_nodes(d).iter().copied(), &mut path);
+            } else if from == s {
+                let l = &self.links[0][arc as usize];
+                push(&mut self.link_nodes(l).iter().copied(), &mut path);
+            } else if to == goal {
+                let l = &self.links[1][arc as usize];
+                push(&mut self.link_nodes(l).iter().rev().copied(), &mut path);
+            } else {
+                let e = &self.graph.intra.edges[arc as usize];
+                push(&mut self.graph.intra.path(e).iter().copied(), &mut path);
+            }
+        }
+        if T::ENABLED {
+            crate::search::trace_path(space, &path, tracer);
+        }
+        self.path = path;
+        self.phase = 3;
+        if T::ENABLED {
+            tracer.event(Event::marker(EventKind::Phase, 3));
+        }
+    }
+
+    /// Phase 3: the temporaries go; the graph is as it was.
+    fn clean_up<T: Tracer>(&mut self, tracer: &mut T) {
+        for l in &self.links[1] {
+            self.goal_link[l.vertex as usize] = NONE;
+        }
+        if T::ENABLED {
+            tracer.event(Event::new(
+                EventKind::Found,
+                self.ends[1],
+                NONE,
+                self.cost,
+                0.0,
+            ));
+        }
+        self.status = Status::Found;
+    }
+
+    fn fail<T: Tracer>(&mut self, tracer: &mut T) {
+        for l in &self.links[1] {
+            if l.vertex != NONE {
+                self.goal_link[l.vertex as usize] = NONE;
+            }
+        }
+        if T::ENABLED {
+            tracer.event(Event::marker(EventKind::NoPath, self.ends[1]));
+        }
+        self.status = Status::NoPath;
+    }
+}
+
+/// The temporary edge a finished connecting search found.
+fn finish_link<S: HierBase>(
+    space: &S,
+    g: &AbstractGraph,
+    local: &Local,
+    job: Job,
+    region: u32,
+    ends: [NodeId; 2],
+) -> Link {
+    let mut path = vec![];
+    if job.vertex == NONE {
+        local.path_into(g, ends[1], &mut path);
+        let cost = local.g(g, ends[1]).expect("reached");
+        return Link {
+            vertex: NONE,
+            cost,
+            via: Via::Own(path),
+        };
+    }
+    let target = g.inside(job.vertex, region);
+    local.path_into(g, target, &mut path);
+    Link {
+        vertex: job.vertex,
+        cost: local
+            .to_crossing(space, g, job.vertex, target)
+            .expect("reached"),
+        via: Via::Own(path),
+    }
+}
