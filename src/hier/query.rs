@@ -179,7 +179,7 @@ impl HierQuery {
             let p = space.position(n);
             [p[0] as f64, p[1] as f64]
         };
-        self.goal_point = points[1].unwrap_or_else(|| pos(goal));
+        self.goal_point = self.points[1].unwrap_or_else(|| pos(goal));
         self.jobs.clear();
         if self.regions.contains(&super::graph::NO_REGION) {
             return;

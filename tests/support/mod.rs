@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 use pathlab::map::{Cell, Grid};
+use pathlab::space::NavmeshSpace;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -61,4 +62,30 @@ pub fn movingai_maps() -> Option<(std::path::PathBuf, Vec<std::path::PathBuf>)> 
     maps.sort();
     assert_eq!(maps.len(), 29, "the 29 MovingAI maps");
     Some((d, maps))
+}
+
+/// Every point of the polyline, sampled finely, lies on a walkable cell of the polygons'
+/// class (points on a cell boundary may lie on either side).
+pub fn check_walkable(g: &Grid, m: &NavmeshSpace, pts: &[[f64; 2]]) {
+    let (w, h) = (g.width() as f64, g.height() as f64);
+    for seg in pts.windows(2) {
+        let (a, b) = (seg[0], seg[1]);
+        let len = (b[0] - a[0]).hypot(b[1] - a[1]);
+        let k = (len * 20.0).ceil().max(1.0) as usize;
+        for i in 0..=k {
+            let t = i as f64 / k as f64;
+            let p = [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
+            let ok = [-1e-6, 1e-6].iter().any(|&ex| {
+                [-1e-6, 1e-6].iter().any(|&ey| {
+                    let (x, y) = (p[0] + ex, p[1] + ey);
+                    x >= 0.0
+                        && y >= 0.0
+                        && x < w
+                        && y < h
+                        && m.polygon_at(x as u32, y as u32).is_some()
+                })
+            });
+            assert!(ok, "point {p:?} of {pts:?} is off the mesh");
+        }
+    }
 }
