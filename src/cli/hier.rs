@@ -41,7 +41,8 @@ pub enum Hier {
         mu: u32,
         #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=3))]
         levels: u32,
-        /// astar (the L0 navmesh), grid-astar, hna, hna-parallel or pccp; several with commas.
+        /// astar (the L0 navmesh), grid-astar, hna, hna-parallel, pccp or hpa (the square grid);
+        /// several with commas.
         #[arg(long, default_value = "astar")]
         method: String,
         /// Run every K-th problem.

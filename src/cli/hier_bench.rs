@@ -3,10 +3,11 @@
 
 use anyhow::{anyhow, bail, Result};
 use pathlab::hier::hna::Hierarchy;
+use pathlab::hier::hpa::{smooth, Hpa};
 use pathlab::hier::query::{Connect, HierQuery};
 use pathlab::map::io::Problem;
 use pathlab::search::AStar;
-use pathlab::search::{Query, Search, SearchState, Status};
+use pathlab::search::{path_cost, Query, Search, SearchState, Status};
 use pathlab::space::{GridSpace, Heuristic, NavmeshSpace, NodeId, TerrainRule};
 use pathlab::trace::NullTracer;
 use std::fmt::Write as _;
@@ -26,6 +27,8 @@ pub enum Method {
     HnaParallel,
     /// HNA* with pre-calculated connecting paths.
     Pccp,
+    /// HPA* on the square grid (10 × 10 clusters), smoothed.
+    Hpa,
 }
 
 impl Method {
@@ -36,6 +39,7 @@ impl Method {
             Method::Hna => "hna",
             Method::HnaParallel => "hna-parallel",
             Method::Pccp => "pccp",
+            Method::Hpa => "hpa",
         }
     }
 }
@@ -143,6 +147,21 @@ fn bench_map(
     } else {
         None
     };
+    let hpa = wants(Method::Hpa).then(|| {
+        let h = Hpa::build(&squares, HPA_CLUSTER);
+        println!(
+            "hpa of {}: {} clusters of {}×{}, {} transitions, {} intra-edges; built in {:.1} ms ({} bytes)",
+            map.display(),
+            h.graph.level.nodes,
+            h.cluster,
+            h.cluster,
+            h.graph.vertices(),
+            h.graph.intra.edges.len(),
+            h.build_ms,
+            h.bytes()
+        );
+        h
+    });
     // Every method keeps its search state from one problem to the next.
     let first = Query { start: 0, goal: 0 };
     let mut queries: Vec<(Method, Solver)> = args
@@ -160,6 +179,10 @@ fn bench_map(
                 Method::Astar => {
                     let s = AStar::new(&mesh, first, Heuristic::Euclidean);
                     return (m, Solver::Flat(Box::new(s)));
+                }
+                Method::Hpa => {
+                    let q = hpa.as_ref().expect("built for hpa").query(&squares);
+                    return (m, Solver::Grid(Box::new(q)));
                 }
             };
             let h = hierarchy.as_ref().expect("built for hierarchical methods");
@@ -207,7 +230,12 @@ fn centre(c: (u32, u32)) -> [f64; 2] {
 enum Solver {
     Flat(Box<AStar>),
     Hier(Box<HierQuery>),
+    /// HPA* on the grid.
+    Grid(Box<HierQuery>),
 }
+
+/// HPA*'s cluster side (Botea et al.'s usual 10).
+pub const HPA_CLUSTER: u32 = 10;
 
 fn solve(
     m: Method,
@@ -224,13 +252,29 @@ fn solve(
         micros: 0.0,
     };
     let t = Instant::now();
-    if m == Method::GridAstar {
-        let w = squares.width();
-        let id = |c: (u32, u32)| (c.1 * w + c.0) as NodeId;
-        let query = Query {
-            start: id(p.start),
-            goal: id(p.goal),
+    let w = squares.width();
+    let id = |c: (u32, u32)| (c.1 * w + c.0) as NodeId;
+    let query = Query {
+        start: id(p.start),
+        goal: id(p.goal),
+    };
+    if let Solver::Grid(q) = solver {
+        q.reset(squares, query.start, query.goal, [None, None]);
+        if q.run(squares, &mut NullTracer) != Status::Found {
+            return none;
+        }
+        let path = smooth(squares, q.path().unwrap_or(&[]), HPA_CLUSTER);
+        let micros = t.elapsed().as_secs_f64() * 1e6;
+        let length = path_cost(squares, &path).unwrap_or(f64::NAN);
+        return Row {
+            found: true,
+            length,
+            overhead: overhead(length, p.optimal),
+            expanded: q.stats().expanded,
+            micros,
         };
+    }
+    if m == Method::GridAstar {
         let Solver::Flat(s) = solver else {
             unreachable!("grid A* is flat")
         };
@@ -253,6 +297,7 @@ fn solve(
         return none;
     };
     let (path, expanded): (Vec<NodeId>, u64) = match solver {
+        Solver::Grid(_) => unreachable!("answered above"),
         Solver::Hier(q) => {
             q.reset(mesh, ps, pg, [Some(centre(p.start)), Some(centre(p.goal))]);
             if q.run(mesh, &mut NullTracer) != Status::Found {
@@ -380,7 +425,7 @@ pub fn methods(text: &str) -> Result<Vec<Method>> {
     text.split(',')
         .map(|s| {
             Method::from_str(s.trim(), false).map_err(|_| {
-                anyhow!("unknown method {s:?}: astar, grid-astar, hna, hna-parallel or pccp")
+                anyhow!("unknown method {s:?}: astar, grid-astar, hna, hna-parallel, pccp or hpa")
             })
         })
         .collect()

@@ -11,8 +11,8 @@
 //! kernel can read them as they are.
 
 use super::levels::Level;
+use super::local::Item;
 use crate::space::{NavmeshSpace, NodeId, Space};
-use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 /// One intra-edge: across a node from inter-edge `from` to inter-edge `to` (indices into the
@@ -64,20 +64,6 @@ pub fn inside(level: &Level, i: u32, n: u32) -> NodeId {
     }
 }
 
-#[derive(PartialEq)]
-struct Item(f64, NodeId);
-impl Eq for Item {}
-impl PartialOrd for Item {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Item {
-    fn cmp(&self, o: &Self) -> Ordering {
-        o.0.total_cmp(&self.0).then(o.1.cmp(&self.1))
-    }
-}
-
 /// Every intra-edge of `level` over `mesh`: from each inter-edge of a node, one Dijkstra over
 /// the node's polygons reaches all its other inter-edges.
 pub fn build(mesh: &NavmeshSpace, level: &Level) -> IntraEdges {
@@ -115,8 +101,8 @@ pub fn build_with<S: Space>(
             }
             dist[src as usize] = 0.0;
             touched.push(src);
-            let mut heap = BinaryHeap::from([Item(0.0, src)]);
-            while let Some(Item(d, p)) = heap.pop() {
+            let mut heap = BinaryHeap::from([Item(0.0, 0.0, src)]);
+            while let Some(Item(d, _, p)) = heap.pop() {
                 if d > dist[p as usize] {
                     continue;
                 }
@@ -129,7 +115,7 @@ pub fn build_with<S: Space>(
                     }
                     dist[q as usize] = d + c;
                     parent[q as usize] = p;
-                    heap.push(Item(d + c, q));
+                    heap.push(Item(d + c, 0.0, q));
                 }
             }
             for &j in inter.iter().filter(|&&j| j != i) {

@@ -123,7 +123,11 @@ fn contracted(n: usize, portals: &[(NodeId, NodeId)], group: &[u32]) -> Csr {
 }
 
 /// A level with its inter-edges: the portals between different nodes, each listed under both.
-fn with_inter_edges(node_of: Vec<u32>, nodes: usize, portals: &[(NodeId, NodeId)]) -> Level {
+pub(crate) fn with_inter_edges(
+    node_of: Vec<u32>,
+    nodes: usize,
+    portals: &[(NodeId, NodeId)],
+) -> Level {
     let inter: Vec<(NodeId, NodeId)> = portals
         .iter()
         .copied()

@@ -28,8 +28,10 @@ pub trait HierBase: Space + Sync {
     }
 }
 
+/// An open-list entry: f, then h, then the id. Among equal f the entry nearer its goal comes
+/// first (larger g), which on grids and meshes cuts the ties A* would otherwise expand.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Item(pub f64, pub u32);
+pub(crate) struct Item(pub f64, pub f64, pub u32);
 impl Eq for Item {}
 impl PartialOrd for Item {
     fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
@@ -38,7 +40,9 @@ impl PartialOrd for Item {
 }
 impl Ord for Item {
     fn cmp(&self, o: &Self) -> Ordering {
-        o.0.total_cmp(&self.0).then(o.1.cmp(&self.1))
+        o.0.total_cmp(&self.0)
+            .then(o.1.total_cmp(&self.1))
+            .then(o.2.cmp(&self.2))
     }
 }
 
@@ -93,7 +97,7 @@ impl Local {
         self.expanded = 0;
         let s = graph.local_of[source as usize];
         self.g[s as usize] = 0.0;
-        self.heap.push(Item(0.0, s));
+        self.heap.push(Item(0.0, 0.0, s));
     }
 
     /// Expands one node; events name base nodes.
@@ -109,7 +113,7 @@ impl Local {
                 .map_or(0.0, |t| space.heuristic(space.native_heuristic(), n, t))
         };
         loop {
-            let Some(Item(_, l)) = self.heap.pop() else {
+            let Some(Item(_, _, l)) = self.heap.pop() else {
                 return LocalStatus::Exhausted;
             };
             if self.closed[l as usize] {
@@ -145,7 +149,7 @@ impl Local {
                 self.g[lm] = gn + c;
                 self.parent[lm] = l;
                 let hm = h(m);
-                self.heap.push(Item(gn + c + hm, lm as u32));
+                self.heap.push(Item(gn + c + hm, hm, lm as u32));
                 if T::ENABLED {
                     tracer.event(Event::new(kind, m, n, gn + c, gn + c + hm));
                 }

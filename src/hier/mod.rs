@@ -2,10 +2,12 @@
 //! connected nodes at a time: the partitioners (partition.rs), the levels with their
 //! inter-edges (levels.rs), the intra-edges across each node (intra.rs), the abstract graph a
 //! query searches (graph.rs), the searches inside one region (local.rs), PCCP's table
-//! (pccp.rs), the phased query (query.rs) and the navmesh hierarchy that ties them (hna.rs).
+//! (pccp.rs), the phased query (query.rs), the navmesh hierarchy that ties them (hna.rs) and HPA*'s
+//! clusters over square grids on the same parts (hpa.rs).
 
 pub mod graph;
 pub mod hna;
+pub mod hpa;
 pub mod intra;
 pub mod levels;
 pub mod local;

@@ -400,7 +400,7 @@ impl HierQuery {
         let s = self.temp(0);
         self.g[s as usize] = 0.0;
         self.parent[s as usize] = NONE;
-        self.heap.push(Item(0.0, s));
+        self.heap.push(Item(0.0, 0.0, s));
         if T::ENABLED {
             tracer.event(Event::marker(EventKind::Phase, 1));
         }
@@ -419,8 +419,9 @@ impl HierQuery {
         self.g[to as usize] = g;
         self.parent[to as usize] = from;
         self.arc[to as usize] = arc;
-        let f = g + self.h(to);
-        self.heap.push(Item(f, to));
+        let h = self.h(to);
+        let f = g + h;
+        self.heap.push(Item(f, h, to));
         self.stats.generated += 1;
         if T::ENABLED {
             let (t, p) = (self.abstract_id(to), self.abstract_id(from));
@@ -431,7 +432,7 @@ impl HierQuery {
     fn step_graph<T: Tracer>(&mut self, tracer: &mut T) {
         let (s, goal) = (self.temp(0), self.temp(1));
         let v = loop {
-            let Some(Item(_, v)) = self.heap.pop() else {
+            let Some(Item(_, _, v)) = self.heap.pop() else {
                 return self.fail(tracer);
             };
             if !self.closed[v as usize] {
