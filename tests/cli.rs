@@ -563,3 +563,97 @@ fn hier_build_prints_the_levels_of_the_library_and_refuses_bad_input() {
         .status
         .success());
 }
+
+#[test]
+fn hier_bench_prints_one_row_per_problem_and_method_and_refuses_a_mismatch() {
+    let rows = [
+        "..........@.........",
+        "..@@@.....@....@@...",
+        "..@.......@.........",
+        "..@...@@@@@....@....",
+        "......@.............",
+        "......@....@@@@@....",
+        "...........@........",
+    ];
+    let map = format!(
+        "type octile\nheight {}\nwidth {}\nmap\n{}\n",
+        rows.len(),
+        rows[0].len(),
+        rows.join("\n")
+    );
+    let m = write("hier_bench.map", &map);
+    // The scenario's optima from A* on the grid (the registry's, the oracle of other suites).
+    let space = pathlab::space::GridSpace::from_rows(
+        &rows,
+        pathlab::space::Connectivity::Eight,
+        pathlab::space::TerrainRule::Class,
+    );
+    let mut scen = String::from("version 1\n");
+    for (a, b) in [((0, 0), (19, 0)), ((0, 6), (19, 6)), ((0, 0), (13, 6))] {
+        let q = pathlab::search::Query {
+            start: space.node(a.0, a.1).unwrap(),
+            goal: space.node(b.0, b.1).unwrap(),
+        };
+        let mut astar = pathlab::search::registry::build("astar", &space, q).unwrap();
+        astar.run_null(&space);
+        scen += &format!(
+            "0\thier_bench.map\t20\t7\t{}\t{}\t{}\t{}\t{:.8}\n",
+            a.0,
+            a.1,
+            b.0,
+            b.1,
+            astar.cost().unwrap()
+        );
+    }
+    let s = write("hier_bench.map.scen", &scen);
+    let out = succeeded(&pathlab(&[
+        "hier",
+        "bench",
+        "--map",
+        &m,
+        "--scen",
+        &s,
+        "--mu",
+        "3",
+        "--method",
+        "astar,grid-astar,hna,hna-parallel,pccp,hpa",
+    ]));
+    let mut lines = out
+        .lines()
+        .skip_while(|l| !l.starts_with("id,"))
+        .take_while(|l| !l.starts_with("summary"));
+    assert_eq!(
+        lines.next(),
+        Some("id,method,length,optimal,overhead,expanded,micros")
+    );
+    let body: Vec<&str> = lines.collect();
+    assert_eq!(body.len(), 3 * 6, "{out}");
+    for row in &body {
+        let f: Vec<&str> = row.split(',').collect();
+        let [length, optimal, overhead]: [f64; 3] = [2, 3, 4].map(|i| f[i].parse().unwrap());
+        assert!(length > 0.0, "{row}");
+        assert!((overhead - (length / optimal - 1.0)).abs() < 1e-3, "{row}");
+        // Grid A* is optimal; HPA* on the same grid is no shorter.
+        match f[1] {
+            "grid-astar" => assert!((length - optimal).abs() < 1e-3, "{row}"),
+            "hpa" => assert!(length >= optimal - 1e-3, "{row}"),
+            _ => {}
+        }
+    }
+    assert!(out.contains("summary:"), "{out}");
+    // A scenario for another map size: one line naming the scenario's line.
+    let bad = write(
+        "hier_bench_bad.map.scen",
+        "version 1\n0\tx.map\t30\t7\t0\t0\t1\t0\t1.0\n",
+    );
+    let err = one_clean_line(&pathlab(&[
+        "hier", "bench", "--map", &m, "--scen", &bad, "--method", "pccp",
+    ]));
+    assert!(err.contains("hier_bench_bad.map.scen:2"), "{err}");
+    // One scenario per map.
+    assert!(
+        !pathlab(&["hier", "bench", "--map", &m, "--map", &m, "--scen", &s])
+            .status
+            .success()
+    );
+}
