@@ -496,19 +496,22 @@ fn gpu_names_its_adapter_or_says_why_not() {
     }
 }
 
+/// A small map with walls for the hierarchy commands.
+const HIER_ROWS: [&str; 7] = [
+    "..........@.........",
+    "..@@@.....@....@@...",
+    "..@.......@.........",
+    "..@...@@@@@....@....",
+    "......@.............",
+    "......@....@@@@@....",
+    "...........@........",
+];
+
 #[test]
 fn hier_build_prints_the_levels_of_the_library_and_refuses_bad_input() {
     use pathlab::hier::levels::{inter_edge_bound, Levels};
     use pathlab::space::{NavmeshSpace, TerrainRule};
-    let rows = [
-        "..........@.........",
-        "..@@@.....@....@@...",
-        "..@.......@.........",
-        "..@...@@@@@....@....",
-        "......@.............",
-        "......@....@@@@@....",
-        "...........@........",
-    ];
+    let rows = HIER_ROWS;
     let text = format!(
         "type octile\nheight {}\nwidth {}\nmap\n{}\n",
         rows.len(),
@@ -566,15 +569,7 @@ fn hier_build_prints_the_levels_of_the_library_and_refuses_bad_input() {
 
 #[test]
 fn hier_bench_prints_one_row_per_problem_and_method_and_refuses_a_mismatch() {
-    let rows = [
-        "..........@.........",
-        "..@@@.....@....@@...",
-        "..@.......@.........",
-        "..@...@@@@@....@....",
-        "......@.............",
-        "......@....@@@@@....",
-        "...........@........",
-    ];
+    let rows = HIER_ROWS;
     let map = format!(
         "type octile\nheight {}\nwidth {}\nmap\n{}\n",
         rows.len(),
