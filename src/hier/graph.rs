@@ -41,9 +41,16 @@ pub struct AbstractGraph {
     pub pos: Vec<[f64; 2]>,
     /// The intra-edges, by region.
     pub intra: IntraEdges,
-    /// Each vertex's outgoing intra-edges (indices into `intra.edges`): `out[out_first[v]..]`.
+    /// Each vertex's outgoing intra-edges (indices into `intra.edges`): `out[out_first[v]..]`,
+    /// those across the region of `inter[v].0` first, up to `out_split[v]`, then those across
+    /// the other region.
     pub out_first: Vec<u32>,
     pub out: Vec<u32>,
+    pub out_split: Vec<u32>,
+    /// Each `out` entry's far vertex and cost, side by side, so relaxing a vertex reads one
+    /// run of memory instead of hopping through the intra-edges.
+    pub out_to: Vec<u32>,
+    pub out_cost: Vec<f64>,
     /// Each region's base nodes, `members[members_first[r]..]`, and each base node's place in
     /// its region's list: the connecting searches work on arrays the size of one region.
     pub members_first: Vec<u32>,
@@ -68,6 +75,7 @@ impl AbstractGraph {
         min_cost: f64,
     ) -> AbstractGraph {
         let vertices = level.inter.len();
+        let mut out_split = vec![];
         let mut out_first = vec![0u32; vertices + 1];
         for e in &intra.edges {
             out_first[e.from as usize + 1] += 1;
@@ -75,12 +83,26 @@ impl AbstractGraph {
         for v in 0..vertices {
             out_first[v + 1] += out_first[v];
         }
+        // Edges are stored region by region; each vertex lists its first side's region first.
         let mut fill = out_first.clone();
         let mut out = vec![0u32; intra.edges.len()];
-        for (i, e) in intra.edges.iter().enumerate() {
-            out[fill[e.from as usize] as usize] = i as u32;
-            fill[e.from as usize] += 1;
+        for pass in 0..2 {
+            for r in 0..level.nodes {
+                let (a, b) = (intra.first[r] as usize, intra.first[r + 1] as usize);
+                for (i, e) in intra.edges[a..b].iter().enumerate() {
+                    let first_side = level.node_of[level.inter[e.from as usize].0 as usize];
+                    if (first_side == r as u32) == (pass == 0) {
+                        out[fill[e.from as usize] as usize] = (a + i) as u32;
+                        fill[e.from as usize] += 1;
+                    }
+                }
+            }
+            if pass == 0 {
+                out_split = fill.clone();
+            }
         }
+        let out_to = out.iter().map(|&e| intra.edges[e as usize].to).collect();
+        let out_cost = out.iter().map(|&e| intra.edges[e as usize].cost).collect();
         let mut members_first = vec![0u32; level.nodes + 1];
         for &r in &level.node_of {
             if r != NO_REGION {
@@ -108,6 +130,9 @@ impl AbstractGraph {
             intra,
             out_first,
             out,
+            out_to,
+            out_cost,
+            out_split,
             members_first,
             members,
             local_of,
@@ -156,15 +181,39 @@ impl AbstractGraph {
         &self.out[self.out_first[v as usize] as usize..self.out_first[v as usize + 1] as usize]
     }
 
+    /// The range of `out` holding vertex `v`'s outgoing intra-edges across region `r` only
+    /// (`r` is one of its two).
+    pub fn out_across(&self, v: u32, r: u32) -> std::ops::Range<usize> {
+        let (a, m, b) = (
+            self.out_first[v as usize] as usize,
+            self.out_split[v as usize] as usize,
+            self.out_first[v as usize + 1] as usize,
+        );
+        let first_side = self.level.node_of[self.level.inter[v as usize].0 as usize];
+        if first_side == r {
+            a..m
+        } else {
+            m..b
+        }
+    }
+
+    /// The region intra-edge `e` crosses.
+    pub fn region_of_edge(&self, e: u32) -> u32 {
+        let end = *self
+            .intra
+            .path(&self.intra.edges[e as usize])
+            .last()
+            .expect("an intra-edge has polygons");
+        self.region_of(end)
+    }
+
     /// Bytes of its arrays.
     pub fn bytes(&self) -> usize {
         self.level.bytes()
             + self.intra.bytes()
             + 16 * (self.half.len() + self.pos.len())
-            + 4 * (self.out_first.len()
-                + self.out.len()
-                + self.members_first.len()
-                + self.members.len()
-                + self.local_of.len())
+            + 4 * (self.out_first.len() + self.out.len() + self.out_split.len() + self.out_to.len())
+            + 8 * self.out_cost.len()
+            + 4 * (self.members_first.len() + self.members.len() + self.local_of.len())
     }
 }

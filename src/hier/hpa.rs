@@ -132,12 +132,13 @@ impl Hpa {
         }
     }
 
-    /// A query on the abstract graph (connecting searches one after another, as the paper).
+    /// A query on the abstract graph, inserting its ends with one Dijkstra each over their
+    /// clusters (the distances the paper's insertion asks for).
     pub fn query(&self, space: &GridSpace) -> HierQuery {
         HierQuery::new(
             self.graph.clone(),
             None,
-            Connect::Sequential,
+            Connect::Dijkstra,
             space.num_nodes(),
         )
     }

@@ -40,9 +40,9 @@ impl PartialOrd for Item {
 }
 impl Ord for Item {
     fn cmp(&self, o: &Self) -> Ordering {
-        o.0.total_cmp(&self.0)
-            .then(o.1.total_cmp(&self.1))
-            .then(o.2.cmp(&self.2))
+        // f and h are never negative, and non-negative floats order as their bits do: two
+        // integer comparisons instead of two `total_cmp`s, in the heap's innermost loop.
+        (o.0.to_bits(), o.1.to_bits(), o.2).cmp(&(self.0.to_bits(), self.1.to_bits(), self.2))
     }
 }
 
