@@ -8,7 +8,7 @@
 //! `cargo bench --bench hier_crate` (needs ../shared/benchmarks).
 
 use hierarchical_pathfinding::prelude::{MooreNeighborhood, PathCache, PathCacheConfig};
-use pathlab::hier::hpa::{smooth, Hpa};
+use pathlab::hier::hpa::Hpa;
 use pathlab::search::{path_cost, Status};
 use pathlab::space::{GridSpace, NodeId, Space};
 use pathlab::trace::NullTracer;
@@ -106,7 +106,7 @@ fn main() {
             let t = Instant::now();
             q.reset(&space, node(s), node(g), [None, None]);
             if q.run(&space, &mut NullTracer) == Status::Found {
-                let path: Vec<NodeId> = smooth(&space, q.path().unwrap(), CLUSTER as u32);
+                let path: Vec<NodeId> = q.path().unwrap().to_vec();
                 let us = t.elapsed().as_secs_f64() * 1e6;
                 ours.0.push(us);
                 ours.1

@@ -3,7 +3,7 @@
 
 use anyhow::{anyhow, bail, Result};
 use pathlab::hier::hna::Hierarchy;
-use pathlab::hier::hpa::{smooth, Hpa};
+use pathlab::hier::hpa::Hpa;
 use pathlab::hier::query::{Connect, HierQuery};
 use pathlab::map::io::Problem;
 use pathlab::search::AStar;
@@ -263,7 +263,7 @@ fn solve(
         if q.run(squares, &mut NullTracer) != Status::Found {
             return none;
         }
-        let path = smooth(squares, q.path().unwrap_or(&[]), HPA_CLUSTER);
+        let path = q.path().unwrap_or(&[]).to_vec();
         let micros = t.elapsed().as_secs_f64() * 1e6;
         let length = path_cost(squares, &path).unwrap_or(f64::NAN);
         return Row {

@@ -17,7 +17,11 @@ use crate::space::{GridSpace, NodeId, Space, DIRS};
 use std::sync::Arc;
 use std::time::Instant;
 
-impl HierBase for GridSpace {}
+impl HierBase for GridSpace {
+    fn smooth(&self, path: &[NodeId], reach: u32) -> Option<Vec<NodeId>> {
+        Some(smooth(self, path, reach))
+    }
+}
 
 /// Entrances this long or longer get a transition at each end (Botea et al.'s constant).
 pub const LONG_ENTRANCE: u32 = 6;
@@ -133,7 +137,8 @@ impl Hpa {
     }
 
     /// A query on the abstract graph, inserting its ends with one Dijkstra each over their
-    /// clusters (the distances the paper's insertion asks for).
+    /// clusters (the distances the paper's insertion asks for), its path smoothed with rays
+    /// one cluster side long.
     pub fn query(&self, space: &GridSpace) -> HierQuery {
         HierQuery::new(
             self.graph.clone(),

@@ -26,6 +26,13 @@ pub trait HierBase: Space + Sync {
         let _ = (point, n, other);
         half
     }
+
+    /// The refined path smoothed, looking at most `reach` nodes ahead (HPA*'s smoothing on
+    /// grids); `None` where the space has no smoothing.
+    fn smooth(&self, path: &[NodeId], reach: u32) -> Option<Vec<NodeId>> {
+        let _ = (path, reach);
+        None
+    }
 }
 
 /// An open-list entry: f, then h, then the id. Among equal f the entry nearer its goal comes

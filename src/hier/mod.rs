@@ -14,6 +14,7 @@ pub mod local;
 pub mod partition;
 pub mod pccp;
 pub mod query;
+pub mod search;
 
 use crate::space::{NavmeshSpace, NodeId, Space};
 use partition::Csr;

@@ -102,6 +102,8 @@ pub struct HierQuery {
     path: Vec<NodeId>,
     cost: f64,
     stats: Stats,
+    /// Smooth the extracted path looking this far ahead ([`HierBase::smooth`]).
+    smoothing: Option<u32>,
 }
 
 /// The arc into the goal's vertex from the direct link.
@@ -146,7 +148,14 @@ impl HierQuery {
             path: vec![],
             cost: f64::INFINITY,
             stats: Stats::default(),
+            smoothing: None,
         }
+    }
+
+    /// The same, smoothing each extracted path where the space can, with rays `reach` long.
+    pub fn with_smoothing(mut self, reach: u32) -> HierQuery {
+        self.smoothing = Some(reach);
+        self
     }
 
     /// The id ranges after the base nodes: the abstract graph with its two temporaries.
@@ -230,6 +239,15 @@ impl HierQuery {
 
     pub fn stats(&self) -> Stats {
         self.stats
+    }
+
+    /// Entries on the graph search's open list (none outside its phase).
+    pub fn open_len(&self) -> usize {
+        if self.phase == 1 {
+            self.heap.len()
+        } else {
+            0
+        }
     }
 
     /// The base nodes from start to goal once found.
@@ -593,6 +611,10 @@ impl HierQuery {
                 let e = &self.graph.intra.edges[arc as usize];
                 push(&mut self.graph.intra.path(e).iter().copied(), &mut path);
             }
+        }
+        if let Some(smoothed) = self.smoothing.and_then(|r| space.smooth(&path, r)) {
+            path = smoothed;
+            self.cost = crate::search::path_cost(space, &path).unwrap_or(self.cost);
         }
         if T::ENABLED {
             crate::search::trace_path(space, &path, tracer);

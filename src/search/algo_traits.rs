@@ -129,14 +129,17 @@ pub enum Group {
     Dynamic,
     /// Walks that model a person's knowledge of the map.
     HumanLike,
+    /// Searches on an abstraction of the world built once per world (hierarchies).
+    Hierarchical,
 }
 
 impl Group {
-    pub const ALL: [Group; 4] = [
+    pub const ALL: [Group; 5] = [
         Group::Classic,
         Group::AnyAngle,
         Group::Dynamic,
         Group::HumanLike,
+        Group::Hierarchical,
     ];
 
     pub fn title(self) -> &'static str {
@@ -145,6 +148,7 @@ impl Group {
             Group::AnyAngle => "Any-angle",
             Group::Dynamic => "Incremental, anytime and real-time",
             Group::HumanLike => "Human-like",
+            Group::Hierarchical => "Hierarchical",
         }
     }
 }

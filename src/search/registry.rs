@@ -322,6 +322,10 @@ static ALGORITHMS: &[AlgoInfo] = &[
         phases: &[],
         estimate: Estimate::PlanCounter,
     },
+    crate::hier::search::ALGORITHMS[0],
+    crate::hier::search::ALGORITHMS[1],
+    crate::hier::search::ALGORITHMS[2],
+    crate::hier::search::ALGORITHMS[3],
 ];
 
 /// Every registered algorithm, in menu order.

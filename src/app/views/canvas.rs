@@ -161,7 +161,7 @@ pub fn show(
     if texture_cells {
         draw_grid_lines(&painter, cam, view, w, h);
     }
-    if let Some(n) = run.current_node() {
+    if let Some(n) = run.current_world_node() {
         let s = Stroke::new((cam.zoom * 0.18).clamp(2.0, 4.0), palette::CURRENT);
         cam.stroke_cell(&painter, view, xy(n), s, 0.0);
     }

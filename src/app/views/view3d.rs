@@ -381,7 +381,7 @@ impl PathlabApp {
                         }
                     }
                 }
-                if let Some(n) = view.run.current_node() {
+                if let Some(n) = view.run.current_world_node() {
                     tris.cube_at(xyz(n), 1.1, palette::CURRENT);
                 }
                 for (a, b, clear) in view.run.sight_checks() {

@@ -460,6 +460,13 @@ impl Run {
             .and_then(|s| self.series.node.get(s).copied())
     }
 
+    /// The node expanded at the cursor when it is one of the world's (not of a layer after
+    /// them, like a hierarchy's abstract graph): what the canvas can draw on a cell.
+    pub fn current_world_node(&self) -> Option<NodeId> {
+        self.current_node()
+            .filter(|&n| (n as usize) < self.world_cells())
+    }
+
     /// The path found, rubber-banded on `space` (kept until the run changes).
     pub fn smoothed_path(&mut self, space: &crate::world::AnySpace) -> Option<&[NodeId]> {
         let path = self.path()?.to_vec();

@@ -1,0 +1,261 @@
+//! The hierarchical queries as registry searches: `hna`, `hna-parallel` and `pccp` on
+//! navmeshes, `hpa` on square grids. Their abstractions are prepared data
+//! ([`crate::search::prepared`]), built once per world and parameters and rebuilt by the next
+//! query after an edit; each run records the abstract graph as its own layer.
+
+use super::hna::Hierarchy;
+use super::hpa::Hpa;
+use super::local::HierBase;
+use super::query::{Connect, HierQuery};
+use crate::search::params::{ParamKind, ParamSpec, Params};
+use crate::search::prepared::{Prepared, PreparedCache};
+use crate::search::{Query, Search, SearchState, Stats, Status};
+use crate::space::{GridSpace, NavmeshSpace, NodeId, Space};
+use crate::trace::Tracer;
+
+/// Rahmani 2020's μ.
+pub const MU: ParamSpec = ParamSpec {
+    name: "mu",
+    help: "nodes merged into each node of the level above (Rahmani 2020's μ)",
+    kind: ParamKind::Int,
+    default: 10.0,
+    min: 2.0,
+    max: 1000.0,
+};
+
+/// Levels above the navmesh.
+pub const LEVELS: ParamSpec = ParamSpec {
+    name: "levels",
+    help: "levels above the navmesh; queries run on the top one",
+    kind: ParamKind::Int,
+    default: 2.0,
+    min: 1.0,
+    max: 3.0,
+};
+
+/// HPA*'s cluster side.
+pub const CLUSTER: ParamSpec = ParamSpec {
+    name: "cluster",
+    help: "cluster side in cells (Botea et al. 2004 used 10)",
+    kind: ParamKind::Int,
+    default: 10.0,
+    min: 2.0,
+    max: 256.0,
+};
+
+pub const HNA_PARAMS: &[ParamSpec] = &[MU, LEVELS];
+pub const HPA_PARAMS: &[ParamSpec] = &[CLUSTER];
+
+/// The phases, as the timeline names them.
+pub const PHASES: &[&str] = &super::query::PHASES;
+
+/// A navmesh hierarchy as prepared data, with PCCP's table; or why it could not be built.
+#[derive(Clone, Debug)]
+pub struct PreparedHierarchy(pub Result<Hierarchy, String>, u64);
+
+impl Prepared<NavmeshSpace> for PreparedHierarchy {
+    const WHAT: &'static str = "hierarchy";
+
+    fn build_key(params: &Params) -> String {
+        format!("mu={} levels={}", params.get("mu"), params.get("levels"))
+    }
+
+    fn build(space: &NavmeshSpace, params: &Params) -> Self {
+        let (mu, levels) = (params.get("mu") as usize, params.get("levels") as usize);
+        PreparedHierarchy(
+            Hierarchy::build(space, mu, levels, true, &|_, _| {}),
+            space.revision(),
+        )
+    }
+
+    fn revision(&self) -> u64 {
+        self.1
+    }
+
+    fn bytes(&self) -> usize {
+        self.0
+            .as_ref()
+            .map_or(0, |h| h.bytes() + h.pccp.as_ref().map_or(0, |p| p.bytes()))
+    }
+}
+
+impl Prepared<GridSpace> for Hpa {
+    const WHAT: &'static str = "clusters and entrances";
+
+    fn build_key(params: &Params) -> String {
+        format!("cluster={}", params.get("cluster"))
+    }
+
+    fn build(space: &GridSpace, params: &Params) -> Self {
+        Hpa::build(space, params.get("cluster") as u32)
+    }
+
+    fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    fn bytes(&self) -> usize {
+        Hpa::bytes(self)
+    }
+}
+
+/// A hierarchical query as a search of the registry.
+pub struct HierSearch {
+    query: HierQuery,
+    revision: u64,
+    base_nodes: u32,
+}
+
+impl HierSearch {
+    /// An HNA* variant on `space` for `q`, its hierarchy from `cache` (refused, with the
+    /// reason, where it could not be built).
+    pub fn hna(
+        space: &NavmeshSpace,
+        q: Query,
+        p: &Params,
+        cache: &mut PreparedCache,
+        name: &'static str,
+        connect: Connect,
+    ) -> Result<HierSearch, String> {
+        let prepared = cache.get::<PreparedHierarchy, _>(name, space, p);
+        let h = prepared.0.as_ref().map_err(|e| format!("{name}: {e}"))?;
+        let mut s = HierSearch {
+            query: h.query(space, connect),
+            revision: prepared.1,
+            base_nodes: space.num_nodes() as u32,
+        };
+        Search::reset(&mut s, space, q);
+        Ok(s)
+    }
+
+    /// HPA* on `space` for `q`, its clusters from `cache`.
+    pub fn hpa(space: &GridSpace, q: Query, p: &Params, cache: &mut PreparedCache) -> HierSearch {
+        let h = cache.get::<Hpa, _>("hpa", space, p);
+        let mut s = HierSearch {
+            query: h.query(space),
+            revision: h.revision,
+            base_nodes: space.num_nodes() as u32,
+        };
+        Search::reset(&mut s, space, q);
+        s
+    }
+}
+
+impl SearchState for HierSearch {
+    fn status(&self) -> Status {
+        self.query.status()
+    }
+
+    fn path(&self) -> Option<&[NodeId]> {
+        self.query.path()
+    }
+
+    fn cost(&self) -> Option<f64> {
+        self.query.cost()
+    }
+
+    fn stats(&self) -> Stats {
+        self.query.stats()
+    }
+
+    fn open_len(&self) -> usize {
+        self.query.open_len()
+    }
+
+    fn g(&self, n: NodeId) -> Option<f64> {
+        n.checked_sub(self.base_nodes)
+            .and_then(|v| self.query.vertex_g(v))
+    }
+
+    fn prepared_revision(&self) -> Option<u64> {
+        Some(self.revision)
+    }
+
+    fn layers(&self) -> Vec<(&'static str, usize)> {
+        self.query.layers()
+    }
+}
+
+impl<S: HierBase> Search<S> for HierSearch {
+    fn reset(&mut self, space: &S, query: Query) {
+        self.query
+            .reset(space, query.start, query.goal, [None, None]);
+    }
+
+    fn step<T: Tracer>(&mut self, space: &S, tracer: &mut T) -> Status {
+        self.query.step(space, tracer)
+    }
+}
+
+use crate::search::registry::{AlgoInfo, Estimate, Group, Guarantee, Makers, Needs};
+
+/// A navmesh HNA* entry of the registry.
+const fn hna_entry(
+    name: &'static str,
+    title: &'static str,
+    summary: &'static str,
+    navmesh: crate::search::registry::Maker<NavmeshSpace>,
+) -> AlgoInfo {
+    AlgoInfo {
+        name,
+        title,
+        summary,
+        params: HNA_PARAMS,
+        guarantee: Guarantee::Valid,
+        group: Group::Hierarchical,
+        makers: Makers {
+            navmesh: Some(navmesh),
+            ..Makers::NONE
+        },
+        overlays: &[],
+        needs: Needs::NONE,
+        phases: PHASES,
+        estimate: Estimate::ToGoal,
+    }
+}
+
+/// The hierarchical entries of the registry.
+pub const ALGORITHMS: [AlgoInfo; 4] = [
+    hna_entry(
+        "hna",
+        "HNA*",
+        "Rahmani 2020's hierarchical A* on a navmesh: connect start and goal to their top-level node's inter-edges (one A* each), A* on the navigation graph, extract the intra-edges; not always optimal",
+        |s, q, p, cache| {
+            HierSearch::hna(s, q, p, cache, "hna", Connect::Sequential)
+                .map(|h| Box::new(h) as Box<_>)
+        },
+    ),
+    hna_entry(
+        "hna-parallel",
+        "HNA* (parallel)",
+        "HNA* with its connecting searches on all cores at once (Rahmani 2020 §3.5.2)",
+        |s, q, p, cache| {
+            HierSearch::hna(s, q, p, cache, "hna-parallel", Connect::Parallel)
+                .map(|h| Box::new(h) as Box<_>)
+        },
+    ),
+    hna_entry(
+        "pccp",
+        "HNA* with PCCP",
+        "HNA* reading start's and goal's connecting paths from a table built per polygon (Rahmani 2020 §3.5.1): no connecting searches, ends counted from polygon centres",
+        |s, q, p, cache| {
+            HierSearch::hna(s, q, p, cache, "pccp", Connect::Pccp).map(|h| Box::new(h) as Box<_>)
+        },
+    ),
+    AlgoInfo {
+        name: "hpa",
+        title: "HPA*",
+        summary: "Botea et al. 2004's hierarchical A* on square grids: clusters, entrances, an abstract graph of transitions, refined and smoothed; near-optimal",
+        params: HPA_PARAMS,
+        guarantee: Guarantee::Valid,
+        group: Group::Hierarchical,
+        makers: Makers {
+            square: Some(|s, q, p, cache| Ok(Box::new(HierSearch::hpa(s, q, p, cache)))),
+            ..Makers::NONE
+        },
+        overlays: &[],
+        needs: Needs::NONE,
+        phases: PHASES,
+        estimate: Estimate::ToGoal,
+    },
+];
