@@ -35,6 +35,8 @@ pub enum Command {
     MoveEndpoint(bool, (u32, u32)),
     /// The voxel layer the 2D views show and edit.
     SetLayer(u32),
+    /// The hierarchy level hierarchical runs draw (1-based; past the top draws the top).
+    SetHierLevel(usize),
     SetTool(Tool),
     SetMaterial(u8),
     /// The cell the inspector shows, in the document's views.
@@ -133,6 +135,7 @@ impl PathlabApp {
             Command::Redo => self.redo(),
             Command::MoveEndpoint(start, c) => self.move_endpoint(start, c),
             Command::SetLayer(z) => self.set_layer(z),
+            Command::SetHierLevel(l) => self.hier_level = l.max(1),
             Command::SetTool(t) => self.tool = t,
             Command::SetMaterial(m) => self.material = m,
             Command::Select(c) => self.selected = c,

@@ -226,6 +226,8 @@ pub struct PathlabApp {
     pub(crate) diff: bool,
     /// Draw each found path rubber-banded too (View menu).
     pub(crate) smoothed: bool,
+    /// The level hierarchical runs draw (1-based; past the top draws the top).
+    pub(crate) hier_level: usize,
     pub(crate) breakpoints: Breakpoints,
     pub(crate) status: String,
     pub(crate) selected: Option<(u32, u32)>,
@@ -354,6 +356,7 @@ impl PathlabApp {
             sync: Sync::Shared,
             diff: false,
             smoothed: false,
+            hier_level: usize::MAX,
             breakpoints: Breakpoints::default(),
             status: "Ready: Space plays, Right steps, Left steps back, F1 explains colours, algorithms and keys"
                 .into(),

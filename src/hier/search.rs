@@ -187,7 +187,7 @@ impl<S: HierBase> Search<S> for HierSearch {
     }
 }
 
-use crate::search::registry::{AlgoInfo, Estimate, Group, Guarantee, Makers, Needs};
+use crate::search::registry::{AlgoInfo, Estimate, Group, Guarantee, Makers, Needs, Overlay};
 
 /// A navmesh HNA* entry of the registry.
 const fn hna_entry(
@@ -207,7 +207,7 @@ const fn hna_entry(
             navmesh: Some(navmesh),
             ..Makers::NONE
         },
-        overlays: &[],
+        overlays: &[Overlay::Hierarchy],
         needs: Needs::NONE,
         phases: PHASES,
         estimate: Estimate::ToGoal,
@@ -253,7 +253,7 @@ pub const ALGORITHMS: [AlgoInfo; 4] = [
             square: Some(|s, q, p, cache| Ok(Box::new(HierSearch::hpa(s, q, p, cache)))),
             ..Makers::NONE
         },
-        overlays: &[],
+        overlays: &[Overlay::Hierarchy],
         needs: Needs::NONE,
         phases: PHASES,
         estimate: Estimate::ToGoal,

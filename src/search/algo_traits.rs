@@ -116,6 +116,8 @@ pub enum Overlay {
     Jumps,
     /// A walking agent's legs, choices and cone (the GPS of the brain).
     Walk,
+    /// A hierarchy's nodes, inter-edges, intra-edges and a query's temporary edges.
+    Hierarchy,
 }
 
 /// Families of methods, in the order menus list them.

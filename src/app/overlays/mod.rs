@@ -1,9 +1,10 @@
 //! Overlays per algorithm: what a run draws beyond open, closed and path — jump point
 //! search's jumps, the any-angle searches' line-of-sight checks, the GPS of the brain's walk
-//! and cone. A view finds them through its algorithm's registry entry (`overlays`), never by
+//! and cone, a hierarchy's nodes and navigation graph. A view finds them through its algorithm's registry entry (`overlays`), never by
 //! the algorithm's name.
 
 pub(crate) mod gps;
+mod hierarchy;
 mod jumps;
 mod sight;
 
@@ -22,6 +23,10 @@ pub(crate) struct Scene<'a> {
     pub view: Rect,
     pub space: &'a crate::world::AnySpace,
     pub gps: Option<&'a gps::GpsMarks>,
+    /// The cell under the pointer, if any.
+    pub pointer: Option<(u32, u32)>,
+    /// The hierarchy level a hierarchy overlay shows (1-based; past the top shows the top).
+    pub hier_level: usize,
 }
 
 impl Scene<'_> {
@@ -44,6 +49,7 @@ pub(crate) fn part(o: Overlay) -> &'static dyn OverlayPart {
         Overlay::LineOfSight => &sight::Sight,
         Overlay::Jumps => &jumps::Jumps,
         Overlay::Walk => &gps::Walk,
+        Overlay::Hierarchy => &hierarchy::Hierarchy,
     }
 }
 

@@ -17,6 +17,22 @@ pub const PHASE_B: Color32 = Color32::from_rgb(100, 80, 120);
 pub const PHASE_TEXT: Color32 = Color32::from_rgb(235, 235, 240);
 /// A jump of jump point search, from the node expanded to the jump point it reached.
 pub const JUMP: Color32 = Color32::from_rgb(70, 110, 200);
+/// A hierarchy (Rahmani 2020's Fig. 3.2): inter-edges and graph vertices red, intra-edges
+/// dark arrows, the temporary edges of a query's start and goal amber, and the tints that
+/// tell one node of a level from its neighbours.
+pub const INTER_EDGE: Color32 = Color32::from_rgb(215, 35, 35);
+pub const INTRA_EDGE: Color32 = Color32::from_rgb(40, 40, 48);
+pub const TEMP_EDGE: Color32 = Color32::from_rgb(245, 170, 20);
+pub const NODE_TINTS: [Color32; 8] = [
+    Color32::from_rgba_premultiplied(60, 20, 20, 60),
+    Color32::from_rgba_premultiplied(20, 55, 20, 60),
+    Color32::from_rgba_premultiplied(20, 30, 65, 60),
+    Color32::from_rgba_premultiplied(60, 50, 10, 60),
+    Color32::from_rgba_premultiplied(50, 15, 55, 60),
+    Color32::from_rgba_premultiplied(10, 50, 55, 60),
+    Color32::from_rgba_premultiplied(65, 35, 10, 60),
+    Color32::from_rgba_premultiplied(35, 35, 35, 60),
+];
 /// Blocked voxels in 3D (lighter than WALL so that their shading shows).
 /// A navmesh's polygon outlines, its portals (dotted, as Rahmani 2020's Fig. 3.2 draws L0
 /// portals) and its polygon centres.

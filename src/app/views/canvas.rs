@@ -78,6 +78,8 @@ pub struct Overlay<'a> {
     pub smoothed: Option<&'a [NodeId]>,
     /// A GPS of the brain run's walk, cone and A* path (it draws those instead of a path).
     pub gps: Option<&'a crate::app::overlays::gps::GpsMarks>,
+    /// The hierarchy level hierarchical runs show (1-based; past the top shows the top).
+    pub hier_level: usize,
     /// The cognitive map to show as a heatmap (hex worlds).
     pub knowledge: Option<&'a crate::space::CognitiveMap>,
 }
@@ -175,6 +177,8 @@ pub fn show(
         view,
         space,
         gps: ov.gps,
+        pointer: ov.pointer,
+        hier_level: ov.hier_level,
     };
     // What the world draws over its cells (a navmesh's polygons and portals).
     crate::app::worlds::ui_of(&space.family()).draw_over(&painter, cam, view, space);

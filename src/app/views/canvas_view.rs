@@ -97,6 +97,7 @@ impl PathlabApp {
         let ov = canvas::Overlay {
             gps: gps.as_deref(),
             knowledge: heat.as_deref(),
+            hier_level: self.hier_level,
             smoothed: band.as_deref(),
             title: &title,
             start: own.map_or(self.work.doc.start, |w| w.start),

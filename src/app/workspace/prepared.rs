@@ -102,3 +102,31 @@ pub fn describe(i: &PreparedInfo) -> String {
         ),
     }
 }
+
+/// The abstraction a hierarchical run searches, for its overlay.
+pub enum Abstraction {
+    /// A navmesh hierarchy (its levels, and the top level's graph).
+    Navmesh(std::sync::Arc<crate::hier::search::PreparedHierarchy>),
+    /// HPA*'s clusters over a grid.
+    Clusters(std::sync::Arc<crate::hier::hpa::Hpa>),
+}
+
+/// The abstraction `choice` prepared on `space` (built now if the cache lost it), or none
+/// where the world is not one hierarchies run on.
+pub fn abstraction(
+    choice: &crate::app::choice::AlgoChoice,
+    space: &AnySpace,
+) -> Option<Abstraction> {
+    let params = Params::resolve(choice.info.params, &choice.values).ok()?;
+    let mut guard = cache();
+    let c = guard.get_or_insert_with(Default::default);
+    if let Some(mesh) = space.as_navmesh() {
+        return Some(Abstraction::Navmesh(c.get(choice.info.name, mesh, &params)));
+    }
+    let grid = space.as_square()?;
+    Some(Abstraction::Clusters(c.get(
+        choice.info.name,
+        grid,
+        &params,
+    )))
+}

@@ -23,6 +23,33 @@ impl WorldUi for FamilyUi {
                  side. Every tool edits the square map underneath; the mesh is rebuilt.",
             );
         });
+        // The level a hierarchical run (HNA*, PCCP) draws: Rahmani 2020's Fig. 3.2, a level
+        // at a time.
+        let levels = app
+            .work
+            .views
+            .iter()
+            .filter(|v| {
+                v.run
+                    .choice
+                    .info
+                    .draws(crate::search::registry::Overlay::Hierarchy)
+            })
+            .filter_map(|v| v.run.choice.values.get("levels").copied())
+            .fold(0.0, f64::max) as usize;
+        if levels > 0 {
+            let shown = app.hier_level.min(levels);
+            let mut pick = shown;
+            ui.horizontal(|ui| {
+                ui.label("Hierarchy level");
+                for l in 1..=levels {
+                    ui.selectable_value(&mut pick, l, format!("L{l}"));
+                }
+            });
+            if pick != shown {
+                app.apply(crate::app::command::Command::SetHierLevel(pick));
+            }
+        }
     }
 
     fn moves(&self, _: &Family, ui: &mut egui::Ui, _: &mut Connectivity) -> bool {
