@@ -57,6 +57,10 @@ KINDS = {
     "jump": lambda r, g, b: abs(r - 70) < 12 and abs(g - 110) < 12 and abs(b - 200) < 12,
     # A navmesh's polygon outlines (90, 100, 130).
     "polygon": lambda r, g, b: abs(r - 90) < 8 and abs(g - 100) < 8 and abs(b - 130) < 8,
+    # A hierarchy's inter-edges and graph vertices (215, 35, 35), a query's temporary edges
+    # (245, 170, 20).
+    "inter": lambda r, g, b: abs(r - 215) < 10 and abs(g - 35) < 10 and abs(b - 35) < 10,
+    "temp": lambda r, g, b: abs(r - 245) < 10 and abs(g - 170) < 12 and abs(b - 20) < 12,
     "agent": lambda r, g, b: r < 40 and 50 < g < 120 and 110 < b < 240 and b > 1.8 * g,
     "moving": lambda r, g, b: r < 10 and g > 90 and b > 100 and abs(b - 1.1 * g) < 15,
     "badge": lambda r, g, b: abs(r - 40) < 6 and abs(g - 130) < 6 and abs(b - 70) < 6,

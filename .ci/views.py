@@ -1,7 +1,8 @@
 """Writes a copy of a pathlab project with other views (and optionally start and goal).
 
 usage: views.py IN.ron OUT.ron VIEW... [--ends SX,SY,GX,GY]
-VIEW: an algorithm name, or NAME@hex:PITCH for a view searching the map as pointy hexes.
+VIEW: an algorithm name, NAME@hex:PITCH for a view searching the map as pointy hexes, or
+NAME@navmesh for one searching it as a navmesh.
 """
 import re
 import sys
@@ -14,6 +15,10 @@ if "--ends" in args:
     args = args[:i] + args[i + 2:]
 rows = []
 for v in args:
+    if v.endswith("@navmesh"):
+        name, extra = v[: -len("@navmesh")], ", world: Some((Navmesh, Centre))"
+        rows.append(f'        (name: "{name}", params: {{}}{extra}),')
+        continue
     name, _, world = v.partition("@hex:")
     extra = f", world: Some((Hex(orientation: Pointy, pitch: {float(world)}), Centre))" if world else ""
     rows.append(f'        (name: "{name}", params: {{}}{extra}),')

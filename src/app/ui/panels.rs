@@ -256,7 +256,8 @@ fn phase_bands(app: &PathlabApp, ui: &mut egui::Ui, max: usize) {
     let x = |s: usize| rect.left() + rect.width() * s.min(max) as f32 / max as f32;
     let painter = ui.painter_at(rect);
     for (k, &(at, p)) in phases.iter().enumerate() {
-        let end = phases.get(k + 1).map_or(max, |q| q.0);
+        // The last phase ends where the run does, not where the longest view's timeline does.
+        let end = phases.get(k + 1).map_or(v.run.steps().max(at), |q| q.0);
         let band = egui::Rect::from_x_y_ranges(x(at)..=x(end).max(x(at) + 2.0), rect.y_range());
         let fill = if k % 2 == 0 {
             palette::PHASE_A
