@@ -148,3 +148,55 @@ fn the_world_panel_turns_the_map_into_a_navmesh_and_compares_on_one() {
     h.run();
     assert_eq!(h.state().doc().world, Family::Square);
 }
+
+/// A hierarchical run in the app: PCCP on the navmesh searches through its four phases, the
+/// abstract graph recorded as its own layer, its cost no less than A*'s on the same mesh; the
+/// hierarchy view draws at the top level and at L1, with the pointer over a node, at every
+/// phase. HPA* on the square map finds a path no shorter than grid A*'s.
+#[test]
+fn a_hierarchical_run_steps_through_its_phases_and_draws_its_hierarchy() {
+    use pathlab::app::AlgoChoice;
+    let (grid, start, goal) = pathlab::builtin::default_world();
+    let mut p = Project::new(&grid);
+    p.start = Some(start);
+    p.goal = Some(goal);
+    p.world = Family::Navmesh;
+    let file = std::env::temp_dir().join(format!("pathlab-hier-{}.ron", std::process::id()));
+    write_project(&p, &file).unwrap();
+    let mut app = app_for("hier");
+    app.open_now(&file).expect("opens");
+    app.apply(Command::SetAlgorithm(0, AlgoChoice::named("pccp")));
+    app.apply(Command::ToEnd);
+    let run = &app.views()[0].run;
+    let cost = run.cost().expect("found");
+    assert!(cost >= core_cost(&grid, start, goal) - 1e-9);
+    let phases: Vec<u32> = run.series.phases.iter().map(|p| p.1).collect();
+    assert_eq!(phases, vec![0, 1, 2, 3]);
+    let layers = run.rec.layers().to_vec();
+    assert_eq!(layers[1].name, "abstract graph");
+    let steps = run.steps();
+    let mut h = harness(app);
+    for level in [usize::MAX, 1] {
+        h.state_mut().apply(Command::SetHierLevel(level));
+        for s in [1, steps / 2, steps] {
+            h.state_mut().apply(Command::GoTo(s));
+            h.run();
+        }
+    }
+    // The pointer over the map: the hovered node's list is drawn (no panic on any cell).
+    let at = h.state().cam().centre(h.state().view_rects()[0], start);
+    h.hover_at(at);
+    h.run();
+    h.run();
+    drop(h);
+    let _ = std::fs::remove_file(&file);
+
+    // HPA* on the built-in square map, its clusters drawn.
+    let mut app = default_app();
+    app.apply(Command::SetAlgorithm(0, AlgoChoice::named("hpa")));
+    app.apply(Command::ToEnd);
+    let hpa = app.views()[0].run.cost().expect("found");
+    assert!(hpa >= core_astar().0 - 1e-9, "{hpa}");
+    let mut h = harness(app);
+    h.run();
+}
