@@ -146,6 +146,7 @@ impl Hpa {
             Connect::Dijkstra,
             space.num_nodes(),
         )
+        .with_smoothing(self.cluster)
     }
 
     /// Bytes of its arrays.
@@ -211,6 +212,20 @@ pub fn smooth(space: &GridSpace, path: &[NodeId], reach: u32) -> Vec<NodeId> {
             }
         }
     };
+    // The path's cells as bits over its bounding box: a ray step tests one bit, asks the
+    // table only on a path cell, and stops where the box ends (no path cell lies beyond).
+    let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
+    for &n in path {
+        let (x, y) = space.xy(n);
+        (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
+    }
+    let bw = (x1 - x0 + 1) as usize;
+    let mut on_path = vec![0u64; (bw * (y1 - y0 + 1) as usize).div_ceil(64)];
+    for &n in path {
+        let (x, y) = space.xy(n);
+        let b = (y - y0) as usize * bw + (x - x0) as usize;
+        on_path[b / 64] |= 1 << (b % 64);
+    }
     let uniform = space.uniform_costs();
     let w = space.width() as i64;
     let offsets: Vec<i64> = DIRS
@@ -221,10 +236,17 @@ pub fn smooth(space: &GridSpace, path: &[NodeId], reach: u32) -> Vec<NodeId> {
     let mut i = 0;
     while i + 1 < path.len() {
         let mut best: Option<(usize, u8)> = None;
+        let (px, py) = space.xy(path[i]);
         for d in 0..8u8 {
             let (mut cur, mut cost) = (path[i], 0.0);
+            let (dx, dy) = DIRS[d as usize];
+            let (mut x, mut y) = (px as i64, py as i64);
             for _ in 0..reach {
                 if space.moves(cur) & (1 << d) == 0 {
+                    break;
+                }
+                (x, y) = (x + dx as i64, y + dy as i64);
+                if x < x0 as i64 || y < y0 as i64 || x > x1 as i64 || y > y1 as i64 {
                     break;
                 }
                 let next = (cur as i64 + offsets[d as usize]) as NodeId;
@@ -238,6 +260,10 @@ pub fn smooth(space: &GridSpace, path: &[NodeId], reach: u32) -> Vec<NodeId> {
                     step_cost(space, cur, next)
                 };
                 cur = next;
+                let b = (y - y0 as i64) as usize * bw + (x - x0 as i64) as usize;
+                if on_path[b / 64] & (1 << (b % 64)) == 0 {
+                    continue;
+                }
                 if let Some(j) = place(cur) {
                     let better = cost < along[j] - along[i] - 1e-9;
                     if j > i + 1 && better && best.is_none_or(|(k, _)| j > k) {
