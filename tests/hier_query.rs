@@ -193,3 +193,58 @@ fn hna_answers_every_sampled_problem_of_the_benchmark_maps() {
         }
     }
 }
+
+/// Through the registry (the abstraction built on a thread, the steps until then recording
+/// nothing): the same path as the query straight from the hierarchy, and the temporary edges
+/// recorded as vertices generated from the two temporary vertices.
+#[test]
+fn the_registry_runs_hierarchies_built_in_the_background() {
+    let (grid, start, goal) = pathlab::builtin::default_world();
+    let mesh = NavmeshSpace::new(&grid, TerrainRule::Class);
+    let (s, t) = (
+        mesh.polygon_at(start.0, start.1).unwrap(),
+        mesh.polygon_at(goal.0, goal.1).unwrap(),
+    );
+    let h = Hierarchy::build(&mesh, 10, 2, true, &|_, _| {}).unwrap();
+    for (name, c) in [("hna", Connect::Sequential), ("pccp", Connect::Pccp)] {
+        let mut search = registry::build(name, &mesh, Query { start: s, goal: t }).unwrap();
+        while search.preparing().is_some() {
+            search.step_null(&mesh);
+        }
+        let mut rec = Recorder::with_layers(mesh.num_nodes(), &search.layers());
+        assert_eq!(search.run_record(&mesh, &mut rec), Status::Found, "{name}");
+        let mut q = h.query(&mesh, c);
+        q.reset(&mesh, s, t, [None, None]);
+        q.run(&mesh, &mut NullTracer);
+        assert_eq!(search.path(), q.path(), "{name}");
+        let v = h.graph.vertices() as u32;
+        let base = mesh.num_nodes() as u32;
+        let temps = (0..rec.len())
+            .filter_map(|i| rec.get(i))
+            .filter(|e| {
+                e.kind == pathlab::trace::EventKind::Generate
+                    && (e.other == base + v || e.other == base + v + 1)
+            })
+            .count();
+        assert!(temps >= 2, "{name}: {temps} temporary edges");
+    }
+}
+
+/// Hierarchies built on several threads at once (views built in the background side by side)
+/// are the hierarchy built alone: METIS's shared random generator is used one build at a time.
+#[test]
+fn hierarchies_built_at_once_on_threads_are_the_same() {
+    let mut rng = ChaCha8Rng::seed_from_u64(77);
+    let g = random_map(&mut rng, 60..61, |_| 1.0);
+    let mesh = NavmeshSpace::new(&g, TerrainRule::Class);
+    let alone = Hierarchy::build(&mesh, 4, 2, false, &|_, _| {}).unwrap();
+    let together: Vec<_> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..4)
+            .map(|_| s.spawn(|| Hierarchy::build(&mesh, 4, 2, false, &|_, _| {}).unwrap()))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for h in together {
+        assert_eq!(h.levels, alone.levels);
+    }
+}

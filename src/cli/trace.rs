@@ -215,6 +215,11 @@ fn trace_in<S: SpaceFamily>(
 ) -> Result<i32> {
     let (start, goal) = (xy(q.start), xy(q.goal));
     let mut search = registry::build(algo, space, q).map_err(anyhow::Error::msg)?;
+    // Data prepared on a thread (a hierarchy) first: its layers are known once it is built,
+    // and the steps until then record nothing.
+    while search.preparing().is_some() {
+        search.step_null(space);
+    }
     let mut rec = Recorder::with_layers(space.num_nodes(), &search.layers());
     let status = search.run_record(space, &mut rec);
     let run = RunFile {

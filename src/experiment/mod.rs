@@ -318,7 +318,7 @@ impl<S: Family> Solver<S> {
     /// What the algorithm prepared once for the suite's world (build time and bytes, apart
     /// from every query's time).
     pub fn prepared(&self) -> Vec<crate::search::prepared::PreparedInfo> {
-        self.prepared.infos().cloned().collect()
+        self.prepared.infos().collect()
     }
 
     /// Solves problem `i` of the suite.

@@ -161,6 +161,9 @@ pub fn grow(g: &Csr, mu: usize) -> Vec<u32> {
     part
 }
 
+/// Held while METIS partitions.
+static METIS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// METIS's multilevel k-way partitioning into parts of about μ nodes: each connected component
 /// on its own (METIS keeps parts contiguous only on a connected graph) into ⌈n / μ⌉ parts,
 /// with a fixed seed so a map always gives the same hierarchy. Returns connected parts.
@@ -200,6 +203,10 @@ pub fn kway(g: &Csr, mu: usize) -> Result<Vec<u32>, String> {
             xadj.push(adjncy.len() as metis::Idx);
         }
         let mut out = vec![0 as metis::Idx; nodes.len()];
+        // METIS draws from the C library's one random generator: two partitions at once (a
+        // hierarchy built on a thread beside another) would interleave their draws and give
+        // other parts. One at a time keeps every build the same.
+        let _one_at_a_time = METIS.lock().unwrap_or_else(|e| e.into_inner());
         metis::Graph::new(1, k as metis::Idx, &xadj, &adjncy)
             .map_err(|e| format!("METIS refused the graph: {e}"))?
             .set_option(metis::option::Contig(true))

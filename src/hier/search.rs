@@ -9,6 +9,7 @@ use super::local::HierBase;
 use super::query::{Connect, HierQuery};
 use crate::search::params::{ParamKind, ParamSpec, Params};
 use crate::search::prepared::{Prepared, PreparedCache};
+use crate::search::prepared_background::Background;
 use crate::search::{Query, Search, SearchState, Stats, Status};
 use crate::space::{GridSpace, NavmeshSpace, NodeId, Space};
 use crate::trace::Tracer;
@@ -99,16 +100,45 @@ impl Prepared<GridSpace> for Hpa {
     }
 }
 
-/// A hierarchical query as a search of the registry.
+impl Background<NavmeshSpace> for PreparedHierarchy {
+    fn build_with_progress(space: &NavmeshSpace, params: &Params, progress: &dyn Fn(f32)) -> Self {
+        let (mu, levels) = (params.get("mu") as usize, params.get("levels") as usize);
+        PreparedHierarchy(
+            Hierarchy::build(space, mu, levels, true, &|_, f| progress(f as f32)),
+            space.revision(),
+        )
+    }
+}
+
+impl Background<GridSpace> for Hpa {
+    fn build_with_progress(space: &GridSpace, params: &Params, progress: &dyn Fn(f32)) -> Self {
+        progress(0.0);
+        Hpa::build(space, params.get("cluster") as u32)
+    }
+}
+
+/// Polls a build on another thread: the query once it is built (or why it could not be).
+type Poll = Box<dyn Fn() -> Option<Result<HierQuery, String>> + Send>;
+
+enum Stage {
+    /// The abstraction is being built; the fraction done.
+    Waiting(Poll, Box<dyn Fn() -> f32 + Send>),
+    Ready(Box<HierQuery>),
+    Failed(String),
+}
+
+/// A hierarchical query as a search of the registry. Its abstraction comes from the cache,
+/// built on a thread of its own the first time: until it is ready the search's steps do
+/// nothing ([`SearchState::preparing`] says how far the build is).
 pub struct HierSearch {
-    query: HierQuery,
+    stage: Stage,
+    q: Query,
     revision: u64,
     base_nodes: u32,
 }
 
 impl HierSearch {
-    /// An HNA* variant on `space` for `q`, its hierarchy from `cache` (refused, with the
-    /// reason, where it could not be built).
+    /// An HNA* variant on `space` for `q`, its hierarchy from `cache`.
     pub fn hna(
         space: &NavmeshSpace,
         q: Query,
@@ -116,55 +146,118 @@ impl HierSearch {
         cache: &mut PreparedCache,
         name: &'static str,
         connect: Connect,
-    ) -> Result<HierSearch, String> {
-        let prepared = cache.get::<PreparedHierarchy, _>(name, space, p);
-        let h = prepared.0.as_ref().map_err(|e| format!("{name}: {e}"))?;
-        let mut s = HierSearch {
-            query: h.query(space, connect),
-            revision: prepared.1,
-            base_nodes: space.num_nodes() as u32,
-        };
-        Search::reset(&mut s, space, q);
-        Ok(s)
+    ) -> HierSearch {
+        let pending = cache.background::<PreparedHierarchy, _>(name, space, p);
+        let base_nodes = space.num_nodes();
+        let watch = pending.clone();
+        let poll: Poll = Box::new(move || {
+            let prepared = pending.get()?;
+            Some(match &prepared.0 {
+                Ok(h) => Ok(HierQuery::new(
+                    h.graph.clone(),
+                    h.pccp.clone(),
+                    connect,
+                    base_nodes,
+                )),
+                Err(e) => Err(format!("{name}: {e}")),
+            })
+        });
+        HierSearch::waiting(poll, Box::new(move || watch.progress()), q, space)
     }
 
     /// HPA* on `space` for `q`, its clusters from `cache`.
     pub fn hpa(space: &GridSpace, q: Query, p: &Params, cache: &mut PreparedCache) -> HierSearch {
-        let h = cache.get::<Hpa, _>("hpa", space, p);
+        let pending = cache.background::<Hpa, _>("hpa", space, p);
+        let base_nodes = space.num_nodes();
+        let watch = pending.clone();
+        let poll: Poll = Box::new(move || {
+            let h = pending.get()?;
+            Some(Ok(HierQuery::new(
+                h.graph.clone(),
+                None,
+                Connect::Dijkstra,
+                base_nodes,
+            )
+            .with_smoothing(h.cluster)))
+        });
+        HierSearch::waiting(poll, Box::new(move || watch.progress()), q, space)
+    }
+
+    fn waiting<S: HierBase>(
+        poll: Poll,
+        progress: Box<dyn Fn() -> f32 + Send>,
+        q: Query,
+        space: &S,
+    ) -> HierSearch {
         let mut s = HierSearch {
-            query: h.query(space),
-            revision: h.revision,
+            stage: Stage::Waiting(poll, progress),
+            q,
+            revision: space.revision(),
             base_nodes: space.num_nodes() as u32,
         };
-        Search::reset(&mut s, space, q);
+        s.poll(space);
         s
+    }
+
+    /// Takes the built abstraction, if it is ready, and starts the query on it.
+    fn poll<S: HierBase>(&mut self, space: &S) {
+        let Stage::Waiting(poll, _) = &self.stage else {
+            return;
+        };
+        match poll() {
+            None => {}
+            Some(Ok(mut query)) => {
+                query.reset(space, self.q.start, self.q.goal, [None, None]);
+                self.stage = Stage::Ready(Box::new(query));
+            }
+            Some(Err(e)) => self.stage = Stage::Failed(e),
+        }
+    }
+
+    fn ready(&self) -> Option<&HierQuery> {
+        match &self.stage {
+            Stage::Ready(q) => Some(q),
+            _ => None,
+        }
+    }
+
+    /// Why the abstraction could not be built, if it could not.
+    pub fn failure(&self) -> Option<&str> {
+        match &self.stage {
+            Stage::Failed(e) => Some(e),
+            _ => None,
+        }
     }
 }
 
 impl SearchState for HierSearch {
     fn status(&self) -> Status {
-        self.query.status()
+        match &self.stage {
+            Stage::Waiting(..) => Status::Running,
+            Stage::Ready(q) => q.status(),
+            Stage::Failed(_) => Status::NoPath,
+        }
     }
 
     fn path(&self) -> Option<&[NodeId]> {
-        self.query.path()
+        self.ready()?.path()
     }
 
     fn cost(&self) -> Option<f64> {
-        self.query.cost()
+        self.ready()?.cost()
     }
 
     fn stats(&self) -> Stats {
-        self.query.stats()
+        self.ready().map_or(Stats::default(), HierQuery::stats)
     }
 
     fn open_len(&self) -> usize {
-        self.query.open_len()
+        self.ready().map_or(0, HierQuery::open_len)
     }
 
     fn g(&self, n: NodeId) -> Option<f64> {
-        n.checked_sub(self.base_nodes)
-            .and_then(|v| self.query.vertex_g(v))
+        let v = n.checked_sub(self.base_nodes)?;
+        self.ready()?.vertex_g(v)
     }
 
     fn prepared_revision(&self) -> Option<u64> {
@@ -172,18 +265,39 @@ impl SearchState for HierSearch {
     }
 
     fn layers(&self) -> Vec<(&'static str, usize)> {
-        self.query.layers()
+        self.ready().map_or(vec![], HierQuery::layers)
+    }
+
+    fn preparing(&self) -> Option<f32> {
+        match &self.stage {
+            Stage::Waiting(_, progress) => Some(progress()),
+            _ => None,
+        }
     }
 }
 
 impl<S: HierBase> Search<S> for HierSearch {
     fn reset(&mut self, space: &S, query: Query) {
-        self.query
-            .reset(space, query.start, query.goal, [None, None]);
+        self.q = query;
+        match &mut self.stage {
+            Stage::Ready(q) => q.reset(space, query.start, query.goal, [None, None]),
+            _ => self.poll(space),
+        }
     }
 
     fn step<T: Tracer>(&mut self, space: &S, tracer: &mut T) -> Status {
-        self.query.step(space, tracer)
+        if matches!(self.stage, Stage::Waiting(..)) {
+            self.poll(space);
+            // Nothing to do until the build is done: give its thread the core. The step that
+            // finds it built records nothing either, so that a caller can make room for the
+            // layers now known before the first event.
+            std::thread::yield_now();
+            return self.status();
+        }
+        match &mut self.stage {
+            Stage::Ready(q) => q.step(space, tracer),
+            _ => self.status(),
+        }
     }
 }
 
@@ -221,8 +335,7 @@ pub const ALGORITHMS: [AlgoInfo; 4] = [
         "HNA*",
         "Rahmani 2020's hierarchical A* on a navmesh: connect start and goal to their top-level node's inter-edges (one A* each), A* on the navigation graph, extract the intra-edges; not always optimal",
         |s, q, p, cache| {
-            HierSearch::hna(s, q, p, cache, "hna", Connect::Sequential)
-                .map(|h| Box::new(h) as Box<_>)
+            Ok(Box::new(HierSearch::hna(s, q, p, cache, "hna", Connect::Sequential)))
         },
     ),
     hna_entry(
@@ -230,8 +343,7 @@ pub const ALGORITHMS: [AlgoInfo; 4] = [
         "HNA* (parallel)",
         "HNA* with its connecting searches on all cores at once (Rahmani 2020 §3.5.2)",
         |s, q, p, cache| {
-            HierSearch::hna(s, q, p, cache, "hna-parallel", Connect::Parallel)
-                .map(|h| Box::new(h) as Box<_>)
+            Ok(Box::new(HierSearch::hna(s, q, p, cache, "hna-parallel", Connect::Parallel)))
         },
     ),
     hna_entry(
@@ -239,7 +351,7 @@ pub const ALGORITHMS: [AlgoInfo; 4] = [
         "HNA* with PCCP",
         "HNA* reading start's and goal's connecting paths from a table built per polygon (Rahmani 2020 §3.5.1): no connecting searches, ends counted from polygon centres",
         |s, q, p, cache| {
-            HierSearch::hna(s, q, p, cache, "pccp", Connect::Pccp).map(|h| Box::new(h) as Box<_>)
+            Ok(Box::new(HierSearch::hna(s, q, p, cache, "pccp", Connect::Pccp)))
         },
     ),
     AlgoInfo {

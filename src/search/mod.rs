@@ -22,6 +22,7 @@ mod keyed_heap;
 mod nodes;
 pub mod params;
 pub mod prepared;
+pub mod prepared_background;
 pub mod registry;
 pub mod rtd;
 mod smooth;
@@ -122,6 +123,12 @@ pub trait SearchState {
     /// ([`crate::trace::Recorder::with_layers`]). None for a search on the world alone.
     fn layers(&self) -> Vec<(&'static str, usize)> {
         vec![]
+    }
+
+    /// While the search waits for data it prepares on another thread (a hierarchy being
+    /// built): the fraction done. Its steps do nothing until then, and its layers may change.
+    fn preparing(&self) -> Option<f32> {
+        None
     }
 }
 

@@ -50,6 +50,8 @@ pub enum Freshness {
     Patched(String),
     /// The world changed and it could not be patched: the next query rebuilds it.
     Stale,
+    /// Being built on a thread of its own: the fraction done.
+    Building(f32),
 }
 
 /// What the statistics show about one prepared structure.
@@ -68,20 +70,25 @@ pub struct PreparedInfo {
     pub revision: u64,
 }
 
-type Patcher = fn(&mut Arc<dyn Any + Send + Sync>, &dyn Any, &[NodeId]) -> Option<String>;
+pub(super) type Patcher =
+    fn(&mut Arc<dyn Any + Send + Sync>, &dyn Any, &[NodeId]) -> Option<String>;
 
-struct Entry {
-    key: String,
-    data: Arc<dyn Any + Send + Sync>,
-    revision: u64,
-    info: PreparedInfo,
-    patch: Patcher,
+/// Brings an entry's statistics up to date with its data (one built on a thread).
+pub(super) type Refresher = fn(&Arc<dyn Any + Send + Sync>, &mut PreparedInfo);
+
+pub(super) struct Entry {
+    pub(super) key: String,
+    pub(super) data: Arc<dyn Any + Send + Sync>,
+    pub(super) revision: u64,
+    pub(super) info: PreparedInfo,
+    pub(super) patch: Patcher,
+    pub(super) refresh: Option<Refresher>,
 }
 
 /// Prepared structures by algorithm, parameters and world revision.
 #[derive(Default)]
 pub struct PreparedCache {
-    entries: Vec<Entry>,
+    pub(super) entries: Vec<Entry>,
 }
 
 impl std::fmt::Debug for PreparedCache {
@@ -150,6 +157,7 @@ impl PreparedCache {
             revision: rev,
             info,
             patch: patch_as::<S, T>,
+            refresh: None,
         });
         t
     }
@@ -184,13 +192,21 @@ impl PreparedCache {
         }
     }
 
-    /// What is held, in the order it was built.
-    pub fn infos(&self) -> impl Iterator<Item = &PreparedInfo> {
-        self.entries.iter().map(|e| &e.info)
+    /// What is held, in the order it was built (what is being built, with its progress).
+    pub fn infos(&self) -> impl Iterator<Item = PreparedInfo> + '_ {
+        self.entries.iter().map(|e| {
+            let mut info = e.info.clone();
+            if let Some(refresh) = e.refresh {
+                if info.freshness != Freshness::Stale {
+                    refresh(&e.data, &mut info);
+                }
+            }
+            info
+        })
     }
 
     /// What is held for `algo`.
-    pub fn info(&self, algo: &str) -> Option<&PreparedInfo> {
+    pub fn info(&self, algo: &str) -> Option<PreparedInfo> {
         self.infos().find(|i| i.algo == algo)
     }
 }

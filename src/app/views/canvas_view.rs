@@ -62,8 +62,15 @@ impl PathlabApp {
             .run
             .solution_shown()
             .map_or(String::new(), |(c, e)| format!(" — ε {e:.2}, cost {c:.3}"));
+        // A search waiting for data it prepares on a thread (a hierarchy) says how far it is.
+        let preparing = self.work.views[i]
+            .run
+            .preparing()
+            .map_or(String::new(), |f| {
+                format!(" — building its {}: {:.0}%", "abstraction", 100.0 * f)
+            });
         let title = format!(
-            "{}{}{sol}",
+            "{}{}{sol}{preparing}",
             self.work.views[i].run.choice.label(),
             if other.is_some() { " — diff" } else { "" }
         );

@@ -65,7 +65,7 @@ pub fn world_changed(before: u64, space: &AnySpace, nodes: Option<&[NodeId]>) ->
     let notes: Vec<String> = c
         .infos()
         .filter(|i| i.revision == space.revision() || i.revision == before)
-        .map(describe)
+        .map(|i| describe(&i))
         .collect();
     (!notes.is_empty()).then(|| notes.join("; "))
 }
@@ -79,7 +79,6 @@ pub fn infos(algos: &[&str], revision: u64) -> Vec<PreparedInfo> {
     };
     c.infos()
         .filter(|i| algos.contains(&i.algo) && i.revision == revision)
-        .cloned()
         .collect()
 }
 
@@ -96,6 +95,12 @@ pub fn describe(i: &PreparedInfo) -> String {
             "{} {}: {size}, patched after the edit ({what}) in {:.2} ms",
             i.algo, i.what, i.ms
         ),
+        Freshness::Building(f) => format!(
+            "{} {}: being built in the background, {:.0}% done",
+            i.algo,
+            i.what,
+            100.0 * f
+        ),
         Freshness::Stale => format!(
             "{} {}: stale after the edit, rebuilt by the next run",
             i.algo, i.what
@@ -111,8 +116,8 @@ pub enum Abstraction {
     Clusters(std::sync::Arc<crate::hier::hpa::Hpa>),
 }
 
-/// The abstraction `choice` prepared on `space` (built now if the cache lost it), or none
-/// where the world is not one hierarchies run on.
+/// The abstraction `choice` prepared on `space`, once built (its build starts if the cache
+/// lost it), or none where the world is not one hierarchies run on.
 pub fn abstraction(
     choice: &crate::app::choice::AlgoChoice,
     space: &AnySpace,

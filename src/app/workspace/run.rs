@@ -231,7 +231,7 @@ impl Run {
         if !moved || !self.repair(space, around, cells) {
             self.restart(space, q);
         }
-        while self.search.step_record(space, &mut self.rec) == Status::Running {}
+        while self.step_once(space) == Status::Running {}
         let dt = t.elapsed();
         self.record_time += dt;
         self.scan();
@@ -275,6 +275,28 @@ impl Run {
         self.series.node.len()
     }
 
+    /// One step, recorded. A search whose layers became known only once its prepared data
+    /// was built (a hierarchy's abstract graph) first gets a recorder that holds them.
+    fn step_once(&mut self, space: &AnySpace) -> Status {
+        if self.rec.is_empty() {
+            let layers = self.search.state().layers();
+            let known: Vec<(&str, usize)> = self.rec.layers()[1..]
+                .iter()
+                .map(|l| (l.name.as_str(), l.len as usize))
+                .collect();
+            if known != layers {
+                self.rec = app_recorder(self.world_cells(), &layers);
+                self.queued = vec![false; self.rec.num_nodes()];
+            }
+        }
+        self.search.step_record(space, &mut self.rec)
+    }
+
+    /// While the search waits for data it prepares on a thread: the fraction done.
+    pub fn preparing(&self) -> Option<f32> {
+        self.search.state().preparing()
+    }
+
     /// Advances the search for about `budget`, recording every event.
     pub fn pump(&mut self, space: &AnySpace, budget: Duration) {
         if self.finished() {
@@ -285,7 +307,7 @@ impl Run {
         let t0 = Instant::now();
         while !self.finished() && t0.elapsed() < budget {
             for _ in 0..512 {
-                if self.search.step_record(space, &mut self.rec) != Status::Running {
+                if self.step_once(space) != Status::Running {
                     break;
                 }
             }

@@ -1,0 +1,149 @@
+//! Prepared data built on a thread of its own (a hierarchy over a large world takes a second):
+//! the cache hands out a [`Pending`] at once, the thread fills it and reports its progress,
+//! and every search and view that asks again gets the same one. A search waiting on it takes
+//! steps that do nothing until it is ready; the statistics show the build's progress.
+
+use super::params::Params;
+use super::prepared::{Entry, Freshness, Prepared, PreparedCache, PreparedInfo};
+use crate::space::{NodeId, Space};
+use std::any::Any;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+/// Prepared data that reports its progress while it is built.
+pub trait Background<S: Space>: Prepared<S> {
+    /// Builds it, telling `progress` the fraction done now and then.
+    fn build_with_progress(space: &S, params: &Params, progress: &dyn Fn(f32)) -> Self;
+}
+
+/// Something being built on another thread.
+pub struct Pending<T> {
+    done: OnceLock<(Arc<T>, f64)>,
+    progress: AtomicU32,
+}
+
+impl<T> Pending<T> {
+    /// The result, once built.
+    pub fn get(&self) -> Option<Arc<T>> {
+        self.done.get().map(|d| d.0.clone())
+    }
+
+    /// The fraction done (1 once built).
+    pub fn progress(&self) -> f32 {
+        if self.done.get().is_some() {
+            1.0
+        } else {
+            f32::from_bits(self.progress.load(Ordering::Relaxed))
+        }
+    }
+
+    /// Waits until it is built (for callers with nothing else to do, the command line).
+    pub fn wait(&self) -> Arc<T> {
+        loop {
+            if let Some(t) = self.get() {
+                return t;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
+}
+
+fn refresh_as<T: Send + Sync + 'static>(
+    data: &Arc<dyn Any + Send + Sync>,
+    info: &mut PreparedInfo,
+    bytes: fn(&T) -> usize,
+) {
+    let Some(p) = data.downcast_ref::<Pending<T>>() else {
+        return;
+    };
+    match p.done.get() {
+        Some((t, ms)) => {
+            info.bytes = bytes(t);
+            info.ms = *ms;
+            if matches!(info.freshness, Freshness::Building(_)) {
+                info.freshness = Freshness::Built;
+            }
+        }
+        None => info.freshness = Freshness::Building(p.progress()),
+    }
+}
+
+/// A build on a thread cannot be patched: an edit marks it stale and the next query builds
+/// it anew.
+fn no_patch(_: &mut Arc<dyn Any + Send + Sync>, _: &dyn Any, _: &[NodeId]) -> Option<String> {
+    None
+}
+
+impl PreparedCache {
+    /// The `T` for `algo` with `params` on `space` as it is now: the one held (built or being
+    /// built), or one whose build starts now on a thread of its own.
+    pub fn background<T, S>(
+        &mut self,
+        algo: &'static str,
+        space: &S,
+        params: &Params,
+    ) -> Arc<Pending<T>>
+    where
+        T: Background<S>,
+        S: Space + Clone + Send + Sync + 'static,
+    {
+        let key = format!("{algo} {} (background)", T::build_key(params));
+        let rev = space.revision();
+        if let Some(e) = self
+            .entries
+            .iter()
+            .find(|e| e.key == key && e.revision == rev && e.info.freshness != Freshness::Stale)
+        {
+            if let Ok(p) = e.data.clone().downcast::<Pending<T>>() {
+                return p;
+            }
+        }
+        const KEEP: usize = 8;
+        self.entries
+            .retain(|e| !(e.key == key && e.revision == rev));
+        if self.entries.len() >= KEEP {
+            self.entries.remove(0);
+        }
+        let pending = Arc::new(Pending {
+            done: OnceLock::new(),
+            progress: AtomicU32::new(0f32.to_bits()),
+        });
+        let (job, world, owned) = (pending.clone(), space.clone(), params.clone());
+        let spawned = std::thread::Builder::new()
+            .name(format!("building {}", T::WHAT))
+            .spawn(move || {
+                let t0 = Instant::now();
+                let t = T::build_with_progress(&world, &owned, &|f| {
+                    job.progress.store(f.to_bits(), Ordering::Relaxed)
+                });
+                let _ = job
+                    .done
+                    .set((Arc::new(t), t0.elapsed().as_secs_f64() * 1e3));
+            });
+        if spawned.is_err() {
+            // No thread to be had: build here, as `get` would.
+            let t0 = Instant::now();
+            let t = T::build(space, params);
+            let _ = pending
+                .done
+                .set((Arc::new(t), t0.elapsed().as_secs_f64() * 1e3));
+        }
+        self.entries.push(Entry {
+            key,
+            data: pending.clone(),
+            revision: rev,
+            info: PreparedInfo {
+                algo,
+                what: T::WHAT,
+                ms: 0.0,
+                bytes: 0,
+                freshness: Freshness::Building(0.0),
+                revision: rev,
+            },
+            patch: no_patch,
+            refresh: Some(|data, info| refresh_as::<T>(data, info, |t| t.bytes())),
+        });
+        pending
+    }
+}
