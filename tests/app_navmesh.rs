@@ -26,15 +26,21 @@ fn core_cost(grid: &Grid, s: (u32, u32), t: (u32, u32)) -> f64 {
     a.cost().unwrap()
 }
 
-#[test]
-fn a_navmesh_project_opens_searches_and_rebuilds_after_an_edit() {
+/// The built-in map saved as a navmesh project: its grid, start, goal and file.
+fn navmesh_project(name: &str) -> (Grid, (u32, u32), (u32, u32), std::path::PathBuf) {
     let (grid, start, goal) = pathlab::builtin::default_world();
     let mut p = Project::new(&grid);
     p.start = Some(start);
     p.goal = Some(goal);
     p.world = Family::Navmesh;
-    let file = std::env::temp_dir().join(format!("pathlab-navmesh-{}.ron", std::process::id()));
+    let file = std::env::temp_dir().join(format!("pathlab-{name}-{}.ron", std::process::id()));
     write_project(&p, &file).unwrap();
+    (grid, start, goal, file)
+}
+
+#[test]
+fn a_navmesh_project_opens_searches_and_rebuilds_after_an_edit() {
+    let (grid, start, goal, file) = navmesh_project("navmesh");
 
     let mut app = app_for("navmesh");
     app.open_now(&file).expect("opens");
@@ -156,13 +162,7 @@ fn the_world_panel_turns_the_map_into_a_navmesh_and_compares_on_one() {
 #[test]
 fn a_hierarchical_run_steps_through_its_phases_and_draws_its_hierarchy() {
     use pathlab::app::AlgoChoice;
-    let (grid, start, goal) = pathlab::builtin::default_world();
-    let mut p = Project::new(&grid);
-    p.start = Some(start);
-    p.goal = Some(goal);
-    p.world = Family::Navmesh;
-    let file = std::env::temp_dir().join(format!("pathlab-hier-{}.ron", std::process::id()));
-    write_project(&p, &file).unwrap();
+    let (grid, start, goal, file) = navmesh_project("hier");
     let mut app = app_for("hier");
     app.open_now(&file).expect("opens");
     app.apply(Command::SetAlgorithm(0, AlgoChoice::named("pccp")));

@@ -133,14 +133,7 @@ impl PreparedCache {
                 }
             }
         }
-        // Several worlds (a view's own world, other documents) keep an entry each; the oldest
-        // goes past this many.
-        const KEEP: usize = 8;
-        self.entries
-            .retain(|e| !(e.key == key && e.revision == rev));
-        if self.entries.len() >= KEEP {
-            self.entries.remove(0);
-        }
+        self.make_room(&key, rev);
         let t0 = Instant::now();
         let t = Arc::new(T::build(space, params));
         let info = PreparedInfo {
@@ -160,6 +153,18 @@ impl PreparedCache {
             refresh: None,
         });
         t
+    }
+
+    /// Drops the entry `key` of revision `rev`, and the oldest entry past the number kept.
+    pub(super) fn make_room(&mut self, key: &str, rev: u64) {
+        // Several worlds (a view's own world, other documents) keep an entry each; the oldest
+        // goes past this many.
+        const KEEP: usize = 8;
+        self.entries
+            .retain(|e| !(e.key == key && e.revision == rev));
+        if self.entries.len() >= KEEP {
+            self.entries.remove(0);
+        }
     }
 
     /// The world changed at `changed` and is now `space`: every entry built on the revision

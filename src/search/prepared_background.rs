@@ -99,12 +99,7 @@ impl PreparedCache {
                 return p;
             }
         }
-        const KEEP: usize = 8;
-        self.entries
-            .retain(|e| !(e.key == key && e.revision == rev));
-        if self.entries.len() >= KEEP {
-            self.entries.remove(0);
-        }
+        self.make_room(&key, rev);
         let pending = Arc::new(Pending {
             done: OnceLock::new(),
             progress: AtomicU32::new(0f32.to_bits()),
