@@ -170,7 +170,7 @@ fn hna_answers_every_sampled_problem_of_the_benchmark_maps() {
         let mesh = NavmeshSpace::new(&g, TerrainRule::Class);
         let h = Hierarchy::build(&mesh, 10, 2, true, &|_, _| {}).unwrap();
         let mut qs: Vec<HierQuery> = VARIANTS.iter().map(|&c| h.query(&mesh, c)).collect();
-        for p in problems.iter().step_by(97) {
+        for p in problems.iter().step_by(20) {
             let s = mesh.polygon_at(p.start.0, p.start.1).unwrap();
             let t = mesh.polygon_at(p.goal.0, p.goal.1).unwrap();
             for (q, c) in qs.iter_mut().zip(VARIANTS) {
