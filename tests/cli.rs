@@ -652,3 +652,40 @@ fn hier_bench_prints_one_row_per_problem_and_method_and_refuses_a_mismatch() {
             .success()
     );
 }
+
+#[test]
+fn a_hierarchical_trace_names_its_abstract_vertices_in_posthoc() {
+    let rows = HIER_ROWS;
+    let map = format!(
+        "type octile\nheight {}\nwidth {}\nmap\n{}\n",
+        rows.len(),
+        rows[0].len(),
+        rows.join("\n")
+    );
+    let m = write("hier_trace.map", &map);
+    let dir = std::env::temp_dir().join(format!("pathlab-hier-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (run, yaml) = (dir.join("pccp.ron"), dir.join("pccp.trace.yaml"));
+    succeeded(&pathlab(&[
+        "trace",
+        "--map",
+        &m,
+        "--start",
+        "0,0",
+        "--goal",
+        "19,6",
+        "--world",
+        "navmesh",
+        "--algo",
+        "pccp:mu=3",
+        "--out",
+        run.to_str().unwrap(),
+        "--posthoc",
+        yaml.to_str().unwrap(),
+    ]));
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    // The graph search's vertices carry their layer instead of a cell; the polygons their cells.
+    assert!(text.contains("layer: \"abstract graph\""), "{text}");
+    assert!(text.contains(", x: "), "{text}");
+    assert!(text.contains("phase: 3"), "{text}");
+}

@@ -90,6 +90,7 @@ pub fn to_yaml(rec: &Recorder, layout: Layout) -> String {
         "pivot:\n  x: \"${{{{ {cx} }}}}\"\n  y: \"${{{{ {cy} }}}}\"\n  scale: 1"
     );
     out.push_str("events:\n");
+    let world_nodes = rec.layers()[0].len;
     for e in rec.iter() {
         let kind = match e.kind {
             EventKind::Found => "end",
@@ -102,6 +103,19 @@ pub fn to_yaml(rec: &Recorder, layout: Layout) -> String {
             }
         };
         let cell = |out: &mut String, prefix: &str, n: u32| {
+            // A node of a later layer (a hierarchy's abstract graph) has no cell: it names its
+            // layer and its place there, and the views skip it.
+            if n >= world_nodes {
+                if let Some((layer, k)) = rec.layer_of(n) {
+                    let key = if prefix.is_empty() {
+                        "layer"
+                    } else {
+                        "fromLayer"
+                    };
+                    let _ = write!(out, ", {key}: \"{}\", {key}Index: {k}", layer.name);
+                }
+                return;
+            }
             let (x, y) = (layout.cell)(n);
             let (xk, yk) = if prefix.is_empty() {
                 ("x".to_string(), "y".to_string())
