@@ -126,12 +126,11 @@ pub fn abstraction(
     let mut guard = cache();
     let c = guard.get_or_insert_with(Default::default);
     if let Some(mesh) = space.as_navmesh() {
-        return Some(Abstraction::Navmesh(c.get(choice.info.name, mesh, &params)));
+        let pending = c.background(choice.info.name, mesh, &params);
+        return pending.get().map(Abstraction::Navmesh);
     }
     let grid = space.as_square()?;
-    Some(Abstraction::Clusters(c.get(
-        choice.info.name,
-        grid,
-        &params,
-    )))
+    c.background(choice.info.name, grid, &params)
+        .get()
+        .map(Abstraction::Clusters)
 }
