@@ -125,7 +125,7 @@ fn draw_graph(s: &Scene, g: &AbstractGraph, hovered: Option<u32>) {
             arrow(s, a, b, palette::INTRA_EDGE.gamma_multiply(0.7), 1.0);
         }
     }
-    let radius = (s.cam.zoom * 0.3).clamp(2.0, 5.0);
+    let radius = (s.cam.zoom * 0.3).clamp(1.0, 5.0);
     for p in &g.pos {
         s.painter
             .circle_filled(s.point(*p), radius, palette::INTER_EDGE);
@@ -180,7 +180,8 @@ fn draw_query(s: &Scene, run: &mut Run, g: &AbstractGraph) {
         }
     }
     let states = run.rec.seek(cursor);
-    let radius = (s.cam.zoom * 0.45).clamp(3.5, 7.0);
+    // Markers shrink with the cells: a large map zoomed out stays readable.
+    let radius = (s.cam.zoom * 0.45).clamp(1.5, 7.0);
     for k in 0..v {
         let colour = match states.get((layer.first + k) as usize) {
             NodeState::Open => palette::OPEN,

@@ -423,8 +423,16 @@ fn algorithms(app: &mut PathlabApp, ui: &mut egui::Ui) {
                             .on_hover_text(p.help);
                     }
                     ParamKind::Int => {
-                        ui.add(egui::Slider::new(v, p.min..=p.max).integer().text(p.name))
-                            .on_hover_text(p.help);
+                        // Wide ranges (μ from 2 to 1,000) on a logarithmic scale, so the
+                        // usual values are not squeezed against one end.
+                        let wide = p.max >= 100.0 * p.min.max(1.0);
+                        ui.add(
+                            egui::Slider::new(v, p.min..=p.max)
+                                .integer()
+                                .logarithmic(wide)
+                                .text(p.name),
+                        )
+                        .on_hover_text(p.help);
                     }
                 }
             }
