@@ -6,6 +6,7 @@
 //! clusters over square grids on the same parts (hpa.rs).
 
 pub mod graph;
+mod graph_search;
 pub mod hna;
 pub mod hpa;
 pub mod intra;

@@ -15,12 +15,12 @@
 //! its vertex generated from a temporary vertex.
 
 use super::graph::AbstractGraph;
-use super::local::{HierBase, Item, Local, LocalStatus};
+use super::graph_search::{GraphSearch, Step, Temporaries, DIRECT};
+use super::local::{HierBase, Local, LocalStatus};
 use super::pccp::Pccp;
 use crate::search::{Stats, Status};
 use crate::space::NodeId;
 use crate::trace::{Event, EventKind, NullTracer, Tracer, NONE};
-use std::collections::BinaryHeap;
 use std::sync::Arc;
 
 /// How the start and goal are connected to the graph.
@@ -89,25 +89,19 @@ pub struct HierQuery {
     local_live: bool,
     links: [Vec<Link>; 2],
     direct: Option<Link>,
-    // The graph search: vertices, then the start's (V) and the goal's (V + 1).
-    g: Vec<f64>,
-    parent: Vec<u32>,
-    arc: Vec<u32>,
-    /// The region the edge into each vertex crosses.
-    through: Vec<u32>,
-    closed: Vec<bool>,
+    /// The temporary edges as the graph search reads them: from the start (vertex, cost), to
+    /// the goal (cost, by `goal_link`).
+    from_start: Vec<(u32, f64)>,
+    to_goal: Vec<f64>,
+    /// Each vertex's temporary edge to the goal (an index into `links[1]`), or `NONE`.
     goal_link: Vec<u32>,
-    heap: BinaryHeap<Item>,
-    goal_point: [f64; 2],
+    search: GraphSearch,
     path: Vec<NodeId>,
     cost: f64,
     stats: Stats,
     /// Smooth the extracted path looking this far ahead ([`HierBase::smooth`]).
     smoothing: Option<u32>,
 }
-
-/// The arc into the goal's vertex from the direct link.
-const DIRECT: u32 = u32::MAX - 1;
 
 /// A job that reaches every crossing of its region in one search.
 const ALL: u32 = u32::MAX - 2;
@@ -137,14 +131,10 @@ impl HierQuery {
             local_live: false,
             links: [vec![], vec![]],
             direct: None,
-            g: vec![f64::INFINITY; v],
-            parent: vec![NONE; v],
-            arc: vec![NONE; v],
-            through: vec![NONE; v],
-            closed: vec![false; v],
+            from_start: vec![],
+            to_goal: vec![],
             goal_link: vec![NONE; v],
-            heap: BinaryHeap::new(),
-            goal_point: [0.0; 2],
+            search: GraphSearch::new(v - 2, base_nodes as u32),
             path: vec![],
             cost: f64::INFINITY,
             stats: Stats::default(),
@@ -188,6 +178,8 @@ impl HierQuery {
         self.status = Status::Running;
         self.links[0].clear();
         self.links[1].clear();
+        self.from_start.clear();
+        self.to_goal.clear();
         self.direct = None;
         self.job = 0;
         self.local_live = false;
@@ -198,7 +190,7 @@ impl HierQuery {
             let p = space.position(n);
             [p[0] as f64, p[1] as f64]
         };
-        self.goal_point = self.points[1].unwrap_or_else(|| pos(goal));
+        self.search.goal_point = self.points[1].unwrap_or_else(|| pos(goal));
         self.jobs.clear();
         if self.regions.contains(&super::graph::NO_REGION) {
             return;
@@ -244,7 +236,7 @@ impl HierQuery {
     /// Entries on the graph search's open list (none outside its phase).
     pub fn open_len(&self) -> usize {
         if self.phase == 1 {
-            self.heap.len()
+            self.search.open_len()
         } else {
             0
         }
@@ -261,7 +253,8 @@ impl HierQuery {
 
     /// g of abstract vertex `v` (the temporaries are the last two) in the graph search.
     pub fn vertex_g(&self, v: u32) -> Option<f64> {
-        self.g
+        self.search
+            .g
             .get(v as usize)
             .copied()
             .filter(|g| g.is_finite() && self.phase >= 1)
@@ -443,6 +436,9 @@ impl HierQuery {
         }
         if side == 1 {
             self.goal_link[link.vertex as usize] = self.links[1].len() as u32;
+            self.to_goal.push(link.cost);
+        } else {
+            self.from_start.push((link.vertex, link.cost));
         }
         if T::ENABLED {
             let (v, t) = (
@@ -454,116 +450,35 @@ impl HierQuery {
         self.links[side].push(link);
     }
 
-    fn h(&self, v: u32) -> f64 {
-        let g = &*self.graph;
-        match v as usize {
-            x if x < g.vertices() => g.metric.between(g.pos[x], self.goal_point) * g.min_cost,
-            _ => 0.0,
-        }
-    }
-
     fn start_graph<T: Tracer>(&mut self, tracer: &mut T) {
         self.phase = 1;
-        self.g.fill(f64::INFINITY);
-        self.closed.fill(false);
-        self.heap.clear();
-        let s = self.temp(0);
-        self.g[s as usize] = 0.0;
-        self.parent[s as usize] = NONE;
-        self.heap.push(Item(0.0, 0.0, s));
+        self.search.start(self.temp(0));
         if T::ENABLED {
             tracer.event(Event::marker(EventKind::Phase, 1));
         }
     }
 
-    /// Offers `to` a path through `from` and `arc` (an edge across `region`).
-    fn relax<T: Tracer>(&mut self, from: u32, to: u32, cost: f64, arc: (u32, u32), tracer: &mut T) {
-        let (arc, region) = arc;
-        let g = self.g[from as usize] + cost;
-        if self.closed[to as usize] || g >= self.g[to as usize] {
-            return;
-        }
-        let kind = if self.g[to as usize].is_infinite() {
-            EventKind::Generate
-        } else {
-            EventKind::Update
-        };
-        self.g[to as usize] = g;
-        self.parent[to as usize] = from;
-        self.arc[to as usize] = arc;
-        self.through[to as usize] = region;
-        let h = self.h(to);
-        let f = g + h;
-        self.heap.push(Item(f, h, to));
-        self.stats.generated += 1;
-        if T::ENABLED {
-            let (t, p) = (self.abstract_id(to), self.abstract_id(from));
-            tracer.event(Event::new(kind, t, p, g, f));
-        }
-    }
-
     fn step_graph<T: Tracer>(&mut self, tracer: &mut T) {
-        let (s, goal) = (self.temp(0), self.temp(1));
-        let v = loop {
-            let Some(Item(_, _, v)) = self.heap.pop() else {
-                return self.fail(tracer);
-            };
-            if !self.closed[v as usize] {
-                break v;
-            }
+        let temps = Temporaries {
+            from_start: &self.from_start,
+            to_goal: &self.to_goal,
+            goal_link: &self.goal_link,
+            direct: self.direct.as_ref().map(|d| d.cost),
+            regions: self.regions,
         };
-        self.closed[v as usize] = true;
-        self.stats.expanded += 1;
-        self.stats.max_open = self.stats.max_open.max(self.heap.len() as u64 + 1);
-        if T::ENABLED {
-            let p = self.parent[v as usize];
-            let p = if p == NONE { NONE } else { self.abstract_id(p) };
-            let gv = self.g[v as usize];
-            tracer.event(Event::new(
-                EventKind::Expand,
-                self.abstract_id(v),
-                p,
-                gv,
-                gv + self.h(v),
-            ));
-        }
-        if v == goal {
-            self.cost = self.g[v as usize];
-            self.phase = 2;
-            if T::ENABLED {
-                tracer.event(Event::marker(EventKind::Phase, 2));
+        match self
+            .search
+            .step(&self.graph, &temps, &mut self.stats, tracer)
+        {
+            Step::Expanded => {}
+            Step::Reached(cost) => {
+                self.cost = cost;
+                self.phase = 2;
+                if T::ENABLED {
+                    tracer.event(Event::marker(EventKind::Phase, 2));
+                }
             }
-            return;
-        }
-        if v == s {
-            for i in 0..self.links[0].len() {
-                let (to, cost) = (self.links[0][i].vertex, self.links[0][i].cost);
-                self.relax(s, to, cost, (i as u32, self.regions[0]), tracer);
-            }
-            if let Some(d) = self.direct.as_ref().map(|d| d.cost) {
-                self.relax(s, goal, d, (DIRECT, self.regions[0]), tracer);
-            }
-            return;
-        }
-        // Only across the region it was not reached through: intra-edges are optimal inside
-        // their region, so going on inside the same region is never cheaper than the one
-        // edge (or temporary edge) that crosses it directly. Half the relaxations go.
-        let graph = self.graph.clone();
-        let through = self.through[v as usize];
-        let (a, b) = graph.level.inter[v as usize];
-        let other = if graph.region_of(a) == through {
-            graph.region_of(b)
-        } else {
-            graph.region_of(a)
-        };
-        for k in graph.out_across(v, other) {
-            let arc = (graph.out[k], other);
-            self.relax(v, graph.out_to[k], graph.out_cost[k], arc, tracer);
-        }
-        let l = self.goal_link[v as usize];
-        if l != NONE {
-            let cost = self.links[1][l as usize].cost;
-            self.relax(v, goal, cost, (l, self.regions[1]), tracer);
+            Step::Exhausted => self.fail(tracer),
         }
     }
 
@@ -583,7 +498,7 @@ impl HierQuery {
         // The vertices from the goal's temporary back to the start's.
         let mut chain = vec![goal];
         while *chain.last().expect("not empty") != s {
-            chain.push(self.parent[*chain.last().expect("not empty") as usize]);
+            chain.push(self.search.parent[*chain.last().expect("not empty") as usize]);
         }
         chain.reverse();
         let mut path = std::mem::take(&mut self.path);
@@ -597,7 +512,7 @@ impl HierQuery {
         };
         for w in chain.windows(2) {
             let (from, to) = (w[0], w[1]);
-            let arc = self.arc[to as usize];
+            let arc = self.search.arc[to as usize];
             if arc == DIRECT {
                 let d = self.direct.as_ref().expect("the direct link exists");
                 push(&mut self.link_nodes(d).iter().copied(), &mut path);
