@@ -151,6 +151,9 @@ impl HierSearch {
         let base_nodes = space.num_nodes();
         let watch = pending.clone();
         let poll: Poll = Box::new(move || {
+            if let Some(why) = pending.failure() {
+                return Some(Err(format!("{name}: {why}")));
+            }
             let prepared = pending.get()?;
             Some(match &prepared.0 {
                 Ok(h) => Ok(HierQuery::new(
@@ -171,6 +174,9 @@ impl HierSearch {
         let base_nodes = space.num_nodes();
         let watch = pending.clone();
         let poll: Poll = Box::new(move || {
+            if let Some(why) = pending.failure() {
+                return Some(Err(format!("hpa: {why}")));
+            }
             let h = pending.get()?;
             Some(Ok(HierQuery::new(
                 h.graph.clone(),

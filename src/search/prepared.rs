@@ -163,7 +163,12 @@ impl PreparedCache {
         self.entries
             .retain(|e| !(e.key == key && e.revision == rev));
         if self.entries.len() >= KEEP {
-            self.entries.remove(0);
+            // A stale entry goes first, else the oldest.
+            let stale = self
+                .entries
+                .iter()
+                .position(|e| e.info.freshness == Freshness::Stale);
+            self.entries.remove(stale.unwrap_or(0));
         }
     }
 

@@ -20,6 +20,8 @@ pub trait Background<S: Space>: Prepared<S> {
 /// Something being built on another thread.
 pub struct Pending<T> {
     done: OnceLock<(Arc<T>, f64)>,
+    /// Why the build stopped without a result (it panicked).
+    failed: OnceLock<String>,
     progress: AtomicU32,
 }
 
@@ -27,6 +29,11 @@ impl<T> Pending<T> {
     /// The result, once built.
     pub fn get(&self) -> Option<Arc<T>> {
         self.done.get().map(|d| d.0.clone())
+    }
+
+    /// Why the build ended without a result, if it did.
+    pub fn failure(&self) -> Option<&str> {
+        self.failed.get().map(String::as_str)
     }
 
     /// The fraction done (1 once built).
@@ -38,11 +45,15 @@ impl<T> Pending<T> {
         }
     }
 
-    /// Waits until it is built (for callers with nothing else to do, the command line).
-    pub fn wait(&self) -> Arc<T> {
+    /// Waits until it is built (for callers with nothing else to do, the command line), or
+    /// says why it could not be.
+    pub fn wait(&self) -> Result<Arc<T>, String> {
         loop {
             if let Some(t) = self.get() {
-                return t;
+                return Ok(t);
+            }
+            if let Some(why) = self.failure() {
+                return Err(why.to_string());
             }
             std::thread::sleep(std::time::Duration::from_millis(1));
         }
@@ -90,11 +101,10 @@ impl PreparedCache {
     {
         let key = format!("{algo} {} (background)", T::build_key(params));
         let rev = space.revision();
-        if let Some(e) = self
-            .entries
-            .iter()
-            .find(|e| e.key == key && e.revision == rev && e.info.freshness != Freshness::Stale)
-        {
+        // Revision 0 is a world that does not keep track of its edits: nothing is reused.
+        if let Some(e) = self.entries.iter().find(|e| {
+            e.key == key && e.revision == rev && rev != 0 && e.info.freshness != Freshness::Stale
+        }) {
             if let Ok(p) = e.data.clone().downcast::<Pending<T>>() {
                 return p;
             }
@@ -102,6 +112,7 @@ impl PreparedCache {
         self.make_room(&key, rev);
         let pending = Arc::new(Pending {
             done: OnceLock::new(),
+            failed: OnceLock::new(),
             progress: AtomicU32::new(0f32.to_bits()),
         });
         let (job, world, owned) = (pending.clone(), space.clone(), params.clone());
@@ -109,12 +120,26 @@ impl PreparedCache {
             .name(format!("building {}", T::WHAT))
             .spawn(move || {
                 let t0 = Instant::now();
-                let t = T::build_with_progress(&world, &owned, &|f| {
-                    job.progress.store(f.to_bits(), Ordering::Relaxed)
-                });
-                let _ = job
-                    .done
-                    .set((Arc::new(t), t0.elapsed().as_secs_f64() * 1e3));
+                // A build that panics is reported, not waited on for ever.
+                let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    T::build_with_progress(&world, &owned, &|f| {
+                        job.progress.store(f.to_bits(), Ordering::Relaxed)
+                    })
+                }));
+                match built {
+                    Ok(t) => {
+                        let ms = t0.elapsed().as_secs_f64() * 1e3;
+                        let _ = job.done.set((Arc::new(t), ms));
+                    }
+                    Err(e) => {
+                        let why = e
+                            .downcast_ref::<String>()
+                            .cloned()
+                            .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                            .unwrap_or_else(|| "the build stopped".into());
+                        let _ = job.failed.set(format!("building the {}: {why}", T::WHAT));
+                    }
+                }
             });
         if spawned.is_err() {
             // No thread to be had: build here, as `get` would.
@@ -140,5 +165,56 @@ impl PreparedCache {
             refresh: Some(|data, info| refresh_as::<T>(data, info, |t| t.bytes())),
         });
         pending
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::space::{Connectivity, GridSpace, TerrainRule};
+
+    /// Builds the number of cells, or panics on a world of one row.
+    #[derive(Clone, Debug)]
+    struct Cells(usize, u64);
+
+    impl Prepared<GridSpace> for Cells {
+        const WHAT: &'static str = "cell count";
+        fn build(space: &GridSpace, _: &Params) -> Self {
+            assert!(space.height() > 1, "one row");
+            Cells(space.num_nodes(), space.revision())
+        }
+        fn revision(&self) -> u64 {
+            self.1
+        }
+        fn bytes(&self) -> usize {
+            16
+        }
+    }
+
+    impl Background<GridSpace> for Cells {
+        fn build_with_progress(space: &GridSpace, p: &Params, progress: &dyn Fn(f32)) -> Self {
+            progress(0.5);
+            Cells::build(space, p)
+        }
+    }
+
+    #[test]
+    fn a_background_build_is_shared_reported_and_its_panic_told() {
+        let mut cache = PreparedCache::default();
+        let p = Params::default();
+        let world = GridSpace::from_rows(&["...", "..."], Connectivity::Eight, TerrainRule::Class);
+        let a = cache.background::<Cells, _>("cells", &world, &p);
+        let b = cache.background::<Cells, _>("cells", &world, &p);
+        assert!(Arc::ptr_eq(&a, &b), "one build for one key");
+        assert_eq!(a.wait().unwrap().0, 6);
+        let info = cache.info("cells").unwrap();
+        assert_eq!((info.freshness, info.bytes), (Freshness::Built, 16));
+        let row = GridSpace::from_rows(&["..."], Connectivity::Eight, TerrainRule::Class);
+        let bad = cache.background::<Cells, _>("cells", &row, &p);
+        let why = bad.wait().unwrap_err();
+        assert!(
+            why.contains("cell count") && why.contains("one row"),
+            "{why}"
+        );
     }
 }

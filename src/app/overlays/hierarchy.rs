@@ -155,9 +155,10 @@ fn draw_query(s: &Scene, run: &mut Run, g: &AbstractGraph) {
             _ => {}
         }
     }
+    // A base node (a connecting search's expansion) is no vertex: nothing to mark.
     let point_of = |id: u32| {
-        let k = id - layer.first;
-        (k < v).then(|| s.point(g.pos[k as usize]))
+        let k = id.checked_sub(layer.first).filter(|&k| k < v)?;
+        Some(s.point(g.pos[k as usize]))
     };
     if phase < 3 {
         for (id, from_start) in temps {
