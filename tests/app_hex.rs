@@ -295,11 +295,12 @@ fn hexes_keep_walls_and_undo_goes_back_to_the_squares() {
     let square = h.state().doc().grid.clone();
     h.get_by_label("World: squares (to other worlds)").click();
     h.run();
+    // Each click starts searches, which under load take more frames than `run` allows.
     h.get_by_label("+ Compare on hexes").click();
-    h.run();
+    settle(&mut h);
     assert_eq!(h.state().views().len(), 2);
     h.get_by_label("Turn into hexes").click();
-    h.run();
+    settle(&mut h);
     let Family::Hex { orientation, pitch } = h.state().doc().world else {
         panic!("a hex world");
     };

@@ -23,6 +23,17 @@ impl HierBase for NavmeshSpace {
         }
     }
 
+    fn arrive_at(&self, point: [f64; 2], n: NodeId, from: NodeId, edge: f64) -> f64 {
+        match self.portal(from, n) {
+            Some(p) => edge - self.half_cost(n, p) + dist(p.mid(), point) * self.cost_per_unit(n),
+            None => edge,
+        }
+    }
+
+    fn within(&self, n: NodeId, a: [f64; 2], b: [f64; 2]) -> f64 {
+        dist(a, b) * self.cost_per_unit(n)
+    }
+
     fn cross_from(&self, point: [f64; 2], n: NodeId, other: NodeId, half: f64) -> f64 {
         self.portal(n, other)
             .map_or(half, |p| dist(point, p.mid()) * self.cost_per_unit(n))

@@ -27,6 +27,19 @@ pub trait HierBase: Space + Sync {
         half
     }
 
+    /// The cost of the edge from `from` into `n` when the walk ends at `point` inside `n`
+    /// rather than at its centre; `edge` is the cost paid into `n` as the search counted it.
+    fn arrive_at(&self, point: [f64; 2], n: NodeId, from: NodeId, edge: f64) -> f64 {
+        let _ = (point, n, from);
+        edge
+    }
+
+    /// The cost between two points inside one base node.
+    fn within(&self, n: NodeId, a: [f64; 2], b: [f64; 2]) -> f64 {
+        let _ = (n, a, b);
+        0.0
+    }
+
     /// The refined path smoothed, looking at most `reach` nodes ahead (HPA*'s smoothing on
     /// grids); `None` where the space has no smoothing.
     fn smooth(&self, path: &[NodeId], reach: u32) -> Option<Vec<NodeId>> {

@@ -346,6 +346,7 @@ impl HierQuery {
                         Job { vertex: v, ..job },
                         region,
                         self.ends,
+                        self.points,
                     ));
                 }
             }
@@ -362,13 +363,14 @@ impl HierQuery {
                     direct,
                     region,
                     self.ends,
+                    self.points,
                 ));
             }
             for link in links {
                 self.add_link(job.side, link, tracer);
             }
         } else if s == LocalStatus::Reached {
-            let link = finish_link(space, g, &self.local, job, region, self.ends);
+            let link = finish_link(space, g, &self.local, job, region, self.ends, self.points);
             self.add_link(job.side, link, tracer);
         }
         if self.job == self.jobs.len() {
@@ -410,7 +412,7 @@ impl HierQuery {
                 local.begin(g, region, ends[job.side], points[job.side], Some(target));
                 let s = local.run(space, g, &mut NullTracer);
                 let link = (s == LocalStatus::Reached)
-                    .then(|| finish_link(space, g, local, job, region, ends));
+                    .then(|| finish_link(space, g, local, job, region, ends, points));
                 (link, local.expanded)
             })
             .collect();
@@ -571,6 +573,12 @@ impl HierQuery {
     }
 }
 
+/// Where base node `n` is (its centre).
+fn space_point<S: HierBase>(space: &S, n: NodeId) -> [f64; 2] {
+    let p = space.position(n);
+    [p[0] as f64, p[1] as f64]
+}
+
 /// The temporary edge a finished connecting search found.
 fn finish_link<S: HierBase>(
     space: &S,
@@ -579,11 +587,25 @@ fn finish_link<S: HierBase>(
     job: Job,
     region: u32,
     ends: [NodeId; 2],
+    points: [Option<[f64; 2]>; 2],
 ) -> Link {
     let mut path = vec![];
     if job.vertex == NONE {
         local.path_into(g, ends[1], &mut path);
-        let cost = local.g(g, ends[1]).expect("reached");
+        let mut cost = local.g(g, ends[1]).expect("reached");
+        // From the start's point to the goal's: the last edge ends at the goal's point, not
+        // its base node's centre (the links through crossings are counted so too).
+        if let Some(goal) = points[1] {
+            cost = match (path.len(), points[0]) {
+                (1, Some(start)) => space.within(ends[1], start, goal),
+                (1, None) => space.within(ends[1], space_point(space, ends[0]), goal),
+                (n, _) => {
+                    let pred = path[n - 2];
+                    let before = local.g(g, pred).expect("on the path");
+                    before + space.arrive_at(goal, ends[1], pred, cost - before)
+                }
+            };
+        }
         return Link {
             vertex: NONE,
             cost,
