@@ -248,3 +248,18 @@ fn hierarchies_built_at_once_on_threads_are_the_same() {
         assert_eq!(h.levels, alone.levels);
     }
 }
+
+/// A build told to stop (its world changed) gives up between stages, saying so.
+#[test]
+fn a_hierarchy_build_gives_up_when_told() {
+    let (grid, _, _) = pathlab::builtin::default_world();
+    let mesh = NavmeshSpace::new(&grid, TerrainRule::Class);
+    let stopped = Hierarchy::build_until(&mesh, 4, 2, true, &|_, _| {}, &|| true);
+    assert!(stopped.is_err_and(|e| e.contains("given up")));
+    let calls = std::cell::Cell::new(0);
+    let built = Hierarchy::build_until(&mesh, 4, 2, true, &|_, _| {}, &|| {
+        calls.set(calls.get() + 1);
+        false
+    });
+    assert!(built.is_ok() && calls.get() >= 3, "asked between stages");
+}

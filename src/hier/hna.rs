@@ -72,6 +72,20 @@ impl Hierarchy {
         pccp: bool,
         progress: &dyn Fn(&str, f64),
     ) -> Result<Hierarchy, String> {
+        Hierarchy::build_until(mesh, mu, count, pccp, progress, &|| false)
+    }
+
+    /// The same, giving up between stages once `stop` says so (the world it was built for
+    /// changed).
+    pub fn build_until(
+        mesh: &NavmeshSpace,
+        mu: usize,
+        count: usize,
+        pccp: bool,
+        progress: &dyn Fn(&str, f64),
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Hierarchy, String> {
+        let stopped = || Err("given up: the world changed".to_string());
         let steps = (2 * count + usize::from(pccp)) as f64;
         let t0 = Instant::now();
         let levels = Levels::build(mesh, mu, count, &|x| {
@@ -80,6 +94,9 @@ impl Hierarchy {
         let t1 = Instant::now();
         let mut lower: Vec<IntraEdges> = vec![];
         for (i, l) in levels.levels.iter().enumerate() {
+            if stop() {
+                return stopped();
+            }
             lower.push(intra::build(mesh, l));
             progress("intra-edges", (count + i + 1) as f64 / steps);
         }
@@ -105,6 +122,9 @@ impl Hierarchy {
             min_cost,
         ));
         let t2 = Instant::now();
+        if stop() {
+            return stopped();
+        }
         let pccp = pccp.then(|| Arc::new(Pccp::build(mesh, &graph)));
         if pccp.is_some() {
             progress("connecting paths", 1.0);

@@ -101,17 +101,28 @@ impl Prepared<GridSpace> for Hpa {
 }
 
 impl Background<NavmeshSpace> for PreparedHierarchy {
-    fn build_with_progress(space: &NavmeshSpace, params: &Params, progress: &dyn Fn(f32)) -> Self {
+    fn build_with_progress(
+        space: &NavmeshSpace,
+        params: &Params,
+        progress: &dyn Fn(f32),
+        stop: &dyn Fn() -> bool,
+    ) -> Self {
         let (mu, levels) = (params.get("mu") as usize, params.get("levels") as usize);
+        let report = |_: &str, f: f64| progress(f as f32);
         PreparedHierarchy(
-            Hierarchy::build(space, mu, levels, true, &|_, f| progress(f as f32)),
+            Hierarchy::build_until(space, mu, levels, true, &report, stop),
             space.revision(),
         )
     }
 }
 
 impl Background<GridSpace> for Hpa {
-    fn build_with_progress(space: &GridSpace, params: &Params, progress: &dyn Fn(f32)) -> Self {
+    fn build_with_progress(
+        space: &GridSpace,
+        params: &Params,
+        progress: &dyn Fn(f32),
+        _stop: &dyn Fn() -> bool,
+    ) -> Self {
         progress(0.0);
         Hpa::build(space, params.get("cluster") as u32)
     }

@@ -83,6 +83,8 @@ pub(super) struct Entry {
     pub(super) info: PreparedInfo,
     pub(super) patch: Patcher,
     pub(super) refresh: Option<Refresher>,
+    /// Tells a build still running on a thread that the world it is for changed.
+    pub(super) stop: Option<fn(&Arc<dyn Any + Send + Sync>)>,
 }
 
 /// Prepared structures by algorithm, parameters and world revision.
@@ -151,6 +153,7 @@ impl PreparedCache {
             info,
             patch: patch_as::<S, T>,
             refresh: None,
+            stop: None,
         });
         t
     }
@@ -190,7 +193,12 @@ impl PreparedCache {
                     e.info.ms = t0.elapsed().as_secs_f64() * 1e3;
                     e.info.freshness = Freshness::Patched(note);
                 }
-                None => e.info.freshness = Freshness::Stale,
+                None => {
+                    e.info.freshness = Freshness::Stale;
+                    if let Some(stop) = e.stop {
+                        stop(&e.data);
+                    }
+                }
             }
         }
     }
@@ -199,6 +207,9 @@ impl PreparedCache {
     pub fn mark_stale(&mut self, before: u64) {
         for e in self.entries.iter_mut().filter(|e| e.revision == before) {
             e.info.freshness = Freshness::Stale;
+            if let Some(stop) = e.stop {
+                stop(&e.data);
+            }
         }
     }
 

@@ -7,14 +7,20 @@ use super::params::Params;
 use super::prepared::{Entry, Freshness, Prepared, PreparedCache, PreparedInfo};
 use crate::space::{NodeId, Space};
 use std::any::Any;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 /// Prepared data that reports its progress while it is built.
 pub trait Background<S: Space>: Prepared<S> {
-    /// Builds it, telling `progress` the fraction done now and then.
-    fn build_with_progress(space: &S, params: &Params, progress: &dyn Fn(f32)) -> Self;
+    /// Builds it, telling `progress` the fraction done now and then; it may give up early
+    /// once `stop` says so (what it returns then is never used).
+    fn build_with_progress(
+        space: &S,
+        params: &Params,
+        progress: &dyn Fn(f32),
+        stop: &dyn Fn() -> bool,
+    ) -> Self;
 }
 
 /// Something being built on another thread.
@@ -23,6 +29,8 @@ pub struct Pending<T> {
     /// Why the build stopped without a result (it panicked).
     failed: OnceLock<String>,
     progress: AtomicU32,
+    /// Set when the world it is built for changed: the build may give up.
+    stop: AtomicBool,
 }
 
 impl<T> Pending<T> {
@@ -114,6 +122,7 @@ impl PreparedCache {
             done: OnceLock::new(),
             failed: OnceLock::new(),
             progress: AtomicU32::new(0f32.to_bits()),
+            stop: AtomicBool::new(false),
         });
         let (job, world, owned) = (pending.clone(), space.clone(), params.clone());
         let spawned = std::thread::Builder::new()
@@ -122,9 +131,12 @@ impl PreparedCache {
                 let t0 = Instant::now();
                 // A build that panics is reported, not waited on for ever.
                 let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    T::build_with_progress(&world, &owned, &|f| {
-                        job.progress.store(f.to_bits(), Ordering::Relaxed)
-                    })
+                    T::build_with_progress(
+                        &world,
+                        &owned,
+                        &|f| job.progress.store(f.to_bits(), Ordering::Relaxed),
+                        &|| job.stop.load(Ordering::Relaxed),
+                    )
                 }));
                 match built {
                     Ok(t) => {
@@ -163,6 +175,11 @@ impl PreparedCache {
             },
             patch: no_patch,
             refresh: Some(|data, info| refresh_as::<T>(data, info, |t| t.bytes())),
+            stop: Some(|data| {
+                if let Some(p) = data.downcast_ref::<Pending<T>>() {
+                    p.stop.store(true, Ordering::Relaxed);
+                }
+            }),
         });
         pending
     }
@@ -192,7 +209,12 @@ mod tests {
     }
 
     impl Background<GridSpace> for Cells {
-        fn build_with_progress(space: &GridSpace, p: &Params, progress: &dyn Fn(f32)) -> Self {
+        fn build_with_progress(
+            space: &GridSpace,
+            p: &Params,
+            progress: &dyn Fn(f32),
+            _: &dyn Fn() -> bool,
+        ) -> Self {
             progress(0.5);
             Cells::build(space, p)
         }
