@@ -507,10 +507,8 @@ const HIER_ROWS: [&str; 7] = [
     "...........@........",
 ];
 
-#[test]
-fn hier_build_prints_the_levels_of_the_library_and_refuses_bad_input() {
-    use pathlab::hier::levels::{inter_edge_bound, Levels};
-    use pathlab::space::{NavmeshSpace, TerrainRule};
+/// [`HIER_ROWS`] written as a MovingAI map named `name`; its path.
+fn hier_map(name: &str) -> String {
     let rows = HIER_ROWS;
     let text = format!(
         "type octile\nheight {}\nwidth {}\nmap\n{}\n",
@@ -518,11 +516,18 @@ fn hier_build_prints_the_levels_of_the_library_and_refuses_bad_input() {
         rows[0].len(),
         rows.join("\n")
     );
-    let m = write("hier.map", &text);
+    write(name, &text)
+}
+
+#[test]
+fn hier_build_prints_the_levels_of_the_library_and_refuses_bad_input() {
+    use pathlab::hier::levels::{inter_edge_bound, Levels};
+    use pathlab::space::{NavmeshSpace, TerrainRule};
+    let m = hier_map("hier.map");
     let out = succeeded(&pathlab(&[
         "hier", "build", "--map", &m, "--mu", "3", "--levels", "2",
     ]));
-    let grid = pathlab::map::Grid::from_rows(&rows);
+    let grid = pathlab::map::Grid::from_rows(&HIER_ROWS);
     let mesh = NavmeshSpace::new(&grid, TerrainRule::Class);
     let levels = Levels::build(&mesh, 3, 2, &|_| {}).unwrap();
     assert!(out.contains(&format!(
@@ -569,17 +574,10 @@ fn hier_build_prints_the_levels_of_the_library_and_refuses_bad_input() {
 
 #[test]
 fn hier_bench_prints_one_row_per_problem_and_method_and_refuses_a_mismatch() {
-    let rows = HIER_ROWS;
-    let map = format!(
-        "type octile\nheight {}\nwidth {}\nmap\n{}\n",
-        rows.len(),
-        rows[0].len(),
-        rows.join("\n")
-    );
-    let m = write("hier_bench.map", &map);
+    let m = hier_map("hier_bench.map");
     // The scenario's optima from A* on the grid (the registry's, the oracle of other suites).
     let space = pathlab::space::GridSpace::from_rows(
-        &rows,
+        &HIER_ROWS,
         pathlab::space::Connectivity::Eight,
         pathlab::space::TerrainRule::Class,
     );
@@ -655,14 +653,7 @@ fn hier_bench_prints_one_row_per_problem_and_method_and_refuses_a_mismatch() {
 
 #[test]
 fn a_hierarchical_trace_names_its_abstract_vertices_in_posthoc() {
-    let rows = HIER_ROWS;
-    let map = format!(
-        "type octile\nheight {}\nwidth {}\nmap\n{}\n",
-        rows.len(),
-        rows[0].len(),
-        rows.join("\n")
-    );
-    let m = write("hier_trace.map", &map);
+    let m = hier_map("hier_trace.map");
     let dir = std::env::temp_dir().join(format!("pathlab-hier-trace-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (run, yaml) = (dir.join("pccp.ron"), dir.join("pccp.trace.yaml"));
