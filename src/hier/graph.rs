@@ -41,16 +41,16 @@ pub struct AbstractGraph {
     pub pos: Vec<[f64; 2]>,
     /// The intra-edges, by region.
     pub intra: IntraEdges,
-    /// Each vertex's outgoing intra-edges (indices into `intra.edges`): `out[out_first[v]..]`,
-    /// those across the region of `inter[v].0` first, up to `out_split[v]`, then those across
-    /// the other region.
+    /// Each vertex's outgoing intra-edges: `out[out_first[v]..]`, those across the region of
+    /// `inter[v].0` first, up to `out_split[v]`, then those across the other region. Each
+    /// entry holds its far vertex and cost beside the edge's index, so relaxing a vertex reads
+    /// one run of memory instead of hopping through the intra-edges.
     pub out_first: Vec<u32>,
-    pub out: Vec<u32>,
+    pub out: Vec<Out>,
     pub out_split: Vec<u32>,
-    /// Each `out` entry's far vertex and cost, side by side, so relaxing a vertex reads one
-    /// run of memory instead of hopping through the intra-edges.
-    pub out_to: Vec<u32>,
-    pub out_cost: Vec<f64>,
+    /// Each vertex's two regions (those of `inter[v].0` and `inter[v].1`), so the search
+    /// finds them without reading the map-sized `node_of`.
+    pub sides: Vec<[u32; 2]>,
     /// Each region's base nodes, `members[members_first[r]..]`, and each base node's place in
     /// its region's list: the connecting searches work on arrays the size of one region.
     pub members_first: Vec<u32>,
@@ -59,6 +59,16 @@ pub struct AbstractGraph {
     pub metric: Metric,
     /// No cost per unit of length is lower (scales the heuristic).
     pub min_cost: f64,
+}
+
+/// An outgoing intra-edge of a vertex.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Out {
+    /// The far vertex.
+    pub to: u32,
+    /// Its index in `intra.edges`.
+    pub edge: u32,
+    pub cost: f64,
 }
 
 /// A region index that is no region.
@@ -101,8 +111,22 @@ impl AbstractGraph {
                 out_split = fill.clone();
             }
         }
-        let out_to = out.iter().map(|&e| intra.edges[e as usize].to).collect();
-        let out_cost = out.iter().map(|&e| intra.edges[e as usize].cost).collect();
+        let out = out
+            .iter()
+            .map(|&e| {
+                let edge = &intra.edges[e as usize];
+                Out {
+                    to: edge.to,
+                    edge: e,
+                    cost: edge.cost,
+                }
+            })
+            .collect();
+        let sides = level
+            .inter
+            .iter()
+            .map(|&(a, b)| [level.node_of[a as usize], level.node_of[b as usize]])
+            .collect();
         let mut members_first = vec![0u32; level.nodes + 1];
         for &r in &level.node_of {
             if r != NO_REGION {
@@ -130,9 +154,8 @@ impl AbstractGraph {
             intra,
             out_first,
             out,
-            out_to,
-            out_cost,
             out_split,
+            sides,
             members_first,
             members,
             local_of,
@@ -176,35 +199,30 @@ impl AbstractGraph {
         self.half[v as usize][usize::from(self.level.inter[v as usize].0 != n)]
     }
 
-    /// Vertex `v`'s outgoing intra-edges (indices into `intra.edges`).
-    pub fn out_of(&self, v: u32) -> &[u32] {
-        &self.out[self.out_first[v as usize] as usize..self.out_first[v as usize + 1] as usize]
+    /// The region `v` lies in besides `r` (one of its two).
+    #[inline(always)]
+    pub fn other_side(&self, v: u32, r: u32) -> u32 {
+        let [a, b] = self.sides[v as usize];
+        if a == r {
+            b
+        } else {
+            a
+        }
     }
 
-    /// The range of `out` holding vertex `v`'s outgoing intra-edges across region `r` only
-    /// (`r` is one of its two).
-    pub fn out_across(&self, v: u32, r: u32) -> std::ops::Range<usize> {
+    /// Vertex `v`'s outgoing intra-edges across region `r` only (`r` is one of its two).
+    #[inline(always)]
+    pub fn out_across(&self, v: u32, r: u32) -> &[Out] {
         let (a, m, b) = (
             self.out_first[v as usize] as usize,
             self.out_split[v as usize] as usize,
             self.out_first[v as usize + 1] as usize,
         );
-        let first_side = self.level.node_of[self.level.inter[v as usize].0 as usize];
-        if first_side == r {
-            a..m
+        if self.sides[v as usize][0] == r {
+            &self.out[a..m]
         } else {
-            m..b
+            &self.out[m..b]
         }
-    }
-
-    /// The region intra-edge `e` crosses.
-    pub fn region_of_edge(&self, e: u32) -> u32 {
-        let end = *self
-            .intra
-            .path(&self.intra.edges[e as usize])
-            .last()
-            .expect("an intra-edge has polygons");
-        self.region_of(end)
     }
 
     /// Bytes of its arrays.
@@ -212,8 +230,9 @@ impl AbstractGraph {
         self.level.bytes()
             + self.intra.bytes()
             + 16 * (self.half.len() + self.pos.len())
-            + 4 * (self.out_first.len() + self.out.len() + self.out_split.len() + self.out_to.len())
-            + 8 * self.out_cost.len()
+            + 4 * (self.out_first.len() + self.out_split.len())
+            + std::mem::size_of::<Out>() * self.out.len()
+            + 8 * self.sides.len()
             + 4 * (self.members_first.len() + self.members.len() + self.local_of.len())
     }
 }

@@ -5,10 +5,10 @@
 //! region holds, not what the world holds, and threads each keep their own cheaply.
 
 use super::graph::AbstractGraph;
+use crate::search::OpenHeap;
 use crate::space::{NodeId, Space};
 use crate::trace::{Event, EventKind, Tracer, NONE};
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 
 /// A space a hierarchy is built over, with what a query needs beyond the graph: the cost of
 /// leaving a base node from a point inside it rather than from its centre (a navmesh polygon
@@ -82,7 +82,8 @@ pub struct Local {
     g: Vec<f64>,
     parent: Vec<u32>,
     closed: Vec<bool>,
-    heap: BinaryHeap<Item>,
+    /// The grid searches' tuned open list (see [`OpenHeap`]).
+    heap: OpenHeap,
     region: u32,
     source: NodeId,
     target: Option<NodeId>,
@@ -117,7 +118,7 @@ impl Local {
         self.expanded = 0;
         let s = graph.local_of[source as usize];
         self.g[s as usize] = 0.0;
-        self.heap.push(Item(0.0, 0.0, s));
+        self.heap.push(0.0, 0.0, s);
     }
 
     /// Expands one node; events name base nodes.
@@ -133,9 +134,10 @@ impl Local {
                 .map_or(0.0, |t| space.heuristic(space.native_heuristic(), n, t))
         };
         loop {
-            let Some(Item(_, _, l)) = self.heap.pop() else {
+            let Some(e) = self.heap.pop() else {
                 return LocalStatus::Exhausted;
             };
+            let l = e.node();
             if self.closed[l as usize] {
                 continue;
             }
@@ -169,7 +171,7 @@ impl Local {
                 self.g[lm] = gn + c;
                 self.parent[lm] = l;
                 let hm = h(m);
-                self.heap.push(Item(gn + c + hm, hm, lm as u32));
+                self.heap.push(gn + c + hm, gn + c, lm as u32);
                 if T::ENABLED {
                     tracer.event(Event::new(kind, m, n, gn + c, gn + c + hm));
                 }

@@ -253,11 +253,10 @@ impl HierQuery {
 
     /// g of abstract vertex `v` (the temporaries are the last two) in the graph search.
     pub fn vertex_g(&self, v: u32) -> Option<f64> {
-        self.search
-            .g
-            .get(v as usize)
-            .copied()
-            .filter(|g| g.is_finite() && self.phase >= 1)
+        if v > self.temp(1) || self.phase < 1 {
+            return None;
+        }
+        Some(self.search.g(v)).filter(|g| g.is_finite())
     }
 
     /// Runs to the end.
@@ -500,7 +499,7 @@ impl HierQuery {
         // The vertices from the goal's temporary back to the start's.
         let mut chain = vec![goal];
         while *chain.last().expect("not empty") != s {
-            chain.push(self.search.parent[*chain.last().expect("not empty") as usize]);
+            chain.push(self.search.parent(*chain.last().expect("not empty")));
         }
         chain.reverse();
         let mut path = std::mem::take(&mut self.path);
@@ -514,7 +513,7 @@ impl HierQuery {
         };
         for w in chain.windows(2) {
             let (from, to) = (w[0], w[1]);
-            let arc = self.search.arc[to as usize];
+            let arc = self.search.arc(to);
             if arc == DIRECT {
                 let d = self.direct.as_ref().expect("the direct link exists");
                 push(&mut self.link_nodes(d).iter().copied(), &mut path);
