@@ -6,6 +6,7 @@
 pub mod app;
 pub mod bits;
 pub mod builtin;
+pub mod crowd;
 pub mod examples;
 pub mod experiment;
 #[doc(hidden)]

@@ -1,6 +1,8 @@
 //! The command line. The output forms of `solve`, `bench` and `trace` are a contract other tools
 //! rely on: change them only with care.
 
+mod agents;
+mod agents_gpu;
 mod convert;
 mod experiment;
 mod hier;
@@ -129,6 +131,9 @@ pub enum Command {
     /// Name the GPU adapter pathlab would compute on (wgpu), or say why there is none; exits 1
     /// when there is none.
     Gpu,
+    /// Plan a crowd: agents with random, shared or scenario starts and goals, each planning its
+    /// own path (Rahmani 2020 ch. 4); prints the batch time and writes heatmaps.
+    Agents(agents::AgentsArgs),
     /// Navmesh hierarchies (Rahmani 2020's HNA*): build one and print what it holds.
     Hier {
         #[command(subcommand)]
@@ -315,6 +320,7 @@ pub fn run(cmd: Command) -> Result<i32> {
         }
         Command::Experiment { which } => experiment::run(which),
         Command::Hier { which } => hier::run(which),
+        Command::Agents(args) => agents::run(&args),
         Command::Gpu => gpu(),
         Command::Algos => {
             for a in registry::all() {

@@ -2,6 +2,11 @@
 //! `shaders/`, each with a CPU twin here that tests compare it against) build on it; without
 //! an adapter pathlab says so and runs on the CPU.
 
+pub mod context;
+pub mod flow;
+
+pub use context::Gpu;
+
 /// The adapter wgpu would compute on: its name, backend and kind.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Adapter {

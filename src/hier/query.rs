@@ -251,6 +251,11 @@ impl HierQuery {
         (self.status == Status::Found).then_some(self.cost)
     }
 
+    /// The abstract graph it searches.
+    pub fn graph(&self) -> &Arc<AbstractGraph> {
+        &self.graph
+    }
+
     /// g of abstract vertex `v` (the temporaries are the last two) in the graph search.
     pub fn vertex_g(&self, v: u32) -> Option<f64> {
         if v > self.temp(1) || self.phase < 1 {

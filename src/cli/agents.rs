@@ -1,0 +1,346 @@
+//! `pathlab agents`: a batch of agents planned on one map, timed, with its heatmaps; or a sweep
+//! over batch sizes.
+
+use super::agents_gpu;
+use anyhow::{anyhow, bail, Result};
+use pathlab::crowd::cpu::Outcome;
+use pathlab::crowd::{self, Batch, Heat, Method, Scale, World};
+use pathlab::map::io::{read_map, read_scen, write_atomic};
+use std::path::{Path, PathBuf};
+
+/// Where a batch runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Backend {
+    Cpu,
+    Gpu,
+    Both,
+}
+
+/// A method as `--method` names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum MethodArg {
+    /// A* on the square grid.
+    Astar,
+    /// HNA* with pre-calculated connecting paths on the map's navmesh hierarchy.
+    Pccp,
+    /// A flow field per distinct goal.
+    Flow,
+}
+
+impl MethodArg {
+    fn method(self) -> Method {
+        match self {
+            MethodArg::Astar => Method::Astar,
+            MethodArg::Pccp => Method::Pccp,
+            MethodArg::Flow => Method::Flow,
+        }
+    }
+}
+
+/// Which count a heatmap shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum HeatArg {
+    /// Agents whose path crosses each cell.
+    Traffic,
+    /// Expansions on each cell.
+    Expansions,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct AgentsArgs {
+    /// The map (.map).
+    #[arg(long)]
+    pub map: PathBuf,
+    /// Agents with random starts and goals (each goal reachable from its start).
+    #[arg(long, conflicts_with = "scen")]
+    pub agents: Option<usize>,
+    /// Seed of the random draw.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The agents share this many goals (the crowd a flow field serves). In a sweep, flow
+    /// fields always get shared goals: 16 unless this says otherwise.
+    #[arg(long)]
+    pub goals: Option<usize>,
+    /// A scenario file (.scen, e.g. the MAPF benchmark's): one agent per problem.
+    #[arg(long)]
+    pub scen: Option<PathBuf>,
+    /// Methods, comma-separated: astar, pccp, flow.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "astar")]
+    pub method: Vec<MethodArg>,
+    /// Where to plan.
+    #[arg(long, value_enum, default_value = "cpu")]
+    pub backend: Backend,
+    /// Write one row per method and backend here (CSV).
+    #[arg(long, value_name = "OUT.csv")]
+    pub csv: Option<PathBuf>,
+    /// Write the heatmaps here (PNG): one panel per method, side by side, one colour scale.
+    #[arg(long, value_name = "OUT.png")]
+    pub heatmap: Option<PathBuf>,
+    /// What the heatmap counts.
+    #[arg(long, value_enum, default_value = "traffic")]
+    pub heat: HeatArg,
+    /// Write the counts per cell of every method here (CSV: x,y,method,traffic,expansions).
+    #[arg(long, value_name = "OUT.csv")]
+    pub counts: Option<PathBuf>,
+    /// Time random batches of these sizes (e.g. 1000,10000,100000,1000000) for each method.
+    #[arg(long, value_delimiter = ',', conflicts_with_all = ["agents", "scen"])]
+    pub sweep: Vec<usize>,
+    /// The hierarchy's μ (PCCP).
+    #[arg(long, default_value_t = crowd::MU)]
+    pub mu: usize,
+    /// The hierarchy's levels (PCCP).
+    #[arg(long, default_value_t = crowd::LEVELS)]
+    pub levels: usize,
+}
+
+pub fn run(args: &AgentsArgs) -> Result<i32> {
+    if args.agents.is_none() && args.scen.is_none() && args.sweep.is_empty() {
+        bail!("say who walks: --agents N (random), --scen FILE, or --sweep SIZES");
+    }
+    let grid = read_map(&args.map).map_err(|e| anyhow!("{e}"))?;
+    let methods: Vec<Method> = args.method.iter().map(|m| m.method()).collect();
+    let world = World::new(&grid, &methods, args.mu, args.levels, &|_, _| {})
+        .map_err(|e| anyhow!("{}: {e}", args.map.display()))?;
+    if let Some(h) = &world.hierarchy {
+        println!(
+            "hierarchy: μ = {}, {} levels, {} top-level nodes, PCCP {} bytes; built in {:.0} ms",
+            args.mu,
+            args.levels,
+            h.graph.level.nodes,
+            h.pccp.as_ref().map_or(0, |p| p.bytes()),
+            h.times.levels + h.times.intra + h.times.pccp
+        );
+    }
+    if !args.sweep.is_empty() {
+        return sweep(args, &world, &methods);
+    }
+    let batch = match (&args.scen, args.agents) {
+        (Some(scen), _) => {
+            let problems = read_scen(scen).map_err(|e| anyhow!("{e}"))?;
+            Batch::from_problems(&world.grid, &problems, &scen.display().to_string())?
+        }
+        (None, Some(n)) => match args.goals {
+            Some(k) => Batch::shared_goals(&world.grid, n, k, args.seed)?,
+            None => Batch::random(&world.grid, n, args.seed)?,
+        },
+        (None, None) => unreachable!("checked above"),
+    };
+    println!("{}: {}", args.map.display(), batch.source);
+    warm_up(&world, &methods)?;
+    let mut csv = String::from("method,backend,adapter,agents,batch_ms,agents_per_s,equal_costs\n");
+    let mut outcomes: Vec<(String, Outcome)> = vec![];
+    let mut missed = 0;
+    for &m in &methods {
+        let mut cpu = args.backend != Backend::Gpu;
+        let mut rows = vec![];
+        if args.backend != Backend::Cpu {
+            match agents_gpu::run(&world, &batch, m)? {
+                agents_gpu::GpuRun::Ran {
+                    outcome,
+                    adapter,
+                    equal,
+                } => rows.push((
+                    "gpu",
+                    adapter,
+                    outcome,
+                    if equal { "true" } else { "false" },
+                )),
+                agents_gpu::GpuRun::NoAdapter(why) => {
+                    // A visible notice, and the CPU plans instead under its own name.
+                    eprintln!("pathlab agents: {why}: planning {} on the CPU", m.name());
+                    cpu = true;
+                }
+            }
+        }
+        if cpu {
+            let o = crowd::plan(&world, &batch, m, false, None)
+                .map_err(|e| anyhow!(e))?
+                .expect("nothing cancels it");
+            let adapter = format!("cpu ({} threads)", o.threads);
+            rows.insert(0, ("cpu", adapter, o, "n/a"));
+        }
+        for (backend, adapter, o, equal) in rows {
+            let (peak, at) = peak_cell(&o.traffic);
+            println!(
+                "{:<6} {backend} {adapter}: {} agents in {:.1} ms, {:.0} agents/s; {}/{} found; \
+                 mean length {:.2}; busiest cell ({}, {}) crossed by {}; {} expansions{}",
+                m.name(),
+                o.costs.len(),
+                o.ms,
+                o.agents_per_s(),
+                o.found(),
+                o.costs.len(),
+                mean(&o.lengths),
+                at.0,
+                at.1,
+                peak,
+                o.expansions.total(),
+                match equal {
+                    "true" => "; every cost equals the CPU twin's",
+                    "false" => "; SOME COSTS DIFFER from the CPU twin's",
+                    _ => "",
+                }
+            );
+            missed += o.costs.len() - o.found();
+            if equal == "false" {
+                missed += 1;
+            }
+            // Commas inside the adapter's name would shift the columns.
+            csv.push_str(&format!(
+                "{},{backend},{},{},{:.3},{:.0},{equal}\n",
+                m.name(),
+                adapter.replace(',', ";"),
+                o.costs.len(),
+                o.ms,
+                o.agents_per_s()
+            ));
+            outcomes.push((backend.to_string(), o));
+        }
+    }
+    if let Some(out) = &args.csv {
+        write(out, csv.as_bytes())?;
+    }
+    if let Some(out) = &args.heatmap {
+        heatmap(args, &world, &outcomes, out)?;
+    }
+    if let Some(out) = &args.counts {
+        let mut text = String::from("x,y,method,backend,traffic,expansions\n");
+        for (backend, o) in &outcomes {
+            for (i, (&t, &e)) in o
+                .traffic
+                .values
+                .iter()
+                .zip(&o.expansions.values)
+                .enumerate()
+            {
+                if t != 0 || e != 0 {
+                    let (x, y) = world.grid.xy(i as u32);
+                    text.push_str(&format!("{x},{y},{},{backend},{t},{e}\n", o.method.name()));
+                }
+            }
+        }
+        write(out, text.as_bytes())?;
+    }
+    if missed > 0 {
+        eprintln!("pathlab agents: {missed} agents found no path or costs differ");
+        return Ok(1);
+    }
+    Ok(0)
+}
+
+/// One small batch per method first, so the thread pool and the first allocations are not
+/// timed.
+fn warm_up(world: &World, methods: &[Method]) -> Result<()> {
+    let few = Batch::random(&world.grid, 16, 0)?;
+    for &m in methods {
+        crowd::plan(world, &few, m, false, None).map_err(|e| anyhow!(e))?;
+    }
+    Ok(())
+}
+
+/// Shared goals of a sweep's flow-field batches when `--goals` does not say.
+const SWEEP_GOALS: usize = 16;
+
+fn sweep(args: &AgentsArgs, world: &World, methods: &[Method]) -> Result<i32> {
+    warm_up(world, methods)?;
+    println!("method,backend,batch,agents,batch_ms,agents_per_s,found,peak_rss_mb");
+    for &n in &args.sweep {
+        let random = Batch::random(&world.grid, n, args.seed)?;
+        // One field per goal: a random batch of a million agents would be a million fields.
+        let k = args.goals.unwrap_or(SWEEP_GOALS);
+        let shared = Batch::shared_goals(&world.grid, n, k, args.seed)?;
+        for &m in methods {
+            let (batch, what) = match (m, args.goals) {
+                (Method::Flow, _) | (_, Some(_)) => (&shared, format!("{k} goals")),
+                _ => (&random, "random".to_string()),
+            };
+            let o = crowd::plan(world, batch, m, false, None)
+                .map_err(|e| anyhow!(e))?
+                .expect("nothing cancels it");
+            println!(
+                "{},cpu,{what},{n},{:.1},{:.0},{},{}",
+                m.name(),
+                o.ms,
+                o.agents_per_s(),
+                o.found(),
+                peak_rss_mb().map_or("?".into(), |p| format!("{p:.0}"))
+            );
+        }
+    }
+    Ok(0)
+}
+
+fn heatmap(
+    args: &AgentsArgs,
+    world: &World,
+    outcomes: &[(String, Outcome)],
+    out: &Path,
+) -> Result<()> {
+    let heats: Vec<&Heat> = outcomes
+        .iter()
+        .map(|(_, o)| match args.heat {
+            HeatArg::Traffic => &o.traffic,
+            HeatArg::Expansions => &o.expansions,
+        })
+        .collect();
+    let scale = Scale::counts(&heats);
+    // Cells of at least 2 pixels, panels of about 512 pixels.
+    let side = world.grid.width().max(world.grid.height()).max(1);
+    let cell = (512 / side).max(1);
+    let what = match args.heat {
+        HeatArg::Traffic => "traffic",
+        HeatArg::Expansions => "expansions",
+    };
+    let panels: Vec<_> = heats
+        .iter()
+        .zip(outcomes)
+        .map(|(h, (backend, o))| {
+            let title = format!(
+                "{} {backend}: {what}, {} agents",
+                o.method.name(),
+                o.costs.len()
+            );
+            h.to_image(&world.grid, scale, cell, &title)
+        })
+        .collect();
+    let gap = 8;
+    let w = panels.iter().map(|p| p.width() + gap).sum::<u32>() - gap;
+    let h = panels.iter().map(|p| p.height()).max().unwrap_or(1);
+    let mut img = image::RgbImage::from_pixel(w, h, image::Rgb([255, 255, 255]));
+    let mut x = 0;
+    for p in &panels {
+        image::imageops::replace(&mut img, p, x as i64, 0);
+        x += p.width() + gap;
+    }
+    let mut png = std::io::Cursor::new(Vec::new());
+    img.write_to(&mut png, image::ImageFormat::Png)?;
+    write(out, png.get_ref())
+}
+
+fn write(out: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomic(out, bytes).map_err(|e| anyhow!("{e}"))
+}
+
+fn mean(values: &[f64]) -> f64 {
+    let found: Vec<f64> = values.iter().copied().filter(|c| !c.is_nan()).collect();
+    found.iter().sum::<f64>() / found.len().max(1) as f64
+}
+
+/// The largest count and its cell.
+fn peak_cell(h: &Heat) -> (i64, (u32, u32)) {
+    let (i, &v) = h
+        .values
+        .iter()
+        .enumerate()
+        .max_by_key(|&(i, v)| (*v, std::cmp::Reverse(i)))
+        .unwrap_or((0, &0));
+    (v, (i as u32 % h.width, i as u32 / h.width))
+}
+
+/// The process's peak resident memory so far (Linux), in MB.
+fn peak_rss_mb() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}

@@ -1,0 +1,411 @@
+//! The CPU backend: rayon over agents, each worker keeping one search state (A*'s arrays, a
+//! hierarchical query, a flow field's buffers) from agent to agent and its own counts per
+//! cell; the workers' counts are summed at the end, integers, so totals are the same for any
+//! thread count.
+
+use super::heat::Heat;
+use super::twin::{self, INF, SCALE};
+use super::{raster, Batch, Method, World};
+use crate::hier::query::{Connect, HierQuery};
+use crate::search::{AStar, Query, Search, SearchState, Status};
+use crate::space::{GridSpace, Heuristic, NavmeshSpace, NodeId, Space};
+use crate::trace::{Event, EventKind, NullTracer, Tracer};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Instant;
+
+/// A batch's results.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub method: Method,
+    /// Each agent's path cost as its method minimises it (NaN where it found none): on the
+    /// grid the path's cost; with PCCP the cost of the polygon path, centre to centre (the
+    /// thesis's path cost).
+    pub costs: Vec<f64>,
+    /// The length each agent walks: the grid path's cost, or with PCCP the funnelled line
+    /// through the polygon path's portals (NaN where it found none).
+    pub lengths: Vec<f64>,
+    /// Agents whose path crosses each cell.
+    pub traffic: Heat,
+    /// Expansions on each cell, all agents together (a hierarchy's abstract vertices count on
+    /// the cell they lie in, its polygons on their centre's cell).
+    pub expansions: Heat,
+    /// Each agent's cells, when asked for (the app animates them).
+    pub paths: Option<Vec<Vec<NodeId>>>,
+    /// Wall-clock time of the batch, counting included.
+    pub ms: f64,
+    pub threads: usize,
+}
+
+impl Outcome {
+    /// Agents that found a path.
+    pub fn found(&self) -> usize {
+        self.costs.iter().filter(|c| !c.is_nan()).count()
+    }
+
+    /// Agents planned per second.
+    pub fn agents_per_s(&self) -> f64 {
+        self.costs.len() as f64 / (self.ms / 1000.0).max(1e-9)
+    }
+}
+
+/// What a caller can see and do while a batch runs: agents done so far, and a flag that stops
+/// the batch (it then returns `None`).
+#[derive(Debug, Default)]
+pub struct Control {
+    pub done: AtomicUsize,
+    pub cancel: AtomicBool,
+}
+
+/// Agents a worker takes at a time: large enough that handing out work costs nothing next to
+/// the searches, small enough that two cores share a 1,000-agent batch evenly.
+const CHUNK: usize = 64;
+
+/// Plans every agent of `batch` with `method` on the CPU. `None` when cancelled through
+/// `control`; an error when the world lacks what the method needs.
+pub fn plan(
+    world: &World,
+    batch: &Batch,
+    method: Method,
+    keep_paths: bool,
+    control: Option<&Control>,
+) -> Result<Option<Outcome>, String> {
+    let t0 = Instant::now();
+    let n = batch.agents.len();
+    let units: Vec<Vec<u32>> = match method {
+        // One unit per goal: its field is built once and every agent going there follows it.
+        Method::Flow => twin::by_goal(batch).into_iter().map(|(_, a)| a).collect(),
+        _ => (0..n as u32)
+            .collect::<Vec<_>>()
+            .chunks(CHUNK)
+            .map(|c| c.to_vec())
+            .collect(),
+    };
+    let hier = match method {
+        Method::Pccp => {
+            let (Some(mesh), Some(h)) = (&world.mesh, &world.hierarchy) else {
+                return Err("PCCP needs the map's navmesh hierarchy, which was not built".into());
+            };
+            if h.pccp.is_none() {
+                return Err("the hierarchy was built without its PCCP table".into());
+            }
+            Some((mesh, h))
+        }
+        _ => None,
+    };
+    let grid = &world.grid;
+    let cells = grid.num_nodes();
+    // A few units per thread at least, so workers (each with three map-sized count arrays)
+    // number a few per thread, not one per unit.
+    let min_len = (units.len() / (4 * rayon::current_num_threads())).max(1);
+    let acc = units
+        .par_iter()
+        .with_min_len(min_len)
+        .fold(
+            || Acc::new(hier.map(|(m, h)| h.query(m, Connect::Pccp)), cells),
+            |mut acc, unit| {
+                if control.is_some_and(|c| c.cancel.load(Ordering::Relaxed)) {
+                    acc.cancelled = true;
+                    return acc;
+                }
+                match method {
+                    Method::Astar => acc.astar(grid, batch, unit, keep_paths),
+                    Method::Pccp => {
+                        let (mesh, _) = hier.expect("checked above");
+                        acc.pccp(grid, mesh, batch, unit, keep_paths)
+                    }
+                    Method::Flow => acc.flow(&world.fixed, batch, unit, keep_paths),
+                }
+                if let Some(c) = control {
+                    c.done.fetch_add(unit.len(), Ordering::Relaxed);
+                }
+                acc
+            },
+        )
+        .reduce_with(Acc::merge);
+    let Some(acc) = acc else {
+        // No agents.
+        return Ok(Some(Outcome {
+            method,
+            costs: vec![],
+            lengths: vec![],
+            traffic: Heat::zeros(grid),
+            expansions: Heat::zeros(grid),
+            paths: keep_paths.then(Vec::new),
+            ms: t0.elapsed().as_secs_f64() * 1000.0,
+            threads: rayon::current_num_threads(),
+        }));
+    };
+    if acc.cancelled {
+        return Ok(None);
+    }
+    let (mut costs, mut lengths) = (vec![f64::NAN; n], vec![f64::NAN; n]);
+    for &(i, c, l) in &acc.costs {
+        costs[i as usize] = c;
+        lengths[i as usize] = l;
+    }
+    let paths = keep_paths.then(|| {
+        let mut paths = vec![vec![]; n];
+        for (i, p) in acc.paths {
+            paths[i as usize] = p;
+        }
+        paths
+    });
+    let mut traffic = Heat::zeros(grid);
+    traffic.add(&acc.traffic);
+    let mut expansions = Heat::zeros(grid);
+    expansions.add(&acc.expanded);
+    Ok(Some(Outcome {
+        method,
+        costs,
+        lengths,
+        traffic,
+        expansions,
+        paths,
+        ms: t0.elapsed().as_secs_f64() * 1000.0,
+        threads: rayon::current_num_threads(),
+    }))
+}
+
+/// A worker's state and counts.
+struct Acc {
+    astar: Option<AStar>,
+    query: Option<HierQuery>,
+    /// A flow field's costs and steps.
+    field: (Vec<u32>, Vec<u32>),
+    traffic: Vec<u32>,
+    expanded: Vec<u32>,
+    /// The last agent (index + 1) counted on each cell, so a path crossing a cell twice counts
+    /// once.
+    stamp: Vec<u32>,
+    /// (agent, cost, length).
+    costs: Vec<(u32, f64, f64)>,
+    paths: Vec<(u32, Vec<NodeId>)>,
+    cancelled: bool,
+}
+
+/// Counts each cell a search expands.
+struct ExpansionCount<'a>(&'a mut [u32]);
+
+impl Tracer for ExpansionCount<'_> {
+    const ENABLED: bool = true;
+    #[inline(always)]
+    fn event(&mut self, e: Event) {
+        if e.kind == EventKind::Expand {
+            if let Some(c) = self.0.get_mut(e.node as usize) {
+                *c += 1;
+            }
+        }
+    }
+}
+
+/// Records expansions of a hierarchical query by node, to be placed on cells afterwards.
+struct ExpandedNodes<'a>(&'a mut Vec<u32>);
+
+impl Tracer for ExpandedNodes<'_> {
+    const ENABLED: bool = true;
+    #[inline(always)]
+    fn event(&mut self, e: Event) {
+        if e.kind == EventKind::Expand {
+            self.0.push(e.node);
+        }
+    }
+}
+
+impl Acc {
+    fn new(query: Option<HierQuery>, cells: usize) -> Acc {
+        Acc {
+            astar: None,
+            query,
+            field: (vec![], vec![]),
+            traffic: vec![0; cells],
+            expanded: vec![0; cells],
+            stamp: vec![0; cells],
+            costs: vec![],
+            paths: vec![],
+            cancelled: false,
+        }
+    }
+
+    fn merge(mut a: Acc, b: Acc) -> Acc {
+        for (x, y) in a.traffic.iter_mut().zip(&b.traffic) {
+            *x += y;
+        }
+        for (x, y) in a.expanded.iter_mut().zip(&b.expanded) {
+            *x += y;
+        }
+        a.costs.extend(b.costs);
+        a.paths.extend(b.paths);
+        a.cancelled |= b.cancelled;
+        a
+    }
+
+    /// Counts agent `i`'s cell `c` once.
+    #[inline(always)]
+    fn cross(&mut self, i: u32, c: NodeId) {
+        let s = &mut self.stamp[c as usize];
+        if *s != i + 1 {
+            *s = i + 1;
+            self.traffic[c as usize] += 1;
+        }
+    }
+
+    fn astar(&mut self, grid: &GridSpace, batch: &Batch, unit: &[u32], keep: bool) {
+        let first = Query { start: 0, goal: 0 };
+        let mut a = self
+            .astar
+            .take()
+            .unwrap_or_else(|| AStar::new(grid, first, Heuristic::Octile));
+        for &i in unit {
+            let agent = batch.agents[i as usize];
+            a.reset(
+                grid,
+                Query {
+                    start: agent.start,
+                    goal: agent.goal,
+                },
+            );
+            let status = a.run(grid, &mut ExpansionCount(&mut self.expanded));
+            let cost = if status == Status::Found {
+                let path = a.path().unwrap_or(&[]);
+                for &c in path {
+                    self.cross(i, c);
+                }
+                if keep {
+                    self.paths.push((i, path.to_vec()));
+                }
+                a.cost().unwrap_or(f64::NAN)
+            } else {
+                f64::NAN
+            };
+            self.costs.push((i, cost, cost));
+        }
+        self.astar = Some(a);
+    }
+
+    fn pccp(
+        &mut self,
+        grid: &GridSpace,
+        mesh: &NavmeshSpace,
+        batch: &Batch,
+        unit: &[u32],
+        keep: bool,
+    ) {
+        let mut q = self.query.take().expect("a PCCP worker keeps its query");
+        let mut nodes = vec![];
+        let graph = q.graph().clone();
+        let polygons = mesh.num_nodes() as u32;
+        for &i in unit {
+            let agent = batch.agents[i as usize];
+            let (sx, sy) = grid.xy(agent.start);
+            let (gx, gy) = grid.xy(agent.goal);
+            let (Some(ps), Some(pg)) = (mesh.polygon_at(sx, sy), mesh.polygon_at(gx, gy)) else {
+                self.costs.push((i, f64::NAN, f64::NAN));
+                continue;
+            };
+            q.reset(mesh, ps, pg, [None, None]);
+            nodes.clear();
+            if q.run(mesh, &mut ExpandedNodes(&mut nodes)) != Status::Found {
+                self.costs.push((i, f64::NAN, f64::NAN));
+                continue;
+            }
+            for &v in &nodes {
+                let p = if v < polygons {
+                    mesh.centre(v)
+                } else if let Some(&p) = graph.pos.get((v - polygons) as usize) {
+                    p
+                } else {
+                    // The start's and goal's temporary vertices: no place of their own.
+                    continue;
+                };
+                if let Some(c) = grid.node(p[0] as u32, p[1] as u32) {
+                    self.expanded[c as usize] += 1;
+                }
+            }
+            let centre = |(x, y): (u32, u32)| [x as f64 + 0.5, y as f64 + 0.5];
+            let line = mesh.funnel(q.path().unwrap_or(&[]), centre((sx, sy)), centre((gx, gy)));
+            let mut cells = vec![];
+            for w in line.windows(2) {
+                let open = |x: i64, y: i64| {
+                    x >= 0
+                        && y >= 0
+                        && grid
+                            .node(x as u32, y as u32)
+                            .is_some_and(|c| grid.is_passable(c))
+                };
+                raster::cells(w[0], w[1], open, |x, y| {
+                    if let Some(c) = grid.node(x as u32, y as u32) {
+                        if cells.last() != Some(&c) {
+                            cells.push(c);
+                        }
+                    }
+                });
+            }
+            for &c in &cells {
+                self.cross(i, c);
+            }
+            if keep {
+                self.paths.push((i, cells));
+            }
+            let length = line
+                .windows(2)
+                .map(|w| (w[1][0] - w[0][0]).hypot(w[1][1] - w[0][1]))
+                .sum();
+            self.costs.push((i, q.cost().unwrap_or(f64::NAN), length));
+        }
+        self.query = Some(q);
+    }
+
+    fn flow(&mut self, fixed: &twin::FixedGrid, batch: &Batch, unit: &[u32], keep: bool) {
+        let (mut dist, mut next) = std::mem::take(&mut self.field);
+        let goal = batch.agents[unit[0] as usize].goal;
+        let expanded = &mut self.expanded;
+        twin::flow_field(fixed, goal, &mut dist, &mut next, |c| {
+            expanded[c as usize] += 1
+        });
+        for &i in unit {
+            let start = batch.agents[i as usize].start;
+            let d = dist[start as usize];
+            if d == INF {
+                self.costs.push((i, f64::NAN, f64::NAN));
+                continue;
+            }
+            let mut path = vec![start];
+            while *path.last().expect("not empty") != goal {
+                path.push(next[*path.last().expect("not empty") as usize]);
+            }
+            for &c in &path {
+                self.cross(i, c);
+            }
+            if keep {
+                self.paths.push((i, path));
+            }
+            let cost = d as f64 / SCALE;
+            self.costs.push((i, cost, cost));
+        }
+        self.field = (dist, next);
+    }
+}
+
+/// Plans `batch` with A* alone and no counting: the reference costs the tests compare with.
+pub fn reference_costs(grid: &GridSpace, batch: &Batch) -> Vec<f64> {
+    let mut a = AStar::new(grid, Query { start: 0, goal: 0 }, Heuristic::Octile);
+    batch
+        .agents
+        .iter()
+        .map(|ag| {
+            a.reset(
+                grid,
+                Query {
+                    start: ag.start,
+                    goal: ag.goal,
+                },
+            );
+            if a.run(grid, &mut NullTracer) == Status::Found {
+                a.cost().unwrap_or(f64::NAN)
+            } else {
+                f64::NAN
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,248 @@
+//! Heatmaps of a batch: a count per cell (paths crossing it, expansions on it) or the
+//! difference of two runs' counts, drawn with one colour scale, exported as PNG and CSV.
+//!
+//! Counts are integers summed cell by cell, so a batch's totals do not depend on how many
+//! threads planned it or in what order.
+
+use super::digits;
+use crate::space::{GridSpace, Space};
+use image::{Rgb, RgbImage};
+
+/// A value per cell of a `width` × `height` grid.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Heat {
+    pub width: u32,
+    pub height: u32,
+    pub values: Vec<i64>,
+}
+
+/// How a heat view colours its values.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scale {
+    /// 0 to `max` on inferno, logarithmically (traffic is heavy-tailed: a few corridors carry
+    /// most agents).
+    Counts { max: i64 },
+    /// −`max` to +`max` on a blue–white–red map (the difference of two runs).
+    Signed { max: i64 },
+}
+
+impl Scale {
+    /// A scale for counts that fits every one of `heats`: views side by side share it.
+    pub fn counts(heats: &[&Heat]) -> Scale {
+        let max = heats.iter().map(|h| h.max()).max().unwrap_or(0).max(1);
+        Scale::Counts { max }
+    }
+
+    /// A signed scale for `diff`.
+    pub fn signed(diff: &Heat) -> Scale {
+        let max = diff
+            .values
+            .iter()
+            .map(|v| v.abs())
+            .max()
+            .unwrap_or(0)
+            .max(1);
+        Scale::Signed { max }
+    }
+
+    /// The colour of `v`, or `None` for 0 (drawn as a free cell, so the map shows through).
+    pub fn colour(self, v: i64) -> Option<[u8; 3]> {
+        if v == 0 {
+            return None;
+        }
+        Some(match self {
+            Scale::Counts { max } => {
+                let t = (v.max(0) as f64).ln_1p() / (max as f64).ln_1p();
+                inferno(t.clamp(0.0, 1.0))
+            }
+            Scale::Signed { max } => {
+                let t = (v as f64 / max as f64).clamp(-1.0, 1.0);
+                diverging(t)
+            }
+        })
+    }
+
+    /// The value at fraction `t` ∈ [0, 1] of the legend (log for counts, linear for signed).
+    pub fn value_at(self, t: f64) -> f64 {
+        match self {
+            Scale::Counts { max } => ((max as f64).ln_1p() * t).exp_m1(),
+            Scale::Signed { max } => (2.0 * t - 1.0) * max as f64,
+        }
+    }
+}
+
+impl Heat {
+    /// Zeros over `space`'s cells.
+    pub fn zeros(space: &GridSpace) -> Heat {
+        Heat {
+            width: space.width(),
+            height: space.height(),
+            values: vec![0; space.num_nodes()],
+        }
+    }
+
+    /// The largest value.
+    pub fn max(&self) -> i64 {
+        self.values.iter().copied().max().unwrap_or(0)
+    }
+
+    /// The sum of all values.
+    pub fn total(&self) -> i64 {
+        self.values.iter().sum()
+    }
+
+    /// Adds `other` cell by cell.
+    pub fn add(&mut self, other: &[u32]) {
+        for (v, &o) in self.values.iter_mut().zip(other) {
+            *v += o as i64;
+        }
+    }
+
+    /// `self − other`, cell by cell.
+    pub fn minus(&self, other: &Heat) -> Heat {
+        Heat {
+            width: self.width,
+            height: self.height,
+            values: self
+                .values
+                .iter()
+                .zip(&other.values)
+                .map(|(a, b)| a - b)
+                .collect(),
+        }
+    }
+
+    /// CSV of the non-zero cells: `x,y,value`, row by row.
+    pub fn to_csv(&self, column: &str) -> String {
+        let mut out = format!("x,y,{column}\n");
+        for (i, &v) in self.values.iter().enumerate() {
+            if v != 0 {
+                let (x, y) = (i as u32 % self.width, i as u32 / self.width);
+                out.push_str(&format!("{x},{y},{v}\n"));
+            }
+        }
+        out
+    }
+
+    /// The heatmap over `space` (walls near-black, untouched cells near-white), `cell` pixels a
+    /// cell, under a title line and over a legend strip: the colour ramp and its end and middle
+    /// values.
+    pub fn to_image(&self, space: &GridSpace, scale: Scale, cell: u32, title: &str) -> RgbImage {
+        let cell = cell.max(1);
+        let (w, h) = (self.width * cell, self.height * cell);
+        let (head, legend) = (16, 28);
+        let mut map = RgbImage::from_pixel(w, h, Rgb(FREE));
+        let mut img = RgbImage::from_pixel(w.max(160), head + h + legend, Rgb(FREE));
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let n = y * self.width + x;
+                let c = if !space.is_passable(n) {
+                    WALL
+                } else {
+                    scale.colour(self.values[n as usize]).unwrap_or(FREE)
+                };
+                for dy in 0..cell {
+                    for dx in 0..cell {
+                        map.put_pixel(x * cell + dx, y * cell + dy, Rgb(c));
+                    }
+                }
+            }
+        }
+        image::imageops::replace(&mut img, &map, 0, head as i64);
+        digits::draw(&mut img, title, 4, 3, Rgb(WALL));
+        draw_legend(&mut img, scale, head + h + 2);
+        img
+    }
+}
+
+/// Near-white free cells and near-black walls, as the app draws them.
+pub const FREE: [u8; 3] = [245, 244, 238];
+pub const WALL: [u8; 3] = [34, 34, 38];
+
+/// The ramp and three labels (low end, middle, high end) in a strip from row `top`.
+fn draw_legend(img: &mut RgbImage, scale: Scale, top: u32) {
+    let (x0, x1) = (4, img.width() - 4);
+    for x in x0..x1 {
+        let t = (x - x0) as f64 / (x1 - x0 - 1).max(1) as f64;
+        let c = match scale {
+            Scale::Counts { .. } => inferno(t),
+            Scale::Signed { .. } => diverging(2.0 * t - 1.0),
+        };
+        for y in top..top + 10 {
+            img.put_pixel(x, y, Rgb(c));
+        }
+    }
+    let labels = [0.0, 0.5, 1.0].map(|t| (t, digits::label(scale.value_at(t))));
+    for (t, text) in labels {
+        let width = digits::width(&text);
+        let centre = x0 as f64 + t * (x1 - x0) as f64;
+        let left = (centre - width as f64 / 2.0).clamp(x0 as f64, (x1 - width) as f64) as u32;
+        digits::draw(img, &text, left, top + 13, Rgb(WALL.map(|c| c / 2)));
+    }
+}
+
+/// Inferno (perceptually uniform, dark to light), interpolated between nine of its colours.
+pub fn inferno(t: f64) -> [u8; 3] {
+    const STOPS: [[f64; 3]; 9] = [
+        [0.0, 0.0, 4.0],
+        [31.0, 12.0, 72.0],
+        [85.0, 15.0, 109.0],
+        [136.0, 34.0, 106.0],
+        [186.0, 54.0, 85.0],
+        [227.0, 89.0, 51.0],
+        [249.0, 140.0, 10.0],
+        [249.0, 201.0, 50.0],
+        [252.0, 255.0, 164.0],
+    ];
+    ramp(&STOPS, t)
+}
+
+/// Blue through white to red, for signed differences (−1 to 1).
+pub fn diverging(t: f64) -> [u8; 3] {
+    const STOPS: [[f64; 3]; 5] = [
+        [33.0, 102.0, 172.0],
+        [146.0, 197.0, 222.0],
+        [247.0, 247.0, 247.0],
+        [244.0, 165.0, 130.0],
+        [178.0, 24.0, 43.0],
+    ];
+    ramp(&STOPS, (t + 1.0) / 2.0)
+}
+
+fn ramp(stops: &[[f64; 3]], t: f64) -> [u8; 3] {
+    let x = t.clamp(0.0, 1.0) * (stops.len() - 1) as f64;
+    let i = (x.floor() as usize).min(stops.len() - 2);
+    let f = x - i as f64;
+    let (a, b) = (stops[i], stops[i + 1]);
+    [0, 1, 2].map(|k| (a[k] + (b[k] - a[k]) * f).round() as u8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scales_put_zero_on_the_map_and_share_their_top() {
+        let a = Heat {
+            width: 2,
+            height: 1,
+            values: vec![0, 10],
+        };
+        let b = Heat {
+            width: 2,
+            height: 1,
+            values: vec![100, 1],
+        };
+        let s = Scale::counts(&[&a, &b]);
+        assert_eq!(s, Scale::Counts { max: 100 });
+        assert_eq!(s.colour(0), None);
+        assert_eq!(s.colour(100), Some(inferno(1.0)));
+        assert_eq!(inferno(1.0), [252, 255, 164]);
+        let d = b.minus(&a);
+        assert_eq!(d.values, vec![100, -9]);
+        assert_eq!(Scale::signed(&d), Scale::Signed { max: 100 });
+        assert_eq!(Scale::signed(&d).colour(-100), Some([33, 102, 172]));
+        assert!((s.value_at(1.0) - 100.0).abs() < 1e-9);
+        assert_eq!(d.to_csv("traffic"), "x,y,traffic\n0,0,100\n1,0,-9\n");
+    }
+}

@@ -1,0 +1,135 @@
+//! One wgpu device for compute, and the few buffer moves the crowd kernels need.
+
+use super::Adapter;
+use wgpu::util::DeviceExt;
+
+/// A device and queue on the adapter [`super::probe`] would pick.
+pub struct Gpu {
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    pub adapter: Adapter,
+}
+
+impl Gpu {
+    /// Opens the adapter (software ones count: lavapipe on a machine with no GPU), or says why
+    /// there is none.
+    pub fn new() -> Result<Gpu, String> {
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let options = wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::HighPerformance,
+            ..Default::default()
+        };
+        let adapter = pollster::block_on(instance.request_adapter(&options))
+            .map_err(|e| format!("no GPU adapter ({e})"))?;
+        let info = adapter.get_info();
+        // The adapter's own limits: a 1024² map's move costs alone are 32 MB, over the
+        // default's 128 MB binding limit with the rest in some kernels.
+        let limits = adapter.limits();
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("pathlab compute"),
+            required_limits: limits,
+            ..Default::default()
+        }))
+        .map_err(|e| format!("the GPU adapter {} refused a device: {e}", info.name))?;
+        Ok(Gpu {
+            device,
+            queue,
+            adapter: Adapter {
+                name: info.name,
+                backend: format!("{:?}", info.backend),
+                kind: format!("{:?}", info.device_type),
+            },
+        })
+    }
+
+    /// A storage buffer holding `data`, readable back when `copy_src`.
+    pub fn storage(&self, label: &str, data: &[u32]) -> wgpu::Buffer {
+        self.device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents: &bytes(data),
+                usage: wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::COPY_SRC
+                    | wgpu::BufferUsages::COPY_DST,
+            })
+    }
+
+    /// A uniform buffer holding `data`.
+    pub fn uniform(&self, label: &str, data: &[u32]) -> wgpu::Buffer {
+        self.device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents: &bytes(data),
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            })
+    }
+
+    /// Copies the first `len` words of `buffer` back to the CPU, after all work submitted.
+    pub fn read(&self, buffer: &wgpu::Buffer, len: usize) -> Result<Vec<u32>, String> {
+        let size = (len * 4).max(4) as u64;
+        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("read back"),
+            size,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut enc = self.device.create_command_encoder(&Default::default());
+        enc.copy_buffer_to_buffer(buffer, 0, &staging, 0, size);
+        self.queue.submit([enc.finish()]);
+        let (tx, rx) = std::sync::mpsc::channel();
+        staging.map_async(wgpu::MapMode::Read, .., move |r| {
+            let _ = tx.send(r);
+        });
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| format!("the GPU did not finish: {e}"))?;
+        rx.recv()
+            .map_err(|e| format!("read back: {e}"))?
+            .map_err(|e| format!("read back: {e}"))?;
+        let view = staging
+            .get_mapped_range(..)
+            .map_err(|e| format!("read back: {e}"))?;
+        let words = view
+            .chunks_exact(4)
+            .take(len)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
+        drop(view);
+        staging.unmap();
+        Ok(words)
+    }
+
+    /// A compute pipeline for `entry` of the WGSL `source`, its bind group layout taken from
+    /// the shader.
+    pub fn pipeline(&self, source: &str, entry: &str) -> wgpu::ComputePipeline {
+        let module = self
+            .device
+            .create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(entry),
+                source: wgpu::ShaderSource::Wgsl(source.into()),
+            });
+        self.device
+            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(entry),
+                layout: None,
+                module: &module,
+                entry_point: Some(entry),
+                compilation_options: Default::default(),
+                cache: None,
+            })
+    }
+}
+
+/// Words as the little-endian bytes a buffer holds.
+pub fn bytes(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// Workgroups of 64 for `items` in a grid no side of which passes 65,535 (the kernels number
+/// items as `x + y · groups_x · 64`).
+pub fn groups(items: usize) -> (u32, u32) {
+    let g = items.div_ceil(64).max(1);
+    let x = g.min(65_535);
+    (x as u32, g.div_ceil(x) as u32)
+}

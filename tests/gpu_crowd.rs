@@ -1,0 +1,82 @@
+//! The GPU crowd kernels against their CPU twins, on the adapter wgpu finds (Mesa's lavapipe
+//! where there is no GPU, as on CI): every agent's cost and every cell's traffic equal. With no
+//! adapter at all the test fails on CI and says why elsewhere.
+#![cfg(feature = "gpu")]
+
+use pathlab::crowd::twin::{flow_batch, FixedGrid, INF, SCALE};
+use pathlab::crowd::Batch;
+use pathlab::gpu::flow::FlowKernels;
+use pathlab::gpu::Gpu;
+use pathlab::map::io::read_map;
+use pathlab::space::GridSpace;
+use std::path::PathBuf;
+
+fn gpu() -> Option<Gpu> {
+    match Gpu::new() {
+        Ok(g) => Some(g),
+        Err(e) => {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "no GPU adapter on CI: {e}"
+            );
+            eprintln!("skipped: {e}");
+            None
+        }
+    }
+}
+
+fn mapf_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/benchmarks/mapf/maps")
+        .join(name)
+}
+
+fn mapf(name: &str) -> GridSpace {
+    GridSpace::octile(&read_map(&mapf_path(name)).unwrap_or_else(|e| panic!("{e}")))
+}
+
+#[test]
+fn gpu_flow_fields_equal_their_twin_on_10000_agents_over_three_maps() {
+    let Some(gpu) = gpu() else { return };
+    eprintln!("adapter: {}", gpu.adapter);
+    let kernels = FlowKernels::new(&gpu);
+    let mut agents = 0;
+    for (name, n, goals) in [
+        ("random-64-64-20.map", 4000, 6),
+        ("maze-32-32-4.map", 3000, 4),
+        ("den312d.map", 3000, 4),
+    ] {
+        let space = mapf(name);
+        let grid = FixedGrid::of(&space);
+        let batch = Batch::shared_goals(&space, n, goals, 7).unwrap();
+        let twin = flow_batch(&grid, &batch);
+        let got = kernels.run(&gpu, &grid, &batch).unwrap();
+        assert_eq!(got.result.costs, twin.costs, "{name}: costs");
+        assert_eq!(got.result.traffic, twin.traffic, "{name}: traffic");
+        assert!(twin.costs.iter().all(|&c| c != INF), "{name}");
+        assert!(got.updates.iter().any(|&u| u > 0));
+        // The CPU backend's flow fields are the twin's: the same costs and traffic.
+        let world = pathlab::crowd::World::new(
+            &read_map(&mapf_path(name)).unwrap(),
+            &[pathlab::crowd::Method::Flow],
+            10,
+            2,
+            &|_, _| {},
+        )
+        .unwrap();
+        let cpu = pathlab::crowd::plan(&world, &batch, pathlab::crowd::Method::Flow, false, None)
+            .unwrap()
+            .unwrap();
+        let gpu_costs: Vec<f64> = got.result.costs.iter().map(|&c| c as f64 / SCALE).collect();
+        assert_eq!(cpu.costs, gpu_costs, "{name}: CPU backend costs");
+        let traffic: Vec<i64> = got.result.traffic.iter().map(|&t| t as i64).collect();
+        assert_eq!(cpu.traffic.values, traffic, "{name}: CPU backend traffic");
+        // And the twin against the registry's A*, to within the fixed point's rounding.
+        let want = pathlab::crowd::cpu::reference_costs(&space, &batch);
+        for (c, w) in twin.costs.iter().zip(&want) {
+            assert!((*c as f64 / SCALE - w).abs() < w * 1e-5 + 1e-3, "{name}");
+        }
+        agents += n;
+    }
+    assert_eq!(agents, 10_000);
+}
