@@ -1,11 +1,12 @@
 //! `pathlab agents --backend gpu|both`: a batch on the GPU, checked against the kernel's CPU
 //! twin, as an [`Outcome`] the rest of the command prints and draws like a CPU one.
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use pathlab::crowd::cpu::Outcome;
 use pathlab::crowd::{Batch, Method, World};
 
 /// What asking the GPU gave.
+#[cfg_attr(not(feature = "gpu"), allow(dead_code))]
 pub enum GpuRun {
     Ran {
         outcome: Outcome,
@@ -24,7 +25,7 @@ pub fn run(world: &World, batch: &Batch, method: Method) -> Result<GpuRun> {
     use pathlab::gpu::flow::FlowKernels;
     use pathlab::gpu::Gpu;
     if method != Method::Flow {
-        bail!(
+        anyhow::bail!(
             "--backend gpu: pathlab's GPU kernel for {} is not built yet (flow is); run it \
              with --backend cpu",
             method.name()
