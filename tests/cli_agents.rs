@@ -73,7 +73,7 @@ fn agents_print_a_row_per_method_and_write_heatmaps_and_counts() {
     let grid = pathlab::map::io::read_map(std::path::Path::new(&m)).unwrap();
     let world = World::new(&grid, &[Method::Astar], MU, LEVELS, &|_, _| {}).unwrap();
     let batch = Batch::random(&world.grid, 300, 4).unwrap();
-    let o = pathlab::crowd::plan(&world, &batch, Method::Astar, false, None)
+    let o = pathlab::crowd::plan(&world, &batch, Method::Astar, 0, None)
         .unwrap()
         .unwrap();
     let counted: i64 = std::fs::read_to_string(&counts)

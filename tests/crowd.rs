@@ -4,7 +4,7 @@
 //! and totals are the same on one thread and on three. MAPF scenario batches and a cancelled
 //! batch behave.
 
-use pathlab::crowd::cpu::{plan, reference_costs, Control};
+use pathlab::crowd::cpu::{plan, reference_costs};
 use pathlab::crowd::twin::SCALE;
 use pathlab::crowd::{Batch, Method, World, LEVELS, MU};
 use pathlab::map::io::{read_map, read_scen};
@@ -13,6 +13,7 @@ use pathlab::space::{GridSpace, Space};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 mod support;
 use support::{movingai_maps, random_map};
 
@@ -60,7 +61,7 @@ fn crowds_on_random_maps_match_a_plain_astar_and_count_their_cells() {
         };
         let want = reference_costs(&w.grid, &batch);
         for m in [Method::Astar, Method::Flow] {
-            let o = plan(&w, &batch, m, true, None).unwrap().unwrap();
+            let o = plan(&w, &batch, m, usize::MAX, None).unwrap().unwrap();
             let paths = o.paths.as_ref().unwrap();
             for (k, (c, r)) in o.costs.iter().zip(&want).enumerate() {
                 // Flow fields count in fixed point: half a unit of 2⁻¹⁶ per move at most.
@@ -75,7 +76,9 @@ fn crowds_on_random_maps_match_a_plain_astar_and_count_their_cells() {
             }
             check_paths(&w.grid, &batch, &o, &format!("seed {seed} {m:?}"));
         }
-        let o = plan(&w, &batch, Method::Pccp, true, None).unwrap().unwrap();
+        let o = plan(&w, &batch, Method::Pccp, usize::MAX, None)
+            .unwrap()
+            .unwrap();
         assert_eq!(o.found(), batch.agents.len(), "seed {seed}: PCCP misses");
         for (a, l) in batch.agents.iter().zip(&o.lengths) {
             // The funnelled line is any-angle: never shorter than the straight line.
@@ -98,7 +101,7 @@ fn totals_do_not_depend_on_the_thread_count() {
             .num_threads(threads)
             .build()
             .unwrap();
-        pool.install(|| plan(&w, b, m, false, None).unwrap().unwrap())
+        pool.install(|| plan(&w, b, m, 0, None).unwrap().unwrap())
     };
     for m in Method::ALL {
         let b = if m == Method::Flow { &shared } else { &batch };
@@ -117,20 +120,27 @@ fn totals_do_not_depend_on_the_thread_count() {
 }
 
 #[test]
-fn a_cancelled_batch_returns_nothing() {
+fn a_stopped_batch_returns_nothing_and_reports_every_agent_otherwise() {
     let grid = Generator::RandomBlocks { density: 0.2 }.generate(30, 30, 4);
     let w = world(&grid);
     let batch = Batch::random(&w.grid, 500, 1).unwrap();
-    let c = Control::default();
-    c.cancel.store(true, std::sync::atomic::Ordering::Relaxed);
-    assert!(plan(&w, &batch, Method::Astar, false, Some(&c))
+    let stop = |_: usize| false;
+    assert!(plan(&w, &batch, Method::Astar, 0, Some(&stop))
         .unwrap()
         .is_none());
-    let c = Control::default();
-    assert!(plan(&w, &batch, Method::Astar, false, Some(&c))
+    let done = AtomicUsize::new(0);
+    let count = |n: usize| {
+        done.fetch_add(n, Ordering::Relaxed);
+        true
+    };
+    let o = plan(&w, &batch, Method::Astar, 10, Some(&count))
         .unwrap()
-        .is_some());
-    assert_eq!(c.done.load(std::sync::atomic::Ordering::Relaxed), 500);
+        .unwrap();
+    assert_eq!(done.load(Ordering::Relaxed), 500);
+    // Only the first ten agents' paths are kept.
+    let paths = o.paths.unwrap();
+    assert_eq!(paths.len(), 10);
+    assert!(paths.iter().all(|p| p.len() >= 2));
 }
 
 #[test]
@@ -147,13 +157,9 @@ fn benchmark_maps_and_mapf_scenarios_plan_every_agent_optimally() {
         let w = world(&grid);
         let batch = Batch::random(&w.grid, 400, 11).unwrap();
         let want = reference_costs(&w.grid, &batch);
-        let o = plan(&w, &batch, Method::Astar, false, None)
-            .unwrap()
-            .unwrap();
+        let o = plan(&w, &batch, Method::Astar, 0, None).unwrap().unwrap();
         assert_eq!(o.costs, want, "{name}");
-        let p = plan(&w, &batch, Method::Pccp, false, None)
-            .unwrap()
-            .unwrap();
+        let p = plan(&w, &batch, Method::Pccp, 0, None).unwrap().unwrap();
         assert_eq!(p.found(), 400, "{name}: PCCP misses");
         // PCCP's walked lengths: any-angle lines through the portals, a few percent over the
         // octile optimum on average (the thesis: 3–5%), never below the straight line.
@@ -171,9 +177,7 @@ fn benchmark_maps_and_mapf_scenarios_plan_every_agent_optimally() {
     let problems = read_scen(&scen).unwrap();
     let w = World::new(&grid, &[Method::Astar], MU, LEVELS, &|_, _| {}).unwrap();
     let batch = Batch::from_problems(&w.grid, &problems, "den520d-random-1.scen").unwrap();
-    let o = plan(&w, &batch, Method::Astar, false, None)
-        .unwrap()
-        .unwrap();
+    let o = plan(&w, &batch, Method::Astar, 0, None).unwrap().unwrap();
     assert_eq!(o.costs.len(), problems.len());
     for (p, c) in problems.iter().zip(&o.costs) {
         assert!(p.is_optimal(*c), "line {}: {c} vs {}", p.line, p.optimal);

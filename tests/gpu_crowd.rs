@@ -64,7 +64,7 @@ fn gpu_flow_fields_equal_their_twin_on_10000_agents_over_three_maps() {
             &|_, _| {},
         )
         .unwrap();
-        let cpu = pathlab::crowd::plan(&world, &batch, pathlab::crowd::Method::Flow, false, None)
+        let cpu = pathlab::crowd::plan(&world, &batch, pathlab::crowd::Method::Flow, 0, None)
             .unwrap()
             .unwrap();
         let gpu_costs: Vec<f64> = got.result.costs.iter().map(|&c| c as f64 / SCALE).collect();

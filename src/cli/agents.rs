@@ -153,7 +153,7 @@ pub fn run(args: &AgentsArgs) -> Result<i32> {
             }
         }
         if cpu {
-            let o = crowd::plan(&world, &batch, m, false, None)
+            let o = crowd::plan(&world, &batch, m, 0, None)
                 .map_err(|e| anyhow!(e))?
                 .expect("nothing cancels it");
             let adapter = format!("cpu ({} threads)", o.threads);
@@ -204,22 +204,12 @@ pub fn run(args: &AgentsArgs) -> Result<i32> {
         heatmap(args, &world, &outcomes, out)?;
     }
     if let Some(out) = &args.counts {
-        let mut text = String::from("x,y,method,backend,traffic,expansions\n");
-        for (backend, o) in &outcomes {
-            for (i, (&t, &e)) in o
-                .traffic
-                .values
-                .iter()
-                .zip(&o.expansions.values)
-                .enumerate()
-            {
-                if t != 0 || e != 0 {
-                    let (x, y) = world.grid.xy(i as u32);
-                    text.push_str(&format!("{x},{y},{},{backend},{t},{e}\n", o.method.name()));
-                }
-            }
-        }
-        write(out, text.as_bytes())?;
+        let labelled: Vec<(String, &Outcome)> =
+            outcomes.iter().map(|(b, o)| (b.clone(), o)).collect();
+        write(
+            out,
+            crowd::cpu::counts_csv(&labelled, &world.grid).as_bytes(),
+        )?;
     }
     if missed > 0 {
         eprintln!("pathlab agents: {missed} agents found no path or costs differ");
@@ -233,7 +223,7 @@ pub fn run(args: &AgentsArgs) -> Result<i32> {
 fn warm_up(world: &World, methods: &[Method]) -> Result<()> {
     let few = Batch::random(&world.grid, 16, 0)?;
     for &m in methods {
-        crowd::plan(world, &few, m, false, None).map_err(|e| anyhow!(e))?;
+        crowd::plan(world, &few, m, 0, None).map_err(|e| anyhow!(e))?;
     }
     Ok(())
 }
@@ -254,7 +244,7 @@ fn sweep(args: &AgentsArgs, world: &World, methods: &[Method]) -> Result<i32> {
                 (Method::Flow, _) | (_, Some(_)) => (&shared, format!("{k} goals")),
                 _ => (&random, "random".to_string()),
             };
-            let o = crowd::plan(world, batch, m, false, None)
+            let o = crowd::plan(world, batch, m, 0, None)
                 .map_err(|e| anyhow!(e))?
                 .expect("nothing cancels it");
             println!(
@@ -284,14 +274,11 @@ fn heatmap(
         })
         .collect();
     let scale = Scale::counts(&heats);
-    // Cells of at least 2 pixels, panels of about 512 pixels.
-    let side = world.grid.width().max(world.grid.height()).max(1);
-    let cell = (512 / side).max(1);
     let what = match args.heat {
         HeatArg::Traffic => "traffic",
         HeatArg::Expansions => "expansions",
     };
-    let panels: Vec<_> = heats
+    let panels: Vec<(&Heat, String)> = heats
         .iter()
         .zip(outcomes)
         .map(|(h, (backend, o))| {
@@ -300,18 +287,10 @@ fn heatmap(
                 o.method.name(),
                 o.costs.len()
             );
-            h.to_image(&world.grid, scale, cell, &title)
+            (*h, title)
         })
         .collect();
-    let gap = 8;
-    let w = panels.iter().map(|p| p.width() + gap).sum::<u32>() - gap;
-    let h = panels.iter().map(|p| p.height()).max().unwrap_or(1);
-    let mut img = image::RgbImage::from_pixel(w, h, image::Rgb([255, 255, 255]));
-    let mut x = 0;
-    for p in &panels {
-        image::imageops::replace(&mut img, p, x as i64, 0);
-        x += p.width() + gap;
-    }
+    let img = pathlab::crowd::heat::side_by_side(&panels, &world.grid, scale);
     let mut png = std::io::Cursor::new(Vec::new());
     img.write_to(&mut png, image::ImageFormat::Png)?;
     write(out, png.get_ref())

@@ -11,7 +11,6 @@ use crate::search::{AStar, Query, Search, SearchState, Status};
 use crate::space::{GridSpace, Heuristic, NavmeshSpace, NodeId, Space};
 use crate::trace::{Event, EventKind, NullTracer, Tracer};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// A batch's results.
@@ -30,7 +29,7 @@ pub struct Outcome {
     /// Expansions on each cell, all agents together (a hierarchy's abstract vertices count on
     /// the cell they lie in, its polygons on their centre's cell).
     pub expansions: Heat,
-    /// Each agent's cells, when asked for (the app animates them).
+    /// The cells of the first `keep` agents asked for (the app animates them).
     pub paths: Option<Vec<Vec<NodeId>>>,
     /// Wall-clock time of the batch, counting included.
     pub ms: f64,
@@ -49,26 +48,23 @@ impl Outcome {
     }
 }
 
-/// What a caller can see and do while a batch runs: agents done so far, and a flag that stops
-/// the batch (it then returns `None`).
-#[derive(Debug, Default)]
-pub struct Control {
-    pub done: AtomicUsize,
-    pub cancel: AtomicBool,
-}
+/// Told the number of agents just planned, from any worker; false stops the batch (it then
+/// returns `None`). The app's job reports progress and cancels through it.
+pub type Report<'a> = &'a (dyn Fn(usize) -> bool + Sync);
 
 /// Agents a worker takes at a time: large enough that handing out work costs nothing next to
 /// the searches, small enough that two cores share a 1,000-agent batch evenly.
 const CHUNK: usize = 64;
 
-/// Plans every agent of `batch` with `method` on the CPU. `None` when cancelled through
-/// `control`; an error when the world lacks what the method needs.
+/// Plans every agent of `batch` with `method` on the CPU, keeping the paths of the first
+/// `keep` agents (the app animates them). `None` when `report` stopped it; an error when the
+/// world lacks what the method needs.
 pub fn plan(
     world: &World,
     batch: &Batch,
     method: Method,
-    keep_paths: bool,
-    control: Option<&Control>,
+    keep: usize,
+    report: Option<Report>,
 ) -> Result<Option<Outcome>, String> {
     let t0 = Instant::now();
     let n = batch.agents.len();
@@ -104,20 +100,19 @@ pub fn plan(
         .fold(
             || Acc::new(hier.map(|(m, h)| h.query(m, Connect::Pccp)), cells),
             |mut acc, unit| {
-                if control.is_some_and(|c| c.cancel.load(Ordering::Relaxed)) {
-                    acc.cancelled = true;
+                if acc.cancelled {
                     return acc;
                 }
                 match method {
-                    Method::Astar => acc.astar(grid, batch, unit, keep_paths),
+                    Method::Astar => acc.astar(grid, batch, unit, keep),
                     Method::Pccp => {
                         let (mesh, _) = hier.expect("checked above");
-                        acc.pccp(grid, mesh, batch, unit, keep_paths)
+                        acc.pccp(grid, mesh, batch, unit, keep)
                     }
-                    Method::Flow => acc.flow(&world.fixed, batch, unit, keep_paths),
+                    Method::Flow => acc.flow(&world.fixed, batch, unit, keep),
                 }
-                if let Some(c) = control {
-                    c.done.fetch_add(unit.len(), Ordering::Relaxed);
+                if let Some(r) = report {
+                    acc.cancelled = !r(unit.len());
                 }
                 acc
             },
@@ -131,7 +126,7 @@ pub fn plan(
             lengths: vec![],
             traffic: Heat::zeros(grid),
             expansions: Heat::zeros(grid),
-            paths: keep_paths.then(Vec::new),
+            paths: (keep > 0).then(Vec::new),
             ms: t0.elapsed().as_secs_f64() * 1000.0,
             threads: rayon::current_num_threads(),
         }));
@@ -144,8 +139,8 @@ pub fn plan(
         costs[i as usize] = c;
         lengths[i as usize] = l;
     }
-    let paths = keep_paths.then(|| {
-        let mut paths = vec![vec![]; n];
+    let paths = (keep > 0).then(|| {
+        let mut paths = vec![vec![]; n.min(keep)];
         for (i, p) in acc.paths {
             paths[i as usize] = p;
         }
@@ -165,6 +160,27 @@ pub fn plan(
         ms: t0.elapsed().as_secs_f64() * 1000.0,
         threads: rayon::current_num_threads(),
     }))
+}
+
+/// Every non-zero cell of each labelled outcome, as CSV:
+/// `x,y,method,backend,traffic,expansions`.
+pub fn counts_csv(outcomes: &[(String, &Outcome)], grid: &GridSpace) -> String {
+    let mut text = String::from("x,y,method,backend,traffic,expansions\n");
+    for (backend, o) in outcomes {
+        for (i, (&t, &e)) in o
+            .traffic
+            .values
+            .iter()
+            .zip(&o.expansions.values)
+            .enumerate()
+        {
+            if t != 0 || e != 0 {
+                let (x, y) = grid.xy(i as u32);
+                text.push_str(&format!("{x},{y},{},{backend},{t},{e}\n", o.method.name()));
+            }
+        }
+    }
+    text
 }
 
 /// A worker's state and counts.
@@ -250,7 +266,7 @@ impl Acc {
         }
     }
 
-    fn astar(&mut self, grid: &GridSpace, batch: &Batch, unit: &[u32], keep: bool) {
+    fn astar(&mut self, grid: &GridSpace, batch: &Batch, unit: &[u32], keep: usize) {
         let first = Query { start: 0, goal: 0 };
         let mut a = self
             .astar
@@ -271,7 +287,7 @@ impl Acc {
                 for &c in path {
                     self.cross(i, c);
                 }
-                if keep {
+                if (i as usize) < keep {
                     self.paths.push((i, path.to_vec()));
                 }
                 a.cost().unwrap_or(f64::NAN)
@@ -289,7 +305,7 @@ impl Acc {
         mesh: &NavmeshSpace,
         batch: &Batch,
         unit: &[u32],
-        keep: bool,
+        keep: usize,
     ) {
         let mut q = self.query.take().expect("a PCCP worker keeps its query");
         let mut nodes = vec![];
@@ -344,7 +360,7 @@ impl Acc {
             for &c in &cells {
                 self.cross(i, c);
             }
-            if keep {
+            if (i as usize) < keep {
                 self.paths.push((i, cells));
             }
             let length = line
@@ -356,7 +372,7 @@ impl Acc {
         self.query = Some(q);
     }
 
-    fn flow(&mut self, fixed: &twin::FixedGrid, batch: &Batch, unit: &[u32], keep: bool) {
+    fn flow(&mut self, fixed: &twin::FixedGrid, batch: &Batch, unit: &[u32], keep: usize) {
         let (mut dist, mut next) = std::mem::take(&mut self.field);
         let goal = batch.agents[unit[0] as usize].goal;
         let expanded = &mut self.expanded;
@@ -377,7 +393,7 @@ impl Acc {
             for &c in &path {
                 self.cross(i, c);
             }
-            if keep {
+            if (i as usize) < keep {
                 self.paths.push((i, path));
             }
             let cost = d as f64 / SCALE;

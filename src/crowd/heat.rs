@@ -124,35 +124,65 @@ impl Heat {
         out
     }
 
-    /// The heatmap over `space` (walls near-black, untouched cells near-white), `cell` pixels a
-    /// cell, under a title line and over a legend strip: the colour ramp and its end and middle
-    /// values.
+    /// The map alone, one pixel a cell: walls near-black, untouched cells near-white, the
+    /// rest coloured by `scale` (the app's texture).
+    pub fn to_pixels(&self, space: &GridSpace, scale: Scale) -> RgbImage {
+        RgbImage::from_fn(self.width, self.height, |x, y| {
+            let n = y * self.width + x;
+            Rgb(if !space.is_passable(n) {
+                WALL
+            } else {
+                scale.colour(self.values[n as usize]).unwrap_or(FREE)
+            })
+        })
+    }
+
+    /// The heatmap over `space`, `cell` pixels a cell, under a title line and over a legend
+    /// strip: the colour ramp and its end and middle values.
     pub fn to_image(&self, space: &GridSpace, scale: Scale, cell: u32, title: &str) -> RgbImage {
         let cell = cell.max(1);
-        let (w, h) = (self.width * cell, self.height * cell);
+        let map = image::imageops::resize(
+            &self.to_pixels(space, scale),
+            self.width * cell,
+            self.height * cell,
+            image::imageops::FilterType::Nearest,
+        );
         let (head, legend) = (16, 28);
-        let mut map = RgbImage::from_pixel(w, h, Rgb(FREE));
-        let mut img = RgbImage::from_pixel(w.max(160), head + h + legend, Rgb(FREE));
-        for y in 0..self.height {
-            for x in 0..self.width {
-                let n = y * self.width + x;
-                let c = if !space.is_passable(n) {
-                    WALL
-                } else {
-                    scale.colour(self.values[n as usize]).unwrap_or(FREE)
-                };
-                for dy in 0..cell {
-                    for dx in 0..cell {
-                        map.put_pixel(x * cell + dx, y * cell + dy, Rgb(c));
-                    }
-                }
-            }
-        }
+        let mut img = RgbImage::from_pixel(
+            map.width().max(160),
+            head + map.height() + legend,
+            Rgb(FREE),
+        );
         image::imageops::replace(&mut img, &map, 0, head as i64);
         digits::draw(&mut img, title, 4, 3, Rgb(WALL));
-        draw_legend(&mut img, scale, head + h + 2);
+        draw_legend(&mut img, scale, head + map.height() + 2);
         img
     }
+}
+
+/// Panels side by side, 8 pixels apart, each `heat` titled and drawn on the one `scale`, about
+/// 512 pixels a side: what `pathlab agents --heatmap` and the app's export write.
+pub fn side_by_side(panels: &[(&Heat, String)], space: &GridSpace, scale: Scale) -> RgbImage {
+    let side = space.width().max(space.height()).max(1);
+    let cell = (512 / side).max(1);
+    let images: Vec<RgbImage> = panels
+        .iter()
+        .map(|(h, title)| h.to_image(space, scale, cell, title))
+        .collect();
+    let gap = 8;
+    let w = images
+        .iter()
+        .map(|p| p.width() + gap)
+        .sum::<u32>()
+        .saturating_sub(gap);
+    let h = images.iter().map(|p| p.height()).max().unwrap_or(1);
+    let mut img = RgbImage::from_pixel(w.max(1), h, Rgb([255, 255, 255]));
+    let mut x = 0;
+    for p in &images {
+        image::imageops::replace(&mut img, p, x as i64, 0);
+        x += p.width() + gap;
+    }
+    img
 }
 
 /// Near-white free cells and near-black walls, as the app draws them.
