@@ -4,7 +4,8 @@ usage: pixels.py FILE X0 X1 Y0 Y1 NAME=MIN ...  (exit 1 when a count is under it
 names: grey (lit obstacle voxels), orange (closed set), green (path), sight (a clear
 line-of-sight segment), agent (the flying agent and its trail), moving (moving obstacles),
 badge (an oracle badge that agrees), walk (a GPS of the brain walk), heat (the cognitive
-map's brown), jump (jump point search's jumps), polygon (a navmesh's polygon outlines)
+map's brown), jump (jump point search's jumps), polygon (a navmesh's polygon outlines),
+inferno (a crowd heatmap's purples)
 """
 import struct
 import sys
@@ -69,6 +70,9 @@ KINDS = {
     # The cognitive map's brown (110, 70, 20) laid translucent over free hexes: warm, darker
     # than the orange closed set, not the trees' green.
     "heat": lambda r, g, b: r < 225 and r - g >= 8 and g - b >= 12 and r - b >= 30,
+    # A crowd heatmap's inferno purples and magentas (low and middle counts): green well under
+    # red and blue; neither the walls' near-black nor the free cells' near-white.
+    "inferno": lambda r, g, b: g < 60 and b > 50 and r > 20,
 }
 
 path, x0, x1, y0, y1 = sys.argv[1], *map(int, sys.argv[2:6])

@@ -43,6 +43,7 @@ fn run_app(a: cli::AppArgs) -> i32 {
         fly_to: a.fly_to,
         frame_log: a.frame_log,
         scrub_test: a.scrub_test,
+        crowd: (!a.crowd.is_empty()).then_some((a.crowd, a.crowd_agents)),
         ..Default::default()
     };
     match pathlab::app::run(opts) {

@@ -110,6 +110,11 @@ pub enum Command {
     FlyTo(f32),
     /// Run ▸ Dynamic experiment: its window.
     OpenExperiment,
+    /// Run ▸ Crowd.
+    OpenCrowd,
+    /// Run ▸ Crowd with these views (astar, pccp, flow, flow-gpu; unknown ones are skipped)
+    /// and agents, the batch started on the open map.
+    RunCrowd(Vec<String>, usize),
     /// The experiment's map size (cells a side).
     ExperimentSize(u32),
     /// The experiment's runs per variant.
@@ -220,6 +225,14 @@ impl PathlabApp {
                 }
             }
             Command::OpenExperiment => self.experiment.open = true,
+            Command::OpenCrowd => self.crowd.open = true,
+            Command::RunCrowd(views, agents) => {
+                let views: Vec<_> = views
+                    .iter()
+                    .filter_map(|v| crate::app::crowd::Panel::parse(v).ok())
+                    .collect();
+                self.crowd.open_with(&views, agents, &self.work.doc.grid);
+            }
             Command::ExperimentSize(n) => self.experiment.size = n,
             Command::ExperimentRuns(n) => self.experiment.runs = n.max(1),
             Command::ExperimentScenario(sc) => self.experiment.use_scenario(sc),

@@ -4,6 +4,7 @@
 
 use crate::app::agent::AgentSim;
 use crate::app::canvas::Camera;
+use crate::app::crowd::CrowdWindow;
 use crate::app::experiment::ExperimentWindow;
 use crate::app::flight::Flight;
 use crate::app::knowledge::KnowledgePanel;
@@ -138,5 +139,9 @@ impl PathlabApp {
     /// The dynamic experiment's window.
     pub fn experiment(&self) -> &ExperimentWindow {
         &self.experiment
+    }
+    /// Run ▸ Crowd: its settings, the batch in flight and the last result.
+    pub fn crowd(&self) -> &CrowdWindow {
+        &self.crowd
     }
 }

@@ -26,6 +26,9 @@ pub struct Options {
     pub compare_knowledge: Option<Vec<u32>>,
     /// With `scene3d` and `screenshot`: fly, and show the scene at this time (s).
     pub fly_to: Option<f32>,
+    /// Open the crowd window with these views (astar, pccp, flow, flow-gpu) and plan this
+    /// many agents.
+    pub crowd: Option<(Vec<String>, usize)>,
     /// Print frame times to stderr.
     pub frame_log: bool,
     /// Scripted scrubbing and painting, for frame-time measurements.
@@ -96,6 +99,17 @@ pub fn run(opts: Options) -> Result<(), String> {
         AlgoChoice::from_spec(spec).map_err(|e| format!("{flag}: {e}"))?;
         let name = spec.split(':').next().unwrap_or(spec);
         crate::map::io::check_runs_on(name, world).map_err(|e| format!("{flag}: {e}"))?;
+    }
+    if let Some((views, _)) = &opts.crowd {
+        for v in views {
+            crate::app::features::crowd::Panel::parse(v).map_err(|e| format!("--crowd: {e}"))?;
+        }
+        if world != crate::world::Family::Square {
+            return Err(format!(
+                "--crowd: crowds walk square maps, and this is a {} world",
+                world.name()
+            ));
+        }
     }
     if opts.compare_knowledge.is_some() && !world.keeps_knowledge() {
         return Err(format!(

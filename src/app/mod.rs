@@ -21,7 +21,7 @@ mod worlds;
 
 // The parts by their own names, so a part reaches another as `crate::app::canvas` wherever
 // either lives.
-use features::{agent, experiment, flight};
+use features::{agent, crowd, experiment, flight};
 use ui::{help, inspector, palette, panels, path_prompt, world_panels};
 use views::{camera, canvas, canvas_draw, legend, texture, view3d, view3d_gl, view3d_mesh};
 use workspace::Workspace;
@@ -297,6 +297,8 @@ pub struct PathlabApp {
     quit_now: bool,
     /// Run ▸ Dynamic experiment.
     pub(crate) experiment: experiment::ExperimentWindow,
+    /// Run ▸ Crowd.
+    pub(crate) crowd: crowd::CrowdWindow,
     /// Agents crossing the map while it changes.
     pub(crate) sim: agent::AgentSim,
     /// Krafft 2019's moving 3D scene, when it is the open world.
@@ -408,6 +410,7 @@ impl PathlabApp {
             best_open_cache: None,
             quit_now: false,
             experiment: Default::default(),
+            crowd: Default::default(),
             sim: Default::default(),
             flight: None,
             knowledge: Default::default(),
@@ -462,6 +465,9 @@ impl PathlabApp {
             // --compare-knowledge, once the file named on the command line is open.
             if let Some(levels) = self.opts.compare_knowledge.clone() {
                 self.apply(Command::CompareKnowledge(levels));
+            }
+            if let Some((views, agents)) = self.opts.crowd.clone() {
+                self.apply(Command::RunCrowd(views, agents));
             }
         }
         let title = format!("pathlab — {}", self.work.doc.title());

@@ -63,6 +63,11 @@ impl PathlabApp {
     /// Screenshots: `--screenshot` after N frames (whole window), or an export of the canvas.
     pub(super) fn screenshots(&mut self, ctx: &egui::Context) {
         if let Some(out) = self.opts.screenshot.clone() {
+            // A crowd batch in flight: the picture waits for its heatmaps.
+            if self.crowd.running() {
+                ctx.request_repaint_after(std::time::Duration::from_millis(50));
+                return;
+            }
             // Halfway through, every search runs to its end: the picture shows what each
             // algorithm searched and the path it found.
             if self.frame == self.opts.frames.max(2) / 2 && self.shot_target.is_none() {

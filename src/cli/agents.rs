@@ -291,9 +291,7 @@ fn heatmap(
         })
         .collect();
     let img = pathlab::crowd::heat::side_by_side(&panels, &world.grid, scale);
-    let mut png = std::io::Cursor::new(Vec::new());
-    img.write_to(&mut png, image::ImageFormat::Png)?;
-    write(out, png.get_ref())
+    pathlab::crowd::heat::write_png(out, &img).map_err(|e| anyhow!(e))
 }
 
 fn write(out: &Path, bytes: &[u8]) -> Result<()> {

@@ -69,6 +69,13 @@ pub struct AppArgs {
     /// With --scene3d: fly the agent with the algorithm and show the scene at this time (s).
     #[arg(long, value_name = "SECONDS", requires = "scene3d", value_parser = parse_seconds)]
     pub fly_to: Option<f32>,
+    /// Open Run ▸ Crowd and plan a batch with these views at once: astar, pccp, flow,
+    /// flow-gpu (comma-separated; two to four side by side).
+    #[arg(long, value_name = "VIEWS", value_delimiter = ',')]
+    pub crowd: Vec<String>,
+    /// With --crowd: the batch's agents.
+    #[arg(long, value_name = "N", default_value_t = 10_000, requires = "crowd")]
+    pub crowd_agents: usize,
     /// Print frame times (update and frame interval, ms) to stderr every 60 frames.
     #[arg(long)]
     pub frame_log: bool,

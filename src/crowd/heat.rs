@@ -185,6 +185,14 @@ pub fn side_by_side(panels: &[(&Heat, String)], space: &GridSpace, scale: Scale)
     img
 }
 
+/// Writes `img` as a PNG at `path` (atomically: a failed write leaves no half file).
+pub fn write_png(path: &std::path::Path, img: &RgbImage) -> Result<(), String> {
+    let mut png = std::io::Cursor::new(Vec::new());
+    img.write_to(&mut png, image::ImageFormat::Png)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    crate::map::io::write_atomic(path, png.get_ref()).map_err(|e| e.to_string())
+}
+
 /// Near-white free cells and near-black walls, as the app draws them.
 pub const FREE: [u8; 3] = [245, 244, 238];
 pub const WALL: [u8; 3] = [34, 34, 38];

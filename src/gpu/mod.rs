@@ -3,6 +3,7 @@
 //! an adapter pathlab says so and runs on the CPU.
 
 pub mod context;
+pub mod crowd;
 pub mod flow;
 
 pub use context::Gpu;

@@ -2,6 +2,8 @@
 //! scene, the dynamic experiment window.
 
 pub(crate) mod agent;
+pub(crate) mod crowd;
+pub(crate) mod crowd_view;
 pub(crate) mod experiment;
 pub(crate) mod flight;
 
@@ -63,5 +65,30 @@ impl Feature for Experiment {
     }
 }
 
+/// Run ▸ Crowd: heatmaps of a batch of agents.
+struct Crowd;
+
+impl Feature for Crowd {
+    fn update(&self, app: &mut PathlabApp, dt: f32) {
+        app.crowd.advance(dt);
+    }
+    fn windows(&self, app: &mut PathlabApp, ctx: &egui::Context) {
+        if !app.crowd.open {
+            return;
+        }
+        let square = app.work.space.family() == crate::world::Family::Square;
+        match app.crowd.show(ctx, square) {
+            crowd_view::Asked::Run => app.crowd.start(&app.work.doc.grid),
+            crowd_view::Asked::ExportPng => app.ask_file(DialogPurpose::ExportHeatPng, "crowd.png"),
+            crowd_view::Asked::ExportCsv => app.ask_file(DialogPurpose::ExportHeatCsv, "crowd.csv"),
+            crowd_view::Asked::Nothing => {}
+        }
+    }
+    fn wants_repaint(&self, app: &PathlabApp) -> bool {
+        // While a batch runs, the window asks for a frame every 100 ms itself.
+        app.crowd.playing
+    }
+}
+
 /// Every feature, in the order they update.
-pub(crate) static FEATURES: &[&dyn Feature] = &[&Agents, &Flight, &Experiment];
+pub(crate) static FEATURES: &[&dyn Feature] = &[&Agents, &Flight, &Experiment, &Crowd];

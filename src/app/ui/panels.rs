@@ -132,6 +132,13 @@ pub(in crate::app) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 if ui.button("Dynamic experiment (Mäntysalo 2024)…").clicked() {
                     app.apply(Command::OpenExperiment);
                 }
+                if ui
+                    .button("Crowd heatmaps (Rahmani 2020)…")
+                    .on_hover_text("thousands of agents planned at once, their traffic side by side")
+                    .clicked()
+                {
+                    app.apply(Command::OpenCrowd);
+                }
                 ui.separator();
                 ui.radio_value(&mut app.sync, Sync::Shared, "Views share one step cursor");
                 ui.radio_value(

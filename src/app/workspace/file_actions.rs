@@ -313,6 +313,23 @@ impl PathlabApp {
             }
             DialogPurpose::SaveTape => self.save_tape(&p),
             DialogPurpose::OpenTape => self.open_tape(&p),
+            DialogPurpose::ExportHeatPng => {
+                let written = match self.crowd.png() {
+                    Some(img) => crate::crowd::heat::write_png(&p, &img),
+                    None => Err("no batch to export".into()),
+                };
+                self.status = match written {
+                    Ok(()) => format!("Heatmaps written to {}", p.display()),
+                    Err(e) => format!("Could not save {}: {e}", p.display()),
+                };
+            }
+            DialogPurpose::ExportHeatCsv => {
+                let text = self.crowd.csv().unwrap_or_default();
+                self.status = match crate::map::io::write_atomic(&p, text.as_bytes()) {
+                    Ok(()) => format!("Counts written to {}", p.display()),
+                    Err(e) => format!("Could not save {}: {e}", p.display()),
+                };
+            }
             DialogPurpose::ExportCsv => {
                 let text = self.experiment.csv().unwrap_or_default();
                 self.status = match crate::map::io::write_atomic(&p, text.as_bytes()) {

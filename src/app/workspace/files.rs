@@ -37,6 +37,9 @@ pub enum DialogPurpose {
     ExportPosthoc,
     ExportPng,
     ExportCsv,
+    /// The crowd window's heat views as one PNG, and its counts as CSV.
+    ExportHeatPng,
+    ExportHeatCsv,
     SaveTape,
     OpenTape,
 }
@@ -56,6 +59,8 @@ impl DialogPurpose {
             DialogPurpose::ExportPosthoc => "Export a Posthoc trace (.yaml)",
             DialogPurpose::ExportPng => "Export the canvas as PNG",
             DialogPurpose::ExportCsv => "Save the experiment as CSV",
+            DialogPurpose::ExportHeatPng => "Export the heatmaps as PNG",
+            DialogPurpose::ExportHeatCsv => "Export the counts per cell as CSV",
             DialogPurpose::SaveTape => "Save the change tape (RON)",
             DialogPurpose::OpenTape => "Load a change tape (RON)",
         }
@@ -70,8 +75,8 @@ impl DialogPurpose {
                 &["ron"]
             }
             DialogPurpose::ExportPosthoc => &["yaml"],
-            DialogPurpose::ExportPng => &["png"],
-            DialogPurpose::ExportCsv => &["csv"],
+            DialogPurpose::ExportPng | DialogPurpose::ExportHeatPng => &["png"],
+            DialogPurpose::ExportCsv | DialogPurpose::ExportHeatCsv => &["csv"],
         }
     }
 }
@@ -141,7 +146,7 @@ impl PendingDialog {
                             .save_file()
                             .await
                     }
-                    DialogPurpose::ExportPng => {
+                    DialogPurpose::ExportPng | DialogPurpose::ExportHeatPng => {
                         d.add_filter("PNG image", &["png"])
                             .set_file_name(name)
                             .save_file()
@@ -159,7 +164,7 @@ impl PendingDialog {
                             .pick_file()
                             .await
                     }
-                    DialogPurpose::ExportCsv => {
+                    DialogPurpose::ExportCsv | DialogPurpose::ExportHeatCsv => {
                         d.add_filter("CSV", &["csv"])
                             .set_file_name(name)
                             .save_file()

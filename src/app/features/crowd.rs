@@ -1,0 +1,313 @@
+//! Run ▸ Crowd: a batch of agents on the open square map, planned as a background job by up
+//! to four methods or backends, shown as heatmaps side by side on one colour scale (the views
+//! are in `crowd_view.rs`).
+
+use crate::app::jobs::{Job, Polled, Progress};
+use crate::crowd::cpu::Outcome;
+use crate::crowd::{self, Batch, Method, World};
+use crate::map::Grid;
+use crate::space::GridSpace;
+use eframe::egui;
+
+/// One heat view: a method on a backend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Panel {
+    pub method: Method,
+    pub gpu: bool,
+}
+
+impl Panel {
+    /// Every view offered (the GPU runs flow fields only).
+    pub const ALL: [Panel; 4] = [
+        Panel {
+            method: Method::Astar,
+            gpu: false,
+        },
+        Panel {
+            method: Method::Pccp,
+            gpu: false,
+        },
+        Panel {
+            method: Method::Flow,
+            gpu: false,
+        },
+        Panel {
+            method: Method::Flow,
+            gpu: true,
+        },
+    ];
+
+    /// The view `--crowd` names: astar, pccp, flow or flow-gpu.
+    pub fn parse(name: &str) -> Result<Panel, String> {
+        let (m, gpu) = match name.strip_suffix("-gpu") {
+            Some(m) => (m, true),
+            None => (name, false),
+        };
+        Panel::ALL
+            .into_iter()
+            .find(|p| p.method.name() == m && p.gpu == gpu)
+            .ok_or_else(|| format!("no view {name:?} (astar, pccp, flow, flow-gpu)"))
+    }
+
+    pub fn label(self) -> String {
+        format!(
+            "{} ({})",
+            self.method.name(),
+            if self.gpu { "GPU" } else { "CPU" }
+        )
+    }
+}
+
+/// What the views colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Show {
+    Traffic,
+    Expansions,
+    /// The second view's traffic minus the first's.
+    Difference,
+}
+
+/// A finished batch.
+pub struct CrowdResult {
+    /// Counts a new result, so views know to redraw their textures.
+    pub serial: u64,
+    pub grid: GridSpace,
+    pub source: String,
+    /// Each view's panel, title line and outcome.
+    pub outcomes: Vec<(Panel, String, Outcome)>,
+    /// Things the user must know (no adapter: the CPU planned instead).
+    pub notices: Vec<String>,
+}
+
+/// Agents whose paths are kept and animated.
+pub const ANIMATED: usize = 400;
+
+/// The window's settings, the job in flight and the last result.
+pub struct CrowdWindow {
+    pub open: bool,
+    pub agents: usize,
+    pub seed: u64,
+    /// Shared goals (0: every agent its own random goal).
+    pub goals: usize,
+    pub chosen: [bool; 4],
+    pub show: Show,
+    /// The animation's step (cells walked) and whether it plays.
+    pub time: f32,
+    pub playing: bool,
+    job: Option<Job<Result<CrowdResult, String>>>,
+    pub result: Option<CrowdResult>,
+    pub error: Option<String>,
+    serial: u64,
+    /// The views' textures and what they were drawn from.
+    pub(super) textures: Vec<egui::TextureHandle>,
+    pub(super) drawn: Option<(u64, Show)>,
+}
+
+impl Default for CrowdWindow {
+    fn default() -> Self {
+        CrowdWindow {
+            open: false,
+            agents: 10_000,
+            seed: 1,
+            goals: 0,
+            chosen: [true, true, false, false],
+            show: Show::Traffic,
+            time: 0.0,
+            playing: false,
+            job: None,
+            result: None,
+            error: None,
+            serial: 0,
+            textures: vec![],
+            drawn: None,
+        }
+    }
+}
+
+impl CrowdWindow {
+    /// Opens with exactly `views` chosen and `agents` agents, and starts the batch on `grid`.
+    pub fn open_with(&mut self, views: &[Panel], agents: usize, grid: &Grid) {
+        self.open = true;
+        self.chosen = Panel::ALL.map(|p| views.contains(&p));
+        self.agents = agents;
+        self.start(grid);
+    }
+
+    /// The panels chosen, in order.
+    pub fn panels(&self) -> Vec<Panel> {
+        Panel::ALL
+            .iter()
+            .zip(self.chosen)
+            .filter(|(_, on)| *on)
+            .map(|(p, _)| *p)
+            .collect()
+    }
+
+    /// True while a batch runs.
+    pub fn running(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// The job's progress (agents planned, of all views' agents).
+    pub fn progress(&self) -> Option<(u64, u64)> {
+        self.job.as_ref().map(|j| j.progress())
+    }
+
+    /// Starts the batch on `grid` (the open square map) as a background job.
+    pub fn start(&mut self, grid: &Grid) {
+        let panels = self.panels();
+        if panels.is_empty() || self.running() {
+            return;
+        }
+        let (n, seed, goals) = (self.agents.max(1), self.seed, self.goals);
+        self.serial += 1;
+        let serial = self.serial;
+        let grid = grid.clone();
+        self.error = None;
+        let total = (n * panels.len()) as u64;
+        self.job = Some(Job::spawn("crowd", total, move |p| {
+            run(&grid, &panels, n, seed, goals, serial, p)
+        }));
+    }
+
+    /// Stops the batch in flight.
+    pub fn cancel(&mut self) {
+        if let Some(j) = &self.job {
+            j.cancel();
+        }
+    }
+
+    /// Takes a finished batch; true when one arrived.
+    pub fn poll(&mut self) -> bool {
+        let Some(job) = &mut self.job else {
+            return false;
+        };
+        let cancelled = job.cancelled();
+        let done = match job.poll() {
+            Polled::Running => return false,
+            Polled::Done(d) => Some(d),
+            Polled::Lost => None,
+        };
+        self.job = None;
+        match done {
+            _ if cancelled => self.error = Some("Cancelled.".into()),
+            Some(Ok(r)) => {
+                self.time = 0.0;
+                self.result = Some(r);
+            }
+            Some(Err(e)) => self.error = Some(e),
+            None => self.error = Some("The batch's worker stopped with an error.".into()),
+        }
+        true
+    }
+
+    /// The shown counts of every view as one PNG (the command line's picture), if any.
+    pub fn png(&self) -> Option<image::RgbImage> {
+        let r = self.result.as_ref()?;
+        let heats = super::crowd_view::heats(r, self.show);
+        let panels: Vec<(&crowd::Heat, String)> =
+            heats.iter().map(|(h, t)| (h, t.to_lowercase())).collect();
+        Some(crowd::heat::side_by_side(
+            &panels,
+            &r.grid,
+            super::crowd_view::scale(&heats, self.show),
+        ))
+    }
+
+    /// Every view's counts per cell as CSV.
+    pub fn csv(&self) -> Option<String> {
+        let r = self.result.as_ref()?;
+        let labelled: Vec<(String, &Outcome)> = r
+            .outcomes
+            .iter()
+            .map(|(p, _, o)| (if p.gpu { "gpu" } else { "cpu" }.to_string(), o))
+            .collect();
+        Some(crowd::cpu::counts_csv(&labelled, &r.grid))
+    }
+}
+
+/// The job: the world, the batch, then each view's plan.
+fn run(
+    grid: &Grid,
+    panels: &[Panel],
+    n: usize,
+    seed: u64,
+    goals: usize,
+    serial: u64,
+    p: &Progress,
+) -> Result<CrowdResult, String> {
+    let methods: Vec<Method> = panels.iter().map(|p| p.method).collect();
+    let world = World::new(grid, &methods, crowd::MU, crowd::LEVELS, &|_, _| {})?;
+    let batch = match goals {
+        0 => Batch::random(&world.grid, n, seed),
+        k => Batch::shared_goals(&world.grid, n, k, seed),
+    }
+    .map_err(|e| e.to_string())?;
+    let mut outcomes = vec![];
+    let mut notices = vec![];
+    let report = |k: usize| {
+        p.add(k as u64);
+        !p.cancelled()
+    };
+    for &panel in panels {
+        let mut on_cpu = !panel.gpu;
+        if panel.gpu {
+            match gpu_plan(&world, &batch, panel.method) {
+                Ok((o, adapter, equal)) => {
+                    p.add(n as u64);
+                    let check = if equal {
+                        "every cost equals the CPU's"
+                    } else {
+                        "SOME COSTS DIFFER from the CPU's"
+                    };
+                    let title = format!("{} on {adapter}: {:.0} ms; {check}", panel.label(), o.ms);
+                    outcomes.push((panel, title, o));
+                }
+                Err(why) => {
+                    notices.push(format!(
+                        "{}: {why}; the CPU planned it instead.",
+                        panel.label()
+                    ));
+                    on_cpu = true;
+                }
+            }
+        }
+        if on_cpu {
+            let Some(o) = crowd::plan(&world, &batch, panel.method, ANIMATED, Some(&report))?
+            else {
+                return Err("Cancelled.".into());
+            };
+            let title = format!(
+                "{} (CPU, {} threads): {:.0} ms, {:.0} agents/s",
+                panel.method.name(),
+                o.threads,
+                o.ms,
+                o.agents_per_s()
+            );
+            let cpu = Panel {
+                method: panel.method,
+                gpu: false,
+            };
+            outcomes.push((cpu, title, o));
+        }
+    }
+    Ok(CrowdResult {
+        serial,
+        grid: world.grid,
+        source: batch.source,
+        outcomes,
+        notices,
+    })
+}
+
+#[cfg(feature = "gpu")]
+fn gpu_plan(world: &World, batch: &Batch, m: Method) -> Result<(Outcome, String, bool), String> {
+    crate::gpu::crowd::plan(world, batch, m)
+        .map(|p| (p.outcome, p.adapter, p.equal && p.traffic_differs == 0))
+        .map_err(|e| e.to_string())
+}
+
+#[cfg(not(feature = "gpu"))]
+fn gpu_plan(_: &World, _: &Batch, _: Method) -> Result<(Outcome, String, bool), String> {
+    Err("this pathlab was built without the gpu feature".into())
+}

@@ -1,0 +1,320 @@
+//! The crowd window's drawing: its controls, two to four heat views side by side on one colour
+//! scale with a legend of the numbers, the counts under the pointer, and the first agents
+//! animated along their paths.
+
+use super::crowd::{CrowdResult, CrowdWindow, Panel, Show};
+use crate::crowd::{Heat, Scale};
+use eframe::egui::{self, Color32, Pos2, Rect, RichText, Sense, Vec2};
+
+/// What the user asked the window for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Asked {
+    Nothing,
+    Run,
+    ExportPng,
+    ExportCsv,
+}
+
+/// The counts each view shows, with its title (one view, the difference, in that mode).
+pub fn heats(r: &CrowdResult, show: Show) -> Vec<(Heat, String)> {
+    match show {
+        Show::Difference if r.outcomes.len() >= 2 => {
+            let (a, b) = (&r.outcomes[0], &r.outcomes[1]);
+            vec![(
+                b.2.traffic.minus(&a.2.traffic),
+                format!("traffic: {} minus {}", b.0.label(), a.0.label()),
+            )]
+        }
+        _ => r
+            .outcomes
+            .iter()
+            .map(|(_, title, o)| {
+                let h = match show {
+                    Show::Expansions => o.expansions.clone(),
+                    _ => o.traffic.clone(),
+                };
+                (h, title.clone())
+            })
+            .collect(),
+    }
+}
+
+/// One scale for every view shown.
+pub fn scale(heats: &[(Heat, String)], show: Show) -> Scale {
+    match (show, heats.first()) {
+        (Show::Difference, Some((h, _))) if heats.len() == 1 => Scale::signed(h),
+        _ => Scale::counts(&heats.iter().map(|(h, _)| h).collect::<Vec<_>>()),
+    }
+}
+
+impl CrowdWindow {
+    /// Draws the window; returns what the user asked for.
+    pub fn show(&mut self, ctx: &egui::Context, square: bool) -> Asked {
+        self.poll();
+        let mut open = self.open;
+        let mut asked = Asked::Nothing;
+        egui::Window::new("Crowd (Rahmani 2020, ch. 4)")
+            .open(&mut open)
+            .default_size([1100.0, 640.0])
+            .show(ctx, |ui| {
+                asked = self.controls(ui, square);
+                ui.separator();
+                if let Some(a) = self.views(ui) {
+                    asked = a;
+                }
+            });
+        self.open = open;
+        if self.running() {
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
+        }
+        asked
+    }
+
+    fn controls(&mut self, ui: &mut egui::Ui, square: bool) -> Asked {
+        let mut asked = Asked::Nothing;
+        if !square {
+            ui.label("Crowds walk square maps: open or convert one to squares first.");
+            return asked;
+        }
+        ui.add_enabled_ui(!self.running(), |ui| {
+            ui.horizontal_wrapped(|ui| {
+                let l = ui.label("agents");
+                ui.add(
+                    egui::DragValue::new(&mut self.agents)
+                        .range(1..=1_000_000)
+                        .speed(50.0),
+                )
+                .labelled_by(l.id);
+                let l = ui.label("seed");
+                ui.add(egui::DragValue::new(&mut self.seed))
+                    .labelled_by(l.id);
+                let l = ui.label("shared goals");
+                ui.add(egui::DragValue::new(&mut self.goals).range(0..=1000))
+                    .labelled_by(l.id)
+                    .on_hover_text("0: each agent its own random goal");
+                ui.separator();
+                for (p, on) in Panel::ALL.iter().zip(self.chosen.iter_mut()) {
+                    ui.checkbox(on, p.label());
+                }
+            });
+        });
+        ui.horizontal(|ui| {
+            match self.progress() {
+                Some((d, total)) => {
+                    ui.add(
+                        egui::ProgressBar::new(d as f32 / total.max(1) as f32)
+                            .text(format!("planning: {d} of {total} agents"))
+                            .desired_width(320.0),
+                    );
+                    if ui.button("Cancel").clicked() {
+                        self.cancel();
+                    }
+                }
+                None => {
+                    let can = !self.panels().is_empty();
+                    if ui
+                        .add_enabled(can, egui::Button::new("Run batch"))
+                        .clicked()
+                    {
+                        asked = Asked::Run;
+                    }
+                }
+            }
+            ui.separator();
+            ui.radio_value(&mut self.show, Show::Traffic, "traffic");
+            ui.radio_value(&mut self.show, Show::Expansions, "expansions");
+            let two = self.result.as_ref().is_some_and(|r| r.outcomes.len() >= 2);
+            ui.add_enabled_ui(two, |ui| {
+                ui.radio_value(&mut self.show, Show::Difference, "difference")
+                    .on_hover_text("the second view's traffic minus the first's");
+            });
+            ui.separator();
+            let has = self.result.is_some();
+            if ui
+                .add_enabled(has, egui::Button::new("Export PNG…"))
+                .clicked()
+            {
+                asked = Asked::ExportPng;
+            }
+            if ui
+                .add_enabled(has, egui::Button::new("Export counts CSV…"))
+                .clicked()
+            {
+                asked = Asked::ExportCsv;
+            }
+        });
+        if let Some(e) = &self.error {
+            ui.colored_label(Color32::from_rgb(178, 24, 43), e);
+        }
+        asked
+    }
+
+    /// The views, their legend and the animation slider.
+    fn views(&mut self, ui: &mut egui::Ui) -> Option<Asked> {
+        let Some(r) = &self.result else {
+            ui.label("No batch yet: choose the views and press Run batch.");
+            return None;
+        };
+        ui.label(RichText::new(&r.source).strong());
+        for n in &r.notices {
+            ui.colored_label(Color32::from_rgb(178, 24, 43), n);
+        }
+        let show = if self.show == Show::Difference && r.outcomes.len() < 2 {
+            Show::Traffic
+        } else {
+            self.show
+        };
+        let heats = heats(r, show);
+        let scale = scale(&heats, show);
+        if self.drawn != Some((r.serial, show)) {
+            self.textures = heats
+                .iter()
+                .enumerate()
+                .map(|(i, (h, _))| {
+                    let img = h.to_pixels(&r.grid, scale);
+                    let c = egui::ColorImage::from_rgb(
+                        [img.width() as usize, img.height() as usize],
+                        img.as_raw(),
+                    );
+                    ui.ctx().load_texture(
+                        format!("crowd-heat-{i}"),
+                        c,
+                        egui::TextureOptions::NEAREST,
+                    )
+                })
+                .collect();
+            self.drawn = Some((r.serial, show));
+        }
+        let longest = r
+            .outcomes
+            .iter()
+            .filter_map(|(_, _, o)| o.paths.as_ref())
+            .flat_map(|ps| ps.iter().map(|p| p.len()))
+            .max()
+            .unwrap_or(0);
+        let (w, h) = (r.grid.width() as f32, r.grid.height() as f32);
+        let gap = 8.0;
+        // Room under the views for the legend, the counts line and the animation's slider.
+        let avail = ui.available_size() - Vec2::new(0.0, 100.0);
+        let k = heats.len() as f32;
+        let side = ((avail.x - gap * (k - 1.0)) / k / w)
+            .min(avail.y / h)
+            .max(0.05);
+        let mut hovered: Option<(u32, u32)> = None;
+        ui.horizontal_top(|ui| {
+            for (i, (_, title)) in heats.iter().enumerate() {
+                ui.vertical(|ui| {
+                    ui.set_width(w * side);
+                    ui.label(RichText::new(title).small());
+                    let (rect, resp) =
+                        ui.allocate_exact_size(Vec2::new(w, h) * side, Sense::hover());
+                    let uv = Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0));
+                    ui.painter()
+                        .image(self.textures[i].id(), rect, uv, Color32::WHITE);
+                    if let Some(p) = resp.hover_pos() {
+                        let c = ((p - rect.min) / side).floor();
+                        hovered = Some((c.x as u32, c.y as u32));
+                    }
+                    // The first agents at the slider's step (views of the CPU keep paths).
+                    if show != Show::Difference {
+                        if let Some(paths) = &r.outcomes[i].2.paths {
+                            let t = self.time as usize;
+                            for p in paths.iter().filter(|p| !p.is_empty()) {
+                                let (x, y) = r.grid.xy(p[t.min(p.len() - 1)]);
+                                let at =
+                                    rect.min + Vec2::new(x as f32 + 0.5, y as f32 + 0.5) * side;
+                                ui.painter()
+                                    .circle_filled(at, 2.5, Color32::from_rgb(40, 190, 90));
+                            }
+                        }
+                    }
+                });
+                ui.add_space(gap);
+            }
+        });
+        legend(ui, scale, show);
+        if let Some((x, y)) = hovered.filter(|&(x, y)| x < r.grid.width() && y < r.grid.height()) {
+            let n = (y * r.grid.width() + x) as usize;
+            let values: Vec<String> = heats
+                .iter()
+                .map(|(h, t)| {
+                    let name = t.split(':').next().unwrap_or(t);
+                    format!("{name}: {}", h.values[n])
+                })
+                .collect();
+            ui.label(format!("cell ({x}, {y}) — {}", values.join(", ")));
+        } else {
+            ui.label("Point at a cell to read its counts.");
+        }
+        if longest > 1 {
+            ui.horizontal(|ui| {
+                let label = if self.playing { "Pause" } else { "Play agents" };
+                if ui.button(label).clicked() {
+                    self.playing = !self.playing;
+                }
+                ui.add(
+                    egui::Slider::new(&mut self.time, 0.0..=(longest - 1) as f32)
+                        .text(format!("step (first {} agents)", super::crowd::ANIMATED)),
+                );
+            });
+        }
+        None
+    }
+
+    /// Moves the animation on by `dt` seconds (30 cells a second).
+    pub fn advance(&mut self, dt: f32) {
+        if !self.playing {
+            return;
+        }
+        self.time += 30.0 * dt;
+        let longest = self
+            .result
+            .as_ref()
+            .into_iter()
+            .flat_map(|r| r.outcomes.iter())
+            .filter_map(|(_, _, o)| o.paths.as_ref())
+            .flat_map(|ps| ps.iter().map(|p| p.len()))
+            .max()
+            .unwrap_or(0);
+        if self.time >= longest.saturating_sub(1) as f32 {
+            self.time = longest.saturating_sub(1) as f32;
+            self.playing = false;
+        }
+    }
+}
+
+/// The colour ramp with its values at both ends and in the middle.
+fn legend(ui: &mut egui::Ui, scale: Scale, show: Show) {
+    let width = ui.available_width().min(600.0);
+    let (rect, _) = ui.allocate_exact_size(Vec2::new(width, 14.0), Sense::hover());
+    let steps = 64;
+    for s in 0..steps {
+        let t = s as f64 / (steps - 1) as f64;
+        let c = match scale {
+            Scale::Counts { .. } => crate::crowd::heat::inferno(t),
+            Scale::Signed { .. } => crate::crowd::heat::diverging(2.0 * t - 1.0),
+        };
+        let x0 = rect.min.x + rect.width() * s as f32 / steps as f32;
+        let x1 = rect.min.x + rect.width() * (s + 1) as f32 / steps as f32;
+        ui.painter().rect_filled(
+            Rect::from_min_max(Pos2::new(x0, rect.min.y), Pos2::new(x1, rect.max.y)),
+            0.0,
+            Color32::from_rgb(c[0], c[1], c[2]),
+        );
+    }
+    let what = match show {
+        Show::Traffic => "agents crossing a cell (log scale)",
+        Show::Expansions => "expansions on a cell (log scale)",
+        Show::Difference => "agents, second view minus first",
+    };
+    ui.horizontal(|ui| {
+        ui.set_width(width);
+        ui.label(format!("{:.0}", scale.value_at(0.0)));
+        ui.add_space(width / 2.0 - 60.0);
+        ui.label(format!("{:.0}", scale.value_at(0.5)));
+        ui.label(RichText::new(what).small());
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            ui.label(format!("{:.0}", scale.value_at(1.0)));
+        });
+    });
+}

@@ -1,0 +1,72 @@
+//! Run ▸ Crowd: a batch planned as a background job on the open map, its views side by side on
+//! one scale, the counts under the pointer, the difference view, the animation slider.
+
+mod common;
+
+use common::*;
+use egui_kittest::kittest::Queryable;
+use pathlab::app::Command;
+
+fn wait_for_batch(h: &mut egui_kittest::Harness<'static, pathlab::app::PathlabApp>) {
+    for _ in 0..4000 {
+        h.step();
+        if !h.state().crowd().running() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    h.run();
+}
+
+#[test]
+fn a_crowd_batch_runs_in_the_background_and_shows_its_views_side_by_side() {
+    let mut app = default_app();
+    app.apply(Command::RunCrowd(
+        vec!["astar".into(), "flow".into(), "nonsense".into()],
+        300,
+    ));
+    let mut h = harness(app);
+    wait_for_batch(&mut h);
+    let r = h.state().crowd().result.as_ref().expect("a result");
+    assert_eq!(r.outcomes.len(), 2, "A* and flow, the unknown view skipped");
+    for (_, _, o) in &r.outcomes {
+        assert_eq!(o.found(), 300);
+        // Every agent crosses at least its start and goal.
+        assert!(o.traffic.total() >= 600);
+    }
+    // The same agents: A*'s optimal costs and the flow field's agree to the fixed point.
+    let (a, f) = (&r.outcomes[0].2, &r.outcomes[1].2);
+    for (x, y) in a.costs.iter().zip(&f.costs) {
+        assert!((x - y).abs() < 1e-3, "{x} vs {y}");
+    }
+    h.get_by_label_contains("300 random agents");
+    h.get_by_label_contains("agents crossing a cell");
+    assert!(
+        h.query_all_by_label_contains("step (first 400 agents)")
+            .count()
+            >= 1
+    );
+    // The difference of the two views: one view on a signed scale.
+    h.get_by_label("difference").click();
+    h.run();
+    h.get_by_label_contains("second view minus first");
+    let png = h.state().crowd().png().expect("an image");
+    let grid = &h.state().crowd().result.as_ref().unwrap().grid;
+    assert!(png.width() >= grid.width(), "one panel in difference mode");
+    let csv = h.state().crowd().csv().unwrap();
+    assert!(csv.starts_with("x,y,method,backend,traffic,expansions\n"));
+    assert!(csv.contains(",flow,cpu,"));
+}
+
+#[test]
+fn a_running_batch_can_be_cancelled() {
+    let mut app = default_app();
+    app.apply(Command::RunCrowd(vec!["astar".into()], 1_000_000));
+    let mut h = harness(app);
+    h.step();
+    assert!(h.state().crowd().running());
+    h.get_by_label("Cancel").click();
+    wait_for_batch(&mut h);
+    assert!(h.state().crowd().result.is_none());
+    assert_eq!(h.state().crowd().error.as_deref(), Some("Cancelled."));
+}
