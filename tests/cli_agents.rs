@@ -122,7 +122,7 @@ fn agents_from_a_scenario_and_the_sweep() {
 #[test]
 fn agents_refuse_what_they_cannot_do_in_one_line() {
     let m = map("agents_bad.map");
-    // No GPU kernel for A* yet: said, not answered by the CPU under a GPU label.
+    // No GPU kernel for PCCP yet: said, not answered by the CPU under a GPU label.
     let err = one_clean_line(&pathlab(&[
         "agents",
         "--map",
@@ -131,9 +131,11 @@ fn agents_refuse_what_they_cannot_do_in_one_line() {
         "5",
         "--backend",
         "gpu",
+        "--method",
+        "pccp",
     ]));
     assert!(
-        err.contains("--backend gpu") && err.contains("astar"),
+        err.contains("--backend gpu") && err.contains("pccp"),
         "{err}"
     );
     let scen = write(
@@ -150,7 +152,7 @@ fn agents_refuse_what_they_cannot_do_in_one_line() {
 }
 
 #[test]
-fn flow_fields_on_both_backends_agree_or_say_why_the_gpu_is_missing() {
+fn astar_and_flow_on_both_backends_agree_or_say_why_the_gpu_is_missing() {
     let m = map("agents_gpu.map");
     let csv = tmp("agents_gpu.csv");
     let out = pathlab(&[
@@ -162,7 +164,7 @@ fn flow_fields_on_both_backends_agree_or_say_why_the_gpu_is_missing() {
         "--goals",
         "3",
         "--method",
-        "flow",
+        "astar,flow",
         "--backend",
         "both",
         "--csv",
@@ -170,26 +172,36 @@ fn flow_fields_on_both_backends_agree_or_say_why_the_gpu_is_missing() {
     ]);
     let stdout = succeeded(&out);
     let text = std::fs::read_to_string(&csv).unwrap();
-    let rows: Vec<&str> = text.lines().skip(1).collect();
-    assert!(rows[0].starts_with("flow,cpu,cpu ("), "{text}");
-    match rows.get(1) {
-        Some(gpu) => {
-            let f: Vec<&str> = gpu.split(',').collect();
-            assert_eq!(
-                (f[0], f[1], f[3], f[6]),
-                ("flow", "gpu", "500", "true"),
-                "{text}"
-            );
-            assert!(
-                stdout.contains("every cost equals the CPU twin's"),
-                "{stdout}"
-            );
-        }
-        None => {
-            // Only where no adapter exists, with a notice; never on CI (lavapipe is there).
-            assert!(std::env::var_os("CI").is_none(), "no GPU row on CI: {text}");
-            let err = String::from_utf8_lossy(&out.stderr);
-            assert!(err.contains("planning flow on the CPU"), "{err}");
-        }
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    let gpu: Vec<&Vec<&str>> = rows.iter().filter(|f| f[1] == "gpu").collect();
+    if gpu.is_empty() {
+        // Only where no adapter exists, with a notice; never on CI (lavapipe is there).
+        assert!(std::env::var_os("CI").is_none(), "no GPU row on CI: {text}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("planning flow on the CPU"), "{err}");
+        return;
     }
+    let methods: Vec<(&str, &str)> = rows.iter().map(|f| (f[0], f[1])).collect();
+    assert_eq!(
+        methods,
+        [
+            ("astar", "cpu"),
+            ("astar", "gpu"),
+            ("flow", "cpu"),
+            ("flow", "gpu")
+        ],
+        "{text}"
+    );
+    for f in gpu {
+        assert_eq!((f[3], f[6]), ("500", "true"), "{text}");
+    }
+    assert_eq!(
+        stdout.matches("every cost equals the CPU twin's").count(),
+        2,
+        "{stdout}"
+    );
 }

@@ -4,7 +4,9 @@
 #![cfg(feature = "gpu")]
 
 use pathlab::crowd::twin::{flow_batch, FixedGrid, INF, SCALE};
+use pathlab::crowd::twin_astar::astar_batch;
 use pathlab::crowd::Batch;
+use pathlab::gpu::astar::{slots_for, AstarKernel};
 use pathlab::gpu::flow::FlowKernels;
 use pathlab::gpu::Gpu;
 use pathlab::map::io::read_map;
@@ -72,6 +74,38 @@ fn gpu_flow_fields_equal_their_twin_on_10000_agents_over_three_maps() {
         let traffic: Vec<i64> = got.result.traffic.iter().map(|&t| t as i64).collect();
         assert_eq!(cpu.traffic.values, traffic, "{name}: CPU backend traffic");
         // And the twin against the registry's A*, to within the fixed point's rounding.
+        let want = pathlab::crowd::cpu::reference_costs(&space, &batch);
+        for (c, w) in twin.costs.iter().zip(&want) {
+            assert!((*c as f64 / SCALE - w).abs() < w * 1e-5 + 1e-3, "{name}");
+        }
+        agents += n;
+    }
+    assert_eq!(agents, 10_000);
+}
+
+#[test]
+fn gpu_astar_equals_its_twin_on_10000_agents_over_three_maps() {
+    let Some(gpu) = gpu() else { return };
+    let kernel = AstarKernel::new(&gpu);
+    let mut agents = 0;
+    for (name, n) in [
+        ("random-32-32-20.map", 4000),
+        ("maze-32-32-4.map", 3000),
+        ("room-64-64-8.map", 3000),
+    ] {
+        let space = mapf(name);
+        let grid = FixedGrid::of(&space);
+        let batch = Batch::random(&space, n, 5).unwrap();
+        let slots = slots_for(&grid);
+        let twin = astar_batch(&grid, &batch, slots);
+        let (got, _) = kernel.run(&gpu, &grid, &batch, slots).unwrap();
+        assert_eq!(got.status, twin.status, "{name}: statuses");
+        assert_eq!(got.costs, twin.costs, "{name}: costs");
+        assert_eq!(got.traffic, twin.traffic, "{name}: traffic");
+        assert_eq!(got.expanded, twin.expanded, "{name}: expansions");
+        // Room for every cell: nobody runs out, and the twin is the registry's A* to within
+        // the fixed point's rounding.
+        assert!(twin.status.iter().all(|&s| s == 0), "{name}");
         let want = pathlab::crowd::cpu::reference_costs(&space, &batch);
         for (c, w) in twin.costs.iter().zip(&want) {
             assert!((*c as f64 / SCALE - w).abs() < w * 1e-5 + 1e-3, "{name}");

@@ -22,6 +22,13 @@ pub fn run(world: &World, batch: &Batch, method: Method) -> Result<GpuRun> {
     use pathlab::gpu::crowd::{plan, GpuError};
     match plan(world, batch, method) {
         Ok(p) => {
+            if p.overflow > 0 {
+                eprintln!(
+                    "pathlab agents: {} agents outgrew the memory each gets on the GPU and \
+                     report no path (as their CPU twins do)",
+                    p.overflow
+                );
+            }
             if p.traffic_differs > 0 {
                 eprintln!(
                     "pathlab agents: the GPU's traffic differs from its CPU twin's on {} cells",

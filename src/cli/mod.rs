@@ -70,7 +70,7 @@ pub struct AppArgs {
     #[arg(long, value_name = "SECONDS", requires = "scene3d", value_parser = parse_seconds)]
     pub fly_to: Option<f32>,
     /// Open Run ▸ Crowd and plan a batch with these views at once: astar, pccp, flow,
-    /// flow-gpu (comma-separated; two to four side by side).
+    /// flow-gpu, astar-gpu (comma-separated; up to four side by side).
     #[arg(long, value_name = "VIEWS", value_delimiter = ',')]
     pub crowd: Vec<String>,
     /// With --crowd: the batch's agents.

@@ -14,6 +14,7 @@ mod digits;
 pub mod heat;
 mod raster;
 pub mod twin;
+pub mod twin_astar;
 
 pub use batch::{Agent, Batch, BatchError};
 pub use cpu::{plan, Outcome};

@@ -1,10 +1,13 @@
 //! A crowd batch on the GPU as an [`Outcome`] like the CPU backend's, checked against the
 //! kernel's CPU twin: what `pathlab agents --backend gpu` and the app's GPU heat view run.
+//! Costs are the kernels' fixed point read back as cost units.
 
+use super::astar::{slots_for, AstarKernel};
 use super::flow::FlowKernels;
 use super::Gpu;
 use crate::crowd::cpu::Outcome;
 use crate::crowd::twin::{flow_batch, INF, SCALE};
+use crate::crowd::twin_astar::{astar_batch, Status};
 use crate::crowd::{Batch, Heat, Method, World};
 
 /// A batch planned on the GPU.
@@ -16,6 +19,9 @@ pub struct Planned {
     pub equal: bool,
     /// Cells whose traffic differs from the twin's (0 when all agree).
     pub traffic_differs: usize,
+    /// Agents whose search outgrew the memory each gets on the GPU (they report no path,
+    /// as their twins do).
+    pub overflow: usize,
 }
 
 /// Why the GPU did not plan a batch.
@@ -24,7 +30,7 @@ pub enum GpuError {
     /// No adapter: the caller says so and plans on the CPU.
     #[error("{0}")]
     NoAdapter(String),
-    #[error("pathlab's GPU kernel for {0} is not built yet (flow is)")]
+    #[error("pathlab's GPU kernel for {0} is not built yet (astar and flow are)")]
     Unsupported(&'static str),
     #[error("{0}")]
     Failed(String),
@@ -32,24 +38,47 @@ pub enum GpuError {
 
 /// Plans `batch` with `method` on the GPU.
 pub fn plan(world: &World, batch: &Batch, method: Method) -> Result<Planned, GpuError> {
-    if method != Method::Flow {
-        return Err(GpuError::Unsupported(method.name()));
-    }
-    let gpu = Gpu::new().map_err(GpuError::NoAdapter)?;
-    let got = FlowKernels::new(&gpu)
-        .run(&gpu, &world.fixed, batch)
-        .map_err(|e| GpuError::Failed(format!("{}: {e}", gpu.adapter)))?;
-    let twin = flow_batch(&world.fixed, batch);
-    let traffic_differs = got
-        .result
-        .traffic
-        .iter()
-        .zip(&twin.traffic)
-        .filter(|(a, b)| a != b)
-        .count();
-    let costs: Vec<f64> = got
-        .result
-        .costs
+    let gpu = match method {
+        Method::Pccp => return Err(GpuError::Unsupported(method.name())),
+        _ => Gpu::new().map_err(GpuError::NoAdapter)?,
+    };
+    let failed = |e: String| GpuError::Failed(format!("{}: {e}", gpu.adapter));
+    let (costs, traffic, work, ms, equal, traffic_differs, overflow) = match method {
+        Method::Flow => {
+            let got = FlowKernels::new(&gpu)
+                .run(&gpu, &world.fixed, batch)
+                .map_err(failed)?;
+            let twin = flow_batch(&world.fixed, batch);
+            let differs = count_differing(&got.result.traffic, &twin.traffic);
+            let equal = got.result.costs == twin.costs;
+            let (c, t) = (got.result.costs, got.result.traffic);
+            (c, t, got.updates, got.ms, equal, differs, 0)
+        }
+        _ => {
+            let slots = slots_for(&world.fixed);
+            let (got, ms) = AstarKernel::new(&gpu)
+                .run(&gpu, &world.fixed, batch, slots)
+                .map_err(failed)?;
+            let twin = astar_batch(&world.fixed, batch, slots);
+            let differs = count_differing(&got.traffic, &twin.traffic);
+            let equal = got.costs == twin.costs && got.status == twin.status;
+            let overflow = got
+                .status
+                .iter()
+                .filter(|&&s| s == Status::Overflow as u32)
+                .count();
+            (
+                got.costs,
+                got.traffic,
+                got.expanded,
+                ms,
+                equal,
+                differs,
+                overflow,
+            )
+        }
+    };
+    let costs: Vec<f64> = costs
         .iter()
         .map(|&c| if c == INF { f64::NAN } else { c as f64 / SCALE })
         .collect();
@@ -59,18 +88,23 @@ pub fn plan(world: &World, batch: &Batch, method: Method) -> Result<Planned, Gpu
         h
     };
     Ok(Planned {
-        equal: got.result.costs == twin.costs,
+        equal,
         traffic_differs,
+        overflow,
         outcome: Outcome {
             method,
             lengths: costs.clone(),
             costs,
-            traffic: heat(&got.result.traffic),
-            expansions: heat(&got.updates),
+            traffic: heat(&traffic),
+            expansions: heat(&work),
             paths: None,
-            ms: got.ms,
+            ms,
             threads: 0,
         },
         adapter: gpu.adapter.to_string(),
     })
+}
+
+fn count_differing(a: &[u32], b: &[u32]) -> usize {
+    a.iter().zip(b).filter(|(x, y)| x != y).count()
 }

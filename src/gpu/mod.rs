@@ -2,6 +2,7 @@
 //! `shaders/`, each with a CPU twin here that tests compare it against) build on it; without
 //! an adapter pathlab says so and runs on the CPU.
 
+pub mod astar;
 pub mod context;
 pub mod crowd;
 pub mod flow;

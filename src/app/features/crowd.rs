@@ -17,8 +17,8 @@ pub struct Panel {
 }
 
 impl Panel {
-    /// Every view offered (the GPU runs flow fields only).
-    pub const ALL: [Panel; 4] = [
+    /// Every view offered (the GPU runs A* and flow fields).
+    pub const ALL: [Panel; 5] = [
         Panel {
             method: Method::Astar,
             gpu: false,
@@ -35,6 +35,10 @@ impl Panel {
             method: Method::Flow,
             gpu: true,
         },
+        Panel {
+            method: Method::Astar,
+            gpu: true,
+        },
     ];
 
     /// The view `--crowd` names: astar, pccp, flow or flow-gpu.
@@ -46,7 +50,7 @@ impl Panel {
         Panel::ALL
             .into_iter()
             .find(|p| p.method.name() == m && p.gpu == gpu)
-            .ok_or_else(|| format!("no view {name:?} (astar, pccp, flow, flow-gpu)"))
+            .ok_or_else(|| format!("no view {name:?} (astar, pccp, flow, flow-gpu, astar-gpu)"))
     }
 
     pub fn label(self) -> String {
@@ -89,7 +93,7 @@ pub struct CrowdWindow {
     pub seed: u64,
     /// Shared goals (0: every agent its own random goal).
     pub goals: usize,
-    pub chosen: [bool; 4],
+    pub chosen: [bool; 5],
     pub show: Show,
     /// The animation's step (cells walked) and whether it plays.
     pub time: f32,
@@ -110,7 +114,7 @@ impl Default for CrowdWindow {
             agents: 10_000,
             seed: 1,
             goals: 0,
-            chosen: [true, true, false, false],
+            chosen: [true, true, false, false, false],
             show: Show::Traffic,
             time: 0.0,
             playing: false,

@@ -93,8 +93,10 @@ impl CrowdWindow {
                     .labelled_by(l.id)
                     .on_hover_text("0: each agent its own random goal");
                 ui.separator();
+                // Up to four views side by side.
+                let full = self.chosen.iter().filter(|&&c| c).count() >= 4;
                 for (p, on) in Panel::ALL.iter().zip(self.chosen.iter_mut()) {
-                    ui.checkbox(on, p.label());
+                    ui.add_enabled(*on || !full, egui::Checkbox::new(on, p.label()));
                 }
             });
         });
