@@ -509,14 +509,7 @@ const HIER_ROWS: [&str; 7] = [
 
 /// [`HIER_ROWS`] written as a MovingAI map named `name`; its path.
 fn hier_map(name: &str) -> String {
-    let rows = HIER_ROWS;
-    let text = format!(
-        "type octile\nheight {}\nwidth {}\nmap\n{}\n",
-        rows.len(),
-        rows[0].len(),
-        rows.join("\n")
-    );
-    write(name, &text)
+    map_file(name, &HIER_ROWS)
 }
 
 #[test]

@@ -18,13 +18,7 @@ const ROWS: [&str; 8] = [
 ];
 
 fn map(name: &str) -> String {
-    let text = format!(
-        "type octile\nheight {}\nwidth {}\nmap\n{}\n",
-        ROWS.len(),
-        ROWS[0].len(),
-        ROWS.join("\n")
-    );
-    write(name, &text)
+    map_file(name, &ROWS)
 }
 
 #[test]
@@ -112,11 +106,12 @@ fn agents_from_a_scenario_and_the_sweep() {
         .collect();
     assert_eq!(
         rows[0],
-        "method,backend,batch,agents,batch_ms,agents_per_s,found,peak_rss_mb"
+        "method,backend,adapter,batch,agents,batch_ms,agents_per_s,equal_costs,found,peak_rss_mb"
     );
     assert_eq!(rows.len(), 5, "{out}");
-    assert!(rows[3].starts_with("astar,cpu,random,100,"), "{out}");
-    assert!(rows[4].starts_with("flow,cpu,16 goals,100,"), "{out}");
+    assert!(rows[3].starts_with("astar,cpu,cpu ("), "{out}");
+    assert!(rows[3].contains(",random,100,"), "{out}");
+    assert!(rows[4].contains(",16 goals,100,"), "{out}");
 }
 
 #[test]

@@ -82,7 +82,8 @@ pub struct AgentsArgs {
     /// Write the counts per cell of every method here (CSV: x,y,method,traffic,expansions).
     #[arg(long, value_name = "OUT.csv")]
     pub counts: Option<PathBuf>,
-    /// Time random batches of these sizes (e.g. 1000,10000,100000,1000000) for each method.
+    /// Time random batches of these sizes (e.g. 1000,10000,100000,1000000) for each method,
+    /// on the backends --backend names.
     #[arg(long, value_delimiter = ',', conflicts_with_all = ["agents", "scen"])]
     pub sweep: Vec<usize>,
     /// The hierarchy's μ (PCCP).
@@ -233,7 +234,10 @@ const SWEEP_GOALS: usize = 16;
 
 fn sweep(args: &AgentsArgs, world: &World, methods: &[Method]) -> Result<i32> {
     warm_up(world, methods)?;
-    println!("method,backend,batch,agents,batch_ms,agents_per_s,found,peak_rss_mb");
+    println!(
+        "method,backend,adapter,batch,agents,batch_ms,agents_per_s,equal_costs,found,peak_rss_mb"
+    );
+    let mut differ = false;
     for &n in &args.sweep {
         let random = Batch::random(&world.grid, n, args.seed)?;
         // One field per goal: a random batch of a million agents would be a million fields.
@@ -244,20 +248,45 @@ fn sweep(args: &AgentsArgs, world: &World, methods: &[Method]) -> Result<i32> {
                 (Method::Flow, _) | (_, Some(_)) => (&shared, format!("{k} goals")),
                 _ => (&random, "random".to_string()),
             };
-            let o = crowd::plan(world, batch, m, 0, None)
-                .map_err(|e| anyhow!(e))?
-                .expect("nothing cancels it");
-            println!(
-                "{},cpu,{what},{n},{:.1},{:.0},{},{}",
-                m.name(),
-                o.ms,
-                o.agents_per_s(),
-                o.found(),
-                peak_rss_mb().map_or("?".into(), |p| format!("{p:.0}"))
-            );
+            let mut rows = vec![];
+            let mut cpu = args.backend != Backend::Gpu;
+            if args.backend != Backend::Cpu {
+                match agents_gpu::run(world, batch, m)? {
+                    agents_gpu::GpuRun::Ran {
+                        outcome,
+                        adapter,
+                        equal,
+                    } => {
+                        differ |= !equal;
+                        rows.push(("gpu", adapter, outcome, equal.to_string()));
+                    }
+                    agents_gpu::GpuRun::NoAdapter(why) => {
+                        eprintln!("pathlab agents: {why}: planning {} on the CPU", m.name());
+                        cpu = true;
+                    }
+                }
+            }
+            if cpu {
+                let o = crowd::plan(world, batch, m, 0, None)
+                    .map_err(|e| anyhow!(e))?
+                    .expect("nothing cancels it");
+                let adapter = format!("cpu ({} threads)", o.threads);
+                rows.insert(0, ("cpu", adapter, o, "n/a".to_string()));
+            }
+            for (backend, adapter, o, equal) in rows {
+                println!(
+                    "{},{backend},{},{what},{n},{:.1},{:.0},{equal},{},{}",
+                    m.name(),
+                    adapter.replace(',', ";"),
+                    o.ms,
+                    o.agents_per_s(),
+                    o.found(),
+                    peak_rss_mb().map_or("?".into(), |p| format!("{p:.0}"))
+                );
+            }
         }
     }
-    Ok(0)
+    Ok(i32::from(differ))
 }
 
 fn heatmap(

@@ -14,32 +14,20 @@ impl Gpu {
     /// Opens the adapter (software ones count: lavapipe on a machine with no GPU), or says why
     /// there is none.
     pub fn new() -> Result<Gpu, String> {
-        let instance =
-            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-        let options = wgpu::RequestAdapterOptions {
-            power_preference: wgpu::PowerPreference::HighPerformance,
-            ..Default::default()
-        };
-        let adapter = pollster::block_on(instance.request_adapter(&options))
-            .map_err(|e| format!("no GPU adapter ({e})"))?;
-        let info = adapter.get_info();
-        // The adapter's own limits: a 1024² map's move costs alone are 32 MB, over the
-        // default's 128 MB binding limit with the rest in some kernels.
+        let (adapter, described) = super::request()?;
+        // The adapter's own limits rather than wgpu's defaults, so big maps and waves of
+        // agents bind as much memory as the adapter allows.
         let limits = adapter.limits();
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("pathlab compute"),
             required_limits: limits,
             ..Default::default()
         }))
-        .map_err(|e| format!("the GPU adapter {} refused a device: {e}", info.name))?;
+        .map_err(|e| format!("the GPU adapter {} refused a device: {e}", described.name))?;
         Ok(Gpu {
             device,
             queue,
-            adapter: Adapter {
-                name: info.name,
-                backend: format!("{:?}", info.backend),
-                kind: format!("{:?}", info.device_type),
-            },
+            adapter: described,
         })
     }
 

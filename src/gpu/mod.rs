@@ -27,6 +27,13 @@ impl std::fmt::Display for Adapter {
 /// why there is none. Software adapters count: Mesa's lavapipe runs compute on the CPU, which
 /// is how CI and machines with no GPU run the kernels.
 pub fn probe() -> Result<Adapter, String> {
+    request()
+        .map(|(_, a)| a)
+        .map_err(|e| format!("{e}: the CPU backend runs instead"))
+}
+
+/// The adapter [`probe`] describes, with its description.
+pub(crate) fn request() -> Result<(wgpu::Adapter, Adapter), String> {
     let instance =
         wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
     let options = wgpu::RequestAdapterOptions {
@@ -34,11 +41,12 @@ pub fn probe() -> Result<Adapter, String> {
         ..Default::default()
     };
     let adapter = pollster::block_on(instance.request_adapter(&options))
-        .map_err(|e| format!("no GPU adapter ({e}): the CPU backend runs instead"))?;
+        .map_err(|e| format!("no GPU adapter ({e})"))?;
     let info = adapter.get_info();
-    Ok(Adapter {
+    let described = Adapter {
         name: info.name,
         backend: format!("{:?}", info.backend),
         kind: format!("{:?}", info.device_type),
-    })
+    };
+    Ok((adapter, described))
 }

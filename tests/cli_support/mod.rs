@@ -46,3 +46,14 @@ pub fn one_clean_line(out: &Output) -> String {
 }
 
 pub const MAP: &str = "type octile\nheight 3\nwidth 4\nmap\n....\n.@@.\n....\n";
+
+/// `rows` written as a MovingAI map named `name`; its path.
+pub fn map_file(name: &str, rows: &[&str]) -> String {
+    let text = format!(
+        "type octile\nheight {}\nwidth {}\nmap\n{}\n",
+        rows.len(),
+        rows[0].len(),
+        rows.join("\n")
+    );
+    write(name, &text)
+}
