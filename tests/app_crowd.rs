@@ -70,3 +70,34 @@ fn a_running_batch_can_be_cancelled() {
     assert!(h.state().crowd().result.is_none());
     assert_eq!(h.state().crowd().error.as_deref(), Some("Cancelled."));
 }
+
+#[test]
+fn the_open_scenarios_problems_can_be_the_agents() {
+    let Some(dir) = movingai() else { return };
+    let scen = dir.join("bg512/AR0011SR.map.scen");
+    let mut app = default_app();
+    app.apply(Command::Open(Some(scen.clone())));
+    let problems = app.doc().problems.len();
+    assert!(problems > 1000, "the scenario opened with its problems");
+    app.apply(Command::OpenCrowd);
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label(&format!(
+        "the open scenario's {problems} problems as the agents"
+    ))
+    .click();
+    h.run();
+    h.get_by_label("pccp (CPU)").click();
+    h.run();
+    h.get_by_label("Run batch").click();
+    wait_for_batch(&mut h);
+    let r = h.state().crowd().result.as_ref().expect("a result");
+    assert_eq!(r.outcomes.len(), 1, "A* alone once PCCP is unticked");
+    let o = &r.outcomes[0].2;
+    assert_eq!(o.costs.len(), problems);
+    // Each agent is its problem, and A* finds the scenario's optimal length.
+    let all = pathlab::map::io::read_scen(&scen).unwrap();
+    for (p, c) in all.iter().zip(&o.costs) {
+        assert!(p.is_optimal(*c), "line {}: {c} vs {}", p.line, p.optimal);
+    }
+}

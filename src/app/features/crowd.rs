@@ -5,6 +5,7 @@
 use crate::app::jobs::{Job, Polled, Progress};
 use crate::crowd::cpu::Outcome;
 use crate::crowd::{self, Batch, Method, World};
+use crate::map::io::Problem;
 use crate::map::Grid;
 use crate::space::GridSpace;
 use eframe::egui;
@@ -93,6 +94,8 @@ pub struct CrowdWindow {
     pub seed: u64,
     /// Shared goals (0: every agent its own random goal).
     pub goals: usize,
+    /// Plan the open scenario's problems as the agents instead (the MAPF benchmark's files).
+    pub from_scenario: bool,
     pub chosen: [bool; 5],
     pub show: Show,
     /// The animation's step (cells walked) and whether it plays.
@@ -114,6 +117,7 @@ impl Default for CrowdWindow {
             agents: 10_000,
             seed: 1,
             goals: 0,
+            from_scenario: false,
             chosen: [true, true, false, false, false],
             show: Show::Traffic,
             time: 0.0,
@@ -134,7 +138,7 @@ impl CrowdWindow {
         self.open = true;
         self.chosen = Panel::ALL.map(|p| views.contains(&p));
         self.agents = agents;
-        self.start(grid);
+        self.start(grid, &[]);
     }
 
     /// The panels chosen, in order.
@@ -157,20 +161,29 @@ impl CrowdWindow {
         self.job.as_ref().map(|j| j.progress())
     }
 
-    /// Starts the batch on `grid` (the open square map) as a background job.
-    pub fn start(&mut self, grid: &Grid) {
+    /// Starts the batch on `grid` (the open square map) as a background job; `problems` are
+    /// the open scenario's, the agents when [`CrowdWindow::from_scenario`] says so.
+    pub fn start(&mut self, grid: &Grid, problems: &[Problem]) {
         let panels = self.panels();
         if panels.is_empty() || self.running() {
             return;
         }
-        let (n, seed, goals) = (self.agents.max(1), self.seed, self.goals);
+        let who = if self.from_scenario && !problems.is_empty() {
+            Who::Scenario(problems.to_vec())
+        } else {
+            Who::Drawn {
+                n: self.agents.max(1),
+                seed: self.seed,
+                goals: self.goals,
+            }
+        };
         self.serial += 1;
         let serial = self.serial;
         let grid = grid.clone();
         self.error = None;
-        let total = (n * panels.len()) as u64;
+        let total = (who.len() * panels.len()) as u64;
         self.job = Some(Job::spawn("crowd", total, move |p| {
-            run(&grid, &panels, n, seed, goals, serial, p)
+            run(&grid, &panels, &who, serial, p)
         }));
     }
 
@@ -230,23 +243,38 @@ impl CrowdWindow {
     }
 }
 
+/// Who walks: agents drawn at random (to shared goals when `goals` > 0), or a scenario's.
+enum Who {
+    Drawn { n: usize, seed: u64, goals: usize },
+    Scenario(Vec<Problem>),
+}
+
+impl Who {
+    fn len(&self) -> usize {
+        match self {
+            Who::Drawn { n, .. } => *n,
+            Who::Scenario(p) => p.len(),
+        }
+    }
+}
+
 /// The job: the world, the batch, then each view's plan.
 fn run(
     grid: &Grid,
     panels: &[Panel],
-    n: usize,
-    seed: u64,
-    goals: usize,
+    who: &Who,
     serial: u64,
     p: &Progress,
 ) -> Result<CrowdResult, String> {
     let methods: Vec<Method> = panels.iter().map(|p| p.method).collect();
     let world = World::new(grid, &methods, crowd::MU, crowd::LEVELS, &|_, _| {})?;
-    let batch = match goals {
-        0 => Batch::random(&world.grid, n, seed),
-        k => Batch::shared_goals(&world.grid, n, k, seed),
+    let batch = match who {
+        Who::Drawn { n, seed, goals: 0 } => Batch::random(&world.grid, *n, *seed),
+        Who::Drawn { n, seed, goals } => Batch::shared_goals(&world.grid, *n, *goals, *seed),
+        Who::Scenario(problems) => Batch::from_problems(&world.grid, problems, "the scenario"),
     }
     .map_err(|e| e.to_string())?;
+    let n = batch.agents.len();
     let mut outcomes = vec![];
     let mut notices = vec![];
     let report = |k: usize| {

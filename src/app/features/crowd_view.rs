@@ -49,7 +49,8 @@ pub fn scale(heats: &[(Heat, String)], show: Show) -> Scale {
 
 impl CrowdWindow {
     /// Draws the window; returns what the user asked for.
-    pub fn show(&mut self, ctx: &egui::Context, square: bool) -> Asked {
+    /// `scenario`: problems in the open scenario (0: none).
+    pub fn show(&mut self, ctx: &egui::Context, square: bool, scenario: usize) -> Asked {
         self.poll();
         let mut open = self.open;
         let mut asked = Asked::Nothing;
@@ -57,7 +58,7 @@ impl CrowdWindow {
             .open(&mut open)
             .default_size([1100.0, 640.0])
             .show(ctx, |ui| {
-                asked = self.controls(ui, square);
+                asked = self.controls(ui, square, scenario);
                 ui.separator();
                 if let Some(a) = self.views(ui) {
                     asked = a;
@@ -70,28 +71,38 @@ impl CrowdWindow {
         asked
     }
 
-    fn controls(&mut self, ui: &mut egui::Ui, square: bool) -> Asked {
+    fn controls(&mut self, ui: &mut egui::Ui, square: bool, scenario: usize) -> Asked {
         let mut asked = Asked::Nothing;
         if !square {
             ui.label("Crowds walk square maps: open or convert one to squares first.");
             return asked;
         }
         ui.add_enabled_ui(!self.running(), |ui| {
+            if scenario > 0 {
+                ui.checkbox(
+                    &mut self.from_scenario,
+                    format!("the open scenario's {scenario} problems as the agents"),
+                );
+            } else {
+                self.from_scenario = false;
+            }
             ui.horizontal_wrapped(|ui| {
-                let l = ui.label("agents");
-                ui.add(
-                    egui::DragValue::new(&mut self.agents)
-                        .range(1..=1_000_000)
-                        .speed(50.0),
-                )
-                .labelled_by(l.id);
-                let l = ui.label("seed");
-                ui.add(egui::DragValue::new(&mut self.seed))
+                ui.add_enabled_ui(!self.from_scenario, |ui| {
+                    let l = ui.label("agents");
+                    ui.add(
+                        egui::DragValue::new(&mut self.agents)
+                            .range(1..=1_000_000)
+                            .speed(50.0),
+                    )
                     .labelled_by(l.id);
-                let l = ui.label("shared goals");
-                ui.add(egui::DragValue::new(&mut self.goals).range(0..=1000))
-                    .labelled_by(l.id)
-                    .on_hover_text("0: each agent its own random goal");
+                    let l = ui.label("seed");
+                    ui.add(egui::DragValue::new(&mut self.seed))
+                        .labelled_by(l.id);
+                    let l = ui.label("shared goals");
+                    ui.add(egui::DragValue::new(&mut self.goals).range(0..=1000))
+                        .labelled_by(l.id)
+                        .on_hover_text("0: each agent its own random goal");
+                });
                 ui.separator();
                 // Up to four views side by side.
                 let full = self.chosen.iter().filter(|&&c| c).count() >= 4;

@@ -77,8 +77,9 @@ impl Feature for Crowd {
             return;
         }
         let square = app.work.space.family() == crate::world::Family::Square;
-        match app.crowd.show(ctx, square) {
-            crowd_view::Asked::Run => app.crowd.start(&app.work.doc.grid),
+        let scenario = app.work.doc.problems.len();
+        match app.crowd.show(ctx, square, scenario) {
+            crowd_view::Asked::Run => app.crowd.start(&app.work.doc.grid, &app.work.doc.problems),
             crowd_view::Asked::ExportPng => app.ask_file(DialogPurpose::ExportHeatPng, "crowd.png"),
             crowd_view::Asked::ExportCsv => app.ask_file(DialogPurpose::ExportHeatCsv, "crowd.csv"),
             crowd_view::Asked::Nothing => {}
