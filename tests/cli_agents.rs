@@ -144,6 +144,43 @@ fn agents_refuse_what_they_cannot_do_in_one_line() {
     );
     let err = one_clean_line(&pathlab(&["agents", "--map", &m]));
     assert!(err.contains("--agents"), "{err}");
+    // Out-of-range numbers are refused before anything is built or allocated.
+    for bad in [
+        &["--agents", "0"][..],
+        &["--agents", "4000000000"],
+        &["--agents", "5", "--goals", "0"],
+        &["--agents", "5", "--method", "pccp", "--levels", "0"],
+        &["--agents", "5", "--method", "pccp", "--mu", "1"],
+    ] {
+        let mut a = vec!["agents", "--map", &m];
+        a.extend_from_slice(bad);
+        assert!(!pathlab(&a).status.success(), "{bad:?} accepted");
+    }
+    // Outputs are checked before planning: the same file twice, or a missing folder.
+    let same = tmp("same.out").display().to_string();
+    let err = one_clean_line(&pathlab(&[
+        "agents",
+        "--map",
+        &m,
+        "--agents",
+        "5",
+        "--csv",
+        &same,
+        "--heatmap",
+        &same,
+    ]));
+    assert!(err.contains("name the same file"), "{err}");
+    assert!(!std::path::Path::new(&same).exists());
+    let err = one_clean_line(&pathlab(&[
+        "agents",
+        "--map",
+        &m,
+        "--agents",
+        "5",
+        "--csv",
+        "/nonexistent/dir/a.csv",
+    ]));
+    assert!(err.contains("no such directory"), "{err}");
 }
 
 #[test]
@@ -156,8 +193,9 @@ fn astar_and_flow_on_both_backends_agree_or_say_why_the_gpu_is_missing() {
         &m,
         "--agents",
         "500",
+        // More goals than one field's rounds: each goal settles on its own.
         "--goals",
-        "3",
+        "40",
         "--method",
         "astar,flow",
         "--backend",

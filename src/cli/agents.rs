@@ -51,16 +51,17 @@ pub struct AgentsArgs {
     /// The map (.map).
     #[arg(long)]
     pub map: PathBuf,
-    /// Agents with random starts and goals (each goal reachable from its start).
-    #[arg(long, conflicts_with = "scen")]
+    /// Agents with random starts and goals (each goal reachable from its start), up to
+    /// 10,000,000.
+    #[arg(long, conflicts_with = "scen", value_parser = agent_count)]
     pub agents: Option<usize>,
     /// Seed of the random draw.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// The agents share this many goals (the crowd a flow field serves). In a sweep, flow
     /// fields always get shared goals: 16 unless this says otherwise.
-    #[arg(long)]
-    pub goals: Option<usize>,
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub goals: Option<u64>,
     /// A scenario file (.scen, e.g. the MAPF benchmark's): one agent per problem.
     #[arg(long)]
     pub scen: Option<PathBuf>,
@@ -79,29 +80,97 @@ pub struct AgentsArgs {
     /// What the heatmap counts.
     #[arg(long, value_enum, default_value = "traffic")]
     pub heat: HeatArg,
-    /// Write the counts per cell of every method here (CSV: x,y,method,traffic,expansions).
+    /// Write the counts per cell of every method here (CSV: x,y,method,backend,traffic,
+    /// expansions).
     #[arg(long, value_name = "OUT.csv")]
     pub counts: Option<PathBuf>,
     /// Time random batches of these sizes (e.g. 1000,10000,100000,1000000) for each method,
     /// on the backends --backend names.
-    #[arg(long, value_delimiter = ',', conflicts_with_all = ["agents", "scen"])]
+    #[arg(long, value_delimiter = ',', value_parser = agent_count,
+          conflicts_with_all = ["agents", "scen", "csv", "heatmap", "counts"])]
     pub sweep: Vec<usize>,
-    /// The hierarchy's μ (PCCP).
-    #[arg(long, default_value_t = crowd::MU)]
-    pub mu: usize,
-    /// The hierarchy's levels (PCCP).
-    #[arg(long, default_value_t = crowd::LEVELS)]
-    pub levels: usize,
+    /// The hierarchy's μ (PCCP): nodes merged into each node of the level above, 2 to 1000.
+    #[arg(long, default_value_t = crowd::MU as u32, value_parser = clap::value_parser!(u32).range(2..=1000))]
+    pub mu: u32,
+    /// The hierarchy's levels above the navmesh (PCCP), 1 to 3.
+    #[arg(long, default_value_t = crowd::LEVELS as u32, value_parser = clap::value_parser!(u32).range(1..=3))]
+    pub levels: u32,
+}
+
+/// A batch size: 1 to 10,000,000 agents (checked before anything is allocated).
+fn agent_count(s: &str) -> Result<usize, String> {
+    let n: usize = s
+        .parse()
+        .map_err(|_| format!("{s:?} is not a number of agents"))?;
+    if (1..=10_000_000).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!(
+            "{n} agents: pathlab plans 1 to 10,000,000 at a time"
+        ))
+    }
+}
+
+/// The output files are writable places, apart from each other (the inputs are guarded when
+/// written): checked before any planning, so a bad path costs no time and leaves no half of
+/// the outputs behind.
+fn check_outputs(args: &AgentsArgs) -> Result<()> {
+    let outs: Vec<(&str, &PathBuf)> = [
+        ("--csv", &args.csv),
+        ("--heatmap", &args.heatmap),
+        ("--counts", &args.counts),
+    ]
+    .into_iter()
+    .filter_map(|(f, p)| p.as_ref().map(|p| (f, p)))
+    .collect();
+    for (i, (flag, p)) in outs.iter().enumerate() {
+        if p.is_dir() {
+            bail!("{flag} {}: is a directory", p.display());
+        }
+        let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
+        if parent.is_some_and(|d| !d.is_dir()) {
+            bail!("{flag} {}: no such directory", p.display());
+        }
+        for (other, q) in &outs[..i] {
+            if pathlab::map::io::resolve(p) == pathlab::map::io::resolve(q) {
+                bail!("{flag} and {other} name the same file, {}", p.display());
+            }
+        }
+    }
+    Ok(())
 }
 
 pub fn run(args: &AgentsArgs) -> Result<i32> {
+    check_outputs(args)?;
     if args.agents.is_none() && args.scen.is_none() && args.sweep.is_empty() {
         bail!("say who walks: --agents N (random), --scen FILE, or --sweep SIZES");
     }
+    let mut methods: Vec<Method> = vec![];
+    for m in args.method.iter().map(|m| m.method()) {
+        if !methods.contains(&m) {
+            methods.push(m);
+        }
+    }
+    if args.backend != Backend::Cpu && methods.contains(&Method::Pccp) {
+        bail!(
+            "--backend {}: pathlab's GPU kernel for pccp is not built yet (astar and flow \
+             are); run pccp with --backend cpu",
+            if args.backend == Backend::Gpu {
+                "gpu"
+            } else {
+                "both"
+            }
+        );
+    }
     let grid = read_map(&args.map).map_err(|e| anyhow!("{e}"))?;
-    let methods: Vec<Method> = args.method.iter().map(|m| m.method()).collect();
-    let world = World::new(&grid, &methods, args.mu, args.levels, &|_, _| {})
-        .map_err(|e| anyhow!("{}: {e}", args.map.display()))?;
+    let world = World::new(
+        &grid,
+        &methods,
+        args.mu as usize,
+        args.levels as usize,
+        &|_, _| {},
+    )
+    .map_err(|e| anyhow!("{}: {e}", args.map.display()))?;
     if let Some(h) = &world.hierarchy {
         println!(
             "hierarchy: μ = {}, {} levels, {} top-level nodes, PCCP {} bytes; built in {:.0} ms",
@@ -118,11 +187,29 @@ pub fn run(args: &AgentsArgs) -> Result<i32> {
     let batch = match (&args.scen, args.agents) {
         (Some(scen), _) => {
             let problems = read_scen(scen).map_err(|e| anyhow!("{e}"))?;
-            Batch::from_problems(&world.grid, &problems, &scen.display().to_string())?
+            let batch = Batch::from_problems(&world.grid, &problems, &scen.display().to_string())?;
+            // A scenario for another map of the same size plans, but says so.
+            let name = args
+                .map
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned());
+            if let (Some(p), Some(name)) = (problems.first(), name) {
+                if p.map_file_name() != name {
+                    eprintln!(
+                        "pathlab agents: note: {} names the map {}, planned here on {}",
+                        scen.display(),
+                        p.map_file_name(),
+                        name
+                    );
+                }
+            }
+            batch
         }
         (None, Some(n)) => match args.goals {
-            Some(k) => Batch::shared_goals(&world.grid, n, k, args.seed)?,
-            None => Batch::random(&world.grid, n, args.seed)?,
+            Some(k) => Batch::shared_goals(&world.grid, n, k as usize, args.seed)
+                .map_err(|e| anyhow!("{}: {e}", args.map.display()))?,
+            None => Batch::random(&world.grid, n, args.seed)
+                .map_err(|e| anyhow!("{}: {e}", args.map.display()))?,
         },
         (None, None) => unreachable!("checked above"),
     };
@@ -130,7 +217,8 @@ pub fn run(args: &AgentsArgs) -> Result<i32> {
     warm_up(&world, &methods)?;
     let mut csv = String::from("method,backend,adapter,agents,batch_ms,agents_per_s,equal_costs\n");
     let mut outcomes: Vec<(String, Outcome)> = vec![];
-    let mut missed = 0;
+    // What went wrong, by method and backend.
+    let mut faults: Vec<String> = vec![];
     for &m in &methods {
         let mut cpu = args.backend != Backend::Gpu;
         let mut rows = vec![];
@@ -182,9 +270,19 @@ pub fn run(args: &AgentsArgs) -> Result<i32> {
                     _ => "",
                 }
             );
-            missed += o.costs.len() - o.found();
+            if o.found() < o.costs.len() {
+                faults.push(format!(
+                    "{} {backend}: {} of {} agents found no path",
+                    m.name(),
+                    o.costs.len() - o.found(),
+                    o.costs.len()
+                ));
+            }
             if equal == "false" {
-                missed += 1;
+                faults.push(format!(
+                    "{} gpu: costs differ from the CPU twin's",
+                    m.name()
+                ));
             }
             // Commas inside the adapter's name would shift the columns.
             csv.push_str(&format!(
@@ -212,8 +310,8 @@ pub fn run(args: &AgentsArgs) -> Result<i32> {
             crowd::cpu::counts_csv(&labelled, &world.grid).as_bytes(),
         )?;
     }
-    if missed > 0 {
-        eprintln!("pathlab agents: {missed} agents found no path or costs differ");
+    if !faults.is_empty() {
+        eprintln!("pathlab agents: {}", faults.join("; "));
         return Ok(1);
     }
     Ok(0)
@@ -239,10 +337,12 @@ fn sweep(args: &AgentsArgs, world: &World, methods: &[Method]) -> Result<i32> {
     );
     let mut differ = false;
     for &n in &args.sweep {
-        let random = Batch::random(&world.grid, n, args.seed)?;
+        let random = Batch::random(&world.grid, n, args.seed)
+            .map_err(|e| anyhow!("{}: {e}", args.map.display()))?;
         // One field per goal: a random batch of a million agents would be a million fields.
-        let k = args.goals.unwrap_or(SWEEP_GOALS);
-        let shared = Batch::shared_goals(&world.grid, n, k, args.seed)?;
+        let k = args.goals.map_or(SWEEP_GOALS, |k| k as usize);
+        let shared = Batch::shared_goals(&world.grid, n, k, args.seed)
+            .map_err(|e| anyhow!("{}: {e}", args.map.display()))?;
         for &m in methods {
             let (batch, what) = match (m, args.goals) {
                 (Method::Flow, _) | (_, Some(_)) => (&shared, format!("{k} goals")),

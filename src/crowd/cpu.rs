@@ -357,6 +357,10 @@ impl Acc {
                     }
                 });
             }
+            if cells.is_empty() {
+                // Start and goal on one cell: the agent stands there, as on the grid.
+                cells.push(agent.start);
+            }
             for &c in &cells {
                 self.cross(i, c);
             }

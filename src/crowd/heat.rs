@@ -53,7 +53,9 @@ impl Scale {
         Some(match self {
             Scale::Counts { max } => {
                 let t = (v.max(0) as f64).ln_1p() / (max as f64).ln_1p();
-                inferno(t.clamp(0.0, 1.0))
+                // From a fifth of the way up inferno: its first colours are too close to
+                // the walls' near-black for a cell crossed once to read as crossed.
+                inferno(LOWEST + (1.0 - LOWEST) * t.clamp(0.0, 1.0))
             }
             Scale::Signed { max } => {
                 let t = (v as f64 / max as f64).clamp(-1.0, 1.0);
@@ -62,11 +64,27 @@ impl Scale {
         })
     }
 
-    /// The value at fraction `t` ∈ [0, 1] of the legend (log for counts, linear for signed).
+    /// The value at fraction `t` ∈ [0, 1] of the legend: counts from 1 (0 is drawn as a free
+    /// cell, not on the ramp) to the top, logarithmically; signed values linearly.
     pub fn value_at(self, t: f64) -> f64 {
         match self {
-            Scale::Counts { max } => ((max as f64).ln_1p() * t).exp_m1(),
+            Scale::Counts { max } => {
+                let (lo, hi) = (2f64.ln(), (max.max(1) as f64).ln_1p());
+                (lo + (hi - lo) * t).exp() - 1.0
+            }
             Scale::Signed { max } => (2.0 * t - 1.0) * max as f64,
+        }
+    }
+
+    /// The legend's colour at fraction `t` (that of [`Scale::value_at`]).
+    pub fn ramp(self, t: f64) -> [u8; 3] {
+        match self {
+            Scale::Counts { max } => {
+                let v = self.value_at(t);
+                let u = v.ln_1p() / (max.max(1) as f64).ln_1p();
+                inferno(LOWEST + (1.0 - LOWEST) * u.clamp(0.0, 1.0))
+            }
+            Scale::Signed { .. } => diverging(2.0 * t - 1.0),
         }
     }
 }
@@ -193,6 +211,9 @@ pub fn write_png(path: &std::path::Path, img: &RgbImage) -> Result<(), String> {
     crate::map::io::write_atomic(path, png.get_ref()).map_err(|e| e.to_string())
 }
 
+/// Where on inferno the counts begin (a count of 1).
+const LOWEST: f64 = 0.2;
+
 /// Near-white free cells and near-black walls, as the app draws them.
 pub const FREE: [u8; 3] = [245, 244, 238];
 pub const WALL: [u8; 3] = [34, 34, 38];
@@ -202,10 +223,7 @@ fn draw_legend(img: &mut RgbImage, scale: Scale, top: u32) {
     let (x0, x1) = (4, img.width() - 4);
     for x in x0..x1 {
         let t = (x - x0) as f64 / (x1 - x0 - 1).max(1) as f64;
-        let c = match scale {
-            Scale::Counts { .. } => inferno(t),
-            Scale::Signed { .. } => diverging(2.0 * t - 1.0),
-        };
+        let c = scale.ramp(t);
         for y in top..top + 10 {
             img.put_pixel(x, y, Rgb(c));
         }
@@ -276,6 +294,17 @@ mod tests {
         assert_eq!(s.colour(0), None);
         assert_eq!(s.colour(100), Some(inferno(1.0)));
         assert_eq!(inferno(1.0), [252, 255, 164]);
+        // A count of 1 sits well clear of the walls' near-black.
+        let one = s.colour(1).unwrap();
+        assert!(
+            one.iter()
+                .zip(WALL)
+                .map(|(a, b)| a.abs_diff(b) as u32)
+                .sum::<u32>()
+                > 60
+        );
+        assert_eq!(s.ramp(0.0), one);
+        assert!((s.value_at(0.0) - 1.0).abs() < 1e-9);
         let d = b.minus(&a);
         assert_eq!(d.values, vec![100, -9]);
         assert_eq!(Scale::signed(&d), Scale::Signed { max: 100 });

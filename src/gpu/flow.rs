@@ -116,6 +116,8 @@ impl FlowKernels {
             );
             // Rounds until one changes nothing: the flag is cleared before the last round of
             // each submission, so reading it says whether that round lowered any cost.
+            // Each round settles at least one more cell, so a goal takes at most `cells`.
+            let mut goal_rounds = 0;
             loop {
                 let mut enc = gpu.device.create_command_encoder(&Default::default());
                 for k in 0..ROUNDS {
@@ -129,10 +131,11 @@ impl FlowKernels {
                 }
                 gpu.queue.submit([enc.finish()]);
                 rounds += ROUNDS;
+                goal_rounds += ROUNDS;
                 if gpu.read(&changed, 1)?[0] == 0 {
                     break;
                 }
-                if rounds > cells + 2 * ROUNDS {
+                if goal_rounds > cells + 2 * ROUNDS {
                     return Err("the GPU flow field did not settle".into());
                 }
             }

@@ -303,10 +303,7 @@ fn legend(ui: &mut egui::Ui, scale: Scale, show: Show) {
     let steps = 64;
     for s in 0..steps {
         let t = s as f64 / (steps - 1) as f64;
-        let c = match scale {
-            Scale::Counts { .. } => crate::crowd::heat::inferno(t),
-            Scale::Signed { .. } => crate::crowd::heat::diverging(2.0 * t - 1.0),
-        };
+        let c = scale.ramp(t);
         let x0 = rect.min.x + rect.width() * s as f32 / steps as f32;
         let x1 = rect.min.x + rect.width() * (s + 1) as f32 / steps as f32;
         ui.painter().rect_filled(
@@ -316,8 +313,8 @@ fn legend(ui: &mut egui::Ui, scale: Scale, show: Show) {
         );
     }
     let what = match show {
-        Show::Traffic => "agents crossing a cell (log scale)",
-        Show::Expansions => "expansions on a cell (log scale)",
+        Show::Traffic => "agents crossing a cell (log scale; white: none)",
+        Show::Expansions => "expansions on a cell (log scale; white: none)",
         Show::Difference => "agents, second view minus first",
     };
     ui.horizontal(|ui| {
