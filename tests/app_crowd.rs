@@ -101,3 +101,39 @@ fn the_open_scenarios_problems_can_be_the_agents() {
         assert!(p.is_optimal(*c), "line {}: {c} vs {}", p.line, p.optimal);
     }
 }
+
+#[test]
+fn agents_go_between_two_painted_areas() {
+    let mut app = default_app();
+    let (w, h) = (app.doc().grid.width(), app.doc().grid.height());
+    let start_area = [(0, 0), (w / 4, h / 4)];
+    let goal_area = [(w - 1 - w / 4, h - 1 - h / 4), (w - 1, h - 1)];
+    app.apply(Command::CrowdArea(0, start_area));
+    app.apply(Command::CrowdArea(1, goal_area));
+    app.apply(Command::RunCrowd(vec!["astar".into()], 120));
+    let mut h = harness(app);
+    wait_for_batch(&mut h);
+    assert!(h.state().crowd().between_areas);
+    let r = h.state().crowd().result.as_ref().expect("a result");
+    assert!(
+        r.source.contains("between two painted areas"),
+        "{}",
+        r.source
+    );
+    let inside = |c: (u32, u32), [a, b]: [(u32, u32); 2]| {
+        (a.0.min(b.0)..=a.0.max(b.0)).contains(&c.0) && (a.1.min(b.1)..=a.1.max(b.1)).contains(&c.1)
+    };
+    let paths = r.outcomes[0].2.paths.as_ref().expect("kept");
+    assert_eq!(paths.len(), 120);
+    for p in paths {
+        let grid = &r.grid;
+        use pathlab::space::GridSpace;
+        let xy = |n: u32| GridSpace::xy(grid, n);
+        assert!(inside(xy(p[0]), start_area), "starts in the start area");
+        assert!(
+            inside(xy(*p.last().unwrap()), goal_area),
+            "ends in the goal area"
+        );
+    }
+    h.get_by_label_contains("start area (0, 0)");
+}

@@ -115,6 +115,9 @@ pub enum Command {
     /// Run ▸ Crowd with these views (astar, pccp, flow, flow-gpu; unknown ones are skipped)
     /// and agents, the batch started on the open map.
     RunCrowd(Vec<String>, usize),
+    /// Run ▸ Crowd: the start (0) or goal (1) area's corners; agents then go between the two
+    /// areas once both are set.
+    CrowdArea(usize, [(u32, u32); 2]),
     /// The experiment's map size (cells a side).
     ExperimentSize(u32),
     /// The experiment's runs per variant.
@@ -226,6 +229,12 @@ impl PathlabApp {
             }
             Command::OpenExperiment => self.experiment.open = true,
             Command::OpenCrowd => self.crowd.open = true,
+            Command::CrowdArea(k, corners) => {
+                let k = k.min(1);
+                self.crowd.areas[k] = Some(corners);
+                self.crowd.painting = None;
+                self.crowd.between_areas = self.crowd.areas.iter().all(Option::is_some);
+            }
             Command::RunCrowd(views, agents) => {
                 let views: Vec<_> = views
                     .iter()

@@ -96,6 +96,12 @@ pub struct CrowdWindow {
     pub goals: usize,
     /// Plan the open scenario's problems as the agents instead (the MAPF benchmark's files).
     pub from_scenario: bool,
+    /// The painted start area and goal area (corners, inclusive), and whether the agents go
+    /// between them.
+    pub areas: [Option<[(u32, u32); 2]>; 2],
+    pub between_areas: bool,
+    /// The area being painted on the canvas (0: start, 1: goal), if any.
+    pub painting: Option<usize>,
     pub chosen: [bool; 5],
     pub show: Show,
     /// The animation's step (cells walked) and whether it plays.
@@ -118,6 +124,9 @@ impl Default for CrowdWindow {
             seed: 1,
             goals: 0,
             from_scenario: false,
+            areas: [None, None],
+            between_areas: false,
+            painting: None,
             chosen: [true, true, false, false, false],
             show: Show::Traffic,
             time: 0.0,
@@ -170,6 +179,13 @@ impl CrowdWindow {
         }
         let who = if self.from_scenario && !problems.is_empty() {
             Who::Scenario(problems.to_vec())
+        } else if let (true, [Some(from), Some(to)]) = (self.between_areas, self.areas) {
+            Who::Areas {
+                n: self.agents.max(1),
+                seed: self.seed,
+                from,
+                to,
+            }
         } else {
             Who::Drawn {
                 n: self.agents.max(1),
@@ -245,14 +261,24 @@ impl CrowdWindow {
 
 /// Who walks: agents drawn at random (to shared goals when `goals` > 0), or a scenario's.
 enum Who {
-    Drawn { n: usize, seed: u64, goals: usize },
+    Drawn {
+        n: usize,
+        seed: u64,
+        goals: usize,
+    },
     Scenario(Vec<Problem>),
+    Areas {
+        n: usize,
+        seed: u64,
+        from: [(u32, u32); 2],
+        to: [(u32, u32); 2],
+    },
 }
 
 impl Who {
     fn len(&self) -> usize {
         match self {
-            Who::Drawn { n, .. } => *n,
+            Who::Drawn { n, .. } | Who::Areas { n, .. } => *n,
             Who::Scenario(p) => p.len(),
         }
     }
@@ -272,6 +298,7 @@ fn run(
         Who::Drawn { n, seed, goals: 0 } => Batch::random(&world.grid, *n, *seed),
         Who::Drawn { n, seed, goals } => Batch::shared_goals(&world.grid, *n, *goals, *seed),
         Who::Scenario(problems) => Batch::from_problems(&world.grid, problems, "the scenario"),
+        Who::Areas { n, seed, from, to } => Batch::areas(&world.grid, *n, *from, *to, *seed),
     }
     .map_err(|e| e.to_string())?;
     let n = batch.agents.len();

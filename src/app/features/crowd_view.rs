@@ -87,6 +87,29 @@ impl CrowdWindow {
                 self.from_scenario = false;
             }
             ui.horizontal_wrapped(|ui| {
+                for (k, name) in ["start area", "goal area"].into_iter().enumerate() {
+                    let label = match (self.painting == Some(k), self.areas[k]) {
+                        (true, _) => format!("drag the {name} on the map…"),
+                        (false, Some([a, b])) => {
+                            format!("{name} ({}, {})–({}, {})", a.0, a.1, b.0, b.1)
+                        }
+                        (false, None) => format!("paint the {name}"),
+                    };
+                    if ui
+                        .selectable_label(self.painting == Some(k), label)
+                        .on_hover_text("then drag a rectangle on the map")
+                        .clicked()
+                    {
+                        self.painting = (self.painting != Some(k)).then_some(k);
+                    }
+                }
+                let both = self.areas.iter().all(Option::is_some);
+                ui.add_enabled(
+                    both && !self.from_scenario,
+                    egui::Checkbox::new(&mut self.between_areas, "agents between the areas"),
+                );
+            });
+            ui.horizontal_wrapped(|ui| {
                 ui.add_enabled_ui(!self.from_scenario, |ui| {
                     let l = ui.label("agents");
                     ui.add(

@@ -60,6 +60,8 @@ pub struct Overlay<'a> {
     pub goal: (u32, u32),
     pub selected: Option<(u32, u32)>,
     pub rect_preview: Option<((u32, u32), (u32, u32))>,
+    /// A crowd's painted start and goal areas.
+    pub crowd_areas: [Option<[(u32, u32); 2]>; 2],
     /// This view's agent: where it stands and the cells it walked.
     pub agent: Option<AgentMark<'a>>,
     pub diff: bool,
@@ -267,6 +269,15 @@ pub fn show(
     }
     if let Some(c) = ov.selected {
         cam.stroke_cell(&painter, view, c, Stroke::new(2.0, Color32::BLACK), 2.0);
+    }
+    for (area, colour) in ov.crowd_areas.iter().zip([palette::START, palette::GOAL]) {
+        if let Some([a, b]) = area {
+            let (x0, x1, y0, y1) = (a.0.min(b.0), a.0.max(b.0), a.1.min(b.1), a.1.max(b.1));
+            let r = cam
+                .cell_rect(view, (x0, y0))
+                .union(cam.cell_rect(view, (x1, y1)));
+            painter.rect_stroke(r, 0.0, Stroke::new(2.5, colour), egui::StrokeKind::Inside);
+        }
     }
     if let Some((a, b)) = ov.rect_preview {
         let (x0, x1, y0, y1) = (a.0.min(b.0), a.0.max(b.0), a.1.min(b.1), a.1.max(b.1));

@@ -111,6 +111,11 @@ impl PathlabApp {
             goal: own.map_or(self.work.doc.goal, |w| w.goal),
             selected: self.selected.filter(|_| doc_cells),
             rect_preview: self.rect_from.zip(self.hover).filter(|_| doc_cells),
+            crowd_areas: if doc_cells && self.crowd.open {
+                self.crowd.areas
+            } else {
+                [None, None]
+            },
             diff: other.is_some(),
             agent: (self.sim.agents.get(i).filter(|_| doc_cells)).map(|a| (&a.at, &a.trail[..])),
             dragged: (self.drag_to.filter(|_| self.dragging_endpoint.is_some()))

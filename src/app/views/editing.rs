@@ -52,6 +52,18 @@ impl PathlabApp {
     /// Handles the pointer on the canvas: every cell of the frame's stroke, in order.
     pub(in crate::app) fn gesture(&mut self, g: Gesture, ui: &egui::Ui) {
         self.hover = g.hover;
+        // Painting a crowd's start or goal area: the drag is the area, nothing else.
+        if let Some(k) = self.crowd.painting {
+            if let Some(c) = g.pressed {
+                self.rect_from = Some(c);
+            }
+            if g.released {
+                if let (Some(a), Some(b)) = (self.rect_from.take(), g.released_at.or(g.hover)) {
+                    self.apply(crate::app::Command::CrowdArea(k, [a, b]));
+                }
+            }
+            return;
+        }
         let forget = ui.input(|i| i.modifiers.shift);
         if let Some(is_start) = g.grab {
             // Start and goal can be dragged whatever the tool: a press on their disc is never
