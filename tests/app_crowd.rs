@@ -137,3 +137,26 @@ fn agents_go_between_two_painted_areas() {
     }
     h.get_by_label_contains("start area (0, 0)");
 }
+
+#[test]
+fn an_area_is_painted_by_a_drag_on_the_map() {
+    let mut app = default_app();
+    app.apply(Command::OpenCrowd);
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("paint the start area").click();
+    h.run();
+    h.get_by_label_contains("Drag a rectangle on the map");
+    let app = h.state();
+    let rect = app.view_rects()[0];
+    let (pa, pb) = (
+        app.cam().centre(rect, (2, 3)),
+        app.cam().centre(rect, (6, 5)),
+    );
+    common::press_and_move(&mut h, pa, pb);
+    h.drop_at(pb);
+    h.run();
+    assert_eq!(h.state().crowd().areas[0], Some([(2, 3), (6, 5)]));
+    assert_eq!(h.state().crowd().painting, None, "back to the window");
+    h.get_by_label_contains("start area (2, 3)");
+}

@@ -52,6 +52,22 @@ impl CrowdWindow {
     /// `scenario`: problems in the open scenario (0: none).
     pub fn show(&mut self, ctx: &egui::Context, square: bool, scenario: usize) -> Asked {
         self.poll();
+        // While an area is painted the window steps aside: a small note instead, so the map
+        // under it can be dragged on.
+        if let Some(k) = self.painting {
+            let name = ["start", "goal"][k.min(1)];
+            egui::Window::new("Crowd: painting an area")
+                .anchor(egui::Align2::CENTER_TOP, [0.0, 40.0])
+                .collapsible(false)
+                .resizable(false)
+                .show(ctx, |ui| {
+                    ui.label(format!("Drag a rectangle on the map: the {name} area."));
+                    if ui.button("Cancel").clicked() {
+                        self.painting = None;
+                    }
+                });
+            return Asked::Nothing;
+        }
         let mut open = self.open;
         let mut asked = Asked::Nothing;
         egui::Window::new("Crowd (Rahmani 2020, ch. 4)")
