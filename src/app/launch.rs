@@ -104,7 +104,7 @@ pub fn run(opts: Options) -> Result<(), String> {
         for v in views {
             crate::app::features::crowd::Panel::parse(v).map_err(|e| format!("--crowd: {e}"))?;
         }
-        if world != crate::world::Family::Square {
+        if !world.walked_by_crowds() {
             return Err(format!(
                 "--crowd: crowds walk square maps, and this is a {} world",
                 world.name()

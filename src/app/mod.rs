@@ -22,7 +22,7 @@ mod worlds;
 // The parts by their own names, so a part reaches another as `crate::app::canvas` wherever
 // either lives.
 use features::{agent, crowd, experiment, flight};
-use ui::{help, inspector, palette, panels, path_prompt, world_panels};
+use ui::{bottom, help, inspector, palette, panels, path_prompt, world_panels};
 use views::{camera, canvas, canvas_draw, legend, texture, view3d, view3d_gl, view3d_mesh};
 use workspace::Workspace;
 use workspace::{
@@ -491,8 +491,8 @@ impl PathlabApp {
         self.write_recovery();
         laps.lap("files");
         panels::menu_bar(self, ui);
-        panels::status_bar(self, ui);
-        panels::timeline(self, ui);
+        bottom::status_bar(self, ui);
+        bottom::timeline(self, ui);
         panels::left(self, ui);
         laps.lap("left");
         inspector::right(self, ui);

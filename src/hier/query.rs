@@ -15,13 +15,17 @@
 //! its vertex generated from a temporary vertex.
 
 use super::graph::AbstractGraph;
-use super::graph_search::{GraphSearch, Step, Temporaries, DIRECT};
+use super::graph_search::{GraphSearch, Step, Temporaries};
 use super::local::{HierBase, Local, LocalStatus};
 use super::pccp::Pccp;
 use crate::search::{Stats, Status};
 use crate::space::NodeId;
 use crate::trace::{Event, EventKind, NullTracer, Tracer, NONE};
 use std::sync::Arc;
+
+// Phases 2 and 3 (extracting the path, cleaning up) in a file of their own.
+#[path = "query_extract.rs"]
+mod extract;
 
 /// How the start and goal are connected to the graph.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -486,82 +490,6 @@ impl HierQuery {
             }
             Step::Exhausted => self.fail(tracer),
         }
-    }
-
-    fn link_nodes<'a>(&'a self, link: &'a Link) -> &'a [NodeId] {
-        match &link.via {
-            Via::Own(p) => p,
-            Via::Table(i) => {
-                let table = self.pccp.as_ref().expect("a table link has its table");
-                table.path(&table.entries[*i as usize])
-            }
-        }
-    }
-
-    /// Phase 2: the base nodes of every edge on the graph path, joined.
-    fn extract<S: HierBase, T: Tracer>(&mut self, space: &S, tracer: &mut T) {
-        let (s, goal) = (self.temp(0), self.temp(1));
-        // The vertices from the goal's temporary back to the start's.
-        let mut chain = vec![goal];
-        while *chain.last().expect("not empty") != s {
-            chain.push(self.search.parent(*chain.last().expect("not empty")));
-        }
-        chain.reverse();
-        let mut path = std::mem::take(&mut self.path);
-        path.clear();
-        let push = |nodes: &mut dyn Iterator<Item = NodeId>, path: &mut Vec<NodeId>| {
-            for n in nodes {
-                if path.last() != Some(&n) {
-                    path.push(n);
-                }
-            }
-        };
-        for w in chain.windows(2) {
-            let (from, to) = (w[0], w[1]);
-            let arc = self.search.arc(to);
-            if arc == DIRECT {
-                let d = self.direct.as_ref().expect("the direct link exists");
-                push(&mut self.link_nodes(d).iter().copied(), &mut path);
-            } else if from == s {
-                let l = &self.links[0][arc as usize];
-                push(&mut self.link_nodes(l).iter().copied(), &mut path);
-            } else if to == goal {
-                let l = &self.links[1][arc as usize];
-                push(&mut self.link_nodes(l).iter().rev().copied(), &mut path);
-            } else {
-                let e = &self.graph.intra.edges[arc as usize];
-                push(&mut self.graph.intra.path(e).iter().copied(), &mut path);
-            }
-        }
-        if let Some(smoothed) = self.smoothing.and_then(|r| space.smooth(&path, r)) {
-            path = smoothed;
-            self.cost = crate::search::path_cost(space, &path).unwrap_or(self.cost);
-        }
-        if T::ENABLED {
-            crate::search::trace_path(space, &path, tracer);
-        }
-        self.path = path;
-        self.phase = 3;
-        if T::ENABLED {
-            tracer.event(Event::marker(EventKind::Phase, 3));
-        }
-    }
-
-    /// Phase 3: the temporaries go; the graph is as it was.
-    fn clean_up<T: Tracer>(&mut self, tracer: &mut T) {
-        for l in &self.links[1] {
-            self.goal_link[l.vertex as usize] = NONE;
-        }
-        if T::ENABLED {
-            tracer.event(Event::new(
-                EventKind::Found,
-                self.ends[1],
-                NONE,
-                self.cost,
-                0.0,
-            ));
-        }
-        self.status = Status::Found;
     }
 
     fn fail<T: Tracer>(&mut self, tracer: &mut T) {

@@ -106,6 +106,9 @@ pub trait WorldFamily: Clone + std::fmt::Debug {
     /// Whether its worlds keep a cognitive map.
     const KEEPS_KNOWLEDGE: bool = false;
 
+    /// Whether crowds (`crate::crowd`, square cells) walk its worlds.
+    const WALKED_BY_CROWDS: bool = false;
+
     /// Whether a `.map` file (square cells only) holds its maps.
     const SAVES_AS_MAP: bool = false;
 

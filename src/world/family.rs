@@ -45,6 +45,13 @@ macro_rules! declare_family {
                 }
             }
 
+            /// Whether crowds walk its worlds (square cells).
+            pub fn walked_by_crowds(self) -> bool {
+                match self {
+                    $(Family::$v { .. } => <$world as WorldFamily>::WALKED_BY_CROWDS,)*
+                }
+            }
+
             /// The moves of a world kept as a volume of voxels (a project stores its voxels),
             /// if this family's worlds are.
             pub fn volume_moves(self) -> Option<VoxelMoves> {

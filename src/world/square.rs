@@ -6,6 +6,8 @@ use crate::map::{Grid, HexFill, Rect};
 use crate::space::{CellWorld, Connectivity, GridSpace, Heuristic, NodeId, TerrainRule};
 
 impl WorldFamily for GridSpace {
+    const WALKED_BY_CROWDS: bool = true;
+
     type Space = GridSpace;
     const SAVES_AS_MAP: bool = true;
 

@@ -76,7 +76,7 @@ impl Feature for Crowd {
         if !app.crowd.open {
             return;
         }
-        let square = app.work.space.family() == crate::world::Family::Square;
+        let square = app.work.space.family().walked_by_crowds();
         let scenario = app.work.doc.problems.len();
         match app.crowd.show(ctx, square, scenario) {
             crowd_view::Asked::Run => app.crowd.start(&app.work.doc.grid, &app.work.doc.problems),

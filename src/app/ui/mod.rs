@@ -1,6 +1,7 @@
 //! The panels around the views: menus, status line, timeline, left and right panels, help,
 //! keys and the path field.
 
+pub(crate) mod bottom;
 pub(crate) mod help;
 pub(crate) mod inspector;
 pub(crate) mod keys;

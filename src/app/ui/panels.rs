@@ -1,9 +1,9 @@
-//! The panels around the canvas: menus, status line, timeline, the left panel (tools, algorithms,
-//! breakpoints) and the modal prompts.
+//! The panels around the canvas: menus, status line, the left panel (tools, algorithms,
+//! breakpoints) and the modal prompts (the status line and timeline are in `bottom.rs`).
 
 use crate::app::files::DialogPurpose;
 use crate::app::Command;
-use crate::app::{palette, AlgoChoice, PathlabApp, Prompt, Sync, Tool};
+use crate::app::{AlgoChoice, PathlabApp, Prompt, Sync, Tool};
 use crate::search::params::ParamKind;
 use crate::search::registry;
 use eframe::egui::{self, RichText};
@@ -159,130 +159,6 @@ pub(in crate::app) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
     });
     // Windows (help, prompts) are kept below the menu bar, so it stays usable under them.
     app.menu_bottom = bar.response.rect.max.y;
-}
-
-pub(in crate::app) fn status_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
-    egui::Panel::bottom("status")
-        .frame(frame(ui))
-        .show(ui, |ui| {
-            ui.horizontal(|ui| {
-                ui.label(app.summary());
-                ui.separator();
-                ui.label(&app.status);
-                if let Some(c) = app.hover {
-                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                        ui.label(format!("cell ({}, {})", c.0, c.1));
-                    });
-                }
-            });
-        });
-}
-
-pub(in crate::app) fn timeline(app: &mut PathlabApp, ui: &mut egui::Ui) {
-    egui::Panel::bottom("timeline")
-        .frame(frame(ui))
-        .show(ui, |ui| {
-            ui.add_space(4.0);
-            ui.horizontal(|ui| {
-                let b = |ui: &mut egui::Ui, t: &str, tip: &str| {
-                    ui.button(t).on_hover_text(tip).clicked()
-                };
-                let n = app.step_n;
-                let play = if app.playing { "Pause" } else { "Play" };
-                for (label, tip, c) in [
-                    ("|<", "To start (Home)", Command::GoTo(0)),
-                    ("<<", "Back N steps (Shift+Left)", Command::StepBack(n)),
-                    ("<", "Back 1 step (Left)", Command::StepBack(1)),
-                    (play, "Play / pause (Space)", Command::TogglePlay),
-                    (">", "Next expansion (Right)", Command::StepForward(1)),
-                    (
-                        ">>",
-                        "Forward N steps (Shift+Right)",
-                        Command::StepForward(n),
-                    ),
-                ] {
-                    if b(ui, label, tip) {
-                        app.apply(c);
-                    }
-                }
-                ui.add(
-                    egui::DragValue::new(&mut app.step_n)
-                        .range(1..=1_000_000)
-                        .prefix("N = "),
-                )
-                .on_hover_text("Steps taken by << and >> (and Shift+arrows)");
-                if b(ui, ">|", "To path found (End)") {
-                    app.apply(Command::ToEnd);
-                }
-                ui.separator();
-                ui.add_enabled(
-                    !app.max_speed,
-                    egui::Slider::new(&mut app.speed, 1.0..=20000.0)
-                        .logarithmic(true)
-                        .suffix(" exp/s")
-                        .text("speed"),
-                )
-                .on_hover_text("Expansions per second while playing");
-                ui.checkbox(&mut app.max_speed, "max");
-            });
-            let max = app.max_steps();
-            ui.horizontal(|ui| {
-                let mut s = app.work.cursor;
-                ui.spacing_mut().slider_width = (ui.available_width() - 180.0).max(100.0);
-                let r = ui.add(egui::Slider::new(&mut s, 0..=max.max(1)).text(
-                    if app.searching() {
-                        "steps (searching…)"
-                    } else {
-                        "steps"
-                    },
-                ));
-                if r.changed() {
-                    app.playing = false;
-                    app.go_to(s, false);
-                }
-            });
-            phase_bands(app, ui, max);
-            ui.add_space(2.0);
-        });
-}
-
-/// The active view's phases as bands under the step slider, each named (nothing for a run
-/// without phases).
-fn phase_bands(app: &PathlabApp, ui: &mut egui::Ui, max: usize) {
-    let Some(v) = app.active_view() else { return };
-    let mut phases = v.run.series.phases.clone();
-    if phases.is_empty() || max == 0 {
-        return;
-    }
-    // Before its first phase event a run is in its first phase.
-    if phases[0].0 > 0 {
-        phases.insert(0, (0, 0));
-    }
-    let width = (ui.available_width() - 180.0).max(100.0);
-    let (rect, _) = ui.allocate_exact_size(egui::vec2(width, 14.0), egui::Sense::hover());
-    let x = |s: usize| rect.left() + rect.width() * s.min(max) as f32 / max as f32;
-    let painter = ui.painter_at(rect);
-    for (k, &(at, p)) in phases.iter().enumerate() {
-        // The last phase ends where the run does, not where the longest view's timeline does.
-        let end = phases.get(k + 1).map_or(v.run.steps().max(at), |q| q.0);
-        let band = egui::Rect::from_x_y_ranges(x(at)..=x(end).max(x(at) + 2.0), rect.y_range());
-        let fill = if k % 2 == 0 {
-            palette::PHASE_A
-        } else {
-            palette::PHASE_B
-        };
-        painter.rect_filled(band, 2.0, fill);
-        let name = v.run.phase_name(p);
-        if band.width() > 8.0 * name.len() as f32 {
-            painter.text(
-                band.left_center() + egui::vec2(4.0, 0.0),
-                egui::Align2::LEFT_CENTER,
-                name,
-                egui::FontId::proportional(10.0),
-                palette::PHASE_TEXT,
-            );
-        }
-    }
 }
 
 pub(in crate::app) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
