@@ -2,10 +2,7 @@
 // `crowd::twin_astar` (src/crowd/twin_astar.rs), which runs the same operations in the same
 // order on the CPU. Costs are fixed point (2^-16 of a unit) in u32; u32::MAX is "none".
 //
-// Each agent's slice of `scratch`: key (node + 1; 0 is empty, so clearing the buffer empties
-// every table), g, parent, closed (`slots` words each), the heap (2 · slots entries of f, g,
-// node), then the table's count, the heap's length and the agent's state (0 not started,
-// 1 searching, 2 done).
+// Each agent's slice of `scratch` is laid out and used by `bounded.wgsl`, joined to this file.
 //
 // A dispatch expands at most `budget` nodes per agent and leaves the rest for the next: Mesa's
 // llvmpipe ends any invocation's loops after 65,535 iterations in all, which a long search
@@ -27,8 +24,6 @@ struct Params {
     dy: array<vec4<i32>, 2>,
 }
 
-const INF: u32 = 0xffffffffu;
-
 @group(0) @binding(0) var<uniform> p: Params;
 @group(0) @binding(1) var<storage, read> edges: array<u32>;
 // Each agent's start and goal, in pairs, for the whole batch.
@@ -41,25 +36,6 @@ const INF: u32 = 0xffffffffu;
 // [0]: agents still searching after this dispatch.
 @group(0) @binding(7) var<storage, read_write> pending: array<atomic<u32>>;
 
-var<private> base: u32;
-
-fn key_at(s: u32) -> u32 { return base + s; }
-fn g_at(s: u32) -> u32 { return base + p.slots + s; }
-fn parent_at(s: u32) -> u32 { return base + 2u * p.slots + s; }
-fn closed_at(s: u32) -> u32 { return base + 3u * p.slots + s; }
-fn heap_at(i: u32) -> u32 { return base + 4u * p.slots + 3u * i; }
-// The table's count of keys and the heap's length, after the heap.
-fn used_at() -> u32 { return base + 10u * p.slots; }
-fn len_at() -> u32 { return base + 10u * p.slots + 1u; }
-fn state_at() -> u32 { return base + 10u * p.slots + 2u; }
-
-fn sat_add(a: u32, b: u32) -> u32 {
-    if (a > INF - b) {
-        return INF;
-    }
-    return a + b;
-}
-
 fn octile(a: u32, b: u32) -> u32 {
     let ax = a % p.width;
     let ay = a / p.width;
@@ -70,107 +46,6 @@ fn octile(a: u32, b: u32) -> u32 {
     let lo = min(dx, dy);
     let hi = max(dx, dy);
     return sat_add((hi - lo) * p.straight, lo * p.diagonal);
-}
-
-// The slot of node n, inserting it if absent; INF when the table is full.
-fn slot(n: u32) -> u32 {
-    var s = (n * 2654435761u) & (p.slots - 1u);
-    loop {
-        let k = scratch[key_at(s)];
-        if (k == n + 1u) {
-            return s;
-        }
-        if (k == 0u) {
-            if (4u * (scratch[used_at()] + 1u) > 3u * p.slots) {
-                return INF;
-            }
-            scratch[key_at(s)] = n + 1u;
-            scratch[g_at(s)] = INF;
-            scratch[parent_at(s)] = INF;
-            scratch[closed_at(s)] = 0u;
-            scratch[used_at()] += 1u;
-            return s;
-        }
-        s = (s + 1u) & (p.slots - 1u);
-    }
-    // Not reached (the table is never full of other keys), but WGSL wants a return here.
-    return INF;
-}
-
-fn entry(i: u32) -> vec3<u32> {
-    let at = heap_at(i);
-    return vec3<u32>(scratch[at], scratch[at + 1u], scratch[at + 2u]);
-}
-
-fn set_entry(i: u32, e: vec3<u32>) {
-    let at = heap_at(i);
-    scratch[at] = e.x;
-    scratch[at + 1u] = e.y;
-    scratch[at + 2u] = e.z;
-}
-
-// Lower f, then higher g, then lower node.
-fn before(a: vec3<u32>, b: vec3<u32>) -> bool {
-    return a.x < b.x || (a.x == b.x && (a.y > b.y || (a.y == b.y && a.z < b.z)));
-}
-
-// Sift-up and sift-down move a hole rather than swapping pairs: the same array as the twin's
-// swaps, with each entry written once.
-fn push(e: vec3<u32>) -> bool {
-    let len = scratch[len_at()];
-    if (len >= 2u * p.slots) {
-        return false;
-    }
-    scratch[len_at()] = len + 1u;
-    var i = len;
-    loop {
-        if (i == 0u) {
-            break;
-        }
-        let q = (i - 1u) / 2u;
-        let eq = entry(q);
-        if (!before(e, eq)) {
-            break;
-        }
-        set_entry(i, eq);
-        i = q;
-    }
-    set_entry(i, e);
-    return true;
-}
-
-fn pop() -> vec3<u32> {
-    let top = entry(0u);
-    let len = scratch[len_at()] - 1u;
-    scratch[len_at()] = len;
-    if (len == 0u) {
-        return top;
-    }
-    let last = entry(len);
-    var i = 0u;
-    loop {
-        let l = 2u * i + 1u;
-        if (l >= len) {
-            break;
-        }
-        var m = l;
-        var em = entry(l);
-        let r = l + 1u;
-        if (r < len) {
-            let er = entry(r);
-            if (before(er, em)) {
-                m = r;
-                em = er;
-            }
-        }
-        if (!before(em, last)) {
-            break;
-        }
-        set_entry(i, em);
-        i = m;
-    }
-    set_entry(i, last);
-    return top;
 }
 
 fn neighbour(c: u32, d: u32) -> u32 {

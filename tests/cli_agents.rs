@@ -117,22 +117,6 @@ fn agents_from_a_scenario_and_the_sweep() {
 #[test]
 fn agents_refuse_what_they_cannot_do_in_one_line() {
     let m = map("agents_bad.map");
-    // No GPU kernel for PCCP yet: said, not answered by the CPU under a GPU label.
-    let err = one_clean_line(&pathlab(&[
-        "agents",
-        "--map",
-        &m,
-        "--agents",
-        "5",
-        "--backend",
-        "gpu",
-        "--method",
-        "pccp",
-    ]));
-    assert!(
-        err.contains("--backend gpu") && err.contains("pccp"),
-        "{err}"
-    );
     let scen = write(
         "agents_bad.scen",
         "version 1\n0\tx.map\t20\t8\t0\t0\t19\t7\t1\n0\tx.map\t20\t8\t10\t0\t19\t7\t1\n",
@@ -184,7 +168,7 @@ fn agents_refuse_what_they_cannot_do_in_one_line() {
 }
 
 #[test]
-fn astar_and_flow_on_both_backends_agree_or_say_why_the_gpu_is_missing() {
+fn every_method_on_both_backends_agrees_or_says_why_the_gpu_is_missing() {
     let m = map("agents_gpu.map");
     let csv = tmp("agents_gpu.csv");
     let out = pathlab(&[
@@ -197,7 +181,7 @@ fn astar_and_flow_on_both_backends_agree_or_say_why_the_gpu_is_missing() {
         "--goals",
         "40",
         "--method",
-        "astar,flow",
+        "astar,pccp,flow",
         "--backend",
         "both",
         "--csv",
@@ -224,6 +208,8 @@ fn astar_and_flow_on_both_backends_agree_or_say_why_the_gpu_is_missing() {
         [
             ("astar", "cpu"),
             ("astar", "gpu"),
+            ("pccp", "cpu"),
+            ("pccp", "gpu"),
             ("flow", "cpu"),
             ("flow", "gpu")
         ],
@@ -234,7 +220,7 @@ fn astar_and_flow_on_both_backends_agree_or_say_why_the_gpu_is_missing() {
     }
     assert_eq!(
         stdout.matches("every cost equals the CPU twin's").count(),
-        2,
+        3,
         "{stdout}"
     );
 }

@@ -114,3 +114,48 @@ fn gpu_astar_equals_its_twin_on_10000_agents_over_three_maps() {
     }
     assert_eq!(agents, 10_000);
 }
+
+#[test]
+fn gpu_ma_hna_star_with_pccp_equals_its_twin_on_10000_agents_over_three_maps() {
+    use pathlab::crowd::twin_hna::{hna_batch, HnaGraph};
+    use pathlab::crowd::{plan, Method, World};
+    use pathlab::gpu::hna::{HnaKernel, SLOTS};
+    let Some(gpu) = gpu() else { return };
+    let kernel = HnaKernel::new(&gpu);
+    let mut agents = 0;
+    for (name, n) in [
+        ("den312d.map", 4000),
+        ("Berlin_1_256.map", 3000),
+        ("room-64-64-8.map", 3000),
+    ] {
+        let map = read_map(&mapf_path(name)).unwrap();
+        let world = World::new(&map, &[Method::Pccp], 10, 2, &|_, _| {}).unwrap();
+        let batch = Batch::random(&world.grid, n, 11).unwrap();
+        let g = HnaGraph::of(&world).unwrap();
+        let twin = hna_batch(&world, &g, &batch, SLOTS);
+        let got = kernel
+            .run(&gpu, &world, &g, &batch, SLOTS, 0)
+            .unwrap()
+            .result;
+        assert_eq!(got.status, twin.status, "{name}: statuses");
+        assert_eq!(got.costs, twin.costs, "{name}: costs");
+        assert_eq!(got.traffic, twin.traffic, "{name}: traffic");
+        assert_eq!(got.expanded, twin.expanded, "{name}: expansions");
+        assert_eq!(got.lengths, twin.lengths, "{name}: lengths");
+        // Nobody runs out of memory, and the twin costs what the CPU backend's PCCP query
+        // costs, to within the fixed point's rounding.
+        assert!(twin.status.iter().all(|&s| s == 0), "{name}");
+        let cpu = plan(&world, &batch, Method::Pccp, 0, None)
+            .unwrap()
+            .unwrap();
+        for (k, (c, w)) in twin.costs.iter().zip(&cpu.costs).enumerate() {
+            let c = *c as f64 / SCALE;
+            assert!(
+                (c - w).abs() < w * 1e-5 + 1e-3,
+                "{name} agent {k}: {c} against {w}"
+            );
+        }
+        agents += n;
+    }
+    assert_eq!(agents, 10_000);
+}

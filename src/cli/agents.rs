@@ -151,17 +151,6 @@ pub fn run(args: &AgentsArgs) -> Result<i32> {
             methods.push(m);
         }
     }
-    if args.backend != Backend::Cpu && methods.contains(&Method::Pccp) {
-        bail!(
-            "--backend {}: pathlab's GPU kernel for pccp is not built yet (astar and flow \
-             are); run pccp with --backend cpu",
-            if args.backend == Backend::Gpu {
-                "gpu"
-            } else {
-                "both"
-            }
-        );
-    }
     let grid = read_map(&args.map).map_err(|e| anyhow!("{e}"))?;
     let world = World::new(
         &grid,

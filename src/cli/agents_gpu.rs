@@ -42,9 +42,6 @@ pub fn run(world: &World, batch: &Batch, method: Method) -> Result<GpuRun> {
             })
         }
         Err(GpuError::NoAdapter(why)) => Ok(GpuRun::NoAdapter(why)),
-        Err(e @ GpuError::Unsupported(_)) => {
-            anyhow::bail!("--backend gpu: {e}; run it with --backend cpu")
-        }
         Err(e) => anyhow::bail!("{e}"),
     }
 }

@@ -338,39 +338,13 @@ impl Acc {
                     self.expanded[c as usize] += 1;
                 }
             }
-            let centre = |(x, y): (u32, u32)| [x as f64 + 0.5, y as f64 + 0.5];
-            let line = mesh.funnel(q.path().unwrap_or(&[]), centre((sx, sy)), centre((gx, gy)));
-            let mut cells = vec![];
-            for w in line.windows(2) {
-                let open = |x: i64, y: i64| {
-                    x >= 0
-                        && y >= 0
-                        && grid
-                            .node(x as u32, y as u32)
-                            .is_some_and(|c| grid.is_passable(c))
-                };
-                raster::cells(w[0], w[1], open, |x, y| {
-                    if let Some(c) = grid.node(x as u32, y as u32) {
-                        if cells.last() != Some(&c) {
-                            cells.push(c);
-                        }
-                    }
-                });
-            }
-            if cells.is_empty() {
-                // Start and goal on one cell: the agent stands there, as on the grid.
-                cells.push(agent.start);
-            }
+            let (cells, length) = raster::walk(grid, mesh, q.path().unwrap_or(&[]), agent);
             for &c in &cells {
                 self.cross(i, c);
             }
             if (i as usize) < keep {
                 self.paths.push((i, cells));
             }
-            let length = line
-                .windows(2)
-                .map(|w| (w[1][0] - w[0][0]).hypot(w[1][1] - w[0][1]))
-                .sum();
             self.costs.push((i, q.cost().unwrap_or(f64::NAN), length));
         }
         self.query = Some(q);

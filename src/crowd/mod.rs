@@ -15,6 +15,7 @@ pub mod heat;
 mod raster;
 pub mod twin;
 pub mod twin_astar;
+pub mod twin_hna;
 
 pub use batch::{Agent, Batch, BatchError};
 pub use cpu::{plan, Outcome};

@@ -8,6 +8,51 @@
 //! touching it (the previous cell when that one touches it): consecutive cells are then
 //! always 8-adjacent and open wherever the line is walkable.
 
+use super::Agent;
+use crate::space::{GridSpace, NavmeshSpace, NodeId, Space};
+
+/// What `agent` walks along the polygon path `polygons`: the funnelled line from its start
+/// cell's centre to its goal cell's, as the cells it crosses (its start cell alone when the
+/// line has no length), and the line's length.
+pub fn walk(
+    grid: &GridSpace,
+    mesh: &NavmeshSpace,
+    polygons: &[NodeId],
+    agent: Agent,
+) -> (Vec<NodeId>, f64) {
+    let centre = |c: NodeId| {
+        let (x, y) = grid.xy(c);
+        [x as f64 + 0.5, y as f64 + 0.5]
+    };
+    let line = mesh.funnel(polygons, centre(agent.start), centre(agent.goal));
+    let open = |x: i64, y: i64| {
+        x >= 0
+            && y >= 0
+            && grid
+                .node(x as u32, y as u32)
+                .is_some_and(|c| grid.is_passable(c))
+    };
+    let mut out = vec![];
+    for w in line.windows(2) {
+        cells(w[0], w[1], open, |x, y| {
+            if let Some(c) = grid.node(x as u32, y as u32) {
+                if out.last() != Some(&c) {
+                    out.push(c);
+                }
+            }
+        });
+    }
+    if out.is_empty() {
+        // Start and goal on one cell: the agent stands there, as on the grid.
+        out.push(agent.start);
+    }
+    let length = line
+        .windows(2)
+        .map(|w| (w[1][0] - w[0][0]).hypot(w[1][1] - w[0][1]))
+        .sum();
+    (out, length)
+}
+
 /// Calls `f(x, y)` for each cell along the segment from `a` to `b` (cell (x, y) being the
 /// square [x, x + 1) × [y, y + 1)), once per run, in order; `open(x, y)` says which cells a
 /// sample on a boundary may go to.

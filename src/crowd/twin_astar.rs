@@ -25,10 +25,10 @@ pub enum Status {
 #[derive(Clone, Debug)]
 pub struct Scratch {
     pub slots: u32,
-    key: Vec<u32>,
-    g: Vec<u32>,
-    parent: Vec<u32>,
-    closed: Vec<u32>,
+    pub(super) key: Vec<u32>,
+    pub(super) g: Vec<u32>,
+    pub(super) parent: Vec<u32>,
+    pub(super) closed: Vec<u32>,
     /// Heap entries: f, g, node.
     heap: Vec<[u32; 3]>,
     used: u32,
@@ -100,8 +100,15 @@ impl Scratch {
         }
     }
 
+    /// Empties the table and the heap for a new search.
+    pub(super) fn clear(&mut self) {
+        self.key.fill(INF);
+        self.heap.clear();
+        self.used = 0;
+    }
+
     /// The slot of `n`, inserting it if absent; `None` when the table is full.
-    fn slot(&mut self, n: u32) -> Option<usize> {
+    pub(super) fn slot(&mut self, n: u32) -> Option<usize> {
         let mut s = hash(n, self.slots);
         loop {
             let k = self.key[s as usize];
@@ -124,7 +131,7 @@ impl Scratch {
         }
     }
 
-    fn push(&mut self, e: [u32; 3]) -> bool {
+    pub(super) fn push(&mut self, e: [u32; 3]) -> bool {
         if self.heap.len() >= 2 * self.slots as usize {
             return false;
         }
@@ -141,7 +148,7 @@ impl Scratch {
         true
     }
 
-    fn pop(&mut self) -> Option<[u32; 3]> {
+    pub(super) fn pop(&mut self) -> Option<[u32; 3]> {
         let top = *self.heap.first()?;
         let last = self.heap.pop().expect("not empty");
         if !self.heap.is_empty() {
@@ -176,9 +183,7 @@ impl Scratch {
         goal: u32,
         mut expanded: impl FnMut(u32),
     ) -> (Status, u32) {
-        self.key.fill(INF);
-        self.heap.clear();
-        self.used = 0;
+        self.clear();
         let s = self.slot(start).expect("an empty table has room");
         self.g[s] = 0;
         self.push([h.between(g, start, goal), 0, start]);

@@ -8,7 +8,10 @@ use crate::crowd::Batch;
 use crate::space::DIRS;
 use std::time::Instant;
 
-const SOURCE: &str = include_str!("../../shaders/astar.wgsl");
+const SOURCE: &str = concat!(
+    include_str!("../../shaders/bounded.wgsl"),
+    include_str!("../../shaders/astar.wgsl")
+);
 
 /// Bytes of agent memory one wave may use.
 const WAVE_BYTES: u64 = 128 << 20;

@@ -4,10 +4,12 @@
 
 use super::astar::{slots_for, AstarKernel};
 use super::flow::FlowKernels;
+use super::hna::{HnaKernel, SLOTS};
 use super::Gpu;
 use crate::crowd::cpu::Outcome;
 use crate::crowd::twin::{flow_batch, INF, SCALE};
 use crate::crowd::twin_astar::{astar_batch, Status};
+use crate::crowd::twin_hna::{hna_batch, HnaGraph};
 use crate::crowd::{Batch, Heat, Method, World};
 
 /// A batch planned on the GPU.
@@ -30,20 +32,31 @@ pub enum GpuError {
     /// No adapter: the caller says so and plans on the CPU.
     #[error("{0}")]
     NoAdapter(String),
-    #[error("pathlab's GPU kernel for {0} is not built yet (astar and flow are)")]
-    Unsupported(&'static str),
     #[error("{0}")]
     Failed(String),
 }
 
 /// Plans `batch` with `method` on the GPU.
 pub fn plan(world: &World, batch: &Batch, method: Method) -> Result<Planned, GpuError> {
-    let gpu = match method {
-        Method::Pccp => return Err(GpuError::Unsupported(method.name())),
-        _ => Gpu::new().map_err(GpuError::NoAdapter)?,
-    };
+    let gpu = Gpu::new().map_err(GpuError::NoAdapter)?;
     let failed = |e: String| GpuError::Failed(format!("{}: {e}", gpu.adapter));
+    let mut lengths = None;
     let (costs, traffic, work, ms, equal, traffic_differs, overflow) = match method {
+        Method::Pccp => {
+            let g = HnaGraph::of(world).map_err(GpuError::Failed)?;
+            let got = HnaKernel::new(&gpu)
+                .run(&gpu, world, &g, batch, SLOTS, 0)
+                .map_err(failed)?;
+            let twin = hna_batch(world, &g, batch, SLOTS);
+            let r = got.result;
+            let differs = count_differing(&r.traffic, &twin.traffic);
+            let equal = r.costs == twin.costs && r.status == twin.status;
+            let overflow = count_overflow(&r.status);
+            lengths = Some(r.lengths);
+            (
+                r.costs, r.traffic, r.expanded, got.ms, equal, differs, overflow,
+            )
+        }
         Method::Flow => {
             let got = FlowKernels::new(&gpu)
                 .run(&gpu, &world.fixed, batch)
@@ -62,11 +75,7 @@ pub fn plan(world: &World, batch: &Batch, method: Method) -> Result<Planned, Gpu
             let twin = astar_batch(&world.fixed, batch, slots);
             let differs = count_differing(&got.traffic, &twin.traffic);
             let equal = got.costs == twin.costs && got.status == twin.status;
-            let overflow = got
-                .status
-                .iter()
-                .filter(|&&s| s == Status::Overflow as u32)
-                .count();
+            let overflow = count_overflow(&got.status);
             (
                 got.costs,
                 got.traffic,
@@ -93,7 +102,7 @@ pub fn plan(world: &World, batch: &Batch, method: Method) -> Result<Planned, Gpu
         overflow,
         outcome: Outcome {
             method,
-            lengths: costs.clone(),
+            lengths: lengths.unwrap_or_else(|| costs.clone()),
             costs,
             traffic: heat(&traffic),
             expansions: heat(&work),
@@ -103,6 +112,13 @@ pub fn plan(world: &World, batch: &Batch, method: Method) -> Result<Planned, Gpu
         },
         adapter: gpu.adapter.to_string(),
     })
+}
+
+fn count_overflow(status: &[u32]) -> usize {
+    status
+        .iter()
+        .filter(|&&s| s == Status::Overflow as u32)
+        .count()
 }
 
 fn count_differing(a: &[u32], b: &[u32]) -> usize {

@@ -6,6 +6,7 @@ pub mod astar;
 pub mod context;
 pub mod crowd;
 pub mod flow;
+pub mod hna;
 
 pub use context::Gpu;
 

@@ -1,0 +1,212 @@
+//! MA-HNA* with PCCP per agent on the GPU (`shaders/hna.wgsl`), in waves of agents sized to the
+//! memory each needs. The kernel searches and hands back each path's chain; the host reads the
+//! polygons off the hierarchy, funnels and counts them ([`Tally`]), as for the twin
+//! [`crate::crowd::twin_hna`], which the tests hold equal to it.
+
+use super::context::{bytes, groups, Gpu};
+use crate::crowd::twin::INF;
+use crate::crowd::twin_hna::{HnaGraph, HnaResult, Tally, CHAIN};
+use crate::crowd::{Batch, World};
+use crate::space::Space;
+use std::time::Instant;
+
+const SOURCE: &str = concat!(
+    include_str!("../../shaders/bounded.wgsl"),
+    include_str!("../../shaders/hna.wgsl")
+);
+
+/// Bytes of agent memory one wave may use.
+const WAVE_BYTES: u64 = 128 << 20;
+
+/// Work (expansions and relaxations) per agent per dispatch on Mesa's llvmpipe, which ends an
+/// invocation's loops after 65,535 rounds in all: each unit is a heap sift and a table probe,
+/// a few tens of rounds at most.
+const BUDGET_LLVMPIPE: u32 = 1024;
+/// Work per agent per dispatch elsewhere.
+const BUDGET: u32 = 65_536;
+
+/// Table slots per agent: the graph searches of a 1024² city map at μ = 10 and two levels
+/// reach a few hundred nodes; 4,096 leaves room for the searches inside one large region.
+pub const SLOTS: u32 = 4096;
+
+/// The kernel, compiled once per device.
+pub struct HnaKernel {
+    pipeline: wgpu::ComputePipeline,
+}
+
+/// A batch's results on the GPU, with the first `keep` agents' cells.
+pub struct HnaRun {
+    pub result: HnaResult,
+    pub paths: Vec<Vec<u32>>,
+    pub ms: f64,
+}
+
+impl HnaKernel {
+    pub fn new(gpu: &Gpu) -> HnaKernel {
+        HnaKernel {
+            pipeline: gpu.pipeline(SOURCE, "hna"),
+        }
+    }
+
+    /// Plans `batch` over `g` (built from `world`) with `slots` table slots per agent.
+    pub fn run(
+        &self,
+        gpu: &Gpu,
+        world: &World,
+        g: &HnaGraph,
+        batch: &Batch,
+        slots: u32,
+        keep: usize,
+    ) -> Result<HnaRun, String> {
+        let t0 = Instant::now();
+        let mesh = world.mesh.as_ref().ok_or("PCCP needs the navmesh")?;
+        let slots = crate::crowd::twin_astar::Scratch::new(slots).slots;
+        let n = batch.agents.len();
+        let cells = world.grid.num_nodes();
+        let stride = (12 * slots as u64 + 3) * 4;
+        let chain_words = 2 * CHAIN + 1;
+        let budget = if gpu.adapter.kind == "Cpu" {
+            BUDGET_LLVMPIPE
+        } else {
+            BUDGET
+        };
+        let limit = gpu
+            .device
+            .limits()
+            .max_storage_buffer_binding_size
+            .min(WAVE_BYTES);
+        let wave = ((limit / stride).max(1) as usize).min(n.max(1));
+        let (words, offsets) = pack(g);
+        let params = |first: usize, agents: usize| -> Vec<u32> {
+            let mut p = vec![
+                agents as u32,
+                first as u32,
+                slots,
+                budget,
+                g.polygons,
+                g.vertices,
+                g.hmul,
+                CHAIN as u32,
+            ];
+            p.extend(offsets);
+            p.extend([0; 3]);
+            p
+        };
+        let ends = HnaGraph::ends(mesh, &world.grid, batch);
+        let uniform = gpu.uniform("params", &params(0, 0));
+        let graph = gpu.storage("graph", &words);
+        let ends_buf = gpu.storage("ends", &ends);
+        let cleared = |label: &str, size: u64| {
+            gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size,
+                // Cleared before each wave: zero is an empty table and an agent not started.
+                usage: wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::COPY_DST
+                    | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            })
+        };
+        let scratch = cleared("scratch", stride * wave as u64);
+        let chains = cleared("chains", 4 * (chain_words * wave) as u64);
+        let pending = gpu.storage("pending", &[0]);
+        let results = gpu.storage("results", &vec![0; 2 * n.max(1)]);
+        let expanded = gpu.storage("expanded", &vec![0; cells]);
+        let entries: Vec<wgpu::BindGroupEntry> = [
+            &uniform, &graph, &ends_buf, &scratch, &results, &chains, &expanded, &pending,
+        ]
+        .iter()
+        .enumerate()
+        .map(|(i, b)| wgpu::BindGroupEntry {
+            binding: i as u32,
+            resource: b.as_entire_binding(),
+        })
+        .collect();
+        let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout: &self.pipeline.get_bind_group_layout(0),
+            entries: &entries,
+        });
+        // Each search pops at most what its heap holds, and relaxes each popped node's arcs.
+        let degree = g.first.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+        let max_rounds = (2 * slots as u64 * (2 + degree as u64)) / budget as u64 + 2;
+        let mut tally = Tally::new(cells, n, keep);
+        let mut first = 0;
+        while first < n {
+            let k = wave.min(n - first);
+            gpu.queue
+                .write_buffer(&uniform, 0, &bytes(&params(first, k)));
+            let mut enc = gpu.device.create_command_encoder(&Default::default());
+            enc.clear_buffer(&scratch, 0, None);
+            enc.clear_buffer(&chains, 0, None);
+            gpu.queue.submit([enc.finish()]);
+            let mut rounds = 0;
+            loop {
+                let mut enc = gpu.device.create_command_encoder(&Default::default());
+                enc.clear_buffer(&pending, 0, None);
+                {
+                    let (x, y) = groups(k);
+                    let mut pass = enc.begin_compute_pass(&Default::default());
+                    pass.set_pipeline(&self.pipeline);
+                    pass.set_bind_group(0, &bind, &[]);
+                    pass.dispatch_workgroups(x, y, 1);
+                }
+                gpu.queue.submit([enc.finish()]);
+                if gpu.read(&pending, 1)?[0] == 0 {
+                    break;
+                }
+                rounds += 1;
+                if rounds > max_rounds {
+                    return Err("the GPU MA-HNA* searches did not finish".into());
+                }
+            }
+            // The wave's chains: polygons, funnel and cells on the host.
+            let got = gpu.read(&chains, chain_words * k)?;
+            for j in 0..k {
+                let c = &got[j * chain_words..(j + 1) * chain_words];
+                let len = c[0] as usize;
+                if len == 0 {
+                    continue;
+                }
+                let pairs: Vec<[u32; 2]> = (0..len).map(|i| [c[1 + 2 * i], c[2 + 2 * i]]).collect();
+                let i = first + j;
+                tally.add(world, g, i, batch.agents[i], ends[2 * i + 1], &pairs);
+            }
+            first += k;
+        }
+        let pairs = gpu.read(&results, 2 * n)?;
+        let expanded = gpu.read(&expanded, cells)?;
+        let result = HnaResult {
+            status: pairs.iter().step_by(2).copied().collect(),
+            costs: pairs.iter().skip(1).step_by(2).copied().collect(),
+            lengths: tally.lengths,
+            traffic: tally.traffic,
+            expanded,
+        };
+        Ok(HnaRun {
+            result,
+            paths: tally.paths,
+            ms: t0.elapsed().as_secs_f64() * 1000.0,
+        })
+    }
+}
+
+/// `g`'s arrays in one buffer (fewer storage bindings than the arrays, which some adapters
+/// limit to eight), and where each starts: first, to, cost, pos, cell, region, pfirst,
+/// pvertex, pcost.
+fn pack(g: &HnaGraph) -> (Vec<u32>, [u32; 9]) {
+    let pos: Vec<u32> = g.pos.iter().flatten().copied().collect();
+    let parts: [&[u32]; 9] = [
+        &g.first, &g.to, &g.cost, &pos, &g.cell_of, &g.region, &g.pfirst, &g.pvertex, &g.pcost,
+    ];
+    let mut words = vec![];
+    let mut offsets = [0; 9];
+    for (o, part) in offsets.iter_mut().zip(parts) {
+        *o = words.len() as u32;
+        words.extend_from_slice(part);
+    }
+    if words.is_empty() {
+        words.push(INF);
+    }
+    (words, offsets)
+}
