@@ -112,8 +112,8 @@ pub enum Command {
     OpenExperiment,
     /// Run ▸ Crowd.
     OpenCrowd,
-    /// Run ▸ Crowd with these views (astar, pccp, flow, flow-gpu; unknown ones are skipped)
-    /// and agents, the batch started on the open map.
+    /// Run ▸ Crowd with these views (astar, pccp, flow, and -gpu for the GPU's; unknown ones
+    /// are skipped) and agents, the batch started on the open map.
     RunCrowd(Vec<String>, usize),
     /// Run ▸ Crowd: the start (0) or goal (1) area's corners; agents then go between the two
     /// areas once both are set.

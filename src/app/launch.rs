@@ -26,8 +26,8 @@ pub struct Options {
     pub compare_knowledge: Option<Vec<u32>>,
     /// With `scene3d` and `screenshot`: fly, and show the scene at this time (s).
     pub fly_to: Option<f32>,
-    /// Open the crowd window with these views (astar, pccp, flow, flow-gpu) and plan this
-    /// many agents.
+    /// Open the crowd window with these views (astar, pccp, flow, and -gpu for the GPU's) and
+    /// plan this many agents.
     pub crowd: Option<(Vec<String>, usize)>,
     /// Print frame times to stderr.
     pub frame_log: bool,

@@ -69,8 +69,8 @@ pub struct AppArgs {
     /// With --scene3d: fly the agent with the algorithm and show the scene at this time (s).
     #[arg(long, value_name = "SECONDS", requires = "scene3d", value_parser = parse_seconds)]
     pub fly_to: Option<f32>,
-    /// Open Run ▸ Crowd and plan a batch with these views at once: astar, pccp, flow,
-    /// flow-gpu, astar-gpu (comma-separated; up to four side by side).
+    /// Open Run ▸ Crowd and plan a batch with these views at once: astar, pccp, flow, and
+    /// astar-gpu, pccp-gpu, flow-gpu (comma-separated; up to four side by side).
     #[arg(long, value_name = "VIEWS", value_delimiter = ',')]
     pub crowd: Vec<String>,
     /// With --crowd: the batch's agents.

@@ -18,8 +18,8 @@ pub struct Panel {
 }
 
 impl Panel {
-    /// Every view offered (the GPU runs A* and flow fields).
-    pub const ALL: [Panel; 5] = [
+    /// Every view offered: each method on each backend.
+    pub const ALL: [Panel; 6] = [
         Panel {
             method: Method::Astar,
             gpu: false,
@@ -40,9 +40,13 @@ impl Panel {
             method: Method::Astar,
             gpu: true,
         },
+        Panel {
+            method: Method::Pccp,
+            gpu: true,
+        },
     ];
 
-    /// The view `--crowd` names: astar, pccp, flow or flow-gpu.
+    /// The view `--crowd` names: astar, pccp or flow, with `-gpu` for the GPU's.
     pub fn parse(name: &str) -> Result<Panel, String> {
         let (m, gpu) = match name.strip_suffix("-gpu") {
             Some(m) => (m, true),
@@ -51,7 +55,7 @@ impl Panel {
         Panel::ALL
             .into_iter()
             .find(|p| p.method.name() == m && p.gpu == gpu)
-            .ok_or_else(|| format!("no view {name:?} (astar, pccp, flow, flow-gpu, astar-gpu)"))
+            .ok_or_else(|| format!("no view {name:?} (astar, pccp, flow, flow-gpu, astar-gpu, pccp-gpu)"))
     }
 
     pub fn label(self) -> String {
@@ -102,7 +106,7 @@ pub struct CrowdWindow {
     pub between_areas: bool,
     /// The area being painted on the canvas (0: start, 1: goal), if any.
     pub painting: Option<usize>,
-    pub chosen: [bool; 5],
+    pub chosen: [bool; 6],
     pub show: Show,
     /// The animation's step (cells walked) and whether it plays.
     pub time: f32,
@@ -127,7 +131,7 @@ impl Default for CrowdWindow {
             areas: [None, None],
             between_areas: false,
             painting: None,
-            chosen: [true, true, false, false, false],
+            chosen: [true, true, false, false, false, false],
             show: Show::Traffic,
             time: 0.0,
             playing: false,
