@@ -55,7 +55,9 @@ impl Panel {
         Panel::ALL
             .into_iter()
             .find(|p| p.method.name() == m && p.gpu == gpu)
-            .ok_or_else(|| format!("no view {name:?} (astar, pccp, flow, flow-gpu, astar-gpu, pccp-gpu)"))
+            .ok_or_else(|| {
+                format!("no view {name:?} (astar, pccp, flow, flow-gpu, astar-gpu, pccp-gpu)")
+            })
     }
 
     pub fn label(self) -> String {
