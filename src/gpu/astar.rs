@@ -1,7 +1,7 @@
 //! Grid A* per agent on the GPU (`shaders/astar.wgsl`), in waves of agents sized to the memory
 //! each needs. Its CPU twin is [`crate::crowd::twin_astar`]; the tests hold the two equal.
 
-use super::context::{bytes, groups, Gpu};
+use super::context::{bytes, Gpu};
 use crate::crowd::twin::FixedGrid;
 use crate::crowd::twin_astar::{AstarResult, Octile, Scratch};
 use crate::crowd::Batch;
@@ -101,21 +101,12 @@ impl AstarKernel {
         let results = gpu.storage("results", &vec![0; 2 * n.max(1)]);
         let traffic = gpu.storage("traffic", &vec![0; cells]);
         let expanded = gpu.storage("expanded", &vec![0; cells]);
-        let entries: Vec<wgpu::BindGroupEntry> = [
-            &uniform, &edges, &ends, &scratch, &results, &traffic, &expanded, &pending,
-        ]
-        .iter()
-        .enumerate()
-        .map(|(i, b)| wgpu::BindGroupEntry {
-            binding: i as u32,
-            resource: b.as_entire_binding(),
-        })
-        .collect();
-        let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: None,
-            layout: &self.pipeline.get_bind_group_layout(0),
-            entries: &entries,
-        });
+        let bind = gpu.bind(
+            &self.pipeline,
+            &[
+                &uniform, &edges, &ends, &scratch, &results, &traffic, &expanded, &pending,
+            ],
+        );
         let mut first = 0;
         while first < n {
             let k = wave.min(n - first);
@@ -124,28 +115,11 @@ impl AstarKernel {
             let mut enc = gpu.device.create_command_encoder(&Default::default());
             enc.clear_buffer(&scratch, 0, None);
             gpu.queue.submit([enc.finish()]);
-            // Dispatch until no agent of the wave is still searching; each dispatch expands
-            // up to `budget` nodes per agent, and no search expands more than its table holds.
-            let mut rounds = 0;
-            loop {
-                let mut enc = gpu.device.create_command_encoder(&Default::default());
-                enc.clear_buffer(&pending, 0, None);
-                {
-                    let (x, y) = groups(k);
-                    let mut pass = enc.begin_compute_pass(&Default::default());
-                    pass.set_pipeline(&self.pipeline);
-                    pass.set_bind_group(0, &bind, &[]);
-                    pass.dispatch_workgroups(x, y, 1);
-                }
-                gpu.queue.submit([enc.finish()]);
-                if gpu.read(&pending, 1)?[0] == 0 {
-                    break;
-                }
-                rounds += 1;
-                if rounds > slots / budget + 2 {
-                    return Err("the GPU A* searches did not finish".into());
-                }
-            }
+            // Each dispatch expands up to `budget` nodes per agent, and no search expands
+            // more than its table holds.
+            let rounds = (slots / budget + 2) as u64;
+            gpu.dispatch_until_done(&self.pipeline, &bind, &pending, k, rounds)
+                .map_err(|e| format!("grid A*: {e}"))?;
             first += k;
         }
         let pairs = gpu.read(&results, 2 * n)?;

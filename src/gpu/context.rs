@@ -109,6 +109,62 @@ impl Gpu {
     }
 }
 
+impl Gpu {
+    /// The bind group of `pipeline`'s group 0 with `buffers` at bindings 0, 1, 2, ….
+    pub fn bind(
+        &self,
+        pipeline: &wgpu::ComputePipeline,
+        buffers: &[&wgpu::Buffer],
+    ) -> wgpu::BindGroup {
+        let entries: Vec<wgpu::BindGroupEntry> = buffers
+            .iter()
+            .enumerate()
+            .map(|(i, b)| wgpu::BindGroupEntry {
+                binding: i as u32,
+                resource: b.as_entire_binding(),
+            })
+            .collect();
+        self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &entries,
+        })
+    }
+
+    /// Dispatches `pipeline` over `items` until a dispatch leaves `pending[0]` at zero: the
+    /// per-agent searches, each of which works a budget per dispatch and counts itself in
+    /// `pending` while unfinished. More than `max_rounds` re-dispatches is an error.
+    pub fn dispatch_until_done(
+        &self,
+        pipeline: &wgpu::ComputePipeline,
+        bind: &wgpu::BindGroup,
+        pending: &wgpu::Buffer,
+        items: usize,
+        max_rounds: u64,
+    ) -> Result<(), String> {
+        let mut rounds = 0;
+        loop {
+            let mut enc = self.device.create_command_encoder(&Default::default());
+            enc.clear_buffer(pending, 0, None);
+            {
+                let (x, y) = groups(items);
+                let mut pass = enc.begin_compute_pass(&Default::default());
+                pass.set_pipeline(pipeline);
+                pass.set_bind_group(0, bind, &[]);
+                pass.dispatch_workgroups(x, y, 1);
+            }
+            self.queue.submit([enc.finish()]);
+            if self.read(pending, 1)?[0] == 0 {
+                return Ok(());
+            }
+            rounds += 1;
+            if rounds > max_rounds {
+                return Err("the searches did not finish".into());
+            }
+        }
+    }
+}
+
 /// Words as the little-endian bytes a buffer holds.
 pub fn bytes(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()

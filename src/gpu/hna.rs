@@ -3,7 +3,7 @@
 //! polygons off the hierarchy, funnels and counts them ([`Tally`]), as for the twin
 //! [`crate::crowd::twin_hna`], which the tests hold equal to it.
 
-use super::context::{bytes, groups, Gpu};
+use super::context::{bytes, Gpu};
 use crate::crowd::twin::INF;
 use crate::crowd::twin_hna::{HnaGraph, HnaResult, Tally, CHAIN};
 use crate::crowd::{Batch, World};
@@ -112,21 +112,12 @@ impl HnaKernel {
         let pending = gpu.storage("pending", &[0]);
         let results = gpu.storage("results", &vec![0; 2 * n.max(1)]);
         let expanded = gpu.storage("expanded", &vec![0; cells]);
-        let entries: Vec<wgpu::BindGroupEntry> = [
-            &uniform, &graph, &ends_buf, &scratch, &results, &chains, &expanded, &pending,
-        ]
-        .iter()
-        .enumerate()
-        .map(|(i, b)| wgpu::BindGroupEntry {
-            binding: i as u32,
-            resource: b.as_entire_binding(),
-        })
-        .collect();
-        let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: None,
-            layout: &self.pipeline.get_bind_group_layout(0),
-            entries: &entries,
-        });
+        let bind = gpu.bind(
+            &self.pipeline,
+            &[
+                &uniform, &graph, &ends_buf, &scratch, &results, &chains, &expanded, &pending,
+            ],
+        );
         // Each search pops at most what its heap holds, and relaxes each popped node's arcs.
         let degree = g.first.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
         let max_rounds = (2 * slots as u64 * (2 + degree as u64)) / budget as u64 + 2;
@@ -140,26 +131,8 @@ impl HnaKernel {
             enc.clear_buffer(&scratch, 0, None);
             enc.clear_buffer(&chains, 0, None);
             gpu.queue.submit([enc.finish()]);
-            let mut rounds = 0;
-            loop {
-                let mut enc = gpu.device.create_command_encoder(&Default::default());
-                enc.clear_buffer(&pending, 0, None);
-                {
-                    let (x, y) = groups(k);
-                    let mut pass = enc.begin_compute_pass(&Default::default());
-                    pass.set_pipeline(&self.pipeline);
-                    pass.set_bind_group(0, &bind, &[]);
-                    pass.dispatch_workgroups(x, y, 1);
-                }
-                gpu.queue.submit([enc.finish()]);
-                if gpu.read(&pending, 1)?[0] == 0 {
-                    break;
-                }
-                rounds += 1;
-                if rounds > max_rounds {
-                    return Err("the GPU MA-HNA* searches did not finish".into());
-                }
-            }
+            gpu.dispatch_until_done(&self.pipeline, &bind, &pending, k, max_rounds)
+                .map_err(|e| format!("MA-HNA*: {e}"))?;
             // The wave's chains: polygons, funnel and cells on the host.
             let got = gpu.read(&chains, chain_words * k)?;
             for j in 0..k {
