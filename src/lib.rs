@@ -20,4 +20,5 @@ pub mod map;
 pub mod search;
 pub mod space;
 pub mod trace;
+pub mod vehicle;
 pub mod world;

@@ -150,6 +150,30 @@ pub enum Experiment {
         #[arg(long)]
         csv: Option<PathBuf>,
     },
+    /// Schnieders 2014 (AIPATH): random goals within 0–8 turning radii of a car, random
+    /// headings and speeds; each test's variants on the same problems, binned by distance as
+    /// Tables 5.3–5.8 bin them. Every path is replayed through the physics; exit 1 if one fails.
+    Aipath {
+        /// heuristics (distance vs time, Tables 5.3–5.4), probe (A* vs probe then A*, Tables
+        /// 5.7–5.8), cells (cell size 0.1–5, Tables 5.5–5.6) or headings (1°, 2°, 10°).
+        #[arg(long, value_parser = ["heuristics", "probe", "cells", "headings"])]
+        test: String,
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        runs: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Iterations before a search counts as failed (the thesis: 100,000).
+        #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+        cap: u64,
+        /// The thesis's heuristic (Algorithm 2's time over the CSC words) instead of the
+        /// sound one (exact time over all Dubins words).
+        #[arg(long)]
+        thesis_heuristic: bool,
+        /// Write one row per variant here (atomically): `test,variant,runs,mean_iterations,
+        /// mean_time_ms,mean_travel_s,success_rate`; the tables go to stdout.
+        #[arg(long)]
+        csv: Option<PathBuf>,
+    },
     /// Mäntysalo 2024's tables beside pathlab's: reads `experiment dynamic` CSVs (shards
     /// concatenated or given one by one) and prints Markdown, one table per scenario.
     Summary {
@@ -177,6 +201,56 @@ fn parse_shard(s: &str) -> Result<(usize, usize), String> {
 
 pub fn run(e: Experiment) -> Result<i32> {
     match e {
+        Experiment::Aipath {
+            test,
+            runs,
+            seed,
+            cap,
+            thesis_heuristic,
+            csv,
+        } => {
+            use pathlab::experiment::aipath;
+            use pathlab::vehicle::Heuristic;
+            let test = aipath::Test::from_name(&test).expect("clap checked the name");
+            if let Some(p) = &csv {
+                // Refused before minutes of searching, not after.
+                let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
+                if p.is_dir() || parent.is_some_and(|d| !d.is_dir()) {
+                    bail!("--csv {}: not a file in an existing folder", p.display());
+                }
+            }
+            let base = if thesis_heuristic {
+                Heuristic::THESIS
+            } else {
+                Heuristic::SOUND
+            };
+            let n = runs as usize * aipath::variants(test, base).len();
+            let bar = Mutex::new(LateProgress::new(n));
+            let report = aipath::run(test, runs as usize, seed, base, cap, &|k| {
+                if let Ok(mut b) = bar.lock() {
+                    b.inc_by(k as u64);
+                }
+            });
+            drop(bar);
+            let mut table = format!(
+                "AIPATH {} test: {runs} problems, seed {seed}, cap {cap}, {} heuristic\n",
+                test.name(),
+                if thesis_heuristic {
+                    "the thesis's"
+                } else {
+                    "the sound"
+                }
+            );
+            table.push_str(&report.table());
+            for (v, p, why) in &report.undrivable {
+                table.push_str(&format!(
+                    "NOT DRIVABLE: {} on problem {p}: {why}\n",
+                    report.variants[*v].name
+                ));
+            }
+            write_csv_and_table(csv, &report.csv(), &table)?;
+            Ok(if report.undrivable.is_empty() { 0 } else { 1 })
+        }
         Experiment::Gps {
             map,
             room,

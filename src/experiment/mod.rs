@@ -1,6 +1,7 @@
 //! Scenario suites: a map with its problems, solved by any registered algorithm. The CLI's
 //! `solve` and `bench`, the benchmark tests and the criterion benches all go through here.
 
+pub mod aipath;
 pub mod anyangle;
 pub mod behaviour;
 pub mod dynamic;

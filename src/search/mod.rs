@@ -38,7 +38,7 @@ pub use dijkstra::Dijkstra;
 pub use dstar_lite::{DStarLite, EdgeChange, Incremental, KeyRule, StepTies};
 pub use dyn_search::DynSearch;
 pub use greedy::Greedy;
-pub use heap::{key_or_inf, Entry, OpenHeap, Ties};
+pub use heap::{key, key_or_inf, Entry, OpenHeap, Ties};
 pub use jps::Jps;
 pub use keyed_heap::KeyedHeap;
 pub use nodes::{Mark, NodeTable};

@@ -1,0 +1,191 @@
+//! Vehicles (Schnieders 2014): every path AIPATH returns can be driven, checked by replaying it
+//! through the physics; A* finds the known best of a case worked by hand; the experiment
+//! writes its agreed CSV.
+
+mod cli_support;
+
+use cli_support::*;
+use pathlab::map::Generator;
+use pathlab::search::Status;
+use pathlab::vehicle::check::drivable;
+use pathlab::vehicle::model::{along, drive};
+use pathlab::vehicle::{Discretisation, Goal, Heuristic, Model, Planner, Pose, Vehicle};
+use rand::{Rng, SeedableRng};
+
+#[test]
+fn every_path_on_1000_random_obstacle_maps_is_drivable() {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+    let car = Vehicle {
+        turning_radius: 3.0,
+        ..Vehicle::THESIS_CAR
+    };
+    let (mut found, mut steps) = (0, 0);
+    for m in 0..1000u64 {
+        let map = Generator::RandomBlocks { density: 0.15 }.generate(24, 24, m);
+        let model = Model::new(car, Discretisation::THESIS, Some(map)).unwrap();
+        // Start anywhere free; the goal where 6 to 20 random drivable actions lead from it,
+        // so that a path exists.
+        let start = loop {
+            let (x, y) = (rng.random_range(0..24u32), rng.random_range(0..24u32));
+            let p = Pose::new(
+                x as f64 + 0.5,
+                y as f64 + 0.5,
+                rng.random_range(0.0..360.0),
+                rng.random_range(0.0..5.0),
+            );
+            if model.free(p.x, p.y) {
+                break p;
+            }
+        };
+        let mut goal = start;
+        let mut succ = vec![];
+        for _ in 0..rng.random_range(6..=20) {
+            model.successors(goal, &mut succ);
+            if succ.is_empty() {
+                break;
+            }
+            goal = succ[rng.random_range(0..succ.len())].1.to;
+        }
+        let mut p = Planner::new(
+            model,
+            Heuristic::SOUND,
+            start,
+            Goal::thesis(goal, 1.0),
+            true,
+        );
+        p.set_cap(5000);
+        if p.run(&mut pathlab::trace::NullTracer) != Status::Found {
+            continue;
+        }
+        let path = p.path().unwrap();
+        if let Err(why) = drivable(&p.model, &path) {
+            panic!("map {m}: {why}");
+        }
+        assert!(p.goal.reached(&path.last().unwrap().pose), "map {m}");
+        assert!((path.last().unwrap().g - p.cost().unwrap()).abs() < 1e-12);
+        found += 1;
+        steps += path.len();
+    }
+    // Enough paths that the check means something.
+    assert!(found >= 500, "{found} paths found");
+    assert!(steps >= 3 * found, "{steps} steps on {found} paths");
+}
+
+#[test]
+fn the_checker_refuses_what_cannot_be_driven() {
+    let model = Model::new(Vehicle::THESIS_CAR, Discretisation::THESIS, None).unwrap();
+    let start = Pose::new(0.0, 0.0, 0.0, 5.0);
+    let goal = Goal::thesis(Pose::new(12.0, 0.0, 0.0, 5.0), 1.0);
+    let mut p = Planner::new(model, Heuristic::SOUND, start, goal, false);
+    assert_eq!(p.run(&mut pathlab::trace::NullTracer), Status::Found);
+    let path = p.path().unwrap();
+    drivable(&p.model, &path).unwrap();
+    // A kink: one pose turned by 30° in a single cell, far tighter than a 6.5 m radius.
+    let mut bent = path.clone();
+    bent[3].pose = along(bent[2].pose, 1.0, 30f64.to_radians());
+    bent[3].pose.v = path[3].pose.v;
+    let why = drivable(&p.model, &bent).unwrap_err();
+    assert!(
+        why.starts_with("step 3:") && why.contains("radius"),
+        "{why}"
+    );
+    // A jump in speed no engine allows.
+    let mut fast = path.clone();
+    fast[2].pose.v += 5.0;
+    assert!(drivable(&p.model, &fast)
+        .unwrap_err()
+        .contains("accelerates"));
+    // A wall across the road.
+    let mut map = pathlab::map::Grid::new(40, 20, pathlab::map::Cell::FREE);
+    map.set(6, 0, pathlab::map::Cell::WALL);
+    let walled = Model::new(Vehicle::THESIS_CAR, Discretisation::THESIS, Some(map)).unwrap();
+    let shifted: Vec<_> = path
+        .iter()
+        .map(|a| {
+            let mut a = *a;
+            a.pose.y += 0.5;
+            a
+        })
+        .collect();
+    assert!(drivable(&walled, &shifted)
+        .unwrap_err()
+        .contains("obstacle"));
+}
+
+#[test]
+fn astar_finds_the_hand_worked_best_of_a_straight_run() {
+    // From 5 m/s to 5 m/s over 20 m straight ahead: v² rises 3 per accelerating cell and falls
+    // 10 per braking cell, so 10 up and 3 down return to 25; held speed between. Accelerating
+    // first and braking last is quickest.
+    let mut pose = Pose::new(0.0, 0.0, 0.0, 5.0);
+    let mut best = 0.0;
+    for i in 0..20 {
+        let a = if i < 10 {
+            1.5
+        } else if i < 17 {
+            0.0
+        } else {
+            -5.0
+        };
+        let (t, v) = drive(1.0, pose.v, a, 13.8).unwrap();
+        pose = along(pose, 1.0, 0.0);
+        pose.v = v;
+        best += t;
+    }
+    assert!((pose.v - 5.0).abs() < 1e-9);
+    let model = Model::new(Vehicle::THESIS_CAR, Discretisation::THESIS, None).unwrap();
+    let goal = Goal::thesis(Pose::new(20.0, 0.0, 0.0, 5.0), 1.0);
+    let mut p = Planner::new(
+        model,
+        Heuristic::SOUND,
+        Pose::new(0.0, 0.0, 0.0, 5.0),
+        goal,
+        false,
+    );
+    assert_eq!(p.run(&mut pathlab::trace::NullTracer), Status::Found);
+    let cost = p.cost().unwrap();
+    // Nothing slower than the hand-worked run, and (the estimate being a lower bound) no
+    // cheaper than the estimate at the start.
+    assert!(cost <= best + 1e-9, "{cost} against {best}");
+    let h0 = Heuristic::SOUND.eval(
+        &Vehicle::THESIS_CAR,
+        &Pose::new(0.0, 0.0, 0.0, 5.0),
+        &goal.pose,
+    );
+    assert!(cost >= h0 - 1e-9, "{cost} under the estimate {h0}");
+    drivable(&p.model, &p.path().unwrap()).unwrap();
+}
+
+#[test]
+fn experiment_aipath_writes_the_agreed_csv() {
+    let csv = tmp("aipath.csv");
+    let out = pathlab(&[
+        "experiment",
+        "aipath",
+        "--test",
+        "probe",
+        "--runs",
+        "6",
+        "--cap",
+        "20000",
+        "--seed",
+        "2",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    let stdout = succeeded(&out);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "test,variant,runs,mean_iterations,mean_time_ms,mean_travel_s,success_rate"
+    );
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[1].starts_with("probe,astar,6,"), "{text}");
+    assert!(lines[2].starts_with("probe,probe,6,"), "{text}");
+    assert!(stdout.contains("mean iterations"), "{stdout}");
+    // Refused before any search.
+    let out = pathlab(&["experiment", "aipath", "--test", "wheels"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("'wheels'"));
+}
