@@ -89,6 +89,19 @@ impl Keys {
         Some(x << 44 | y << 24 | hb << 12 | vb)
     }
 
+    /// The exact state of `p`'s key: its cell's centre, its bin's heading and speed (the pure
+    /// lattice's poses).
+    pub fn snap(&self, p: &Pose) -> Pose {
+        let h = (p.phi / self.heading_step).round() as u64 % self.headings as u64;
+        let v = ((p.v / self.speed_step).round() as u64).min(self.speeds as u64 - 1);
+        Pose {
+            x: ((p.x / self.cell).floor() + 0.5) * self.cell,
+            y: ((p.y / self.cell).floor() + 0.5) * self.cell,
+            phi: h as f64 * self.heading_step,
+            v: v as f64 * self.speed_step,
+        }
+    }
+
     /// The centre of key `k`'s cell, in metres.
     pub fn centre(&self, k: u64) -> (f64, f64) {
         let x = (k >> 44) as f64 - REACH;
@@ -145,6 +158,9 @@ pub struct Planner {
     /// Iterations allowed, probe and A* together.
     pub cap: u64,
     pub replace: Replace,
+    /// The pure lattice: every node is its key's exact state, each action's end snapped to it
+    /// (set with [`Planner::lattice`]).
+    lattice: bool,
     phase: Phase,
     nodes: NodeTable,
     heap: OpenHeap,
@@ -186,6 +202,7 @@ impl Planner {
             key_of: vec![],
             cap: CAP,
             replace: Replace::CostPlusEstimate,
+            lattice: false,
             phase: if probe { Phase::Probe } else { Phase::Astar },
             nodes,
             heap,
@@ -246,6 +263,20 @@ impl Planner {
     /// The key of dense id `n`.
     pub fn key(&self, n: u32) -> Option<u64> {
         self.key_of.get(n as usize).copied()
+    }
+
+    /// The same search on the pure lattice: the start and every action's end snapped to its
+    /// key's exact state, so a node is one state and nothing is replaced but by a cheaper
+    /// arrival. (Its paths teleport by up to half a cell, a bin's half heading and half
+    /// speed step at every action: they are the lattice's, not the car's.)
+    pub fn lattice(mut self) -> Planner {
+        self.lattice = true;
+        self.replace = Replace::Cost;
+        let start = self.keys.snap(&self.log[0].pose);
+        self.log[0].pose = start;
+        self.log[0].h = self.h(&start);
+        self.probe_best = self.log[0].h;
+        self
     }
 
     /// Sets the iteration cap (the thesis's is [`CAP`]).
@@ -397,6 +428,7 @@ impl Planner {
         }
         let mut succ = std::mem::take(&mut self.succ);
         self.model.successors(cur.pose, &mut succ);
+        self.snap_all(&mut succ);
         let mut best: Option<(f64, usize)> = None;
         let mut local = self.probe_best;
         for (i, (_, st)) in succ.iter().enumerate() {
@@ -486,6 +518,15 @@ impl Planner {
         }
     }
 
+    /// On the lattice, each successor's end snapped to its key's state.
+    fn snap_all(&self, succ: &mut [(Action, Step)]) {
+        if self.lattice {
+            for (_, st) in succ.iter_mut() {
+                st.to = self.keys.snap(&st.to);
+            }
+        }
+    }
+
     /// Whether an arrival at cost `g` with estimate `h` replaces the one slot `m` holds.
     fn better(&self, m: u32, g: f64, h: f64) -> bool {
         let old = &self.log[self.arrival_of[m as usize] as usize];
@@ -536,6 +577,7 @@ impl Planner {
         }
         let mut succ = std::mem::take(&mut self.succ);
         self.model.successors(cur.pose, &mut succ);
+        self.snap_all(&mut succ);
         for &(action, st) in &succ {
             let reached = self.goal.reached(&st.to);
             let k = if reached {
