@@ -44,6 +44,7 @@ fn run_app(a: cli::AppArgs) -> i32 {
         frame_log: a.frame_log,
         scrub_test: a.scrub_test,
         crowd: (!a.crowd.is_empty()).then_some((a.crowd, a.crowd_agents)),
+        vehicle: a.vehicle,
         ..Default::default()
     };
     match pathlab::app::run(opts) {

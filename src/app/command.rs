@@ -112,6 +112,10 @@ pub enum Command {
     OpenExperiment,
     /// Run ▸ Crowd.
     OpenCrowd,
+    /// Run ▸ Vehicle planner, start and goal at the map's endpoints the first time.
+    OpenVehicle,
+    /// Plans the vehicle window's problem.
+    PlanVehicle,
     /// Run ▸ Crowd with these views (astar, pccp, flow, and -gpu for the GPU's; unknown ones
     /// are skipped) and agents, the batch started on the open map.
     RunCrowd(Vec<String>, usize),
@@ -229,6 +233,11 @@ impl PathlabApp {
             }
             Command::OpenExperiment => self.experiment.open = true,
             Command::OpenCrowd => self.crowd.open = true,
+            Command::OpenVehicle => {
+                let (s, g) = (self.work.doc.start, self.work.doc.goal);
+                self.vehicle.open_at(s, g, &self.work.doc.grid);
+            }
+            Command::PlanVehicle => self.vehicle.plan(&self.work.doc.grid),
             Command::CrowdArea(k, corners) => {
                 let k = k.min(1);
                 self.crowd.areas[k] = Some(corners);

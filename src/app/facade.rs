@@ -8,6 +8,7 @@ use crate::app::crowd::CrowdWindow;
 use crate::app::experiment::ExperimentWindow;
 use crate::app::flight::Flight;
 use crate::app::knowledge::KnowledgePanel;
+use crate::app::vehicle::VehicleWindow;
 use crate::app::view3d::View3d;
 use crate::app::{Breakpoints, Document, PathlabApp, ProblemList, Run, Tool, View};
 use crate::world::AnySpace;
@@ -143,5 +144,9 @@ impl PathlabApp {
     /// Run ▸ Crowd: its settings, the batch in flight and the last result.
     pub fn crowd(&self) -> &CrowdWindow {
         &self.crowd
+    }
+    /// Run ▸ Vehicle planner: its settings, the plan in flight and the last result.
+    pub fn vehicle(&self) -> &VehicleWindow {
+        &self.vehicle
     }
 }

@@ -29,6 +29,8 @@ pub struct Options {
     /// Open the crowd window with these views (astar, pccp, flow, and -gpu for the GPU's) and
     /// plan this many agents.
     pub crowd: Option<(Vec<String>, usize)>,
+    /// Open Run ▸ Vehicle planner and plan between the map's endpoints.
+    pub vehicle: bool,
     /// Print frame times to stderr.
     pub frame_log: bool,
     /// Scripted scrubbing and painting, for frame-time measurements.

@@ -21,7 +21,7 @@ mod worlds;
 
 // The parts by their own names, so a part reaches another as `crate::app::canvas` wherever
 // either lives.
-use features::{agent, crowd, experiment, flight};
+use features::{agent, crowd, experiment, flight, vehicle};
 use ui::{bottom, help, inspector, palette, panels, path_prompt, world_panels};
 use views::{camera, canvas, canvas_draw, legend, texture, view3d, view3d_gl, view3d_mesh};
 use workspace::Workspace;
@@ -299,6 +299,7 @@ pub struct PathlabApp {
     pub(crate) experiment: experiment::ExperimentWindow,
     /// Run ▸ Crowd.
     pub(crate) crowd: crowd::CrowdWindow,
+    pub(crate) vehicle: vehicle::VehicleWindow,
     /// Agents crossing the map while it changes.
     pub(crate) sim: agent::AgentSim,
     /// Krafft 2019's moving 3D scene, when it is the open world.
@@ -411,6 +412,7 @@ impl PathlabApp {
             quit_now: false,
             experiment: Default::default(),
             crowd: Default::default(),
+            vehicle: Default::default(),
             sim: Default::default(),
             flight: None,
             knowledge: Default::default(),
@@ -468,6 +470,10 @@ impl PathlabApp {
             }
             if let Some((views, agents)) = self.opts.crowd.clone() {
                 self.apply(Command::RunCrowd(views, agents));
+            }
+            if self.opts.vehicle {
+                self.apply(Command::OpenVehicle);
+                self.apply(Command::PlanVehicle);
             }
         }
         let title = format!("pathlab — {}", self.work.doc.title());

@@ -64,7 +64,7 @@ impl PathlabApp {
     pub(super) fn screenshots(&mut self, ctx: &egui::Context) {
         if let Some(out) = self.opts.screenshot.clone() {
             // A crowd batch in flight: the picture waits for its heatmaps.
-            if self.crowd.running() {
+            if self.crowd.running() || self.vehicle.running() {
                 ctx.request_repaint_after(std::time::Duration::from_millis(50));
                 return;
             }

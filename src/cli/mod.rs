@@ -76,6 +76,10 @@ pub struct AppArgs {
     /// With --crowd: the batch's agents.
     #[arg(long, value_name = "N", default_value_t = 10_000, requires = "crowd")]
     pub crowd_agents: usize,
+    /// Open Run ▸ Vehicle planner (Schnieders 2014) and plan a car's path between the map's
+    /// endpoints, beside grid A*'s.
+    #[arg(long)]
+    pub vehicle: bool,
     /// Print frame times (update and frame interval, ms) to stderr every 60 frames.
     #[arg(long)]
     pub frame_log: bool,

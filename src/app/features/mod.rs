@@ -6,6 +6,8 @@ pub(crate) mod crowd;
 pub(crate) mod crowd_view;
 pub(crate) mod experiment;
 pub(crate) mod flight;
+pub(crate) mod vehicle;
+pub(crate) mod vehicle_view;
 
 use crate::app::{DialogPurpose, PathlabApp};
 use eframe::egui;
@@ -91,5 +93,27 @@ impl Feature for Crowd {
     }
 }
 
+/// Run ▸ Vehicle planner: AIPATH beside grid A*.
+struct VehiclePlanner;
+
+impl Feature for VehiclePlanner {
+    fn update(&self, app: &mut PathlabApp, dt: f32) {
+        app.vehicle.advance(dt);
+    }
+    fn windows(&self, app: &mut PathlabApp, ctx: &egui::Context) {
+        if !app.vehicle.open {
+            return;
+        }
+        if app.vehicle.show(ctx, &app.work.doc.grid) == vehicle_view::Asked::Plan {
+            app.vehicle.plan(&app.work.doc.grid);
+        }
+    }
+    fn wants_repaint(&self, app: &PathlabApp) -> bool {
+        // While it plans, the window asks for a frame every 100 ms itself.
+        app.vehicle.playing
+    }
+}
+
 /// Every feature, in the order they update.
-pub(crate) static FEATURES: &[&dyn Feature] = &[&Agents, &Flight, &Experiment, &Crowd];
+pub(crate) static FEATURES: &[&dyn Feature] =
+    &[&Agents, &Flight, &Experiment, &Crowd, &VehiclePlanner];

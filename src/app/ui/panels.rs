@@ -139,6 +139,13 @@ pub(in crate::app) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 {
                     app.apply(Command::OpenCrowd);
                 }
+                if ui
+                    .button("Vehicle planner (Schnieders 2014)…")
+                    .on_hover_text("a car's path in its own state space, beside grid A*'s")
+                    .clicked()
+                {
+                    app.apply(Command::OpenVehicle);
+                }
                 ui.separator();
                 ui.radio_value(&mut app.sync, Sync::Shared, "Views share one step cursor");
                 ui.radio_value(
