@@ -7,6 +7,7 @@ pub mod check;
 pub mod heuristic;
 pub mod model;
 pub mod search;
+pub mod states;
 
 pub use heuristic::{Estimate, Heuristic, TimeModel, Words};
 pub use model::{Discretisation, Model, Pose, Vehicle};
