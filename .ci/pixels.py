@@ -5,7 +5,7 @@ names: grey (lit obstacle voxels), orange (closed set), green (path), sight (a c
 line-of-sight segment), agent (the flying agent and its trail), moving (moving obstacles),
 badge (an oracle badge that agrees), walk (a GPS of the brain walk), heat (the cognitive
 map's brown), jump (jump point search's jumps), polygon (a navmesh's polygon outlines),
-inferno (a crowd heatmap's purples)
+inferno (a crowd heatmap's purples), fast (a vehicle path's top-speed yellow)
 """
 import struct
 import sys
@@ -56,6 +56,8 @@ KINDS = {
     "sight": lambda r, g, b: r < 20 and abs(g - 200) < 20 and abs(b - 120) < 20,
     # Jump point search's jumps and jump points (70, 110, 200).
     "jump": lambda r, g, b: abs(r - 70) < 12 and abs(g - 110) < 12 and abs(b - 200) < 12,
+    # A vehicle path at top speed (250, 210, 30).
+    "fast": lambda r, g, b: abs(r - 250) < 12 and abs(g - 210) < 20 and b < 70,
     # A navmesh's polygon outlines (90, 100, 130).
     "polygon": lambda r, g, b: abs(r - 90) < 8 and abs(g - 100) < 8 and abs(b - 130) < 8,
     # A hierarchy's inter-edges and graph vertices (215, 35, 35), a query's temporary edges

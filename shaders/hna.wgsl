@@ -131,6 +131,9 @@ fn begin(ps: u32, pg: u32) -> u32 {
         }
     }
     let s0 = slot(start_node());
+    if (s0 == INF) {
+        return 2u;
+    }
     scratch[g_at(s0)] = 0u;
     scratch[arc_at(s0)] = INF;
     let pushed = push(vec3<u32>(0u, 0u, start_node()));
@@ -152,11 +155,12 @@ fn search(ps: u32, pg: u32, t: vec2<u32>) -> vec2<u32> {
         let gn = e.y;
         let n = e.z;
         let sn = slot(n);
+        // A stale entry costs its pop too (it counts towards llvmpipe's rounds).
+        work += 1u;
         if (scratch[closed_at(sn)] == 1u || gn != scratch[g_at(sn)]) {
             continue;
         }
         scratch[closed_at(sn)] = 1u;
-        work += 1u;
         if (n < p.polygons + p.vertices) {
             let c = graph[p.o_cell + n];
             if (c != INF) {

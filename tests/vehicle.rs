@@ -271,3 +271,30 @@ fn on_the_lattice_astar_is_dearer_than_dijkstra_only_where_the_estimate_overshoo
     assert!(found >= 100, "only {found} lattice problems found a path");
     assert!(equal > found / 2, "{equal} of {found} equal");
 }
+
+#[test]
+fn no_car_slips_between_walls_that_touch_at_a_corner_nor_starts_too_fast() {
+    // Free cells (0, 0) and (1, 1) meet only at a corner; the way between is shut.
+    let map = pathlab::map::Grid::from_rows(&[".@", "@."]);
+    let model = Model::new(Vehicle::ROBOT, Discretisation::THESIS, Some(map)).unwrap();
+    let diagonal = 45f64.to_radians();
+    let start = Pose {
+        x: 0.5,
+        y: 0.5,
+        phi: diagonal,
+        v: 1.0,
+    };
+    assert!(!model.arc_free(start, 1.0, 0.0));
+    let goal = Goal::thesis(Pose::new(1.5, 1.5, 45.0, 1.0), 1.0);
+    let mut p = Planner::new(model.clone(), Heuristic::SOUND, start, goal, false);
+    assert_eq!(p.run(&mut pathlab::trace::NullTracer), Status::NoPath);
+    // A start faster than the vehicle goes is refused with a reason, and has no actions.
+    let fast = Pose::new(0.5, 0.5, 0.0, 10.0);
+    assert!(model
+        .check_pose("start", &fast)
+        .unwrap_err()
+        .contains("top speed"));
+    let mut out = vec![];
+    model.successors(fast, &mut out);
+    assert!(out.is_empty());
+}

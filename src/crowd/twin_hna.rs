@@ -231,7 +231,9 @@ impl HnaScratch {
                 self.to_goal[s] = c;
             }
         }
-        let s0 = self.table.slot(start).expect("room after the goal's links");
+        let Some(s0) = self.table.slot(start) else {
+            return (Status::Overflow, INF);
+        };
         self.table.g[s0] = 0;
         self.arc[s0] = NO_ARC;
         self.table.push([0, 0, start]);

@@ -266,6 +266,7 @@ pub fn time_exact(veh: &Vehicle, s: f64, v0: f64, v1: f64) -> f64 {
 /// digest's correction: the change's time where a backup circle is no longer than the extra
 /// length needed, else the time over the distance plus that circle).
 pub fn time_thesis(veh: &Vehicle, s: f64, v0: f64, v1: f64) -> f64 {
+    let (v0, v1) = (v0.clamp(0.0, veh.max_speed), v1.clamp(0.0, veh.max_speed));
     match thesis_direct(veh, s, v0, v1) {
         Some(t) => t,
         None => {

@@ -236,6 +236,10 @@ pub struct Step {
 /// braking), capped at top speed `max` (reached, the rest is driven at it), and the speed at
 /// the end; `None` when the vehicle stops before covering `s` or cannot start (v = 0, a ≤ 0).
 pub fn drive(s: f64, v: f64, a: f64, max: f64) -> Option<(f64, f64)> {
+    if v > max + 1e-9 {
+        // Faster than the vehicle can go: no action starts from there.
+        return None;
+    }
     if a == 0.0 {
         return (v > 0.0).then(|| (s / v, v));
     }
@@ -320,17 +324,41 @@ impl Model {
     }
 
     /// Whether the arc of `s` metres turning by `turn` from `p` stays on free ground, sampled
-    /// every tenth of a metre.
+    /// every twentieth of a metre; where two samples lie in diagonal cells, both cells beside
+    /// the corner must be free too (no slipping between walls that touch at a corner).
     pub fn arc_free(&self, p: Pose, s: f64, turn: f64) -> bool {
         if self.map.is_none() {
             return true;
         }
-        let k = (s / 0.1).ceil().max(1.0) as usize;
+        let k = (s / 0.05).ceil().max(1.0) as usize;
+        let mut cell = (p.x.floor(), p.y.floor());
         (1..=k).all(|i| {
             let f = i as f64 / k as f64;
             let q = along(p, s * f, turn * f);
-            self.free(q.x, q.y)
+            let next = (q.x.floor(), q.y.floor());
+            let corner = next.0 != cell.0 && next.1 != cell.1;
+            let ok = self.free(q.x, q.y)
+                && (!corner
+                    || (self.free(next.0 + 0.5, cell.1 + 0.5)
+                        && self.free(cell.0 + 0.5, next.1 + 0.5)));
+            cell = next;
+            ok
         })
+    }
+
+    /// Why pose `p` cannot start or end a plan, if it cannot: off free ground, or faster than
+    /// the vehicle goes.
+    pub fn check_pose(&self, what: &str, p: &Pose) -> Result<(), String> {
+        if !self.free(p.x, p.y) {
+            return Err(format!("the {what} must stand on free ground"));
+        }
+        if !(0.0..=self.vehicle.max_speed).contains(&p.v) {
+            return Err(format!(
+                "the {what}'s speed {:.2} m/s is outside 0 to the top speed, {} m/s",
+                p.v, self.vehicle.max_speed
+            ));
+        }
+        Ok(())
     }
 
     /// Every valid successor of `p`, in the order actions are offered (accelerations, then
@@ -345,7 +373,9 @@ impl Model {
             let Some((time, v1)) = drive(s, p.v, a, veh.max_speed) else {
                 continue;
             };
-            let limit = s / veh.radius_at(p.v.max(v1));
+            // At most a quarter turn an action: a longer arc (a cell several radii long)
+            // would loop, and a heading change says nothing of how many times.
+            let limit = (s / veh.radius_at(p.v.max(v1))).min(PI / 2.0);
             for turn in steering(limit, self.grid.steer.to_radians()) {
                 if !self.arc_free(p, s, turn) {
                     continue;

@@ -107,7 +107,13 @@ pub(super) struct Walls {
 impl Walls {
     pub(super) fn new(map: &crate::map::Grid, goal: &Pose) -> Walls {
         use crate::space::Space;
-        let space = crate::space::GridSpace::octile(map);
+        // Metres, not the map's terrain costs (which would make the bound overestimate).
+        let mut plain = map.clone();
+        let cells = map.width() as usize * map.height() as usize;
+        plain
+            .set_costs(vec![1.0; cells])
+            .expect("one cost per cell");
+        let space = crate::space::GridSpace::octile(&plain);
         let mut dist = vec![f64::INFINITY; space.num_nodes()];
         let mut heap = std::collections::BinaryHeap::new();
         if let Some(g) = space.node(goal.x.max(0.0) as u32, goal.y.max(0.0) as u32) {

@@ -165,7 +165,7 @@ impl VehicleWindow {
         self.error = None;
         self.job = Some(Job::spawn("vehicle", cap, move |p| {
             plan(model, heuristic, start, test, probe, cap, &|| {
-                p.add(1);
+                p.add(256);
                 !p.cancelled()
             })
         }));
@@ -231,9 +231,8 @@ fn plan(
 ) -> Result<VehicleResult, String> {
     let t0 = std::time::Instant::now();
     let goal = test.pose;
-    if !model.free(start.x, start.y) || !model.free(goal.x, goal.y) {
-        return Err("the start and the goal must stand on free ground".into());
-    }
+    model.check_pose("start", &start)?;
+    model.check_pose("goal", &goal)?;
     let mut p = Planner::new(model.clone(), heuristic, start, test, probe).around_walls();
     p.set_cap(cap);
     let mut expanded = vec![];
