@@ -100,30 +100,30 @@ impl VehicleWindow {
                         }
                     });
                 let v = &mut self.vehicle;
-                for (label, value, range) in [
-                    ("turning radius m", &mut v.turning_radius, 0.5..=50.0),
-                    ("lateral m/s²", &mut v.lateral, 0.0..=60.0),
-                    ("accel m/s²", &mut v.accel, 0.1..=20.0),
-                    ("brake m/s²", &mut v.decel, 0.1..=20.0),
-                    ("top speed m/s", &mut v.max_speed, 0.5..=60.0),
-                ] {
-                    let l = ui.label(label);
-                    ui.add(egui::DragValue::new(value).speed(0.1).range(range))
-                        .labelled_by(l.id);
-                }
+                labelled_values(
+                    ui,
+                    0.1,
+                    [
+                        ("turning radius m", &mut v.turning_radius, 0.5..=50.0),
+                        ("lateral m/s²", &mut v.lateral, 0.0..=60.0),
+                        ("accel m/s²", &mut v.accel, 0.1..=20.0),
+                        ("brake m/s²", &mut v.decel, 0.1..=20.0),
+                        ("top speed m/s", &mut v.max_speed, 0.5..=60.0),
+                    ],
+                );
             });
             ui.horizontal_wrapped(|ui| {
                 let g = &mut self.grid;
-                for (label, value, range) in [
-                    ("cell m", &mut g.cell, 0.1..=5.0),
-                    ("heading °", &mut g.heading, 0.5..=30.0),
-                    ("speed m/s", &mut g.speed, 0.05..=5.0),
-                    ("steering °", &mut g.steer, 0.5..=45.0),
-                ] {
-                    let l = ui.label(label);
-                    ui.add(egui::DragValue::new(value).speed(0.05).range(range))
-                        .labelled_by(l.id);
-                }
+                labelled_values(
+                    ui,
+                    0.05,
+                    [
+                        ("cell m", &mut g.cell, 0.1..=5.0),
+                        ("heading °", &mut g.heading, 0.5..=30.0),
+                        ("speed m/s", &mut g.speed, 0.05..=5.0),
+                        ("steering °", &mut g.steer, 0.5..=45.0),
+                    ],
+                );
                 egui::ComboBox::from_label("estimate")
                     .selected_text(HEURISTICS[self.heuristic].0)
                     .show_ui(ui, |ui| {
@@ -407,6 +407,19 @@ impl VehicleWindow {
                 legend(ui, r.model.vehicle.max_speed);
             });
         }
+    }
+}
+
+/// A label and a dragged number for each setting, the number named by its label.
+fn labelled_values<const N: usize>(
+    ui: &mut egui::Ui,
+    speed: f64,
+    items: [(&str, &mut f64, std::ops::RangeInclusive<f64>); N],
+) {
+    for (label, value, range) in items {
+        let l = ui.label(label);
+        ui.add(egui::DragValue::new(value).speed(speed).range(range))
+            .labelled_by(l.id);
     }
 }
 
