@@ -9,8 +9,9 @@
 //! - `headings`: 1°, 2° and 10° heading steps (§5.5.2).
 //!
 //! Means are over the problems every variant of the test solved (so the variants are compared
-//! on the same problems); each variant's success rate is over all. Every path found is replayed
-//! through the physics ([`crate::vehicle::check`]).
+//! on the same problems), except for the 14 cell sizes, each over the problems it solved; each
+//! variant's success rate is over all. Every path found is replayed through the physics
+//! ([`crate::vehicle::check`]).
 
 use crate::vehicle::check::drivable;
 use crate::vehicle::{Discretisation, Estimate, Goal, Heuristic, Model, Planner, Pose, Vehicle};
@@ -248,19 +249,26 @@ pub struct Means {
 }
 
 impl Report {
-    /// The problems every variant solved, within straight-line distance `[lo, hi)`.
-    fn common(&self, lo: f64, hi: f64) -> Vec<usize> {
+    /// The problems variant `v`'s means are over, within straight-line distance `[lo, hi)`:
+    /// those every variant solved; for the cell sizes, those `v` solved (as Table 5.5 counts
+    /// them, failures left out: among 14 sizes few problems are solved by all).
+    fn common(&self, v: usize, lo: f64, hi: f64) -> Vec<usize> {
         (0..self.problems.len())
             .filter(|&p| {
                 let d = self.problems[p].euclid();
-                d >= lo && d < hi && self.runs.iter().all(|r| r[p].travel.is_some())
+                let solved = if self.test == Test::Cells {
+                    self.runs[v][p].travel.is_some()
+                } else {
+                    self.runs.iter().all(|r| r[p].travel.is_some())
+                };
+                d >= lo && d < hi && solved
             })
             .collect()
     }
 
-    /// Variant `v`'s means over the common problems in `[lo, hi)`.
+    /// Variant `v`'s means over its problems in `[lo, hi)` ([`Report::common`]).
     pub fn means(&self, v: usize, lo: f64, hi: f64) -> Means {
-        let common = self.common(lo, hi);
+        let common = self.common(v, lo, hi);
         let n = common.len().max(1) as f64;
         // (+ 0.0: an empty sum is −0.0, printed with its sign.)
         let sum = |f: &dyn Fn(&Run) -> f64| {
@@ -323,7 +331,12 @@ impl Report {
             ("mean path length (m)", |m: &Means| m.length),
             ("mean search time (ms)", |m: &Means| m.ms),
         ] {
-            out.push_str(&format!("\n{what}, problems every variant solved:\n"));
+            let over = if self.test == Test::Cells {
+                "problems each variant solved"
+            } else {
+                "problems every variant solved"
+            };
+            out.push_str(&format!("\n{what}, {over}:\n"));
             out.push_str(&format!("| distance (m) (n) | {} |", names.join(" | ")));
             let compare = self.variants.len() == 2;
             if compare {
@@ -336,10 +349,12 @@ impl Report {
                 let ms: Vec<Means> = (0..self.variants.len())
                     .map(|v| self.means(v, *lo, *hi))
                     .collect();
-                if ms[0].solved_by_all == 0 {
+                // (n): the problems the means are over (the most of any variant's, for cells).
+                let n = ms.iter().map(|m| m.solved_by_all).max().unwrap_or(0);
+                if n == 0 {
                     continue;
                 }
-                out.push_str(&format!("| {label} ({}) |", ms[0].solved_by_all));
+                out.push_str(&format!("| {label} ({n}) |"));
                 for m in &ms {
                     out.push_str(&format!(" {:.2} |", f(m)));
                 }
