@@ -56,7 +56,9 @@ impl Keys {
         let g = &model.grid;
         Keys {
             cell: g.cell,
-            heading_step: g.heading.to_radians(),
+            // A whole number of equal bins around the circle (a step that does not divide 360
+            // is widened a little, rather than the last bin folding into the first).
+            heading_step: std::f64::consts::TAU / g.headings().min(4095) as f64,
             speed_step: g.speed,
             headings: g.headings().min(4095),
             speeds: g.speeds(model.vehicle.max_speed).min(4095),

@@ -327,10 +327,15 @@ impl VehicleResult {
             return Some(path[0].pose);
         }
         let (a, b) = (&path[i - 1], &path[i]);
-        let f = ((t - a.g) / (b.g - a.g).max(1e-9)).clamp(0.0, 1.0);
+        // Under the step's constant acceleration: the distance covered by time τ into it, not
+        // the share of its time (the top-speed cap is ignored within the step).
+        let tau = (t - a.g).clamp(0.0, b.g - a.g);
+        let acc = b.action.map_or(0.0, |x| x.accel);
+        let s = self.model.grid.cell;
+        let f = ((a.pose.v * tau + 0.5 * acc * tau * tau) / s).clamp(0.0, 1.0);
         let turn = crate::vehicle::model::turn_between(a.pose.phi, b.pose.phi);
-        let mut q = crate::vehicle::model::along(a.pose, self.model.grid.cell * f, turn * f);
-        q.v = a.pose.v + (b.pose.v - a.pose.v) * f;
+        let mut q = crate::vehicle::model::along(a.pose, s * f, turn * f);
+        q.v = (a.pose.v + acc * tau).clamp(a.pose.v.min(b.pose.v), a.pose.v.max(b.pose.v));
         Some(q)
     }
 
