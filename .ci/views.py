@@ -2,7 +2,8 @@
 
 usage: views.py IN.ron OUT.ron VIEW... [--ends SX,SY,GX,GY]
 VIEW: an algorithm name, NAME@hex:PITCH for a view searching the map as pointy hexes, or
-NAME@navmesh for one searching it as a navmesh.
+NAME@navmesh for one searching it as a navmesh, NAME@vehicle for one searching it as the
+small robot's vehicle lattice (what `--world vehicle` builds).
 """
 import re
 import sys
@@ -17,6 +18,12 @@ rows = []
 for v in args:
     if v.endswith("@navmesh"):
         name, extra = v[: -len("@navmesh")], ", world: Some((Navmesh, Centre))"
+        rows.append(f'        (name: "{name}", params: {{}}{extra}),')
+        continue
+    if v.endswith("@vehicle"):
+        car = "(turning_radius: 1.5, lateral: 3.0, accel: 1.0, decel: 2.0, max_speed: 3.0)"
+        name = v[: -len("@vehicle")]
+        extra = f", world: Some((Vehicle(vehicle: {car}, heading: 10.0, speed: 0.5), Centre))"
         rows.append(f'        (name: "{name}", params: {{}}{extra}),')
         continue
     name, _, world = v.partition("@hex:")

@@ -305,7 +305,8 @@ fn nonsense_arguments_are_refused() {
     assert!(
         text.contains(
             "heuristic=native (octile | manhattan | euclidean | zero | native | hex | counter)"
-        ) && text.contains("[A*; worlds: square, hex, voxel, navmesh]"),
+        ) && text.contains("[A*; worlds: square, hex, voxel, navmesh, vehicle]")
+            && text.contains("[D* Lite; worlds: square, hex, voxel, navmesh]"),
         "{text}"
     );
     // An OS error is said once.

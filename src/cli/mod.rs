@@ -191,9 +191,10 @@ pub struct RuleArgs {
     #[arg(long, value_enum)]
     terrain: Option<TerrainArg>,
     /// World: `square` cells (the default), `hex`: the map turned into hexagons (problems and
-    /// cells given in square cells run from the hex under that cell's centre), or `navmesh`: its
+    /// cells given in square cells run from the hex under that cell's centre), `navmesh`: its
     /// walkable cells merged into rectangles joined by portals (problems run from the polygon
-    /// under their cells).
+    /// under their cells), or `vehicle`: a small robot's lattice of (cell, heading, speed)
+    /// states, directed edges costing seconds (problems run standing still, facing +x).
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(pathlab::world::Family::flag_names()))]
     world: Option<String>,
     /// With --world hex: square cells from one hex centre to the next (from 1 to the map's

@@ -220,7 +220,7 @@ fn trace_in<S: SpaceFamily>(
     while search.preparing().is_some() {
         search.step_null(space);
     }
-    let mut rec = Recorder::with_layers(space.num_nodes(), &search.layers());
+    let mut rec = Recorder::for_space(space, &search.layers());
     let status = search.run_record(space, &mut rec);
     let run = RunFile {
         version: RUN_VERSION,

@@ -28,7 +28,7 @@ pub struct ParamSpec {
 /// The heuristic parameter most algorithms share.
 pub const HEURISTIC: ParamSpec = ParamSpec {
     name: "heuristic",
-    help: "distance estimate; native is the world's own: octile (8 moves) or manhattan (4 moves) on squares, hex on hexes; counter (hexes): distance plus the cognitive map's penalty (Rahmani 2020)",
+    help: "distance estimate; native is the world's own: octile (8 moves) or manhattan (4 moves) on squares, hex on hexes, the least driving time on vehicle lattices (not admissible there: snapping); counter (hexes): distance plus the cognitive map's penalty (Rahmani 2020)",
     // New names go at the end: a choice is stored as its index.
     kind: ParamKind::Choice(&[
         "octile",

@@ -49,10 +49,13 @@ macro_rules! declare_makers {
         })*
 
         impl AlgoInfo {
-            /// The world families this algorithm accepts.
+            /// The world families this algorithm accepts: those it has a constructor for,
+            /// less those whose edges are always directed where it needs them undirected.
             pub fn spaces(&self) -> Vec<SpaceKind> {
                 let mut v = vec![];
-                $(if self.makers.$f.is_some() {
+                $(if self.makers.$f.is_some()
+                    && !(self.needs.undirected && <$world as crate::world::WorldFamily>::DIRECTED)
+                {
                     v.push(SpaceKind::$v);
                 })*
                 v

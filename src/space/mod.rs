@@ -7,6 +7,7 @@ mod hex;
 pub mod knowledge;
 pub mod los;
 mod navmesh;
+mod vehicle;
 mod voxel;
 
 pub use grid::{Connectivity, GridSpace, TerrainRule, DIRS};
@@ -14,6 +15,7 @@ pub use heuristic::Heuristic;
 pub use hex::{lattice_centre as hex_lattice_centre, HexOrientation, HexSpace};
 pub use knowledge::CognitiveMap;
 pub use navmesh::{dist as plane_distance, NavmeshSpace, Portal, NO_POLYGON};
+pub use vehicle::VehicleSpace;
 pub use voxel::{VoxelMoves, VoxelSpace};
 
 use serde::{Deserialize, Serialize};
@@ -100,6 +102,13 @@ pub trait Space {
 
     /// Number of node ids (some may be impassable); ids run from 0 to this minus one.
     fn num_nodes(&self) -> usize;
+
+    /// The ids a recording of this space uses, where not one per node: its cells, each node
+    /// recorded as the cell it lies in (a vehicle's lattice has thousands of nodes a cell,
+    /// past what a trace can hold). See [`crate::trace::Recorder::for_space`].
+    fn recorded_nodes(&self) -> Option<usize> {
+        None
+    }
 
     /// True if a search may start, pass or end at `n`.
     fn is_passable(&self, n: NodeId) -> bool;

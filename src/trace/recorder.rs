@@ -4,6 +4,7 @@
 use super::event::{Event, EventKind, PackedEvent, NONE};
 use super::states::{NodeState, NodeStates};
 use super::Tracer;
+use crate::space::Space;
 
 /// The display state an event leaves its node in; `None` for events that leave it as it was.
 /// `a` is the event's first value (g for the kinds that carry one).
@@ -43,6 +44,8 @@ pub struct Recorder {
     layers: Vec<Layer>,
     /// Per-node event chains for the inspector, extended on demand.
     chains: NodeChains,
+    /// Projection onto cells ([`Recorder::for_space`]): the space's id count and its cells.
+    project: Option<(u32, u32)>,
 }
 
 /// A range of node ids in a recording, named for what its nodes are ("cells", "abstract
@@ -107,6 +110,53 @@ impl Recorder {
                 len: num_nodes as u32,
             }],
             chains: NodeChains::default(),
+            project: None,
+        }
+    }
+
+    /// A recorder for searches on `space` that speak of further layers of ids after its own:
+    /// one id per node, or where the space records on its cells ([`Space::recorded_nodes`]: a
+    /// vehicle's lattice), one per cell, each event's nodes projected onto their cells (a
+    /// cell shows the latest event on any of its nodes) and the further layers moved down
+    /// behind the cells.
+    pub fn for_space<S: Space>(space: &S, more: &[(&str, usize)]) -> Recorder {
+        Recorder::for_ids(space.num_nodes(), space.recorded_nodes(), more)
+    }
+
+    /// [`Recorder::for_space`] for a space of `num_nodes` ids recorded on `cells` of them
+    /// where it says so.
+    pub fn for_ids(num_nodes: usize, cells: Option<usize>, more: &[(&str, usize)]) -> Recorder {
+        match cells {
+            Some(cells) => {
+                let mut r = Recorder::with_layers(cells, more);
+                r.project = Some((num_nodes as u32, cells as u32));
+                r
+            }
+            None => Recorder::with_layers(num_nodes, more),
+        }
+    }
+
+    /// A fresh recorder for the same space with other layers after its cells.
+    pub fn relayered(&self, more: &[(&str, usize)]) -> Recorder {
+        let cells = self.layers[0].len as usize;
+        match self.project {
+            Some((all, _)) => Recorder::for_ids(all as usize, Some(cells), more),
+            None => Recorder::with_layers(cells, more),
+        }
+    }
+
+    /// The id an event's node is recorded under.
+    #[inline(always)]
+    fn projected(&self, n: u32) -> u32 {
+        match self.project {
+            Some((all, cells)) if n != NONE => {
+                if n < all {
+                    n % cells
+                } else {
+                    n - all + cells
+                }
+            }
+            _ => n,
         }
     }
 
@@ -417,7 +467,13 @@ impl Recorder {
 impl Tracer for Recorder {
     const ENABLED: bool = true;
     #[inline(always)]
-    fn event(&mut self, e: Event) {
+    fn event(&mut self, mut e: Event) {
+        if self.project.is_some() {
+            if e.kind != EventKind::Phase {
+                e.node = self.projected(e.node);
+            }
+            e.other = self.projected(e.other);
+        }
         match PackedEvent::pack(&e) {
             Some(p) if self.events.len() < self.max_events => self.events.push(p),
             _ => self.dropped += 1,

@@ -106,6 +106,10 @@ pub trait WorldFamily: Clone + std::fmt::Debug {
     /// Whether its worlds keep a cognitive map.
     const KEEPS_KNOWLEDGE: bool = false;
 
+    /// Whether its worlds' edges are always directed ([`Space::directed`]), so that the
+    /// registry lists it for no search that needs them undirected.
+    const DIRECTED: bool = false;
+
     /// Whether crowds (`crate::crowd`, square cells) walk its worlds.
     const WALKED_BY_CROWDS: bool = false;
 
@@ -282,6 +286,25 @@ impl AnySpace {
 
     pub fn num_nodes(&self) -> usize {
         each!(self, w => WorldFamily::space(w).num_nodes())
+    }
+
+    /// The ids a recording uses where not one per node (see [`Space::recorded_nodes`]).
+    pub fn recorded_nodes(&self) -> Option<usize> {
+        each!(self, w => WorldFamily::space(w).recorded_nodes())
+    }
+
+    /// Ids a recording of this world holds for its own nodes: its nodes, or its cells where
+    /// it records on cells.
+    pub fn recorded_len(&self) -> usize {
+        self.recorded_nodes().unwrap_or_else(|| self.num_nodes())
+    }
+
+    /// The vehicle lattice inside, if this is one.
+    pub fn as_vehicle(&self) -> Option<&crate::space::VehicleSpace> {
+        match self {
+            AnySpace::Vehicle(v) => Some(v),
+            _ => None,
+        }
     }
 
     pub fn is_passable(&self, n: NodeId) -> bool {

@@ -138,7 +138,7 @@ mod tests {
         let e = Family::parse("voxel", 2.0, "flat").unwrap_err();
         assert_eq!(
             e,
-            "unknown world family `voxel` (known: square, hex, navmesh)"
+            "unknown world family `voxel` (known: square, hex, navmesh, vehicle)"
         );
         assert_eq!(
             Family::parse("hex", 2.0, "flat"),

@@ -1,5 +1,5 @@
 //! The world families, listed once. A family is a kind of world a map of cells becomes (square
-//! cells, hexes, voxels; navmeshes and hierarchies next): its searchable [`crate::space::Space`],
+//! cells, hexes, voxels, navmeshes, a vehicle's lattice): its searchable [`crate::space::Space`],
 //! and the world around it ([`WorldFamily`]: its size, the node at a cell, the cells a node
 //! covers, how it takes cell changes). The list below generates [`crate::space::SpaceKind`],
 //! [`Family`] (the family with its parameters, as files store it), [`AnySpace`], [`AnySearch`],
@@ -17,6 +17,7 @@ mod family;
 mod hex;
 mod navmesh;
 mod square;
+mod vehicle;
 mod voxel;
 
 pub use any_search::AnySearch;
@@ -36,6 +37,7 @@ macro_rules! for_each_family {
             Hex { orientation: $crate::space::HexOrientation, pitch: f64 } / hex: $crate::space::HexSpace => $crate::space::HexSpace, "hex", "hex grids";
             Voxel { moves: $crate::space::VoxelMoves } / voxel: $crate::world::VoxelWorld => $crate::space::VoxelSpace, "voxel", "voxel worlds";
             Navmesh / navmesh: $crate::space::NavmeshSpace => $crate::space::NavmeshSpace, "navmesh", "navmeshes";
+            Vehicle { vehicle: $crate::vehicle::Vehicle, heading: f64, speed: f64 } / vehicle: $crate::space::VehicleSpace => $crate::space::VehicleSpace, "vehicle", "vehicle lattices";
         }
     };
 }

@@ -84,8 +84,7 @@ pub struct WorldChange {
 /// interval; at one checkpoint per node count that was about 2 ms on a 1024 × 1024 map, at an
 /// eighth of it about 0.3 ms. The price is 2 bytes per event for checkpoints instead of 0.25.
 /// `layers` are the search's id ranges after the world's cells (a hierarchy's graph).
-fn app_recorder(num_nodes: usize, layers: &[(&str, usize)]) -> Recorder {
-    let mut r = Recorder::with_layers(num_nodes, layers);
+fn app_recorder(mut r: Recorder) -> Recorder {
     r.set_interval((r.num_nodes() / 8).max(1 << 16));
     r
 }
@@ -97,7 +96,11 @@ impl Run {
     /// A new run of `choice` on `space` for `query`; nothing is searched until [`Run::pump`].
     pub fn new(choice: AlgoChoice, space: &AnySpace, query: Query) -> Result<Run, String> {
         let search = choice.build(space, query)?;
-        let rec = app_recorder(space.num_nodes(), &search.state().layers());
+        let rec = app_recorder(Recorder::for_ids(
+            space.num_nodes(),
+            space.recorded_nodes(),
+            &search.state().layers(),
+        ));
         Ok(Run {
             choice,
             query,
@@ -143,7 +146,7 @@ impl Run {
             .state()
             .prepared_revision()
             .is_some_and(|r| r != space.revision());
-        if self.world_cells() != space.num_nodes() || !self.search.fits(space) || stale {
+        if self.world_cells() != space.recorded_len() || !self.search.fits(space) || stale {
             // Another world (a voxel world opened over a map of as many cells, say): a new run.
             match Run::new(self.choice.clone(), space, query) {
                 Ok(r) => *self = r,
@@ -192,7 +195,7 @@ impl Run {
         cells: Vec<(usize, u8, u8)>,
     ) -> bool {
         let event = self.rec.len();
-        if self.world_cells() != space.num_nodes()
+        if self.world_cells() != space.recorded_len()
             || !self.search.repair_record(space, around, &mut self.rec)
         {
             return false;
@@ -226,7 +229,8 @@ impl Run {
             goal: self.query.goal,
         };
         let t = Instant::now();
-        let moved = self.world_cells() == space.num_nodes() && self.search.move_start(space, start);
+        let moved =
+            self.world_cells() == space.recorded_len() && self.search.move_start(space, start);
         self.query = q;
         if !moved || !self.repair(space, around, cells) {
             self.restart(space, q);
@@ -285,7 +289,7 @@ impl Run {
                 .map(|l| (l.name.as_str(), l.len as usize))
                 .collect();
             if known != layers {
-                self.rec = app_recorder(self.world_cells(), &layers);
+                self.rec = app_recorder(self.rec.relayered(&layers));
                 self.queued = vec![false; self.rec.num_nodes()];
             }
         }

@@ -7,6 +7,7 @@ pub(crate) mod hex;
 pub(crate) mod knowledge;
 pub(crate) mod navmesh;
 pub(crate) mod square;
+pub(crate) mod vehicle;
 pub(crate) mod view_world;
 pub(crate) mod voxel;
 

@@ -1,5 +1,5 @@
-//! The square world's part: square cells, and the World panel that turns the map into hexes
-//! or voxels.
+//! The square world's part: square cells, and the World panel that turns the map into hexes,
+//! navmeshes, vehicle lattices or voxels.
 
 use super::geometry::{self, CellGeometry};
 use super::WorldUi;
@@ -20,6 +20,8 @@ impl WorldUi for FamilyUi {
             super::hex::to_hexes(app, ui);
             ui.separator();
             super::navmesh::to_navmesh(app, ui);
+            ui.separator();
+            super::vehicle::to_lattice(app, ui);
             ui.separator();
             super::voxel::extrude(app, ui);
         });
