@@ -215,7 +215,7 @@ fn small_lattice(map: pathlab::map::Grid) -> Model {
 /// continuous estimate does not know, so the lattice can be cheaper than the estimate says and
 /// A* can return a dearer path than Dijkstra. This test measures how often and shows why: on
 /// every problem where A* is dearer, the estimate exceeds the lattice's true cost-to-go at some
-/// state of Dijkstra's path. (docs/vehicles.md gives the figures.)
+/// state of Dijkstra's path. (docs/schnieders2014.md gives the figures.)
 #[test]
 fn on_the_lattice_astar_is_dearer_than_dijkstra_only_where_the_estimate_overshoots() {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);

@@ -15,8 +15,7 @@ use pathlab::vehicle::{Goal, Heuristic, Planner, Vehicle};
 use rand::{Rng, SeedableRng};
 
 /// The small robot on a 16 × 16 map: 10° headings, 0.5 m/s speeds (36 × 7 states a cell),
-/// as `--world vehicle` builds it. (It brakes from 2 m/s to a standstill in exactly one cell,
-/// so goals at rest can be reached.)
+/// as `--world vehicle` builds it.
 fn lattice(seed: u64) -> VehicleSpace {
     let map = Generator::RandomBlocks { density: 0.05 }.generate(16, 16, seed);
     VehicleSpace::new(&map, Vehicle::ROBOT, 10.0, 0.5)
@@ -56,6 +55,17 @@ fn the_registry_refuses_searches_that_walk_edges_backwards_and_runs_the_rest() {
         assert!(registry::build(name, &space, q).is_ok(), "{name}");
     }
     assert!(ran >= 5, "only {ran} algorithms ran");
+    // Ids and states round-trip; a cell's own node (facing +x at one speed step) has the
+    // cell's id, which is what a recording projected onto cells names.
+    let (headings, speeds) = space.bins();
+    for n in (0..space.num_nodes() as u32).step_by(97) {
+        let (x, y, h, v) = space.parts(n);
+        assert!(h < headings && v < speeds);
+        assert_eq!(space.node(x, y, h, v), Some(n));
+    }
+    use pathlab::world::WorldFamily;
+    assert_eq!(WorldFamily::node(&space, 5, 3), Some(3 * 16 + 5));
+    assert_eq!(space.parts(3 * 16 + 5), (5, 3, 0, 1));
 }
 
 #[test]

@@ -154,9 +154,10 @@ pub enum Experiment {
     /// headings and speeds; each test's variants on the same problems, binned by distance as
     /// Tables 5.3–5.8 bin them. Every path is replayed through the physics; exit 1 if one fails.
     Aipath {
-        /// heuristics (distance vs time, Tables 5.3–5.4), probe (A* vs probe then A*, Tables
-        /// 5.7–5.8), cells (cell size 0.1–5, Tables 5.5–5.6) or headings (1°, 2°, 10°).
-        #[arg(long, value_parser = ["heuristics", "probe", "cells", "headings"])]
+        /// heuristics (distance vs time, Tables 5.3–5.4), probe (A* vs the probe, Tables
+        /// 5.7–5.8), cells (cell size 0.1–5, Tables 5.5–5.6), headings (1°, 2°, 10°), or
+        /// lattice (one exact pose per node against the pure lattice; pathlab's own).
+        #[arg(long, value_parser = ["heuristics", "probe", "cells", "headings", "lattice"])]
         test: String,
         #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
         runs: u32,

@@ -44,6 +44,12 @@ impl pathlab::world::FamilyFn for LoadSuite<'_> {
     type Out = Result<i32>;
     fn call<W: pathlab::world::WorldFamily>(self) -> Result<i32> {
         let a = self.args;
+        // Refused before the suite (and on some worlds its optima) is loaded.
+        let (info, _) =
+            pathlab::search::registry::parse_spec(&a.algo).map_err(anyhow::Error::msg)?;
+        if let Some(why) = pathlab::search::registry::family_refusal::<W>(info) {
+            bail!("{why}");
+        }
         let fill = a.rules.hex_fill();
         let (suite, skipped) = Suite::<W::Space>::load_world::<W>(
             &a.map,

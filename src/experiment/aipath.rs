@@ -7,7 +7,10 @@
 //! - `probe`: A* alone against the probe alone (Algorithm 6, as Tables 5.7, 5.8 measure it),
 //!   with where the probe stopped and AIPATH (the probe, then A*) summarised;
 //! - `cells`: the spatial cell size from 0.1 to 5 (Tables 5.5, 5.6);
-//! - `headings`: 1°, 2° and 10° heading steps (§5.5.2).
+//! - `headings`: 1°, 2° and 10° heading steps (§5.5.2);
+//! - `lattice`: one exact pose per node (§6.2) against the pure lattice (every action's end
+//!   snapped to its state), on problems whose start and goal are lattice states, so both can
+//!   meet the goal test exactly. Not the thesis's: how the two differ in length and work.
 //!
 //! Means are over the problems every variant of the test solved (so the variants are compared
 //! on the same problems), except for the 14 cell sizes, each over the problems it solved; each
@@ -31,6 +34,7 @@ pub enum Test {
     Probe,
     Cells,
     Headings,
+    Lattice,
 }
 
 impl Test {
@@ -40,13 +44,20 @@ impl Test {
             Test::Probe => "probe",
             Test::Cells => "cells",
             Test::Headings => "headings",
+            Test::Lattice => "lattice",
         }
     }
 
     pub fn from_name(s: &str) -> Option<Test> {
-        [Test::Heuristics, Test::Probe, Test::Cells, Test::Headings]
-            .into_iter()
-            .find(|t| t.name() == s)
+        [
+            Test::Heuristics,
+            Test::Probe,
+            Test::Cells,
+            Test::Headings,
+            Test::Lattice,
+        ]
+        .into_iter()
+        .find(|t| t.name() == s)
     }
 }
 
@@ -89,6 +100,11 @@ pub fn problems(test: Test, runs: usize, seed: u64) -> Vec<Problem> {
                 rng.random_range(0.0..360.0),
                 rng.random_range(0.0..vm),
             );
+            let (start, goal) = if test == Test::Lattice {
+                (on_lattice(start), on_lattice(goal))
+            } else {
+                (start, goal)
+            };
             Problem {
                 vehicle,
                 start,
@@ -98,6 +114,17 @@ pub fn problems(test: Test, runs: usize, seed: u64) -> Vec<Problem> {
         .collect()
 }
 
+/// `p` moved to its lattice state at the thesis's discretisation: its cell's centre, a whole
+/// degree, a tenth of a metre a second.
+fn on_lattice(p: Pose) -> Pose {
+    Pose::new(
+        p.x.floor() + 0.5,
+        p.y.floor() + 0.5,
+        p.degrees().round(),
+        (p.v * 10.0).round() / 10.0,
+    )
+}
+
 /// A way of planning that a test compares.
 #[derive(Clone, Copy, Debug)]
 pub struct Variant {
@@ -105,6 +132,8 @@ pub struct Variant {
     pub heuristic: Heuristic,
     pub grid: Discretisation,
     pub probe: bool,
+    /// The pure lattice ([`Planner::lattice`]).
+    pub lattice: bool,
 }
 
 /// The variants of `test`; `base` is the heuristic the test does not vary.
@@ -114,6 +143,7 @@ pub fn variants(test: Test, base: Heuristic) -> Vec<Variant> {
         heuristic,
         grid,
         probe,
+        lattice: false,
     };
     let d = Discretisation::THESIS;
     match test {
@@ -153,6 +183,13 @@ pub fn variants(test: Test, base: Heuristic) -> Vec<Variant> {
             .into_iter()
             .map(|(n, h)| v(n, base, Discretisation { heading: h, ..d }, false))
             .collect(),
+        Test::Lattice => vec![
+            v("poses", base, d, false),
+            Variant {
+                lattice: true,
+                ..v("lattice", base, d, false)
+            },
+        ],
     }
 }
 
@@ -180,6 +217,9 @@ pub fn plan(p: &Problem, v: &Variant, cap: u64) -> (Run, Option<String>) {
     let t0 = Instant::now();
     let goal = Goal::thesis(p.goal, v.grid.cell);
     let mut planner = Planner::new(model, v.heuristic, p.start, goal, v.probe);
+    if v.lattice {
+        planner = planner.lattice();
+    }
     planner.set_cap(cap);
     let null = &mut crate::trace::NullTracer;
     while v.probe && planner.status() == Status::Running && planner.phase() == Phase::Probe {
@@ -199,8 +239,11 @@ pub fn plan(p: &Problem, v: &Variant, cap: u64) -> (Run, Option<String>) {
     planner.run(null);
     let ms = t0.elapsed().as_secs_f64() * 1000.0;
     let path = planner.path();
+    // A lattice path jumps at every action (its ends are snapped): not the car's, so not
+    // replayed.
     let mut why = path
         .as_ref()
+        .filter(|_| !v.lattice)
         .and_then(|path| drivable(&planner.model, path).err());
     let length = |path: &Option<Vec<_>>| {
         path.as_ref()

@@ -45,6 +45,9 @@ pub struct Needs {
     pub stable_ids: bool,
     /// Line of sight between nodes (the any-angle searches).
     pub sight: bool,
+    /// Arrays over every node of the world (ARA*): refused on worlds of more nodes than the
+    /// segmented tables start at (a vehicle lattice of a large map).
+    pub dense: bool,
 }
 
 impl Needs {
@@ -54,6 +57,7 @@ impl Needs {
         uniform_costs: false,
         stable_ids: false,
         sight: false,
+        dense: false,
     };
 
     /// What searches that repair after a change need: edges both ways, ids that stay.
@@ -62,6 +66,7 @@ impl Needs {
         uniform_costs: false,
         stable_ids: true,
         sight: false,
+        dense: false,
     };
 
     /// What jump point search needs: every move costs its length.
@@ -70,6 +75,7 @@ impl Needs {
         uniform_costs: true,
         stable_ids: false,
         sight: false,
+        dense: false,
     };
 
     /// What the any-angle searches need: straight segments between nodes to check.
@@ -78,6 +84,7 @@ impl Needs {
         uniform_costs: false,
         stable_ids: false,
         sight: true,
+        dense: false,
     };
 
     /// Why `algo` cannot run on `space`, if it cannot.
@@ -95,6 +102,13 @@ impl Needs {
         if self.sight && !space.has_line_of_sight() {
             return Some(format!(
                 "{algo} needs line of sight between nodes; this world has no segments to check (use astar)"
+            ));
+        }
+        if self.dense && space.num_nodes() > super::best_first::SEGMENTED_ABOVE {
+            return Some(format!(
+                "{algo} keeps arrays over every node; this world has {} nodes, more than {} (use astar)",
+                space.num_nodes(),
+                super::best_first::SEGMENTED_ABOVE
             ));
         }
         if self.uniform_costs && !space.uniform_costs() {

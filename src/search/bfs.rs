@@ -52,7 +52,13 @@ impl Bfs {
 impl<S: Space> Search<S> for Bfs {
     fn reset(&mut self, space: &S, query: Query) {
         self.query = query;
-        self.nodes.reset(space.num_nodes());
+        // As the best-first searches: per-node arrays of a huge world (a vehicle lattice) in
+        // segments handed out as reached.
+        if space.num_nodes() > super::best_first::SEGMENTED_ABOVE {
+            self.nodes.reset_segmented(space.num_nodes());
+        } else {
+            self.nodes.reset(space.num_nodes());
+        }
         self.queue.clear();
         self.stats = Stats {
             generated: 1,

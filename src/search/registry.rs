@@ -50,11 +50,13 @@ macro_rules! declare_makers {
 
         impl AlgoInfo {
             /// The world families this algorithm accepts: those it has a constructor for,
-            /// less those whose edges are always directed where it needs them undirected.
+            /// less those whose edges are always directed where it needs them undirected, or
+            /// that have no line of sight where it needs it.
             pub fn spaces(&self) -> Vec<SpaceKind> {
                 let mut v = vec![];
                 $(if self.makers.$f.is_some()
                     && !(self.needs.undirected && <$world as crate::world::WorldFamily>::DIRECTED)
+                    && !(self.needs.sight && <$world as crate::world::WorldFamily>::SIGHTLESS)
                 {
                     v.push(SpaceKind::$v);
                 })*
@@ -158,7 +160,10 @@ static ALGORITHMS: &[AlgoInfo] = &[
         group: Group::Dynamic,
         makers: generic!(AraStar),
         overlays: &[],
-        needs: Needs::NONE,
+        needs: Needs {
+            dense: true,
+            ..Needs::NONE
+        },
         phases: &["pass"],
         estimate: Estimate::ToGoal,
     },
@@ -325,6 +330,27 @@ static ALGORITHMS: &[AlgoInfo] = &[
         phases: &[],
         estimate: Estimate::PlanCounter,
     },
+    // Schnieders 2014's car planner: vehicle lattices only (it keeps the car's exact poses).
+    AlgoInfo {
+        name: "aipath",
+        title: "AIPATH",
+        summary: "Schnieders 2014's car planner: one exact pose per lattice node, the greedy probe then A* seeded with its nodes; paths the car can drive, costs in seconds",
+        params: crate::vehicle::registered::Aipath::PARAMS,
+        guarantee: Guarantee::Valid,
+        group: Group::Classic,
+        makers: Makers {
+            vehicle: Some(|s, q, p, _| {
+                Ok(Box::new(crate::vehicle::registered::Aipath::from_params(
+                    s, q, p,
+                )))
+            }),
+            ..Makers::NONE
+        },
+        overlays: &[],
+        needs: Needs::NONE,
+        phases: &["probe", "A*"],
+        estimate: Estimate::ToGoal,
+    },
     crate::hier::search::ALGORITHMS[0],
     crate::hier::search::ALGORITHMS[1],
     crate::hier::search::ALGORITHMS[2],
@@ -350,6 +376,28 @@ pub fn parse_spec(spec: &str) -> Result<(&'static AlgoInfo, Params), String> {
     })?;
     let params = Params::parse(info.params, args).map_err(|e| format!("{name}: {e}"))?;
     Ok((info, params))
+}
+
+/// Why `info` cannot run on any world of family `W`, known before one is built (a suite is
+/// loaded): no constructor for it, or its edges or sight are not what the algorithm needs.
+pub fn family_refusal<W: crate::world::WorldFamily>(info: &AlgoInfo) -> Option<String> {
+    let title = <W::Space as Family>::NAME;
+    if <W::Space as Family>::maker(&info.makers).is_none() {
+        return Some(format!("{} does not run on {title}", info.name));
+    }
+    if info.needs.undirected && W::DIRECTED {
+        return Some(format!(
+            "{} needs undirected edges; the edges of {title} are directed",
+            info.name
+        ));
+    }
+    if info.needs.sight && W::SIGHTLESS {
+        return Some(format!(
+            "{} needs line of sight between nodes; {title} have none (use astar)",
+            info.name
+        ));
+    }
+    None
 }
 
 /// Builds an algorithm on any world family from a spec like `weighted-astar:weight=2`.

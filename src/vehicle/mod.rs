@@ -6,6 +6,7 @@
 pub mod check;
 pub mod heuristic;
 pub mod model;
+pub mod registered;
 pub mod search;
 pub mod states;
 

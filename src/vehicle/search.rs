@@ -210,6 +210,11 @@ impl Planner {
         self.phase
     }
 
+    /// Nodes on A*'s open list now.
+    pub fn open_len(&self) -> usize {
+        self.heap.len()
+    }
+
     /// Iterations so far, both phases.
     pub fn iterations(&self) -> u64 {
         self.probe_iterations + self.astar_iterations

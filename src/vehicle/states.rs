@@ -91,6 +91,18 @@ impl Keys {
         }
     }
 
+    /// Key `k`'s cell, heading bin and speed bin (`None` for a key that names no state).
+    pub fn parts(&self, k: u64) -> Option<(i64, i64, u32, u32)> {
+        (k != u64::MAX).then(|| {
+            (
+                (k >> 44) as i64 - REACH as i64,
+                ((k >> 24) & 0xF_FFFF) as i64 - REACH as i64,
+                ((k >> 12) & 0xFFF) as u32,
+                (k & 0xFFF) as u32,
+            )
+        })
+    }
+
     /// The centre of key `k`'s cell, in metres.
     pub fn centre(&self, k: u64) -> (f64, f64) {
         let x = (k >> 44) as f64 - REACH;

@@ -110,6 +110,10 @@ pub trait WorldFamily: Clone + std::fmt::Debug {
     /// registry lists it for no search that needs them undirected.
     const DIRECTED: bool = false;
 
+    /// Whether its worlds have no line of sight between nodes ([`Space::has_line_of_sight`]),
+    /// so that the registry lists no any-angle search for it.
+    const SIGHTLESS: bool = false;
+
     /// Whether crowds (`crate::crowd`, square cells) walk its worlds.
     const WALKED_BY_CROWDS: bool = false;
 
@@ -297,6 +301,15 @@ impl AnySpace {
     /// it records on cells.
     pub fn recorded_len(&self) -> usize {
         self.recorded_nodes().unwrap_or_else(|| self.num_nodes())
+    }
+
+    /// The id node `n` is recorded under: itself, or its cell where the world records on
+    /// cells (see [`Space::recorded_nodes`]).
+    pub fn recorded_id(&self, n: NodeId) -> NodeId {
+        match self.recorded_nodes() {
+            Some(cells) if (n as usize) < self.num_nodes() => n % cells as NodeId,
+            _ => n,
+        }
     }
 
     /// The vehicle lattice inside, if this is one.

@@ -12,6 +12,8 @@ impl WorldFamily for NavmeshSpace {
     /// Lengths through polygon centres are not the square grid's optima: scenarios are solved
     /// again on the navmesh.
     const FILE_OPTIMA: bool = false;
+    /// No segments between polygons are checked.
+    const SIGHTLESS: bool = true;
 
     fn heuristics_of(_: Family) -> &'static [Heuristic] {
         NavmeshSpace::HEURISTICS

@@ -26,6 +26,8 @@ impl WorldFamily for VehicleSpace {
     const FILE_OPTIMA: bool = false;
     /// A car does not reverse.
     const DIRECTED: bool = true;
+    /// A lattice node is a state, not a place to see from.
+    const SIGHTLESS: bool = true;
 
     fn heuristics_of(_: Family) -> &'static [Heuristic] {
         VehicleSpace::HEURISTICS
@@ -95,10 +97,13 @@ impl WorldFamily for VehicleSpace {
         let m = self.model().map.as_ref().expect("a lattice has its map");
         (m.width(), m.height())
     }
-    /// The car standing still, facing +x, at the cell: where searches from and to a cell start
-    /// and end.
+    /// The car at the cell facing +x, rolling at one speed step: where searches from and to a
+    /// cell start and end. Not at rest: every action drives a whole cell, and a car cannot brake
+    /// to a halt in exactly one cell but from a few speeds, so goals at rest are mostly out of
+    /// reach (the exact-pose planner almost never meets a speed within half a step of 0).
     fn node(&self, x: u32, y: u32) -> Option<NodeId> {
-        VehicleSpace::node(self, x, y, 0, 0)
+        let (_, speeds) = self.bins();
+        VehicleSpace::node(self, x, y, 0, 1.min(speeds - 1))
     }
     fn xy(&self, n: NodeId) -> (u32, u32) {
         let (x, y, _, _) = self.parts(n);

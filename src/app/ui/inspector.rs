@@ -100,8 +100,15 @@ fn inspect_cell(
     let info = run.rec.node_info(n, k);
     // h as this algorithm uses it, as its registry entry says.
     let estimate = run.choice.info.estimate;
+    // A world recorded on its cells (a vehicle lattice): the cell's latest event is about one
+    // of its many nodes, so h is read from that event, not computed for the cell's own node.
+    let projected = space.recorded_nodes().is_some();
     let h = match estimate {
         Estimate::None => "— (none used)".into(),
+        _ if projected && info.f.is_finite() && info.g.is_finite() => {
+            format!("{:.3} (f − g of the cell's latest event)", info.f - info.g)
+        }
+        _ if projected => "—".into(),
         Estimate::PlanCounter if info.f.is_finite() && info.g.is_finite() => {
             format!("{:.3} (counter, f − g of its plan)", info.f - info.g)
         }
@@ -120,8 +127,12 @@ fn inspect_cell(
         }
         Estimate::PlanCounter => "—".into(),
     };
-    let on_path = run.path_visible() && run.path().is_some_and(|p| p.contains(&n));
-    let search_state = if run.current_node() == Some(n) && !run.path_visible() {
+    let on_path = run.path_visible()
+        && run
+            .path()
+            .is_some_and(|p| p.iter().any(|&m| space.recorded_id(m) == n));
+    let current = run.current_node().map(|m| space.recorded_id(m));
+    let search_state = if current == Some(n) && !run.path_visible() {
         "being expanded"
     } else if on_path {
         "on path"
