@@ -116,28 +116,15 @@ pub(in crate::app) fn to_hexes(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 .on_hover_text("a hex is blocked when it covers a blocked cell's centre");
         });
         let (family, fill) = (c.family(), c.fill);
-        ui.horizontal_wrapped(|ui| {
-            if ui
-                .button("Turn into hexes")
-                .on_hover_text("a new, unsaved hex project of this map")
-                .clicked()
-            {
-                app.request(crate::app::PendingAction::ToFamily(family, fill));
-            }
-            if ui
-                .add_enabled(
-                    app.work.views.len() < 4,
-                    egui::Button::new("+ Compare on hexes"),
-                )
-                .on_hover_text("a view that searches this map as hexes, beside the squares")
-                .clicked()
-            {
-                let choice = app.work.views[app.active.min(app.work.views.len() - 1)]
-                    .run
-                    .choice
-                    .clone();
-                app.add_world_view(choice, family, fill);
-            }
-        });
+        super::turn_into_or_compare(
+            app,
+            ui,
+            (family, fill),
+            ("Turn into hexes", "a new, unsaved hex project of this map"),
+            (
+                "+ Compare on hexes",
+                "a view that searches this map as hexes, beside the squares",
+            ),
+        );
     }
 }

@@ -94,6 +94,32 @@ macro_rules! declare_world_uis {
 }
 crate::for_each_family!(declare_world_uis);
 
+/// The two buttons of a world the square map can become: "Turn into …" (a new, unsaved
+/// project of that family) and "+ Compare on …" (a view searching the map as that world beside
+/// the squares), with their labels and hover texts.
+pub(crate) fn turn_into_or_compare(
+    app: &mut PathlabApp,
+    ui: &mut egui::Ui,
+    (family, fill): (Family, crate::map::HexFill),
+    turn: (&str, &str),
+    compare: (&str, &str),
+) {
+    ui.horizontal_wrapped(|ui| {
+        if ui.button(turn.0).on_hover_text(turn.1).clicked() {
+            app.request(crate::app::PendingAction::ToFamily(family, fill));
+        }
+        if ui
+            .add_enabled(app.work.views.len() < 4, egui::Button::new(compare.0))
+            .on_hover_text(compare.1)
+            .clicked()
+        {
+            let active = app.active.min(app.work.views.len() - 1);
+            let choice = app.work.views[active].run.choice.clone();
+            app.add_world_view(choice, family, fill);
+        }
+    });
+}
+
 /// How the cells of a family's world lie in a 2D view.
 pub(crate) fn geometry_of(family: &Family) -> &'static dyn CellGeometry {
     ui_of(family).geometry(family)

@@ -126,28 +126,17 @@ impl WorldUi for FamilyUi {
 
 /// Turning a square map into a navmesh, or searching it as one beside the squares.
 pub(in crate::app) fn to_navmesh(app: &mut PathlabApp, ui: &mut egui::Ui) {
-    let (family, fill) = (Family::Navmesh, crate::map::HexFill::default());
-    ui.horizontal_wrapped(|ui| {
-        if ui
-            .button("Turn into a navmesh")
-            .on_hover_text(
-                "a new, unsaved project: the walkable cells merged into rectangles joined by portals",
-            )
-            .clicked()
-        {
-            app.request(crate::app::PendingAction::ToFamily(family, fill));
-        }
-        if ui
-            .add_enabled(
-                app.work.views.len() < 4,
-                egui::Button::new("+ Compare on a navmesh"),
-            )
-            .on_hover_text("a view that searches this map's navmesh, beside the squares")
-            .clicked()
-        {
-            let active = app.active.min(app.work.views.len() - 1);
-            let choice = app.work.views[active].run.choice.clone();
-            app.add_world_view(choice, family, fill);
-        }
-    });
+    super::turn_into_or_compare(
+        app,
+        ui,
+        (Family::Navmesh, crate::map::HexFill::default()),
+        (
+            "Turn into a navmesh",
+            "a new, unsaved project: the walkable cells merged into rectangles joined by portals",
+        ),
+        (
+            "+ Compare on a navmesh",
+            "a view that searches this map's navmesh, beside the squares",
+        ),
+    );
 }

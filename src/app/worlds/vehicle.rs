@@ -67,30 +67,17 @@ fn describe(l: &VehicleSpace) -> String {
 
 /// Searching the map as a vehicle's lattice, beside the squares.
 pub(in crate::app) fn to_lattice(app: &mut PathlabApp, ui: &mut egui::Ui) {
-    let (family, fill) = (VehicleSpace::DEFAULT_FAMILY, crate::map::HexFill::default());
-    ui.horizontal_wrapped(|ui| {
-        if ui
-            .button("Turn into a vehicle lattice")
-            .on_hover_text(
-                "a new, unsaved project: a small robot's (cell, heading, speed) states over this map",
-            )
-            .clicked()
-        {
-            app.request(crate::app::PendingAction::ToFamily(family, fill));
-        }
-        if ui
-            .add_enabled(
-                app.work.views.len() < 4,
-                egui::Button::new("+ Compare on a vehicle lattice"),
-            )
-            .on_hover_text(
-                "a view that searches this map as a small robot's lattice, beside the squares",
-            )
-            .clicked()
-        {
-            let active = app.active.min(app.work.views.len() - 1);
-            let choice = app.work.views[active].run.choice.clone();
-            app.add_world_view(choice, family, fill);
-        }
-    });
+    super::turn_into_or_compare(
+        app,
+        ui,
+        (VehicleSpace::DEFAULT_FAMILY, crate::map::HexFill::default()),
+        (
+            "Turn into a vehicle lattice",
+            "a new, unsaved project: a small robot's (cell, heading, speed) states over this map",
+        ),
+        (
+            "+ Compare on a vehicle lattice",
+            "a view that searches this map as a small robot's lattice, beside the squares",
+        ),
+    );
 }
