@@ -70,6 +70,13 @@ pub fn run(opts: Options) -> Result<(), String> {
         depth_buffer: 24,
         ..Default::default()
     };
+    // Headless runs neither read nor write the user's saved state: eframe loads egui's memory
+    // (panel widths, open sections) from its storage whatever `persist_window` says, so a
+    // screenshot would follow whatever layout the last session left. A file of their own,
+    // removed afterwards, keeps them to the defaults.
+    let headless = (opts.screenshot.is_some() || opts.scrub_test)
+        .then(|| std::env::temp_dir().join(format!("pathlab-headless-{}.ron", std::process::id())));
+    native.persistence_path = headless.clone();
     // Frame-time checks measure the app, not the wait for the display's refresh.
     native.glow_options.vsync = !(opts.frame_log || opts.scrub_test);
     // A file named on the command line is read before any window opens: one that does not
@@ -121,7 +128,7 @@ pub fn run(opts: Options) -> Result<(), String> {
     }
     let failed: Arc<Mutex<Option<String>>> = Arc::default();
     let fail = failed.clone();
-    eframe::run_native(
+    let result = eframe::run_native(
         "pathlab",
         native,
         Box::new(move |cc| {
@@ -138,7 +145,11 @@ pub fn run(opts: Options) -> Result<(), String> {
             Ok(Box::new(app))
         }),
     )
-    .map_err(|e| format!("cannot open the window: {e}"))?;
+    .map_err(|e| format!("cannot open the window: {e}"));
+    if let Some(p) = headless {
+        let _ = std::fs::remove_file(p);
+    }
+    result?;
     let failure = failed.lock().map(|f| f.clone()).unwrap_or(None);
     match failure {
         Some(e) => Err(e),
