@@ -170,6 +170,10 @@ pub enum Experiment {
         /// sound one (exact time over all Dubins words).
         #[arg(long)]
         thesis_heuristic: bool,
+        /// Offer half acceleration too (the thesis's optional intermediate step, §4.3.4;
+        /// whether its experiments used it is not said).
+        #[arg(long)]
+        half_accel: bool,
         /// Write one row per variant here (atomically): `test,variant,runs,mean_iterations,
         /// mean_time_ms,mean_travel_s,success_rate`; the tables go to stdout.
         #[arg(long)]
@@ -208,6 +212,7 @@ pub fn run(e: Experiment) -> Result<i32> {
             seed,
             cap,
             thesis_heuristic,
+            half_accel,
             csv,
         } => {
             use pathlab::experiment::aipath;
@@ -225,21 +230,26 @@ pub fn run(e: Experiment) -> Result<i32> {
             } else {
                 Heuristic::SOUND
             };
-            let n = runs as usize * aipath::variants(test, base).len();
+            let n = runs as usize * aipath::variants(test, base, half_accel).len();
             let bar = Mutex::new(LateProgress::new(n));
-            let report = aipath::run(test, runs as usize, seed, base, cap, &|k| {
+            let report = aipath::run(test, runs as usize, seed, (base, half_accel), cap, &|k| {
                 if let Ok(mut b) = bar.lock() {
                     b.inc_by(k as u64);
                 }
             });
             drop(bar);
             let mut table = format!(
-                "AIPATH {} test: {runs} problems, seed {seed}, cap {cap}, {} heuristic\n",
+                "AIPATH {} test: {runs} problems, seed {seed}, cap {cap}, {} heuristic{}\n",
                 test.name(),
                 if thesis_heuristic {
                     "the thesis's"
                 } else {
                     "the sound"
+                },
+                if half_accel {
+                    ", half acceleration offered"
+                } else {
+                    ""
                 }
             );
             table.push_str(&report.table());

@@ -136,8 +136,9 @@ pub struct Variant {
     pub lattice: bool,
 }
 
-/// The variants of `test`; `base` is the heuristic the test does not vary.
-pub fn variants(test: Test, base: Heuristic) -> Vec<Variant> {
+/// The variants of `test`; `base` is the heuristic the test does not vary; with `half_accel`,
+/// every variant also offers half acceleration (the thesis's optional intermediate step).
+pub fn variants(test: Test, base: Heuristic, half_accel: bool) -> Vec<Variant> {
     let v = |name, heuristic, grid, probe| Variant {
         name,
         heuristic,
@@ -145,7 +146,10 @@ pub fn variants(test: Test, base: Heuristic) -> Vec<Variant> {
         probe,
         lattice: false,
     };
-    let d = Discretisation::THESIS;
+    let d = Discretisation {
+        half_accel,
+        ..Discretisation::THESIS
+    };
     match test {
         Test::Heuristics => vec![
             v(
@@ -296,12 +300,12 @@ pub fn run(
     test: Test,
     runs: usize,
     seed: u64,
-    base: Heuristic,
+    (base, half_accel): (Heuristic, bool),
     cap: u64,
     done: &(dyn Fn(usize) + Sync),
 ) -> Report {
     let problems = problems(test, runs, seed);
-    let variants = variants(test, base);
+    let variants = variants(test, base, half_accel);
     let mut all = vec![];
     let mut undrivable = vec![];
     for (vi, v) in variants.iter().enumerate() {
