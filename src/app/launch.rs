@@ -132,9 +132,22 @@ pub fn run(opts: Options) -> Result<(), String> {
         "pathlab",
         native,
         Box::new(move |cc| {
+            let (algo, beside) = (opts.algo.clone(), opts.beside.clone());
             let mut app = PathlabApp::new(opts);
             if let Some((l, f)) = opened {
+                let own_views = !l.algorithms.is_empty();
                 app.open_loaded(&f, l);
+                // A project brings its own views; what the command line names still counts
+                // (checked above): `--algo` sets the first view, `--beside` adds after them.
+                if own_views {
+                    use crate::app::command::Command;
+                    if let Some(Ok(c)) = algo.as_deref().map(AlgoChoice::from_spec) {
+                        app.apply(Command::SetAlgorithm(0, c));
+                    }
+                    for c in beside.iter().filter_map(|s| AlgoChoice::from_spec(s).ok()) {
+                        app.apply(Command::AddView(c));
+                    }
+                }
             }
             app.failure = fail;
             if let Some(storage) = cc.storage {

@@ -194,7 +194,7 @@ pub struct RuleArgs {
     /// cells given in square cells run from the hex under that cell's centre), `navmesh`: its
     /// walkable cells merged into rectangles joined by portals (problems run from the polygon
     /// under their cells), or `vehicle`: a small robot's lattice of (cell, heading, speed)
-    /// states, directed edges costing seconds (problems start and end facing +x at one speed step).
+    /// states, directed edges costing seconds (problems start and end at rest, facing +x).
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(pathlab::world::Family::flag_names()))]
     world: Option<String>,
     /// With --world hex: square cells from one hex centre to the next (from 1 to the map's

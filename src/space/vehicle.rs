@@ -5,11 +5,11 @@
 //! reverse), so the searches that walk edges backwards are refused here.
 //!
 //! Ids run layer by layer, a layer being one (heading, speed) pair over every cell:
-//! `((heading · speeds + (speed − 1) mod speeds) · height + y) · width + x`. So the id modulo
-//! the map's cells is the cell, and a recording projects the lattice onto cells by that
-//! remainder ([`Space::recorded_nodes`]): a lattice is many times the trace's node limit. The
-//! speed is shifted so that layer 0 holds the nodes a cell names (facing +x at one speed step,
-//! where searches between cells start and end): their ids are the cells' own.
+//! `((heading · speeds + speed) · height + y) · width + x`. So the id modulo the map's cells is
+//! the cell, and a recording projects the lattice onto cells by that remainder
+//! ([`Space::recorded_nodes`]): a lattice is many times the trace's node limit. Layer 0 holds
+//! the nodes a cell names (at rest, facing +x, where searches between cells start and end):
+//! their ids are the cells' own.
 //!
 //! The exact-pose planner (AIPATH, `crate::vehicle::Planner`) keeps one exact pose per node;
 //! this lattice keeps none, so its paths are what A* and Dijkstra find on the discretised graph
@@ -101,10 +101,8 @@ impl VehicleSpace {
 
     /// The node at cell (x, y), heading bin `h` and speed bin `v`.
     pub fn node(&self, x: u32, y: u32, h: u32, v: u32) -> Option<NodeId> {
-        (x < self.width && y < self.height && h < self.headings && v < self.speeds).then(|| {
-            let v = (v + self.speeds - 1) % self.speeds;
-            (h * self.speeds + v) * self.cells() + y * self.width + x
-        })
+        (x < self.width && y < self.height && h < self.headings && v < self.speeds)
+            .then(|| (h * self.speeds + v) * self.cells() + y * self.width + x)
     }
 
     /// Node `n`'s cell, heading bin and speed bin.
@@ -115,7 +113,7 @@ impl VehicleSpace {
             c % self.width,
             c / self.width,
             layer / self.speeds,
-            (layer % self.speeds + 1) % self.speeds,
+            layer % self.speeds,
         )
     }
 

@@ -110,7 +110,10 @@ impl Aipath {
 
 /// The planner from `query.start`'s pose to one near `query.goal`'s: within half a cell of its
 /// centre, one heading step and one speed step (the Vehicle planner window's tolerance on
-/// small maps; half steps, the goal's own bins, left A* at its cap on the built-in map).
+/// small maps; half steps, the goal's own bins, left A* at its cap on the built-in map). A goal
+/// at rest is met slow enough to brake to a halt within one more cell (v² ≤ 2·d·cell): every
+/// action drives a whole cell, so an exact pose almost never arrives within a step of 0, and
+/// the path's cost leaves out that last braking (at most v/d).
 fn planner(space: &VehicleSpace, query: Query, s: Settings) -> Planner {
     let model = space.model().clone();
     let (heading, speed) = space.steps();
@@ -118,7 +121,11 @@ fn planner(space: &VehicleSpace, query: Query, s: Settings) -> Planner {
         pose: space.pose(query.goal),
         within: 0.5 * model.grid.cell,
         heading: heading.to_radians(),
-        speed,
+        speed: if space.pose(query.goal).v == 0.0 {
+            (2.0 * model.vehicle.decel * model.grid.cell).sqrt()
+        } else {
+            speed
+        },
     };
     let start: Pose = space.pose(query.start);
     let mut p = Planner::new(model, Heuristic::SOUND, start, goal, s.probe);

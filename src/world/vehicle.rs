@@ -97,13 +97,12 @@ impl WorldFamily for VehicleSpace {
         let m = self.model().map.as_ref().expect("a lattice has its map");
         (m.width(), m.height())
     }
-    /// The car at the cell facing +x, rolling at one speed step: where searches from and to a
-    /// cell start and end. Not at rest: every action drives a whole cell, and a car cannot brake
-    /// to a halt in exactly one cell but from a few speeds, so goals at rest are mostly out of
-    /// reach (the exact-pose planner almost never meets a speed within half a step of 0).
+    /// The car at rest at the cell, facing +x: where searches from and to a cell start and end.
+    /// (Every action drives a whole cell, so on the lattice a goal at rest is reached only from
+    /// a speed bin that stops in exactly one cell: the small robot's 2 m/s; AIPATH's exact poses
+    /// meet it slow enough to stop within one more cell.)
     fn node(&self, x: u32, y: u32) -> Option<NodeId> {
-        let (_, speeds) = self.bins();
-        VehicleSpace::node(self, x, y, 0, 1.min(speeds - 1))
+        VehicleSpace::node(self, x, y, 0, 0)
     }
     fn xy(&self, n: NodeId) -> (u32, u32) {
         let (x, y, _, _) = self.parts(n);

@@ -31,7 +31,7 @@ impl WorldUi for FamilyUi {
                 "A node is a cell, a heading and a speed; its edges are the car's actions \
                  (accelerate, hold or brake, times steering), each one cell long, costing its \
                  time and snapped to the node it ends in. Edges are directed: D* Lite, AD* \
-                 and RTD* are refused. Searches start and end facing right at one speed step (a crawl). \
+                 and RTD* are refused. Searches start and end at rest, facing right. \
                  A cell shows the latest state of any of its nodes.",
             );
             ui.label("For the exact-pose planner (AIPATH), use Run ▸ Vehicle planner.");
