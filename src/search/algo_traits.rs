@@ -132,6 +132,9 @@ pub enum Overlay {
     Walk,
     /// A hierarchy's nodes, inter-edges, intra-edges and a query's temporary edges.
     Hierarchy,
+    /// The corners a search on cell corners reached (Field D*), in their open and closed
+    /// colours, and its path through them.
+    Corners,
 }
 
 /// Families of methods, in the order menus list them.

@@ -12,6 +12,8 @@ mod dijkstra;
 mod dstar_lite;
 mod dyn_search;
 mod expansion;
+mod field_dstar;
+mod field_dstar_path;
 pub mod gps;
 mod greedy;
 mod heap;
@@ -37,6 +39,8 @@ pub use bfs::Bfs;
 pub use dijkstra::Dijkstra;
 pub use dstar_lite::{DStarLite, EdgeChange, Incremental, KeyRule, StepTies};
 pub use dyn_search::DynSearch;
+pub use field_dstar::FieldDStar;
+pub use field_dstar_path::{pieces as field_pieces, segment_clear};
 pub use greedy::Greedy;
 pub use heap::{key, key_or_inf, Entry, OpenHeap, Ties};
 pub use jps::Jps;
@@ -123,6 +127,13 @@ pub trait SearchState {
     /// ([`crate::trace::Recorder::with_layers`]). None for a search on the world alone.
     fn layers(&self) -> Vec<(&'static str, usize)> {
         vec![]
+    }
+
+    /// The path as points in cell units (cell (x, y) spans x..x+1 and y..y+1), for a search
+    /// whose path runs between points that are not its nodes' centres (Field D*'s crossings
+    /// of cell edges); `None` draws the path from node to node.
+    fn polyline(&self) -> Option<Vec<[f64; 2]>> {
+        None
     }
 
     /// While the search waits for data it prepares on another thread (a hierarchy being

@@ -313,6 +313,22 @@ static ALGORITHMS: &[AlgoInfo] = &[
         phases: &[],
         estimate: Estimate::ToGoal,
     },
+    AlgoInfo {
+        name: "field-dstar",
+        title: "Field D*",
+        summary: "any-angle search on cell corners (Ferguson & Stentz 2005): a corner's cost interpolated along the edges around it, so paths cut across cells of any cost; searches backwards from the goal",
+        params: super::FieldDStar::PARAMS,
+        guarantee: Guarantee::AnyAngle,
+        group: Group::AnyAngle,
+        makers: Makers {
+            square: Some(|s, q, p, _| Ok(Box::new(super::FieldDStar::from_params(s, q, p)))),
+            ..Makers::NONE
+        },
+        overlays: &[Overlay::Corners],
+        needs: Needs::NONE,
+        phases: &[],
+        estimate: Estimate::ToStart,
+    },
     // Rahmani 2020's walking planner: hexes only (its cognitive map and cone are hexagonal).
     AlgoInfo {
         name: "gps",

@@ -290,6 +290,12 @@ impl GridSpace {
         self.classes[n as usize]
     }
 
+    /// What crossing node `n`'s cell costs per unit length (1 on plain ground).
+    #[inline]
+    pub fn cell_cost(&self, n: NodeId) -> f32 {
+        self.costs[n as usize]
+    }
+
     /// The move bits of node `n` (bit d: direction d of N, E, S, W, NE, SE, SW, NW is allowed).
     pub fn moves(&self, n: NodeId) -> u8 {
         self.moves[n as usize]

@@ -3,6 +3,7 @@
 //! and cone, a hierarchy's nodes and navigation graph. A view finds them through its algorithm's registry entry (`overlays`), never by
 //! the algorithm's name.
 
+mod corners;
 pub(crate) mod gps;
 mod hierarchy;
 mod jumps;
@@ -50,6 +51,7 @@ pub(crate) fn part(o: Overlay) -> &'static dyn OverlayPart {
         Overlay::Jumps => &jumps::Jumps,
         Overlay::Walk => &gps::Walk,
         Overlay::Hierarchy => &hierarchy::Hierarchy,
+        Overlay::Corners => &corners::Corners,
     }
 }
 

@@ -205,7 +205,10 @@ pub fn show(
             // A world may draw its path as a line of its own (a navmesh's, pulled tight through
             // its portals), else from node to node.
             let part = crate::app::worlds::ui_of(&space.family());
-            match part.path_line(space, path, (ov.start, ov.goal)) {
+            let line = run
+                .polyline()
+                .or_else(|| part.path_line(space, path, (ov.start, ov.goal)));
+            match line {
                 Some(line) => {
                     let origin = view.min + cam.offset;
                     let pts = line

@@ -274,6 +274,12 @@ impl Run {
         self.search.state().path()
     }
 
+    /// The path as points in cell units, for a search whose path is not from centre to centre
+    /// (Field D*'s).
+    pub fn polyline(&self) -> Option<Vec<[f64; 2]>> {
+        self.search.state().polyline()
+    }
+
     /// Steps recorded so far.
     pub fn steps(&self) -> usize {
         self.series.node.len()
