@@ -103,25 +103,34 @@ pub enum Command {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
         repeat: u64,
     },
-    /// Record one search and save it as a run file (RON) and optionally a Posthoc trace.
+    /// Record one search and save it as a run file (RON) and optionally a Posthoc trace; or
+    /// read Posthoc traces: `--check FILE` says what pathlab reads of one, `--compare A B`
+    /// prints where two first differ (exit 0 when they are the same, 1 when they differ).
     Trace {
-        #[arg(long)]
-        map: PathBuf,
+        #[arg(long, required_unless_present_any = ["compare", "check"])]
+        map: Option<PathBuf>,
         /// Start cell as X,Y (X,Y,Z on a .3dmap).
-        #[arg(long, value_parser = trace::parse_point)]
-        start: trace::Point,
+        #[arg(long, value_parser = trace::parse_point, required_unless_present_any = ["compare", "check"])]
+        start: Option<trace::Point>,
         /// Goal cell as X,Y (X,Y,Z on a .3dmap).
-        #[arg(long, value_parser = trace::parse_point)]
-        goal: trace::Point,
+        #[arg(long, value_parser = trace::parse_point, required_unless_present_any = ["compare", "check"])]
+        goal: Option<trace::Point>,
         /// Algorithm, optionally with parameters: `weighted-astar:weight=2,heuristic=octile`.
         #[arg(long, default_value = "astar")]
         algo: String,
         /// Run file to write (RON).
-        #[arg(long)]
-        out: PathBuf,
+        #[arg(long, required_unless_present_any = ["compare", "check"])]
+        out: Option<PathBuf>,
         /// Also write a Posthoc trace (`.trace.yaml`).
         #[arg(long)]
         posthoc: Option<PathBuf>,
+        /// Two Posthoc traces (.trace.yaml, .trace.yml, .trace.json): where they first differ.
+        #[arg(long, num_args = 2, value_names = ["A", "B"], conflicts_with_all = ["map", "start", "goal", "out", "posthoc", "check"])]
+        compare: Option<Vec<PathBuf>>,
+        /// A Posthoc trace: its events by kind and what pathlab does not draw of it (with
+        /// --map, placed on that map's cells).
+        #[arg(long, conflicts_with_all = ["start", "goal", "out", "posthoc"])]
+        check: Option<PathBuf>,
         #[command(flatten)]
         rules: RuleArgs,
     },
@@ -305,8 +314,19 @@ pub fn run(cmd: Command) -> Result<i32> {
             algo,
             out,
             posthoc,
+            compare,
+            check,
             rules,
-        } => trace::trace(&map, (start, goal), &algo, &out, posthoc.as_deref(), rules),
+        } => match (compare, check) {
+            (Some(ab), _) => trace::compare(&ab[0], &ab[1]),
+            (_, Some(file)) => trace::check(&file, map.as_deref()),
+            _ => match (map, start, goal, out) {
+                (Some(map), Some(start), Some(goal), Some(out)) => {
+                    trace::trace(&map, (start, goal), &algo, &out, posthoc.as_deref(), rules)
+                }
+                _ => anyhow::bail!("trace needs --map, --start, --goal and --out"),
+            },
+        },
         Command::Convert {
             input,
             output,

@@ -8,7 +8,7 @@ use pathlab::search::registry::Family as SpaceFamily;
 use pathlab::search::{registry, Status};
 use pathlab::space::{HexOrientation, Space, VoxelMoves, VoxelSpace};
 use pathlab::trace::run_file::{RunFile, VoxelRun, RUN_VERSION};
-use pathlab::trace::{posthoc, Recorder};
+use pathlab::trace::{posthoc, posthoc_in, Recorder};
 use pathlab::world::Family;
 use std::path::Path;
 
@@ -275,4 +275,57 @@ fn trace_in<S: SpaceFamily>(
             .map_or("none (no path)".into(), |c| format!("{c:.6}"))
     );
     Ok(if status == Status::Found { 0 } else { 1 })
+}
+
+/// `pathlab trace --compare A B`: where two Posthoc traces first differ.
+pub(super) fn compare(a: &Path, b: &Path) -> Result<i32> {
+    match posthoc_in::compare(a, b).map_err(anyhow::Error::msg)? {
+        None => {
+            println!("{} and {} hold the same events", a.display(), b.display());
+            Ok(0)
+        }
+        Some(diff) => {
+            println!("{diff}");
+            Ok(1)
+        }
+    }
+}
+
+/// `pathlab trace --check FILE [--map M]`: what pathlab reads of a Posthoc trace.
+pub(super) fn check(file: &Path, map: Option<&Path>) -> Result<i32> {
+    let target = match map {
+        Some(m) => {
+            let grid = read_map(m)?;
+            posthoc_in::Target {
+                nodes: grid.width() as usize * grid.height() as usize,
+                square: Some((grid.width(), grid.height())),
+            }
+        }
+        None => posthoc_in::Target {
+            nodes: u32::MAX as usize,
+            square: None,
+        },
+    };
+    let t = posthoc_in::read(file, &target).map_err(anyhow::Error::msg)?;
+    let version = if t.version.is_empty() {
+        "no version"
+    } else {
+        &t.version
+    };
+    println!("{}: {} events ({version})", file.display(), t.events.len());
+    let mut counts = std::collections::BTreeMap::new();
+    for e in &t.events {
+        let name = match e.kind {
+            pathlab::trace::EventKind::Other => t.others[e.a as usize].as_str(),
+            k => k.name(),
+        };
+        *counts.entry(name).or_insert(0usize) += 1;
+    }
+    for (name, n) in counts {
+        println!("  {name}: {n}");
+    }
+    for n in &t.notes {
+        println!("note: {n}");
+    }
+    Ok(0)
 }

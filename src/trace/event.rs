@@ -54,11 +54,14 @@ pub enum EventKind {
     /// A jump (jump point search) scanned the cells from `other` to `node` in a straight or
     /// diagonal line; `a` = 1 when it ended at a jump point or the goal, 0 at a wall.
     Jump = 18,
+    /// An event of a type pathlab does not know, read from another tool's trace; `a` = the
+    /// index of its type's name among the import's.
+    Other = 19,
 }
 
 impl EventKind {
     /// All kinds, in numeric order.
-    pub const ALL: [EventKind; 19] = [
+    pub const ALL: [EventKind; 20] = [
         EventKind::Source,
         EventKind::Destination,
         EventKind::Generate,
@@ -78,6 +81,7 @@ impl EventKind {
         EventKind::Choice,
         EventKind::Walk,
         EventKind::Jump,
+        EventKind::Other,
     ];
 
     /// Whether this event begins a step of the timeline: an expansion, or a walking agent's
@@ -117,6 +121,7 @@ impl EventKind {
             EventKind::Choice => "choice",
             EventKind::Walk => "walk",
             EventKind::Jump => "jump",
+            EventKind::Other => "other",
         }
     }
 }

@@ -2,6 +2,9 @@
 
 mod event;
 pub mod posthoc;
+mod posthoc_expr;
+pub mod posthoc_in;
+mod posthoc_yaml;
 mod recorder;
 pub mod run_file;
 mod states;

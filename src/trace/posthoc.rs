@@ -92,16 +92,8 @@ pub fn to_yaml(rec: &Recorder, layout: Layout) -> String {
     out.push_str("events:\n");
     let world_nodes = rec.layers()[0].len;
     for e in rec.iter() {
-        let kind = match e.kind {
-            EventKind::Found => "end",
-            other => other.name(),
-        };
+        let kind = e.kind.name();
         let _ = write!(out, "  - {{ type: {kind}");
-        let num = |out: &mut String, name: &str, v: f32| {
-            if v.is_finite() {
-                let _ = write!(out, ", {name}: {v}");
-            }
-        };
         let cell = |out: &mut String, prefix: &str, n: u32| {
             // A node of a later layer (a hierarchy's abstract graph) has no cell: it names its
             // layer and its place there, and the views skip it.
@@ -149,75 +141,71 @@ pub fn to_yaml(rec: &Recorder, layout: Layout) -> String {
                     let _ = write!(out, ", phase: {}", e.node);
                 }
             }
-            EventKind::Replan | EventKind::NoPath => {}
+            // The end of a search without a path, or a new plan: the node is no place to draw.
+            EventKind::Replan | EventKind::NoPath => {
+                if node {
+                    let _ = write!(out, ", at: {}", e.node);
+                }
+            }
             _ if !node => {}
             _ => {
                 let _ = write!(out, ", id: {}", e.node);
                 cell(&mut out, "", e.node);
             }
         }
-        match e.kind {
-            EventKind::Generate | EventKind::Update | EventKind::Reopen | EventKind::Expand => {
-                if e.other != NONE {
-                    let _ = write!(out, ", pId: {}", e.other);
-                }
-                num(&mut out, "g", e.a);
-                num(&mut out, "f", e.b);
-            }
-            EventKind::Source => {
-                num(&mut out, "g", e.a);
-                num(&mut out, "f", e.b);
-            }
-            EventKind::LineOfSight => {
-                if e.other != NONE {
-                    let _ = write!(out, ", from: {}", e.other);
+        // Every value the event holds, under the names `fields` gives its kind, so a trace
+        // read back (posthoc_in) gives the same events.
+        if e.kind != EventKind::Phase {
+            let (other, a, b) = fields(e.kind);
+            if e.other != NONE {
+                let _ = write!(out, ", {other}: {}", e.other);
+                if other == "from" {
                     cell(&mut out, "from", e.other);
                 }
-                let _ = write!(out, ", visible: {}", e.a > 0.5);
             }
-            EventKind::Jump => {
-                if e.other != NONE {
-                    let _ = write!(out, ", from: {}", e.other);
-                    cell(&mut out, "from", e.other);
-                }
-                let _ = write!(out, ", found: {}", e.a > 0.5);
-            }
-            EventKind::Inconsistent => {
-                num(&mut out, "g", e.a);
-                num(&mut out, "rhs", e.b);
-            }
-            EventKind::Consistent | EventKind::PathNode => num(&mut out, "g", e.a),
-            EventKind::Found => num(&mut out, "cost", e.a),
-            EventKind::Solution => {
-                num(&mut out, "cost", e.a);
-                num(&mut out, "epsilon", e.b);
-            }
-            EventKind::WorldChange => {
-                if e.a.is_finite() {
-                    num(&mut out, "cost", e.a);
-                } else {
-                    out.push_str(", blocked: true");
-                }
-            }
-            EventKind::Choice => {
-                if e.other != NONE {
-                    let _ = write!(out, ", toward: {}", e.other);
-                }
-                num(&mut out, "cone", e.a);
-                num(&mut out, "free", e.b);
-            }
-            EventKind::Walk => {
-                if e.other != NONE {
-                    let _ = write!(out, ", from: {}", e.other);
-                }
-                num(&mut out, "walked", e.a);
-                let _ = write!(out, ", exploring: {}", e.b > 0.5);
-            }
-            EventKind::Destination | EventKind::Phase | EventKind::Replan | EventKind::NoPath => {}
+            value(&mut out, a, e.a);
+            value(&mut out, b, e.b);
         }
         out.push_str(" }\n");
     }
     out
+}
+
+/// Writes a value unless it is NaN (no value); infinities as YAML writes them.
+fn value(out: &mut String, name: &str, v: f32) {
+    if v.is_nan() {
+        return;
+    }
+    if matches!(name, "visible" | "found" | "exploring") && (v == 0.0 || v == 1.0) {
+        let _ = write!(out, ", {name}: {}", v == 1.0);
+    } else if v.is_infinite() {
+        let _ = write!(out, ", {name}: {}", if v > 0.0 { ".inf" } else { "-.inf" });
+    } else {
+        let _ = write!(out, ", {name}: {v}");
+    }
+}
+
+/// The names an event kind's `other`, `a` and `b` go under in a trace: Posthoc's `pId`, `g`
+/// and `f` where they mean those (only events that set a parent carry `pId`: Posthoc builds
+/// its search tree from them), pathlab's own names elsewhere.
+pub fn fields(kind: EventKind) -> (&'static str, &'static str, &'static str) {
+    use EventKind as K;
+    match kind {
+        K::Source | K::Generate | K::Update | K::Reopen | K::Expand => ("pId", "g", "f"),
+        K::LineOfSight => ("from", "visible", "b"),
+        K::Inconsistent => ("other", "g", "rhs"),
+        K::WorldChange => ("other", "cost", "b"),
+        K::PathNode => ("prev", "g", "b"),
+        K::Consistent => ("other", "g", "b"),
+        K::Found => ("other", "cost", "b"),
+        K::Solution => ("other", "cost", "epsilon"),
+        K::Choice => ("toward", "cone", "free"),
+        K::Walk => ("from", "walked", "exploring"),
+        K::Jump => ("from", "found", "b"),
+        K::Destination | K::Phase | K::Replan | K::NoPath => ("other", "a", "b"),
+        // Another tool's event: Posthoc's names.
+        K::Other => ("pId", "g", "f"),
+    }
 }
 
 /// Coordinates to a thousandth of a cell: enough to draw, and short.
