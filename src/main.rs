@@ -38,6 +38,7 @@ fn run_app(a: cli::AppArgs) -> i32 {
         at_step: a.at_step,
         algo: a.algo,
         beside: a.beside,
+        traces: a.trace,
         scene3d: a.scene3d,
         compare_knowledge: a.compare_knowledge.map(|l| l.0),
         fly_to: a.fly_to,

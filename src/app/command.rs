@@ -20,6 +20,9 @@ pub enum Command {
     OpenExample(usize),
     /// Krafft 2019's moving 3D scene.
     OpenScene3d,
+    /// Plays a trace file (Posthoc's format) back in a view beside the others, or asks which
+    /// (`None`).
+    OpenTrace(Option<PathBuf>),
     /// Saves to the document's file, or asks where.
     Save,
     /// Saves to this file.
@@ -138,6 +141,8 @@ impl PathlabApp {
             Command::Open(p) => self.request(PendingAction::Open(p)),
             Command::OpenExample(i) => self.request(PendingAction::Example(i)),
             Command::OpenScene3d => self.request(PendingAction::Scene3d),
+            Command::OpenTrace(Some(p)) => self.open_trace(&p),
+            Command::OpenTrace(None) => self.ask_file(DialogPurpose::OpenTrace, ""),
             Command::Save => self.save(),
             Command::SaveTo(p) => self.save_to(&p),
             Command::AskFile(purpose, name) => self.ask_file(purpose, &name),

@@ -20,6 +20,8 @@ pub struct Options {
     pub algo: Option<String>,
     /// Algorithms of further views beside the first.
     pub beside: Vec<String>,
+    /// Trace files to play back beside the views (File ▸ Open trace).
+    pub traces: Vec<PathBuf>,
     /// Open Krafft 2019's moving 3D scene.
     pub scene3d: bool,
     /// On a hex world: GPS views at these knowledge levels (%).

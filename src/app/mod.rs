@@ -471,6 +471,9 @@ impl PathlabApp {
             if let Some((views, agents)) = self.opts.crowd.clone() {
                 self.apply(Command::RunCrowd(views, agents));
             }
+            for t in self.opts.traces.clone() {
+                self.apply(Command::OpenTrace(Some(t)));
+            }
             if self.opts.vehicle {
                 self.apply(Command::OpenVehicle);
                 self.apply(Command::PlanVehicle);

@@ -59,6 +59,10 @@ pub struct AppArgs {
     /// --beside astar` compares the two.
     #[arg(long, value_name = "SPEC")]
     pub beside: Vec<String>,
+    /// A search trace (Posthoc's .trace.yaml, .trace.yml or .trace.json) played back in a view
+    /// beside the others, on the map opened (repeatable).
+    #[arg(long, value_name = "FILE")]
+    pub trace: Vec<PathBuf>,
     /// On a hex world: views of GPS of the brain at these knowledge levels (%), e.g. 0,50,100
     /// (Rahmani 2020), each on a cognitive map built to that share.
     #[arg(long, value_name = "LEVELS", value_parser = parse_levels)]

@@ -117,6 +117,22 @@ impl std::fmt::Debug for AlgoInfo {
     }
 }
 
+/// What a view playing back a trace file shows in place of an algorithm (never listed among
+/// the algorithms: it is built from the file, not from parameters).
+pub static TRACE: AlgoInfo = AlgoInfo {
+    name: "trace",
+    title: "Trace",
+    summary: "a search trace read from a file (Posthoc's format), played back step by step",
+    params: &[],
+    guarantee: Guarantee::Valid,
+    group: Group::Classic,
+    makers: Makers::NONE,
+    overlays: &[],
+    needs: Needs::NONE,
+    phases: &[],
+    estimate: Estimate::None,
+};
+
 /// The constructors of an algorithm written once over `S: Space`, for every family.
 macro_rules! generic {
     ($t:ty) => {

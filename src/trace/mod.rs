@@ -6,6 +6,7 @@ mod posthoc_expr;
 pub mod posthoc_in;
 mod posthoc_yaml;
 mod recorder;
+pub mod replay;
 pub mod run_file;
 mod states;
 

@@ -48,6 +48,13 @@ macro_rules! declare_any_search {
                 })
             }
 
+            /// A recorded trace played back on `space`'s family.
+            pub fn replay(space: &AnySpace, r: crate::trace::replay::Replay) -> AnySearch {
+                match space {
+                    $(AnySpace::$v(_) => AnySearch::$v(Box::new(r)),)*
+                }
+            }
+
             /// True when this search was built for `space`'s family.
             pub fn fits(&self, space: &AnySpace) -> bool {
                 matches!((self, space), $((AnySearch::$v(_), AnySpace::$v(_)))|*)

@@ -41,6 +41,13 @@ pub(in crate::app) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
                         }
                     }
                 });
+                if ui
+                    .button("Open trace…")
+                    .on_hover_text("a search trace (Posthoc's .trace.yaml or .trace.json) played back beside the views, on this map")
+                    .clicked()
+                {
+                    app.apply(Command::OpenTrace(None));
+                }
                 if ui.button("Save  (Ctrl+S)").clicked() {
                     app.apply(Command::Save);
                 }

@@ -13,12 +13,30 @@ use std::collections::BTreeMap;
 pub struct AlgoChoice {
     pub info: &'static AlgoInfo,
     pub values: BTreeMap<String, f64>,
+    /// A trace file played back instead of an algorithm (`info` is then
+    /// [`registry::TRACE`]).
+    pub trace: Option<std::sync::Arc<TraceFile>>,
+}
+
+/// A trace read from a file, for views that play it back.
+#[derive(Debug)]
+pub struct TraceFile {
+    /// The file's name, for the view's title.
+    pub name: String,
+    pub events: std::sync::Arc<Vec<crate::trace::Event>>,
+    /// What is not drawn of it, one line each.
+    pub notes: Vec<String>,
 }
 
 impl PartialEq for AlgoChoice {
     fn eq(&self, o: &Self) -> bool {
         // One registry entry each: the same entry is the same algorithm.
-        std::ptr::eq(self.info, o.info) && self.values == o.values
+        std::ptr::eq(self.info, o.info)
+            && self.values == o.values
+            && match (&self.trace, &o.trace) {
+                (Some(a), Some(b)) => std::sync::Arc::ptr_eq(a, b),
+                (a, b) => a.is_none() && b.is_none(),
+            }
     }
 }
 
@@ -31,7 +49,20 @@ impl AlgoChoice {
             .iter()
             .map(|p| (p.name.to_string(), p.default))
             .collect();
-        AlgoChoice { info, values }
+        AlgoChoice {
+            info,
+            values,
+            trace: None,
+        }
+    }
+
+    /// A view playing back a trace read from a file.
+    pub fn trace(file: TraceFile) -> AlgoChoice {
+        AlgoChoice {
+            info: &registry::TRACE,
+            values: BTreeMap::new(),
+            trace: Some(std::sync::Arc::new(file)),
+        }
     }
 
     /// The algorithm a spec like `weighted-astar:weight=2` names, with its parameters checked.
@@ -40,6 +71,7 @@ impl AlgoChoice {
         Ok(AlgoChoice {
             info,
             values: params.values().clone(),
+            trace: None,
         })
     }
 
@@ -61,6 +93,9 @@ impl AlgoChoice {
 
     /// Title for a view: the algorithm and its non-default settings.
     pub fn label(&self) -> String {
+        if let Some(t) = &self.trace {
+            return format!("Trace: {}", t.name);
+        }
         let s = self.spec();
         match s.split_once(':') {
             Some((_, rest)) => format!("{} ({rest})", self.info.title),
@@ -69,6 +104,10 @@ impl AlgoChoice {
     }
 
     pub(in crate::app) fn build(&self, space: &AnySpace, q: Query) -> Result<AnySearch, String> {
+        if let Some(t) = &self.trace {
+            let r = crate::trace::replay::Replay::new(t.events.clone());
+            return Ok(AnySearch::replay(space, r));
+        }
         let params = Params::resolve(self.info.params, &self.values)?;
         crate::app::prepared::build(self.info, &params, space, q)
     }

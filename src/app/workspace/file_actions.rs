@@ -313,6 +313,7 @@ impl PathlabApp {
             }
             DialogPurpose::SaveTape => self.save_tape(&p),
             DialogPurpose::OpenTape => self.open_tape(&p),
+            DialogPurpose::OpenTrace => self.open_trace(&p),
             DialogPurpose::ExportHeatPng => {
                 let written = match self.crowd.png() {
                     Some(img) => crate::crowd::heat::write_png(&p, &img),
@@ -459,6 +460,44 @@ impl PathlabApp {
             Ok(()) => format!("Run written to {}", p.display()),
             Err(e) => format!("Not written: {e}"),
         };
+    }
+
+    /// Reads a trace file onto the open map and plays it back in a view beside the others.
+    pub(in crate::app) fn open_trace(&mut self, p: &std::path::Path) {
+        use crate::trace::posthoc_in;
+        if self.work.views.len() >= 4 {
+            self.status =
+                "Four views already: remove one (View ▸ Remove view) to open a trace".into();
+            return;
+        }
+        let space = &self.work.space;
+        let square = (space.kind() == crate::space::SpaceKind::Square)
+            .then(|| (space.width(), space.height()));
+        let target = posthoc_in::Target {
+            nodes: space.num_nodes(),
+            square,
+        };
+        match posthoc_in::read(p, &target) {
+            Ok(t) => {
+                let name = p
+                    .file_name()
+                    .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into());
+                let n = t.events.len();
+                let notes = t.notes.join("; ");
+                let choice = crate::app::choice::AlgoChoice::trace(crate::app::choice::TraceFile {
+                    name,
+                    events: std::sync::Arc::new(t.events),
+                    notes: t.notes,
+                });
+                let before = self.work.views.len();
+                self.add_view(choice);
+                if self.work.views.len() > before {
+                    self.active = before;
+                    self.status = format!("Trace of {n} events from {}; {notes}", p.display());
+                }
+            }
+            Err(e) => self.report_error("Could not read the trace", e),
+        }
     }
 
     pub(in crate::app) fn export_posthoc(&mut self, p: &std::path::Path) {

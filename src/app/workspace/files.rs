@@ -42,12 +42,16 @@ pub enum DialogPurpose {
     ExportHeatCsv,
     SaveTape,
     OpenTape,
+    OpenTrace,
 }
 
 impl DialogPurpose {
     /// True for dialogs that pick an existing file.
     pub fn opens(self) -> bool {
-        matches!(self, DialogPurpose::Open | DialogPurpose::OpenTape)
+        matches!(
+            self,
+            DialogPurpose::Open | DialogPurpose::OpenTape | DialogPurpose::OpenTrace
+        )
     }
 
     /// The title of the dialog (and of the path field that stands in for it).
@@ -63,6 +67,7 @@ impl DialogPurpose {
             DialogPurpose::ExportHeatCsv => "Export the counts per cell as CSV",
             DialogPurpose::SaveTape => "Save the change tape (RON)",
             DialogPurpose::OpenTape => "Load a change tape (RON)",
+            DialogPurpose::OpenTrace => "Open a search trace (Posthoc: .trace.yaml, .trace.json)",
         }
     }
 
@@ -75,6 +80,7 @@ impl DialogPurpose {
                 &["ron"]
             }
             DialogPurpose::ExportPosthoc => &["yaml"],
+            DialogPurpose::OpenTrace => &["yaml", "yml", "json"],
             DialogPurpose::ExportPng | DialogPurpose::ExportHeatPng => &["png"],
             DialogPurpose::ExportCsv | DialogPurpose::ExportHeatCsv => &["csv"],
         }
@@ -126,6 +132,12 @@ impl PendingDialog {
                         .add_filter("all files", &["*"])
                         .pick_file()
                         .await
+                    }
+                    DialogPurpose::OpenTrace => {
+                        d.add_filter("search traces (Posthoc)", &["yaml", "yml", "json"])
+                            .add_filter("all files", &["*"])
+                            .pick_file()
+                            .await
                     }
                     DialogPurpose::SaveAs => {
                         d.add_filter("MovingAI map", &["map"])

@@ -391,9 +391,9 @@ impl Run {
         for i in self.scanned..self.rec.len() {
             let Some(e) = self.rec.get(i) else { break };
             let n = e.node as usize;
-            if n >= self.queued.len() {
-                continue;
-            }
+            // A node off the recording (an imported trace's event drawn nowhere) still makes
+            // its step, and touches no open list.
+            let inside = n < self.queued.len();
             // The open list's size from the events: a node is on it from its first
             // generate (or, for D* Lite and AD*, from becoming inconsistent) to its expansion, or
             // until it is consistent again.
@@ -403,12 +403,12 @@ impl Run {
                 | EventKind::Update
                 | EventKind::Reopen
                 | EventKind::Inconsistent
-                    if !self.queued[n] =>
+                    if inside && !self.queued[n] =>
                 {
                     self.queued[n] = true;
                     self.open_now += 1;
                 }
-                EventKind::Consistent if self.queued[n] => {
+                EventKind::Consistent if inside && self.queued[n] => {
                     self.queued[n] = false;
                     self.open_now -= 1;
                 }
@@ -426,7 +426,7 @@ impl Run {
                     let last = self.series.f.last().copied().unwrap_or(0.0);
                     self.series.f.push(if e.b.is_finite() { e.b } else { last });
                     self.series.open.push(self.open_now.max(0) as u32);
-                    if self.queued[n] {
+                    if inside && self.queued[n] {
                         self.queued[n] = false;
                         self.open_now -= 1;
                     }

@@ -1,0 +1,82 @@
+//! File ▸ Open trace: the app's own run exported as a Posthoc trace and opened again plays
+//! back in a view beside the live run, step for step the same events, the same path and cost;
+//! a malformed trace is refused with its file and line, and no view is added.
+
+mod common;
+
+use common::{default_app, harness};
+use pathlab::app::{AlgoChoice, Command};
+
+#[test]
+fn an_exported_trace_plays_back_beside_the_run() {
+    let dir = std::env::temp_dir().join(format!("pathlab-app-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("run.trace.yaml");
+    let mut h = harness(default_app());
+    h.run();
+    h.state_mut()
+        .set_algorithm(0, AlgoChoice::named("theta-star"));
+    h.state_mut().apply(Command::ToEnd);
+    h.run();
+    // What File ▸ Export Posthoc trace writes.
+    let yaml = {
+        let space = h.state().space().as_square().unwrap().clone();
+        let xy = |n: u32| space.xy(n);
+        let layout = pathlab::trace::posthoc::Layout {
+            cell: &xy,
+            hex: None,
+        };
+        pathlab::trace::posthoc::to_yaml(&h.state_mut().run_mut(0).rec, layout)
+    };
+    std::fs::write(&file, yaml).unwrap();
+    h.state_mut().apply(Command::OpenTrace(Some(file.clone())));
+    h.run();
+    assert_eq!(h.state().views().len(), 2);
+    assert_eq!(h.state().views()[1].run.choice.label(), "Trace: run.trace.yaml");
+    h.state_mut().apply(Command::ToEnd);
+    h.run();
+    let (live, played) = (
+        h.state_mut().run_mut(0).rec.clone(),
+        h.state_mut().run_mut(1).rec.clone(),
+    );
+    assert_eq!(live.len(), played.len());
+    for (i, (a, b)) in live.iter().zip(played.iter()).enumerate() {
+        let same_f = |x: f32, y: f32| x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan());
+        assert!(
+            a.kind == b.kind
+                && a.node == b.node
+                && a.other == b.other
+                && same_f(a.a, b.a)
+                && same_f(a.b, b.b),
+            "event {i}: {a:?} played as {b:?}"
+        );
+    }
+    assert_eq!(
+        h.state_mut().run_mut(0).steps(),
+        h.state_mut().run_mut(1).steps()
+    );
+    let (p0, p1) = (
+        h.state_mut().run_mut(0).path().map(|p| p.to_vec()),
+        h.state_mut().run_mut(1).path().map(|p| p.to_vec()),
+    );
+    assert!(p0.is_some());
+    assert_eq!(p0, p1);
+    // Stepping moves both views together.
+    h.state_mut().apply(Command::GoTo(5));
+    h.run();
+    let cur: Vec<_> = (0..2)
+        .map(|i| h.state_mut().run_mut(i).current_node())
+        .collect();
+    assert_eq!(cur[0], cur[1]);
+
+    let bad = dir.join("bad.trace.yaml");
+    std::fs::write(&bad, "events:\n  - { type: expanding, id: 1, g: lots }\n").unwrap();
+    h.state_mut().apply(Command::OpenTrace(Some(bad.clone())));
+    h.run();
+    assert_eq!(h.state().views().len(), 2, "no view for a bad trace");
+    let status = h.state().status().to_string();
+    assert!(
+        status.contains(&format!("{}:2:", bad.display())),
+        "{status}"
+    );
+}
