@@ -77,15 +77,16 @@ KINDS = {
     "inferno": lambda r, g, b: g < 60 and b > 50 and r > 20,
 }
 
-path, x0, x1, y0, y1 = sys.argv[1], *map(int, sys.argv[2:6])
-want = dict((k, int(v)) for k, v in (a.split("=") for a in sys.argv[6:]))
-rows, bpp = rows_of(path)
-counts = dict.fromkeys(want, 0)
-for y in range(y0, y1):
-    for x in range(x0, x1):
-        r, g, b = rows[y][x * bpp:x * bpp + 3]
-        for k in want:
-            if KINDS[k](r, g, b):
-                counts[k] += 1
-print(f"{path}: " + ", ".join(f"{k} {counts[k]} (at least {want[k]})" for k in want))
-sys.exit(0 if all(counts[k] >= want[k] for k in want) else 1)
+if __name__ == "__main__":
+    path, x0, x1, y0, y1 = sys.argv[1], *map(int, sys.argv[2:6])
+    want = dict((k, int(v)) for k, v in (a.split("=") for a in sys.argv[6:]))
+    rows, bpp = rows_of(path)
+    counts = dict.fromkeys(want, 0)
+    for y in range(y0, y1):
+        for x in range(x0, x1):
+            r, g, b = rows[y][x * bpp:x * bpp + 3]
+            for k in want:
+                if KINDS[k](r, g, b):
+                    counts[k] += 1
+    print(f"{path}: " + ", ".join(f"{k} {counts[k]} (at least {want[k]})" for k in want))
+    sys.exit(0 if all(counts[k] >= want[k] for k in want) else 1)

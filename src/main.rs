@@ -34,6 +34,7 @@ fn run_app(a: cli::AppArgs) -> i32 {
     let opts = pathlab::app::Options {
         file: a.file,
         screenshot: a.screenshot,
+        svg: a.svg,
         frames: a.frames,
         at_step: a.at_step,
         algo: a.algo,

@@ -32,7 +32,10 @@ fn an_exported_trace_plays_back_beside_the_run() {
     h.state_mut().apply(Command::OpenTrace(Some(file.clone())));
     h.run();
     assert_eq!(h.state().views().len(), 2);
-    assert_eq!(h.state().views()[1].run.choice.label(), "Trace: run.trace.yaml");
+    assert_eq!(
+        h.state().views()[1].run.choice.label(),
+        "Trace: run.trace.yaml"
+    );
     h.state_mut().apply(Command::ToEnd);
     h.run();
     let (live, played) = (
@@ -79,4 +82,42 @@ fn an_exported_trace_plays_back_beside_the_run() {
         status.contains(&format!("{}:2:", bad.display())),
         "{status}"
     );
+}
+
+#[test]
+fn a_view_exports_as_svg_with_its_cells_path_and_legend() {
+    let mut h = harness(default_app());
+    h.run();
+    h.state_mut().apply(Command::ToEnd);
+    h.run();
+    let svg = h.state_mut().view_svg(0).unwrap();
+    let (w, hgt) = {
+        let s = h.state().space();
+        (s.width() as usize, s.height() as usize)
+    };
+    let rects = svg.matches("<rect").count();
+    assert!(
+        rects < w * hgt / 4,
+        "{rects} rectangles for {w}×{hgt} cells"
+    );
+    // The path: one polyline (and its outline) through as many points as the path has nodes.
+    let path_len = h.state_mut().run_mut(0).path().unwrap().len();
+    let line = svg
+        .lines()
+        .find(|l| l.starts_with("<polyline"))
+        .expect("the path");
+    let pts = line.split('"').nth(1).unwrap().split(' ').count();
+    assert_eq!(pts, path_len);
+    assert_eq!(svg.matches("<polyline").count(), 2);
+    for label in [
+        "closed (expanded)",
+        "open (waiting)",
+        "path",
+        "start",
+        "goal",
+        "wall",
+    ] {
+        assert!(svg.contains(&format!(">{label}</text>")), "legend: {label}");
+    }
+    assert!(svg.trim_end().ends_with("</svg>"));
 }

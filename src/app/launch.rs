@@ -14,6 +14,8 @@ pub struct Options {
     /// Write a PNG of the window after `frames` frames, then exit.
     pub screenshot: Option<PathBuf>,
     pub frames: u32,
+    /// With `screenshot`: the first view as SVG too, from the same frame.
+    pub svg: Option<PathBuf>,
     /// With `screenshot`: the step shown (mid-search) instead of the runs' ends.
     pub at_step: Option<usize>,
     /// The first view's algorithm (a registry spec).
@@ -93,7 +95,7 @@ pub fn run(opts: Options) -> Result<(), String> {
     };
     // A screenshot over a file just read is refused before any window opens (the writer would
     // refuse it too, after the frames were drawn).
-    if let Some(shot) = &opts.screenshot {
+    for shot in opts.screenshot.iter().chain(&opts.svg) {
         crate::map::io::check_output(shot).map_err(|e| e.to_string())?;
     }
     // The world the app opens on: the file's, the moving scene's voxels, or the built-in

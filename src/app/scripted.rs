@@ -80,6 +80,12 @@ impl PathlabApp {
                 }
             }
             if self.frame >= self.opts.frames.max(1) && self.shot_target.is_none() {
+                if let Some(svg) = self.opts.svg.clone() {
+                    if let Err(e) = self.export_svg(0, &svg) {
+                        *self.failure.lock().expect("not poisoned") =
+                            Some(format!("{}: {e}", svg.display()));
+                    }
+                }
                 self.shot_target = Some((out, None));
             }
         }

@@ -46,6 +46,10 @@ pub struct AppArgs {
     /// Render the app, write a PNG of the window to this file, and exit.
     #[arg(long, value_name = "OUT.png")]
     pub screenshot: Option<PathBuf>,
+    /// With --screenshot: also write the first view as SVG (File ▸ Export view as SVG) from
+    /// the same frame.
+    #[arg(long, value_name = "OUT.svg", requires = "screenshot")]
+    pub svg: Option<PathBuf>,
     /// Frames to render before the screenshot (or the scrub test) ends.
     #[arg(long, default_value_t = 30)]
     pub frames: u32,

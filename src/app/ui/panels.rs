@@ -65,6 +65,13 @@ pub(in crate::app) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 if ui.button("Export canvas as PNG…").clicked() {
                     app.apply(Command::AskFile(DialogPurpose::ExportPng, "canvas.png".into()));
                 }
+                if ui
+                    .button("Export view as SVG…")
+                    .on_hover_text("the active view's map, search and path, and the legend, as vector shapes (for slides and papers)")
+                    .clicked()
+                {
+                    app.apply(Command::AskFile(DialogPurpose::ExportSvg, "view.svg".into()));
+                }
                 if ui.button("Export run (RON)…").clicked() {
                     app.apply(Command::AskFile(DialogPurpose::ExportRun, "run.ron".into()));
                 }

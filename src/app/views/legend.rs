@@ -44,7 +44,10 @@ pub fn legend_names(diff: bool) -> Vec<&'static str> {
 }
 
 /// The legend's entries: search colours (or the diff's), the views' extras, then the terrain.
-fn legend_items(diff: bool, extras: &[(Color32, &'static str)]) -> Vec<(Color32, &'static str)> {
+pub(crate) fn legend_items(
+    diff: bool,
+    extras: &[(Color32, &'static str)],
+) -> Vec<(Color32, &'static str)> {
     let mut v = if diff {
         vec![
             (palette::ONLY_A, "expanded by view 1 only"),

@@ -7,6 +7,7 @@ pub(crate) mod canvas_draw;
 mod canvas_view;
 pub(crate) mod editing;
 pub(crate) mod legend;
+pub(crate) mod svg;
 pub(crate) mod texture;
 pub(crate) mod view3d;
 mod view3d_camera;

@@ -311,6 +311,12 @@ impl PathlabApp {
                 self.shot_target = Some((p, self.canvas_rect));
                 self.shot_requested = false;
             }
+            DialogPurpose::ExportSvg => {
+                self.status = match self.export_svg(self.active, &p) {
+                    Ok(()) => format!("View {} written to {}", self.active + 1, p.display()),
+                    Err(e) => format!("Not written: {e}"),
+                };
+            }
             DialogPurpose::SaveTape => self.save_tape(&p),
             DialogPurpose::OpenTape => self.open_tape(&p),
             DialogPurpose::OpenTrace => self.open_trace(&p),

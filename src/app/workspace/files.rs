@@ -43,6 +43,7 @@ pub enum DialogPurpose {
     SaveTape,
     OpenTape,
     OpenTrace,
+    ExportSvg,
 }
 
 impl DialogPurpose {
@@ -62,6 +63,7 @@ impl DialogPurpose {
             DialogPurpose::ExportRun => "Export the run (RON)",
             DialogPurpose::ExportPosthoc => "Export a Posthoc trace (.yaml)",
             DialogPurpose::ExportPng => "Export the canvas as PNG",
+            DialogPurpose::ExportSvg => "Export the view as SVG",
             DialogPurpose::ExportCsv => "Save the experiment as CSV",
             DialogPurpose::ExportHeatPng => "Export the heatmaps as PNG",
             DialogPurpose::ExportHeatCsv => "Export the counts per cell as CSV",
@@ -82,6 +84,7 @@ impl DialogPurpose {
             DialogPurpose::ExportPosthoc => &["yaml"],
             DialogPurpose::OpenTrace => &["yaml", "yml", "json"],
             DialogPurpose::ExportPng | DialogPurpose::ExportHeatPng => &["png"],
+            DialogPurpose::ExportSvg => &["svg"],
             DialogPurpose::ExportCsv | DialogPurpose::ExportHeatCsv => &["csv"],
         }
     }
@@ -154,6 +157,12 @@ impl PendingDialog {
                     }
                     DialogPurpose::ExportPosthoc => {
                         d.add_filter("Posthoc trace", &["yaml"])
+                            .set_file_name(name)
+                            .save_file()
+                            .await
+                    }
+                    DialogPurpose::ExportSvg => {
+                        d.add_filter("SVG image", &["svg"])
                             .set_file_name(name)
                             .save_file()
                             .await

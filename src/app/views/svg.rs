@@ -1,0 +1,237 @@
+//! A view as SVG: the map and the search at the cursor as the view colours them, the path, the
+//! start and goal, and the legend, as vector shapes a browser or a slide reads. Cells of one
+//! colour are merged into rectangles (runs along a row, stacked where rows repeat them), so a
+//! 256 × 256 map takes a few thousand shapes rather than 65,536.
+
+use crate::app::legend::{legend_items, Extras};
+use crate::app::PathlabApp;
+use eframe::egui::Color32;
+use std::collections::HashMap;
+use std::fmt::Write;
+
+const LEGEND_ROW: f64 = 18.0;
+
+fn hex(c: Color32) -> String {
+    format!("#{:02x}{:02x}{:02x}", c.r(), c.g(), c.b())
+}
+
+/// Rectangles covering the cells by colour: `(x, y, width, height, colour)`.
+pub fn merged_rects(
+    w: u32,
+    h: u32,
+    colour: impl Fn(u32, u32) -> Color32,
+) -> Vec<(u32, u32, u32, u32, Color32)> {
+    let mut done = vec![];
+    // Runs still growing downwards, by (x, width, colour): their top row and height.
+    let mut open: HashMap<(u32, u32, Color32), (u32, u32)> = HashMap::new();
+    for y in 0..h {
+        let mut row = vec![];
+        let mut x = 0;
+        while x < w {
+            let c = colour(x, y);
+            let mut end = x + 1;
+            while end < w && colour(end, y) == c {
+                end += 1;
+            }
+            row.push((x, end - x, c));
+            x = end;
+        }
+        let mut next = HashMap::with_capacity(row.len());
+        for key in row {
+            let (top, height) = open.remove(&key).unwrap_or((y, 0));
+            next.insert(key, (top, height + 1));
+        }
+        for ((x, width, c), (top, height)) in open.drain() {
+            done.push((x, top, width, height, c));
+        }
+        open = next;
+    }
+    for ((x, width, c), (top, height)) in open {
+        done.push((x, top, width, height, c));
+    }
+    // The most common colour first: it becomes the background.
+    done.sort_by_key(|r| (r.1, r.0));
+    done
+}
+
+impl PathlabApp {
+    /// View `i` as an SVG document, at the view's zoom (screen points per cell), or why not.
+    pub fn view_svg(&mut self, i: usize) -> Result<String, String> {
+        let space = self.work.space.clone();
+        let part = crate::app::worlds::ui_of(&space.family());
+        if !crate::app::worlds::geometry_of(&space.family()).texture_cells() {
+            return Err(format!(
+                "SVG export draws square cells; a {} view is not drawn that way yet",
+                space.family().name()
+            ));
+        }
+        let (w, h) = (space.width(), space.height());
+        let zoom = self.cam_of(i).zoom.clamp(1.0, 64.0) as f64;
+        let diff = self.diff && self.work.views.len() >= 2;
+        let mut extras = Extras::new();
+        for o in self.work.views[i].run.choice.info.overlays {
+            extras.extend(crate::app::overlays::part(*o).legend());
+        }
+        let (start, goal) = (self.work.doc.start, self.work.doc.goal);
+        let view = &mut self.work.views[i];
+        let tex = &view.tex;
+        let free = crate::app::palette::FREE;
+        let rects = merged_rects(w, h, |x, y| tex.pixel(x, y).unwrap_or(free));
+        // The legend under the map: rows of swatches and names, about 7 points a character.
+        let items = legend_items(diff, &extras);
+        let (map_w, map_h) = (w as f64 * zoom, h as f64 * zoom);
+        let width = map_w.max(360.0);
+        let mut lay = vec![];
+        let (mut lx, mut ly) = (6.0, map_h + 4.0);
+        for (c, label) in &items {
+            let iw = 30.0 + label.chars().count() as f64 * 6.6;
+            if lx + iw > width && lx > 6.0 {
+                lx = 6.0;
+                ly += LEGEND_ROW;
+            }
+            lay.push((lx, ly, *c, *label));
+            lx += iw;
+        }
+        let height = ly + LEGEND_ROW + 4.0;
+        let mut s = String::with_capacity(64 * rects.len() + 4096);
+        let _ = writeln!(
+            s,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}">"#
+        );
+        let _ = writeln!(
+            s,
+            "<title>pathlab — {}</title>",
+            xml(&view.run.choice.label())
+        );
+        let _ = writeln!(s, r##"<rect width="100%" height="100%" fill="#eeeeee"/>"##);
+        // Cells in cell units, scaled once.
+        let _ = writeln!(
+            s,
+            r#"<g transform="scale({zoom})" shape-rendering="crispEdges">"#
+        );
+        let _ = writeln!(
+            s,
+            r#"<rect width="{w}" height="{h}" fill="{}"/>"#,
+            hex(free)
+        );
+        for (x, y, rw, rh, c) in rects.iter().filter(|r| r.4 != free) {
+            let _ = writeln!(
+                s,
+                r#"<rect x="{x}" y="{y}" width="{rw}" height="{rh}" fill="{}"/>"#,
+                hex(*c)
+            );
+        }
+        let _ = writeln!(s, "</g>");
+        // The path, outlined as the view draws it.
+        if view.run.path_visible() {
+            let line = view.run.polyline().or_else(|| {
+                let path = view.run.path()?.to_vec();
+                part.path_line(&space, &path, (start, goal)).or_else(|| {
+                    Some(
+                        path.iter()
+                            .map(|&n| {
+                                let (x, y) = space.xy(n);
+                                [x as f64 + 0.5, y as f64 + 0.5]
+                            })
+                            .collect(),
+                    )
+                })
+            });
+            if let Some(line) = line.filter(|l| l.len() >= 2) {
+                let pts: Vec<String> = line
+                    .iter()
+                    .map(|p| format!("{:.2},{:.2}", p[0] * zoom, p[1] * zoom))
+                    .collect();
+                let sw = (zoom * 0.22).clamp(2.5, 6.0);
+                for (c, width) in [
+                    (crate::app::palette::PATH_OUTLINE, sw + 2.5),
+                    (crate::app::palette::PATH, sw),
+                ] {
+                    let _ = writeln!(
+                        s,
+                        r#"<polyline points="{}" fill="none" stroke="{}" stroke-width="{width:.2}" stroke-linejoin="round" stroke-linecap="round"/>"#,
+                        pts.join(" "),
+                        hex(c)
+                    );
+                }
+            }
+        }
+        let r = (zoom * 0.42).max(5.0);
+        for (at, c) in [
+            (start, crate::app::palette::START),
+            (goal, crate::app::palette::GOAL),
+        ] {
+            let _ = writeln!(
+                s,
+                r##"<circle cx="{:.2}" cy="{:.2}" r="{r:.2}" fill="{}" stroke="#ffffff" stroke-width="1.5"/>"##,
+                (at.0 as f64 + 0.5) * zoom,
+                (at.1 as f64 + 0.5) * zoom,
+                hex(c)
+            );
+        }
+        let _ = writeln!(
+            s,
+            r##"<g font-family="sans-serif" font-size="12" fill="#141414">"##
+        );
+        for (x, y, c, label) in lay {
+            let _ = writeln!(
+                s,
+                r##"<rect x="{x:.1}" y="{:.1}" width="12" height="12" rx="2" fill="{}" stroke="#969696"/><text x="{:.1}" y="{:.1}">{}</text>"##,
+                y + 2.0,
+                hex(c),
+                x + 16.0,
+                y + 12.5,
+                xml(label)
+            );
+        }
+        let _ = writeln!(s, "</g>\n</svg>");
+        Ok(s)
+    }
+
+    /// Writes view `i` (the active one from menus) as SVG to `p`.
+    pub(in crate::app) fn export_svg(
+        &mut self,
+        i: usize,
+        p: &std::path::Path,
+    ) -> Result<(), String> {
+        let svg = self.view_svg(i)?;
+        crate::map::io::write_atomic(p, svg.as_bytes()).map_err(|e| e.to_string())
+    }
+}
+
+/// Text safe inside XML.
+fn xml(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merged_rectangles_cover_every_cell_once_in_its_colour() {
+        let (w, h) = (13, 9);
+        let colour = |x: u32, y: u32| {
+            let v = ((x / 3) * 7 + (y / 2) * 3 + (x * y) % 2) as u8;
+            Color32::from_rgb(v, 0, 0)
+        };
+        let rects = merged_rects(w, h, colour);
+        let mut seen = vec![0u8; (w * h) as usize];
+        for (x, y, rw, rh, c) in &rects {
+            for yy in *y..y + rh {
+                for xx in *x..x + rw {
+                    assert_eq!(colour(xx, yy), *c);
+                    seen[(yy * w + xx) as usize] += 1;
+                }
+            }
+        }
+        assert!(seen.iter().all(|&n| n == 1));
+        assert!(
+            rects.len() < (w * h) as usize / 2,
+            "{} rectangles",
+            rects.len()
+        );
+    }
+}
