@@ -64,6 +64,8 @@ KINDS = {
     # (245, 170, 20).
     "inter": lambda r, g, b: abs(r - 215) < 10 and abs(g - 35) < 10 and abs(b - 35) < 10,
     "temp": lambda r, g, b: abs(r - 245) < 10 and abs(g - 170) < 12 and abs(b - 20) < 12,
+    # The magenta of the node being expanded (220, 30, 200), a lesson's outline of a control.
+    "current": lambda r, g, b: abs(r - 220) < 14 and g < 70 and abs(b - 200) < 16,
     "agent": lambda r, g, b: r < 40 and 50 < g < 120 and 110 < b < 240 and b > 1.8 * g,
     "moving": lambda r, g, b: r < 10 and g > 90 and b > 100 and abs(b - 1.1 * g) < 15,
     "badge": lambda r, g, b: abs(r - 40) < 6 and abs(g - 130) < 6 and abs(b - 70) < 6,

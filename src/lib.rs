@@ -15,6 +15,7 @@ pub mod fuzz_checks;
 pub mod gpu;
 pub mod hier;
 pub mod huge_pages;
+pub mod lessons;
 pub mod limits;
 pub mod map;
 pub mod search;

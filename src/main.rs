@@ -40,6 +40,7 @@ fn run_app(a: cli::AppArgs) -> i32 {
         algo: a.algo,
         beside: a.beside,
         traces: a.trace,
+        lesson: a.lesson.map(|n| n as usize),
         scene3d: a.scene3d,
         compare_knowledge: a.compare_knowledge.map(|l| l.0),
         fly_to: a.fly_to,

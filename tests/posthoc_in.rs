@@ -355,3 +355,70 @@ fn compare_says_where_two_traces_differ() {
     assert_eq!(code, Some(1));
     assert!(text.contains("first 1 events are the same"), "{text}");
 }
+
+#[test]
+fn hostile_traces_are_refused_or_read_without_exhausting_anything() {
+    let target = Target {
+        nodes: 16,
+        square: Some((4, 4)),
+    };
+    // An expression nested 100,000 deep: not evaluated, said so.
+    let deep = format!(
+        "views: {{ main: [ {{ $: rect, x: \"${{{{ {}1{} }}}}\", y: 0 }} ] }}\nevents:\n  - {{ type: source, id: 1 }}\n",
+        "(".repeat(100_000),
+        ")".repeat(100_000)
+    );
+    let t = import(&deep, &target).unwrap();
+    assert!(
+        t.notes.iter().any(|n| n.contains("nested deeper")),
+        "{:?}",
+        t.notes
+    );
+    // Components that name themselves twenty times over: expanded within a budget.
+    let mut comps = String::new();
+    for _ in 0..20 {
+        comps.push_str("{ $: a }, ");
+    }
+    let selfish = format!(
+        "render:\n  components:\n    a: [ {comps} ]\n  views:\n    main: {{ components: [ {{ $: a }} ] }}\nevents: []\n"
+    );
+    let t = import(&selfish, &target).unwrap();
+    assert!(
+        t.notes.iter().any(|n| n.contains("10,000")),
+        "{:?}",
+        t.notes
+    );
+    assert!(t.notes.len() < 10, "{} notes", t.notes.len());
+    // Block nesting 5,000 deep: refused with its line.
+    let nested = format!("events:\n  - {}1\n", "- ".repeat(5000));
+    let (line, why) = import(&nested, &target).unwrap_err();
+    assert_eq!(line, 2);
+    assert!(why.contains("nested deeper"), "{why}");
+}
+
+#[test]
+fn a_replay_ends_as_its_last_plan_ended() {
+    use pathlab::search::{Search, SearchState};
+    use pathlab::trace::replay::Replay;
+    use pathlab::trace::NONE;
+    let e = |kind, node| Event::new(kind, node, NONE, 1.0, 1.0);
+    let events = vec![
+        e(EventKind::Source, 0),
+        e(EventKind::Expand, 0),
+        e(EventKind::PathNode, 0),
+        e(EventKind::Found, 0),
+        // A later expansion (a repair's) with no end of its own.
+        e(EventKind::Expand, 1),
+    ];
+    let space = GridSpace::from_rows(
+        &["...."],
+        pathlab::space::Connectivity::Eight,
+        pathlab::space::TerrainRule::Class,
+    );
+    let mut r = Replay::new(std::sync::Arc::new(events));
+    let mut rec = Recorder::for_space(&space, &[]);
+    assert_eq!(r.run(&space, &mut rec), Status::Found);
+    assert_eq!(rec.len(), 5);
+    assert_eq!(r.path(), Some(&[0][..]));
+    assert_eq!(r.cost(), Some(1.0));
+}

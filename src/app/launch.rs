@@ -22,6 +22,8 @@ pub struct Options {
     pub algo: Option<String>,
     /// Algorithms of further views beside the first.
     pub beside: Vec<String>,
+    /// Start lesson N (1-based; Help ▸ Lessons) at its first step.
+    pub lesson: Option<usize>,
     /// Trace files to play back beside the views (File ▸ Open trace).
     pub traces: Vec<PathBuf>,
     /// Open Krafft 2019's moving 3D scene.
@@ -113,6 +115,14 @@ pub fn run(opts: Options) -> Result<(), String> {
         let name = spec.split(':').next().unwrap_or(spec);
         crate::map::io::check_runs_on(name, world).map_err(|e| format!("{flag}: {e}"))?;
     }
+    if let Some(n) = opts.lesson {
+        let count = crate::lessons::FILES.len();
+        if n == 0 || n > count {
+            return Err(format!(
+                "--lesson {n}: there are {count} lessons (1 to {count})"
+            ));
+        }
+    }
     if let Some((views, _)) = &opts.crowd {
         for v in views {
             crate::app::features::crowd::Panel::parse(v).map_err(|e| format!("--crowd: {e}"))?;
@@ -137,6 +147,7 @@ pub fn run(opts: Options) -> Result<(), String> {
         native,
         Box::new(move |cc| {
             let (algo, beside) = (opts.algo.clone(), opts.beside.clone());
+            let first_start = opts.file.is_none() && opts.traces.is_empty() && !opts.scene3d;
             let mut app = PathlabApp::new(opts);
             if let Some((l, f)) = opened {
                 let own_views = !l.algorithms.is_empty();
@@ -155,7 +166,12 @@ pub fn run(opts: Options) -> Result<(), String> {
             }
             app.failure = fail;
             if let Some(storage) = cc.storage {
-                if let Some(saved) = eframe::get_value::<Settings>(storage, "settings") {
+                let saved = eframe::get_value::<Settings>(storage, "settings");
+                // The first start (no settings saved, or none since lessons came) offers the
+                // first lesson, unless the app was started to do something else.
+                let plain = app.opts.screenshot.is_none() && !app.opts.scrub_test && first_start;
+                app.lessons.offer = plain && !saved.as_ref().is_some_and(|s| s.lessons_offered);
+                if let Some(saved) = saved {
                     saved.apply(&mut app);
                 }
             }

@@ -157,6 +157,8 @@ pub struct Settings {
     step_n: usize,
     show_legend: bool,
     material: u8,
+    /// The first start's offer of a lesson was made.
+    lessons_offered: bool,
 }
 
 impl Default for Settings {
@@ -178,6 +180,7 @@ impl Settings {
             step_n: app.step_n,
             show_legend: app.show_legend,
             material: app.material,
+            lessons_offered: true,
         }
     }
 
@@ -300,6 +303,8 @@ pub struct PathlabApp {
     /// Run ▸ Crowd.
     pub(crate) crowd: crowd::CrowdWindow,
     pub(crate) vehicle: vehicle::VehicleWindow,
+    /// Help ▸ Lessons.
+    pub lessons: crate::app::features::lesson::Lessons,
     /// Agents crossing the map while it changes.
     pub(crate) sim: agent::AgentSim,
     /// Krafft 2019's moving 3D scene, when it is the open world.
@@ -413,6 +418,7 @@ impl PathlabApp {
             experiment: Default::default(),
             crowd: Default::default(),
             vehicle: Default::default(),
+            lessons: Default::default(),
             sim: Default::default(),
             flight: None,
             knowledge: Default::default(),
@@ -470,6 +476,10 @@ impl PathlabApp {
             }
             if let Some((views, agents)) = self.opts.crowd.clone() {
                 self.apply(Command::RunCrowd(views, agents));
+            }
+            // Once: the first frame may be laid out twice, and a lesson's setup opens maps.
+            if let Some(n) = self.opts.lesson.filter(|_| !self.lessons.started) {
+                self.start_lesson(n.saturating_sub(1), 0);
             }
             for t in self.opts.traces.clone() {
                 self.apply(Command::OpenTrace(Some(t)));
@@ -539,7 +549,14 @@ impl eframe::App for PathlabApp {
         if let Some(ms) = frame.info().cpu_usage.filter(|_| self.opts.frame_log) {
             self.frame_log.cpu_ms.push(ms * 1000.0);
         }
-        if ctx.input(|i| i.viewport().close_requested()) && self.work.doc.dirty && !self.quit_now {
+        // A scripted screenshot closes the window itself: never ask then (a lesson or a
+        // conversion may have left an unsaved document; the recovery file keeps it).
+        let scripted = self.opts.screenshot.is_some();
+        if ctx.input(|i| i.viewport().close_requested())
+            && self.work.doc.dirty
+            && !self.quit_now
+            && !scripted
+        {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.prompt = Some(Prompt::Discard(PendingAction::Quit));
         }

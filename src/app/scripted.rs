@@ -70,7 +70,10 @@ impl PathlabApp {
             }
             // Halfway through, every search runs to its end: the picture shows what each
             // algorithm searched and the path it found.
-            if self.frame == self.opts.frames.max(2) / 2 && self.shot_target.is_none() {
+            if self.frame == self.opts.frames.max(2) / 2
+                && self.shot_target.is_none()
+                && self.opts.lesson.is_none()
+            {
                 self.apply(Command::ToEnd);
                 if let Some(k) = self.opts.at_step {
                     self.apply(Command::GoTo(k));

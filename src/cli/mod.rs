@@ -63,6 +63,10 @@ pub struct AppArgs {
     /// --beside astar` compares the two.
     #[arg(long, value_name = "SPEC")]
     pub beside: Vec<String>,
+    /// Start lesson N (Help ▸ Lessons, 1-based) at its first step; with --screenshot, the
+    /// picture shows that step as set up (the runs are not taken to their end).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub lesson: Option<u64>,
     /// A search trace (Posthoc's .trace.yaml, .trace.yml or .trace.json) played back in a view
     /// beside the others, on the map opened (repeatable).
     #[arg(long, value_name = "FILE")]

@@ -204,7 +204,7 @@ pub fn fields(kind: EventKind) -> (&'static str, &'static str, &'static str) {
         K::Jump => ("from", "found", "b"),
         K::Destination | K::Phase | K::Replan | K::NoPath => ("other", "a", "b"),
         // Another tool's event: Posthoc's names.
-        K::Other => ("pId", "g", "f"),
+        K::Other => ("pId", "typeIndex", "g"),
     }
 }
 

@@ -96,7 +96,12 @@ struct Expr<'a> {
     at: usize,
     ev: &'a Value,
     ctx: &'a Value,
+    /// Nesting so far: parentheses and unary operators recurse.
+    depth: u32,
 }
+
+/// Deeper expressions are refused rather than allowed to exhaust the stack.
+const MAX_DEPTH: u32 = 200;
 
 #[derive(Clone, Debug, PartialEq)]
 enum Tok {
@@ -119,6 +124,7 @@ impl<'a> Expr<'a> {
             at: 0,
             ev,
             ctx,
+            depth: 0,
         }
     }
 
@@ -194,6 +200,13 @@ impl<'a> Expr<'a> {
     }
 
     fn expr(&mut self, min: u8) -> Result<Value, String> {
+        self.depth += 1;
+        let v = self.expr_in(min);
+        self.depth -= 1;
+        v
+    }
+
+    fn expr_in(&mut self, min: u8) -> Result<Value, String> {
         let mut lhs = self.unary()?;
         while let Some(op) = self.peek_op() {
             let prec = match op {
@@ -277,6 +290,19 @@ impl<'a> Expr<'a> {
     }
 
     fn unary(&mut self) -> Result<Value, String> {
+        self.depth += 1;
+        let v = self.unary_in();
+        self.depth -= 1;
+        v
+    }
+
+    fn unary_in(&mut self) -> Result<Value, String> {
+        if self.depth > MAX_DEPTH {
+            return Err(format!(
+                "an expression nested deeper than {MAX_DEPTH} levels: `{}…`",
+                self.src.trim().chars().take(40).collect::<String>()
+            ));
+        }
         let tok = self
             .toks
             .get(self.at)

@@ -122,7 +122,14 @@ fn layout(root: &Node) -> Result<Layout<'_>, (usize, String)> {
         }
     };
     queue.reverse();
+    // Named components may name others (or themselves): at most this many are expanded.
+    let mut budget = 10_000usize;
     while let Some((c, depth)) = queue.pop() {
+        if budget == 0 {
+            notes.push("the views name more than 10,000 components: the rest are not drawn".into());
+            break;
+        }
+        budget -= 1;
         let Some(kind) = c.get("$").and_then(Node::as_str) else {
             return Err((
                 c.line(),
@@ -131,20 +138,30 @@ fn layout(root: &Node) -> Result<Layout<'_>, (usize, String)> {
         };
         match kind {
             "rect" | "circle" | "polygon" => prims.push(Primitive { kind, node: c }),
-            "path" => notes.push(format!(
-                "line {}: `path` components (segments) are not drawn",
-                c.line()
-            )),
+            "path" => {
+                let note = format!(
+                    "line {}: `path` components (segments) are not drawn",
+                    c.line()
+                );
+                if !notes.contains(&note) {
+                    notes.push(note);
+                }
+            }
             _ => match library.and_then(|l| l.get(kind)) {
                 Some(Node::List(v, _)) if depth < 8 => {
                     for sub in v.iter().rev() {
                         queue.push((sub, depth + 1));
                     }
                 }
-                _ => notes.push(format!(
-                    "line {}: the `{kind}` component is not drawn (pathlab draws rect, circle and polygon)",
-                    c.line()
-                )),
+                _ => {
+                    let note = format!(
+                        "line {}: the `{kind}` component is not drawn (pathlab draws rect, circle and polygon)",
+                        c.line()
+                    );
+                    if !notes.contains(&note) {
+                        notes.push(note);
+                    }
+                }
             },
         }
     }

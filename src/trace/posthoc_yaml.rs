@@ -57,6 +57,9 @@ impl Node {
     }
 }
 
+/// Indentation (and compact `- ` nesting) deeper than this is refused.
+const MAX_NESTING: usize = 2000;
+
 /// Builds the tree from the parser's events.
 #[derive(Default)]
 struct Builder {
@@ -144,6 +147,20 @@ impl MarkedEventReceiver for Builder {
 
 /// Parses a trace's text: the tree, or the line and what is wrong there.
 pub fn parse(text: &str) -> Result<Node, (usize, String)> {
+    // The parser recurses once per level of nesting: a file nested absurdly deep is refused
+    // before it can exhaust the stack (flow nesting is capped by the parser itself).
+    for (i, line) in text.lines().enumerate() {
+        let rest = line.trim_start();
+        let mut depth = line.len() - rest.len();
+        let mut r = rest;
+        while let Some(t) = r.strip_prefix("- ").or_else(|| r.strip_prefix("? ")) {
+            depth += 2;
+            r = t.trim_start();
+        }
+        if depth > MAX_NESTING {
+            return Err((i + 1, format!("nested deeper than {MAX_NESTING} columns")));
+        }
+    }
     let mut b = Builder::default();
     let mut p = Parser::new_from_str(text);
     if let Err(e) = p.load(&mut b, false) {

@@ -21,6 +21,8 @@ pub struct Replay {
     g: HashMap<NodeId, f64>,
     /// The path ended (a Found): the next path event starts another plan's path.
     path_done: bool,
+    /// How the trace's last plan ended (an end or no-path event).
+    ended: Option<Status>,
 }
 
 impl Replay {
@@ -35,6 +37,7 @@ impl Replay {
             cost: None,
             g: HashMap::new(),
             path_done: false,
+            ended: None,
         }
     }
 
@@ -61,10 +64,14 @@ impl Replay {
             }
             EventKind::Found => {
                 self.path_done = true;
+                self.ended = Some(Status::Found);
                 self.status = Status::Found;
                 self.cost = Some(g).filter(|c| c.is_finite());
             }
-            EventKind::NoPath => self.status = Status::NoPath,
+            EventKind::NoPath => {
+                self.ended = Some(Status::NoPath);
+                self.status = Status::NoPath;
+            }
             _ => {}
         }
         if matches!(
@@ -101,13 +108,12 @@ impl<S: Space> Search<S> for Replay {
             tracer.event(*e);
             self.at += 1;
         }
-        if self.at == events.len() && self.status == Status::Running {
-            // A trace that ends without saying how: no path to show.
-            self.status = Status::NoPath;
-        }
-        if self.status != Status::Running && self.at < events.len() {
-            // Events after the end (another plan's, a repair's) play on.
+        if self.at < events.len() {
+            // Events after an end (another plan's, a repair's) play on.
             self.status = Status::Running;
+        } else {
+            // At the trace's end, as its last plan ended; one that never said: no path.
+            self.status = self.ended.unwrap_or(Status::NoPath);
         }
         self.status
     }

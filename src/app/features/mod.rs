@@ -6,6 +6,7 @@ pub(crate) mod crowd;
 pub(crate) mod crowd_view;
 pub(crate) mod experiment;
 pub(crate) mod flight;
+pub(crate) mod lesson;
 pub(crate) mod vehicle;
 pub(crate) mod vehicle_view;
 
@@ -115,5 +116,24 @@ impl Feature for VehiclePlanner {
 }
 
 /// Every feature, in the order they update.
-pub(crate) static FEATURES: &[&dyn Feature] =
-    &[&Agents, &Flight, &Experiment, &Crowd, &VehiclePlanner];
+pub(crate) static FEATURES: &[&dyn Feature] = &[
+    &Agents,
+    &Flight,
+    &Experiment,
+    &Crowd,
+    &VehiclePlanner,
+    &LessonWindow,
+];
+
+/// Help ▸ Lessons: the lesson played, its list, the first start's offer.
+struct LessonWindow;
+
+impl Feature for LessonWindow {
+    fn update(&self, _app: &mut PathlabApp, _dt: f32) {}
+    fn windows(&self, app: &mut PathlabApp, ctx: &egui::Context) {
+        app.lesson_windows(ctx);
+    }
+    fn wants_repaint(&self, _app: &PathlabApp) -> bool {
+        false
+    }
+}

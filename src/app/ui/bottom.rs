@@ -28,9 +28,6 @@ pub(in crate::app) fn timeline(app: &mut PathlabApp, ui: &mut egui::Ui) {
         .show(ui, |ui| {
             ui.add_space(4.0);
             ui.horizontal(|ui| {
-                let b = |ui: &mut egui::Ui, t: &str, tip: &str| {
-                    ui.button(t).on_hover_text(tip).clicked()
-                };
                 let n = app.step_n;
                 let play = if app.playing { "Pause" } else { "Play" };
                 for (label, tip, c) in [
@@ -45,7 +42,13 @@ pub(in crate::app) fn timeline(app: &mut PathlabApp, ui: &mut egui::Ui) {
                         Command::StepForward(n),
                     ),
                 ] {
-                    if b(ui, label, tip) {
+                    let r = ui.button(label).on_hover_text(tip);
+                    if label == ">" {
+                        app.lessons.control("step", &r);
+                    } else if label == play {
+                        app.lessons.control("play", &r);
+                    }
+                    if r.clicked() {
                         app.apply(c);
                     }
                 }
@@ -55,7 +58,9 @@ pub(in crate::app) fn timeline(app: &mut PathlabApp, ui: &mut egui::Ui) {
                         .prefix("N = "),
                 )
                 .on_hover_text("Steps taken by << and >> (and Shift+arrows)");
-                if b(ui, ">|", "To path found (End)") {
+                let r = ui.button(">|").on_hover_text("To path found (End)");
+                app.lessons.control("end", &r);
+                if r.clicked() {
                     app.apply(Command::ToEnd);
                 }
                 ui.separator();
@@ -80,6 +85,7 @@ pub(in crate::app) fn timeline(app: &mut PathlabApp, ui: &mut egui::Ui) {
                         "steps"
                     },
                 ));
+                app.lessons.control("slider", &r);
                 if r.changed() {
                     app.playing = false;
                     app.go_to(s, false);

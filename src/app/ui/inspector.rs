@@ -241,7 +241,8 @@ fn inspect_cell(
 }
 
 fn stats_table(app: &mut PathlabApp, ui: &mut egui::Ui) {
-    ui.heading("Statistics");
+    let r = ui.heading("Statistics");
+    app.lessons.control("statistics", &r);
     // Line-of-sight checks, when an any-angle search is among the views.
     let sight = app.work.views.iter().any(|v| v.run.stats().los_checks > 0);
     // In a strip that scrolls sideways: a table wider than the panel (more views, longer

@@ -175,6 +175,13 @@ pub(in crate::app) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 {
                     app.show_help = true;
                 }
+                if ui
+                    .button("Lessons…")
+                    .on_hover_text("short guided walks through the app, for a class or a first look")
+                    .clicked()
+                {
+                    app.lessons.list_open = true;
+                }
             });
         });
     });
@@ -210,8 +217,12 @@ pub(in crate::app) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
                             "Flood-fill a region with the material (G)",
                         ),
                     ] {
-                        ui.selectable_value(&mut app.tool, t, label)
+                        let r = ui
+                            .selectable_value(&mut app.tool, t, label)
                             .on_hover_text(tip);
+                        if t == Tool::Brush {
+                            app.lessons.control("brush", &r);
+                        }
                     }
                     let own = crate::app::worlds::ui_of(&app.work.doc.world).tools();
                     for &(t, label, tip) in own {
@@ -270,10 +281,12 @@ fn algorithms(app: &mut PathlabApp, ui: &mut egui::Ui) {
     ui.heading("Algorithms");
     let mut change: Option<(usize, AlgoChoice)> = None;
     let fits = app.work.space.heuristics();
+    // Where the first view's algorithm and the last parameter slider are, for a lesson.
+    let (mut algo_rect, mut params_rect) = (None, None);
     for i in 0..app.work.views.len() {
         let mut c = app.work.views[i].run.choice.clone();
         ui.push_id(i, |ui| {
-            egui::ComboBox::from_label(format!("view {}", i + 1))
+            let combo = egui::ComboBox::from_label(format!("view {}", i + 1))
                 .selected_text(c.info.title)
                 // Scrolls rather than running off the window.
                 .height((ui.ctx().content_rect().height() - 120.0).max(200.0))
@@ -300,6 +313,9 @@ fn algorithms(app: &mut PathlabApp, ui: &mut egui::Ui) {
                         }
                     }
                 });
+            if i == 0 {
+                algo_rect = Some(combo.response.rect);
+            }
             for p in c.info.params {
                 let v = c.values.entry(p.name.to_string()).or_insert(p.default);
                 match p.kind {
@@ -323,8 +339,10 @@ fn algorithms(app: &mut PathlabApp, ui: &mut egui::Ui) {
                         *v = k as f64;
                     }
                     ParamKind::Float => {
-                        ui.add(egui::Slider::new(v, p.min..=p.max).text(p.name))
+                        let r = ui
+                            .add(egui::Slider::new(v, p.min..=p.max).text(p.name))
                             .on_hover_text(p.help);
+                        params_rect = Some(r.rect);
                     }
                     ParamKind::Int => {
                         // Wide ranges (μ from 2 to 1,000) on a logarithmic scale, so the
@@ -345,12 +363,21 @@ fn algorithms(app: &mut PathlabApp, ui: &mut egui::Ui) {
             change = Some((i, c));
         }
     }
+    for (name, r) in [("algorithm", algo_rect), ("params", params_rect)] {
+        if let Some(r) = r {
+            app.lessons.controls.insert(name, r);
+        }
+    }
     if let Some((i, c)) = change {
         app.set_algorithm(i, c);
     }
     rules(app, ui);
-    if app.work.views.len() < 4 && ui.button("+ Compare with another algorithm").clicked() {
-        add_compare_view(app);
+    if app.work.views.len() < 4 {
+        let r = ui.button("+ Compare with another algorithm");
+        app.lessons.control("compare", &r);
+        if r.clicked() {
+            add_compare_view(app);
+        }
     }
 }
 

@@ -214,7 +214,8 @@ mod tests {
     fn merged_rectangles_cover_every_cell_once_in_its_colour() {
         let (w, h) = (13, 9);
         let colour = |x: u32, y: u32| {
-            let v = ((x / 3) * 7 + (y / 2) * 3 + (x * y) % 2) as u8;
+            // Blocks of 3 × 2 cells, and one odd cell in a block.
+            let v = ((x / 3) * 7 + (y / 2) * 3 + u32::from((x, y) == (4, 5))) as u8;
             Color32::from_rgb(v, 0, 0)
         };
         let rects = merged_rects(w, h, colour);

@@ -26,6 +26,8 @@ pub struct TraceFile {
     pub events: std::sync::Arc<Vec<crate::trace::Event>>,
     /// What is not drawn of it, one line each.
     pub notes: Vec<String>,
+    /// The world it was read onto (its node ids name that world's nodes).
+    pub target: crate::trace::posthoc_in::Target,
 }
 
 impl PartialEq for AlgoChoice {
@@ -105,6 +107,15 @@ impl AlgoChoice {
 
     pub(in crate::app) fn build(&self, space: &AnySpace, q: Query) -> Result<AnySearch, String> {
         if let Some(t) = &self.trace {
+            // Its node ids name the nodes of the world it was read onto, and no other's.
+            let square = (space.kind() == crate::space::SpaceKind::Square)
+                .then(|| (space.width(), space.height()));
+            if space.num_nodes() != t.target.nodes || square != t.target.square {
+                return Err(format!(
+                    "the trace {} was read onto another world: open it again on this one",
+                    t.name
+                ));
+            }
             let r = crate::trace::replay::Replay::new(t.events.clone());
             return Ok(AnySearch::replay(space, r));
         }

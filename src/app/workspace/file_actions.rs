@@ -472,8 +472,11 @@ impl PathlabApp {
     pub(in crate::app) fn open_trace(&mut self, p: &std::path::Path) {
         use crate::trace::posthoc_in;
         if self.work.views.len() >= 4 {
-            self.status =
-                "Four views already: remove one (View ▸ Remove view) to open a trace".into();
+            let why = "Four views already: remove one (View ▸ Remove view) to open a trace";
+            if self.opts.screenshot.is_some() {
+                *self.failure.lock().expect("not poisoned") = Some(format!("--trace: {why}"));
+            }
+            self.status = why.into();
             return;
         }
         let space = &self.work.space;
@@ -494,6 +497,7 @@ impl PathlabApp {
                     name,
                     events: std::sync::Arc::new(t.events),
                     notes: t.notes,
+                    target,
                 });
                 let before = self.work.views.len();
                 self.add_view(choice);
@@ -502,7 +506,14 @@ impl PathlabApp {
                     self.status = format!("Trace of {n} events from {}; {notes}", p.display());
                 }
             }
-            Err(e) => self.report_error("Could not read the trace", e),
+            Err(e) => {
+                // A scripted run (`--screenshot --trace`) fails with it rather than draw
+                // without the trace.
+                if self.opts.screenshot.is_some() {
+                    *self.failure.lock().expect("not poisoned") = Some(e.clone());
+                }
+                self.report_error("Could not read the trace", e)
+            }
         }
     }
 

@@ -1,0 +1,333 @@
+//! Help ▸ Lessons: the lessons of `assets/lessons/` played in the app. A step's setup runs
+//! through the command API as a user's clicks would; its text shows in a window with Back and
+//! Next; Next waits for the step's condition; the control it names is outlined. A lesson left
+//! is resumed at the step it was left on.
+
+use crate::app::{Command, PathlabApp, PendingAction, Tool};
+use crate::lessons::{Do, Lesson, Until};
+use eframe::egui;
+use std::collections::HashMap;
+
+/// What a step began with: start, goal and the map's cells.
+type Entry = ((u32, u32), (u32, u32), Vec<u8>);
+
+/// The lessons' state in the app.
+#[derive(Default)]
+pub struct Lessons {
+    /// Help ▸ Lessons' list is open.
+    pub list_open: bool,
+    /// The first start offers the first lesson.
+    pub offer: bool,
+    /// The lesson played and its step.
+    pub playing: Option<(usize, usize)>,
+    /// A lesson was started this session (`--lesson` starts one once).
+    pub started: bool,
+    /// Where each lesson left was left, to resume there.
+    pub left_at: HashMap<usize, usize>,
+    /// Where the controls a step may point at were drawn last frame.
+    pub controls: HashMap<&'static str, egui::Rect>,
+    /// What the step began with: start, goal and map cells (its conditions compare them).
+    entry: Option<Entry>,
+    all: Vec<Lesson>,
+}
+
+impl Lessons {
+    /// The shipped lessons.
+    pub fn all(&mut self) -> &[Lesson] {
+        if self.all.is_empty() {
+            self.all = crate::lessons::all();
+        }
+        &self.all
+    }
+
+    /// Remembers where control `name` was drawn.
+    pub fn control(&mut self, name: &'static str, r: &egui::Response) {
+        self.controls.insert(name, r.rect);
+    }
+}
+
+impl PathlabApp {
+    /// Starts lesson `i` at step `step` (its setup runs).
+    pub fn start_lesson(&mut self, i: usize, step: usize) {
+        let n = self.lessons.all().get(i).map_or(0, |l| l.steps.len());
+        if n == 0 {
+            return;
+        }
+        self.lessons.offer = false;
+        self.lessons.list_open = false;
+        self.lessons.started = true;
+        self.lessons.playing = Some((i, step.min(n - 1)));
+        self.enter_lesson_step();
+    }
+
+    /// Runs the current step's setup and notes what its conditions compare against.
+    fn enter_lesson_step(&mut self) {
+        let Some((i, k)) = self.lessons.playing else {
+            return;
+        };
+        let setup = self.lessons.all()[i].steps[k].setup.clone();
+        for d in setup {
+            self.lesson_do(&d);
+        }
+        self.lessons.entry = Some((
+            self.work.doc.start,
+            self.work.doc.goal,
+            self.work.doc.grid.tiles().to_vec(),
+        ));
+    }
+
+    /// One setup action, through the commands a user's clicks send.
+    pub fn lesson_do(&mut self, d: &Do) {
+        use crate::app::AlgoChoice;
+        match d {
+            Do::Example(f) => {
+                if let Some(k) = crate::examples::EXAMPLES.iter().position(|e| e.file == f) {
+                    self.apply(Command::OpenExample(k));
+                }
+            }
+            Do::Scene3d => self.apply(Command::OpenScene3d),
+            Do::World(name, size) => {
+                if let Ok(f) = crate::world::Family::parse(name, *size, "pointy") {
+                    self.request(PendingAction::ToFamily(f, crate::map::HexFill::default()));
+                }
+            }
+            Do::Views(specs) => {
+                for (k, spec) in specs.iter().enumerate() {
+                    let Ok(c) = AlgoChoice::from_spec(spec) else {
+                        continue;
+                    };
+                    if k < self.work.views.len() {
+                        self.apply(Command::SetAlgorithm(k, c));
+                    } else {
+                        self.apply(Command::AddView(c));
+                    }
+                }
+                while self.work.views.len() > specs.len().max(1) {
+                    self.apply(Command::RemoveView);
+                }
+            }
+            Do::Param(v, name, value) => {
+                if let Some(view) = self.work.views.get(*v) {
+                    let mut c = view.run.choice.clone();
+                    c.values.insert(name.clone(), *value);
+                    self.apply(Command::SetAlgorithm(*v, c));
+                }
+            }
+            Do::Start(x, y) => self.apply(Command::MoveEndpoint(true, (*x, *y))),
+            Do::Goal(x, y) => self.apply(Command::MoveEndpoint(false, (*x, *y))),
+            Do::GoTo(s) => self.apply(Command::GoTo(*s)),
+            Do::ToEnd => self.apply(Command::ToEnd),
+            Do::Walls(cells) => {
+                let cells = cells
+                    .iter()
+                    .map(|&(x, y)| (x, y, crate::map::Cell::WALL))
+                    .collect();
+                self.apply(Command::Edit(crate::map::Edit::Cells(cells)));
+            }
+            Do::Tool(t) => {
+                let tool = match t.as_str() {
+                    "brush" => Tool::Brush,
+                    "erase" => Tool::Erase,
+                    "rectangle" => Tool::Rect,
+                    "fill" => Tool::Fill,
+                    _ => Tool::Select,
+                };
+                self.apply(Command::SetTool(tool));
+            }
+            Do::Knowledge(levels) => self.apply(Command::CompareKnowledge(levels.clone())),
+            Do::Diff(on) => self.apply(Command::SetDiff(*on)),
+            Do::FlyTo(t) => self.apply(Command::FlyTo(*t)),
+        }
+    }
+
+    /// Whether the current step's condition holds.
+    pub fn lesson_condition_met(&mut self) -> bool {
+        let Some((i, k)) = self.lessons.playing else {
+            return false;
+        };
+        let until = self.lessons.all()[i].steps[k].until.clone();
+        let Some((start, goal, tiles)) = &self.lessons.entry else {
+            return false;
+        };
+        match until {
+            Until::Next => true,
+            Until::StepAtLeast(n) => self.cursor() >= n,
+            Until::Finished => self
+                .work
+                .views
+                .iter_mut()
+                .all(|v| v.run.finished() && v.run.shown >= v.run.steps()),
+            Until::GoalMoved => self.work.doc.goal != *goal,
+            Until::StartMoved => self.work.doc.start != *start,
+            Until::MapEdited => self.work.doc.grid.tiles() != &tiles[..],
+            Until::Views(n) => self.work.views.len() >= n,
+            Until::ParamAtLeast(v, name, x) => self
+                .work
+                .views
+                .get(v)
+                .and_then(|view| view.run.choice.values.get(&name))
+                .is_some_and(|&value| value >= x),
+        }
+    }
+
+    /// The next step (its setup runs), or the end of the lesson after the last.
+    pub fn lesson_next(&mut self) {
+        let Some((i, k)) = self.lessons.playing else {
+            return;
+        };
+        if k + 1 < self.lessons.all()[i].steps.len() {
+            self.lessons.playing = Some((i, k + 1));
+            self.enter_lesson_step();
+        } else {
+            self.lessons.playing = None;
+            self.lessons.left_at.remove(&i);
+            self.status = format!("Lesson finished: {}", self.lessons.all()[i].title);
+        }
+    }
+
+    /// The step before (its setup runs again).
+    pub fn lesson_back(&mut self) {
+        if let Some((i, k)) = self.lessons.playing {
+            self.lessons.playing = Some((i, k.saturating_sub(1)));
+            self.enter_lesson_step();
+        }
+    }
+
+    /// Leaves the lesson; Help ▸ Lessons resumes it at this step.
+    pub fn leave_lesson(&mut self) {
+        if let Some((i, k)) = self.lessons.playing.take() {
+            self.lessons.left_at.insert(i, k);
+        }
+    }
+
+    /// The lesson window, the list and the first start's offer.
+    pub(crate) fn lesson_windows(&mut self, ctx: &egui::Context) {
+        if self.lessons.offer {
+            let first = self.lessons.all().first().map(|l| l.title.clone());
+            let mut open = true;
+            egui::Window::new("Welcome to pathlab")
+                .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+                .collapsible(false)
+                .resizable(false)
+                .show(ctx, |ui| {
+                    ui.label("Short lessons walk through what the views show, one step at a time.");
+                    if let Some(t) = &first {
+                        ui.horizontal(|ui| {
+                            if ui.button(format!("Start: {t}")).clicked() {
+                                self.start_lesson(0, 0);
+                            }
+                            if ui.button("Not now").clicked() {
+                                open = false;
+                            }
+                        });
+                    }
+                    ui.weak("Help ▸ Lessons lists them all.");
+                });
+            if !open {
+                self.lessons.offer = false;
+            }
+        }
+        if self.lessons.list_open {
+            let mut open = true;
+            let mut start = None;
+            let left = self.lessons.left_at.clone();
+            let list: Vec<(String, String, usize)> = self
+                .lessons
+                .all()
+                .iter()
+                .map(|l| (l.title.clone(), l.summary.clone(), l.steps.len()))
+                .collect();
+            egui::Window::new("Lessons")
+                .open(&mut open)
+                .default_width(420.0)
+                .show(ctx, |ui| {
+                    for (i, (title, summary, steps)) in list.iter().enumerate() {
+                        ui.horizontal(|ui| {
+                            let label = match left.get(&i) {
+                                Some(k) => format!("Resume at step {}", k + 1),
+                                None => "Start".to_string(),
+                            };
+                            if ui.button(label).clicked() {
+                                start = Some((i, left.get(&i).copied().unwrap_or(0)));
+                            }
+                            ui.strong(format!("{}. {title}", i + 1));
+                        });
+                        ui.weak(format!("{summary} ({steps} steps)"));
+                        ui.add_space(4.0);
+                    }
+                });
+            self.lessons.list_open = open;
+            if let Some((i, k)) = start {
+                self.start_lesson(i, k);
+            }
+        }
+        let Some((i, k)) = self.lessons.playing else {
+            return;
+        };
+        let met = self.lesson_condition_met();
+        let lesson = &self.lessons.all()[i];
+        let (title, n) = (lesson.title.clone(), lesson.steps.len());
+        let step = lesson.steps[k].clone();
+        let mut act = None;
+        egui::Window::new(format!("Lesson: {title}"))
+            .id(egui::Id::unique("lesson"))
+            .anchor(egui::Align2::RIGHT_BOTTOM, egui::vec2(-12.0, -64.0))
+            .default_width(380.0)
+            .collapsible(true)
+            .resizable(false)
+            .show(ctx, |ui| {
+                ui.weak(format!("Step {} of {n}", k + 1));
+                ui.label(&step.text);
+                ui.add_space(4.0);
+                if step.until != Until::Next {
+                    if met {
+                        ui.colored_label(egui::Color32::from_rgb(40, 130, 70), "Done: press Next");
+                    } else {
+                        ui.colored_label(
+                            egui::Color32::from_rgb(200, 120, 20),
+                            format!("Try it: {}", step.hint),
+                        );
+                    }
+                }
+                ui.horizontal(|ui| {
+                    if ui.add_enabled(k > 0, egui::Button::new("Back")).clicked() {
+                        act = Some(-1);
+                    }
+                    let next = if k + 1 == n { "Finish" } else { "Next" };
+                    if ui.add_enabled(met, egui::Button::new(next)).clicked() {
+                        act = Some(1);
+                    }
+                    if ui
+                        .button("Leave lesson")
+                        .on_hover_text("Help ▸ Lessons resumes it here")
+                        .clicked()
+                    {
+                        act = Some(0);
+                    }
+                });
+            });
+        match act {
+            Some(1) => self.lesson_next(),
+            Some(-1) => self.lesson_back(),
+            Some(0) => self.leave_lesson(),
+            _ => {}
+        }
+        // The control the step names, outlined over everything.
+        if let Some(r) = step
+            .highlight
+            .as_deref()
+            .and_then(|h| self.lessons.controls.get(h))
+        {
+            let p = ctx.layer_painter(egui::LayerId::new(
+                egui::Order::Foreground,
+                egui::Id::unique("lesson-highlight"),
+            ));
+            p.rect_stroke(
+                r.expand(3.0),
+                4.0,
+                egui::Stroke::new(3.0, crate::app::palette::CURRENT),
+                egui::StrokeKind::Outside,
+            );
+        }
+    }
+}
