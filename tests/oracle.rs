@@ -336,12 +336,13 @@ fn every_algorithm_agrees_with_the_oracle_on_1000_random_hex_worlds() {
         let Some(q) = random_query(&mut rng, &space) else {
             continue;
         };
-        // Every algorithm but the jump searches (squares only), the hierarchies (navmeshes
-        // and squares) and the car planner (vehicle lattices) runs on hexes.
+        // Every algorithm but the jump searches and Field D* (squares only), the hierarchies
+        // (navmeshes and squares) and the car planner (vehicle lattices) runs on hexes.
         assert!(registry::all()
             .iter()
             .filter(|i| !i.name.starts_with("jps")
                 && i.name != "aipath"
+                && i.name != "field-dstar"
                 && i.group != registry::Group::Hierarchical)
             .all(|i| i.spaces().contains(&pathlab::space::SpaceKind::Hex)));
         let ctx = format!("hex world {world}, {o:?} pitch {pitch}, {q:?}");
