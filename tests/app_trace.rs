@@ -1,5 +1,6 @@
 //! File ▸ Open trace: the app's own run exported as a Posthoc trace and opened again plays
 //! back in a view beside the live run, step for step the same events, the same path and cost;
+//! a project saved with it opens it again (and refuses it, saying why, once the file is gone);
 //! a malformed trace is refused with its file and line, and no view is added.
 
 mod common;
@@ -71,6 +72,36 @@ fn an_exported_trace_plays_back_beside_the_run() {
         .map(|i| h.state_mut().run_mut(i).current_node())
         .collect();
     assert_eq!(cur[0], cur[1]);
+
+    // Saved as a project, the trace view names its file beside the project and opens again
+    // as the same trace; once the file is gone, the project opens without it and says why.
+    let project = dir.join("with-trace.ron");
+    h.state_mut().save_to(&project);
+    let text = std::fs::read_to_string(&project).unwrap();
+    assert!(text.contains(r#"trace: Some("run.trace.yaml")"#), "{text}");
+    h.state_mut().open_now(&project).unwrap();
+    h.run();
+    let names: Vec<String> = (h.state().views().iter())
+        .map(|v| v.run.choice.label())
+        .collect();
+    assert_eq!(names, ["Theta*", "Trace: run.trace.yaml"]);
+    h.state_mut().apply(Command::ToEnd);
+    h.run();
+    assert_eq!(h.state_mut().run_mut(1).rec.len(), live.len());
+    let moved = dir.join("moved.trace.yaml");
+    std::fs::rename(&file, &moved).unwrap();
+    h.state_mut().open_now(&project).unwrap();
+    h.run();
+    assert_eq!(
+        h.state().views().len(),
+        1,
+        "no stand-in for the missing trace"
+    );
+    let status = h.state().status().to_string();
+    assert!(status.contains("run.trace.yaml"), "{status}");
+    std::fs::rename(&moved, &file).unwrap();
+    h.state_mut().apply(Command::OpenTrace(Some(file.clone())));
+    h.run();
 
     let bad = dir.join("bad.trace.yaml");
     std::fs::write(&bad, "events:\n  - { type: expanding, id: 1, g: lots }\n").unwrap();

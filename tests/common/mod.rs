@@ -9,9 +9,13 @@ use pathlab::space::{GridSpace, Heuristic};
 use pathlab::trace::NullTracer;
 use std::path::PathBuf;
 
+/// Up to 12 frames to settle, not kittest's 4: opening a document can show a new panel
+/// whose grids size themselves over a few passes, and a background job finishing between
+/// frames adds more. A UI that never settles still fails.
 pub fn harness(app: PathlabApp) -> Harness<'static, PathlabApp> {
     Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
+        .with_max_steps(12)
         .build_ui_state(|ui, app: &mut PathlabApp| app.show(ui), app)
 }
 

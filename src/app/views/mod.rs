@@ -8,6 +8,7 @@ mod canvas_view;
 pub(crate) mod editing;
 pub(crate) mod legend;
 pub(crate) mod svg;
+mod svg_shapes;
 pub(crate) mod texture;
 pub(crate) mod view3d;
 mod view3d_camera;

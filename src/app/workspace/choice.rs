@@ -23,6 +23,8 @@ pub struct AlgoChoice {
 pub struct TraceFile {
     /// The file's name, for the view's title.
     pub name: String,
+    /// The file, absolute: a saved project names it to read it again.
+    pub path: std::path::PathBuf,
     pub events: std::sync::Arc<Vec<crate::trace::Event>>,
     /// What is not drawn of it, one line each.
     pub notes: Vec<String>,

@@ -121,9 +121,21 @@ impl PathlabApp {
         self.set_document(doc);
         let notice = std::mem::take(&mut self.status);
         self.problems.chosen = first_problem;
+        let mut refused = String::new();
         if !l.algorithms.is_empty() {
             self.work.views.clear();
             for a in l.algorithms.iter().take(4) {
+                if let Some(t) = &a.trace {
+                    // Read again onto the world just opened; one that no longer reads is
+                    // refused with its reason, never replaced by another algorithm.
+                    let dir = path.parent().unwrap_or(std::path::Path::new(""));
+                    let before = self.work.views.len();
+                    self.open_trace(&dir.join(t));
+                    if self.work.views.len() == before {
+                        refused = format!(". Its trace view is not opened: {}", self.status);
+                    }
+                    continue;
+                }
                 let mut c = AlgoChoice::named(&a.name);
                 for (k, v) in &a.params {
                     c.values.insert(k.clone(), *v);
@@ -138,7 +150,7 @@ impl PathlabApp {
         self.recent.insert(0, path.to_path_buf());
         self.recent.truncate(8);
         self.status = format!(
-            "Opened {} ({w}×{h}{}){}",
+            "Opened {} ({w}×{h}{}){}{refused}",
             path.display(),
             if self.work.doc.problems.is_empty() {
                 String::new()
@@ -239,7 +251,12 @@ impl PathlabApp {
         }
     }
 
-    pub(in crate::app) fn algo_settings(&self) -> Vec<crate::map::io::AlgoSettings> {
+    /// The views as a project saves them; a trace view's file is named relative to `dir` (the
+    /// project's folder) when it lies under it, so a folder moved whole still opens.
+    pub(in crate::app) fn algo_settings(
+        &self,
+        dir: Option<&std::path::Path>,
+    ) -> Vec<crate::map::io::AlgoSettings> {
         self.work
             .views
             .iter()
@@ -250,13 +267,18 @@ impl PathlabApp {
                 world: (v.world.as_ref())
                     .filter(|w| w.knowledge.is_none())
                     .map(|w| (w.family, w.fill)),
+                trace: v.run.choice.trace.as_ref().map(|t| {
+                    let under = dir.and_then(|d| std::path::absolute(d).ok());
+                    (under.and_then(|d| t.path.strip_prefix(d).ok()))
+                        .map_or_else(|| t.path.clone(), |r| r.to_path_buf())
+                }),
             })
             .collect()
     }
 
     pub fn save_to(&mut self, p: &std::path::Path) {
         let grid = self.user_grid();
-        let project = self.work.doc.to_project(&grid, self.algo_settings());
+        let project = (self.work.doc).to_project(&grid, self.algo_settings(p.parent()));
         match files::save(p, &project, &grid) {
             Ok(()) => {
                 self.work.doc.path = Some(p.to_path_buf());
@@ -384,7 +406,7 @@ impl PathlabApp {
         let project = self
             .work
             .doc
-            .to_project(&self.user_grid(), self.algo_settings());
+            .to_project(&self.user_grid(), self.algo_settings(None));
         let path = self.recovery_file();
         self.recovery_job = Some(Job::spawn("recovery file", 0, move |_| {
             files::write_recovery(&path, &project)
@@ -495,6 +517,7 @@ impl PathlabApp {
                 let notes = t.notes.join("; ");
                 let choice = crate::app::choice::AlgoChoice::trace(crate::app::choice::TraceFile {
                     name,
+                    path: std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()),
                     events: std::sync::Arc::new(t.events),
                     notes: t.notes,
                     target,

@@ -345,6 +345,23 @@ pub fn check_runs_on(name: &str, world: crate::world::Family) -> Result<(), Stri
 }
 
 pub fn check_algorithm(a: &AlgoSettings) -> Result<(), String> {
+    // A trace view names its file and nothing else; no other view names one.
+    match (a.name == registry::TRACE.name, &a.trace) {
+        (true, None) => {
+            return Err("algorithm `trace` names no trace file (`trace: Some(\"…\")`)".into())
+        }
+        (true, Some(_)) if !a.params.is_empty() || a.world.is_some() => {
+            return Err("algorithm `trace` takes no parameters and no world of its own".into())
+        }
+        (true, Some(_)) => return Ok(()),
+        (false, Some(_)) => {
+            return Err(format!(
+                "algorithm `{}` plays no trace file (only algorithm `trace` does)",
+                a.name
+            ))
+        }
+        (false, None) => {}
+    }
     let info = registry::find(&a.name).ok_or_else(|| {
         let names: Vec<_> = registry::all().iter().map(|i| i.name).collect();
         format!(

@@ -22,6 +22,10 @@ pub struct AlgoSettings {
     /// how its hexes take their terrain; `None`: the project's own world.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub world: Option<(Family, crate::map::HexFill)>,
+    /// A view playing back a trace file (the algorithm is then `trace`): the file, relative to
+    /// the project's folder or absolute. It is read again when the project opens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<std::path::PathBuf>,
 }
 
 impl Default for AlgoSettings {
@@ -30,6 +34,7 @@ impl Default for AlgoSettings {
             name: "astar".into(),
             params: BTreeMap::new(),
             world: None,
+            trace: None,
         }
     }
 }
