@@ -54,6 +54,9 @@ fn neighbour(c: u32, d: u32) -> u32 {
     return u32(i32(c) + dy * i32(p.width) + dx);
 }
 
+// The walk back's next cell, after the words `bounded.wgsl` lays out.
+fn cursor_at() -> u32 { return base + 10u * p.slots + 3u; }
+
 // Starts the search: the table and heap are empty (the buffer was cleared).
 fn begin(start: u32, goal: u32) {
     let s0 = slot(start);
@@ -61,14 +64,15 @@ fn begin(start: u32, goal: u32) {
     let pushed = push(vec3<u32>(octile(start, goal), 0u, start));
 }
 
-// Expands up to `p.budget` nodes. Returns (status, cost); status 3: not finished yet.
+// Expands nodes until `p.budget` loop rounds are spent. Returns (status, cost); status 3: not
+// finished yet. The caller checks `cut` before it believes the answer.
 fn search(goal: u32) -> vec2<u32> {
-    var expansions = 0u;
     loop {
+        loops += 1u;
         if (scratch[len_at()] == 0u) {
-            break;
+            return vec2<u32>(1u, INF);
         }
-        if (expansions == p.budget) {
+        if (loops >= p.budget) {
             return vec2<u32>(3u, INF);
         }
         let e = pop();
@@ -80,11 +84,15 @@ fn search(goal: u32) -> vec2<u32> {
         }
         scratch[closed_at(sn)] = 1u;
         atomicAdd(&expanded[n], 1u);
-        expansions += 1u;
         if (n == goal) {
             return vec2<u32>(0u, gn);
         }
-        for (var d = 0u; d < 8u; d++) {
+        var d = 0u;
+        loop {
+            loops += 1u;
+            if (d == 8u) {
+                break;
+            }
             let c = edges[n * 8u + d];
             if (c != INF) {
                 let m = neighbour(n, d);
@@ -102,45 +110,94 @@ fn search(goal: u32) -> vec2<u32> {
                     }
                 }
             }
+            d += 1u;
+        }
+        if (d != 8u) {
+            cut = true;
+            return vec2<u32>(1u, INF);
         }
     }
+    // Reached only when the driver cut the loop.
+    cut = true;
     return vec2<u32>(1u, INF);
 }
 
+// Walks the found path back from the cursor towards the start, counting each cell's traffic,
+// until `p.budget` loop rounds are spent; true when it reached the start.
+fn walk(start: u32) -> bool {
+    var c = scratch[cursor_at()];
+    loop {
+        loops += 1u;
+        if (c == start) {
+            return true;
+        }
+        if (loops >= p.budget) {
+            scratch[cursor_at()] = c;
+            return false;
+        }
+        let s = slot(c);
+        if (cut) {
+            return false;
+        }
+        c = scratch[parent_at(s)];
+        atomicAdd(&traffic[c], 1u);
+    }
+    cut = true;
+    return false;
+}
+
+// Ends agent a's run with status and cost; an agent the driver cut reports status 4.
+fn finish(a: u32, r: vec2<u32>) {
+    scratch[state_at()] = 2u;
+    if (cut) {
+        results[2u * a] = 4u;
+        results[2u * a + 1u] = INF;
+        return;
+    }
+    results[2u * a] = r.x;
+    results[2u * a + 1u] = r.y;
+}
+
+// Agent states: 0 not started, 1 searching, 3 walking its path back, 2 done.
 @compute @workgroup_size(64)
 fn astar(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {
     let k = id.x + id.y * nw.x * 64u;
     if (k >= p.agents) {
         return;
     }
-    base = k * (10u * p.slots + 3u);
-    if (scratch[state_at()] == 2u) {
+    base = k * (10u * p.slots + 4u);
+    let state = scratch[state_at()];
+    if (state == 2u) {
         return;
     }
     let a = p.first + k;
     let start = ends[2u * a];
     let goal = ends[2u * a + 1u];
-    if (scratch[state_at()] == 0u) {
+    if (state == 0u) {
         begin(start, goal);
         scratch[state_at()] = 1u;
     }
-    let r = search(goal);
-    if (r.x == 3u) {
-        atomicAdd(&pending[0], 1u);
-        return;
-    }
-    scratch[state_at()] = 2u;
-    results[2u * a] = r.x;
-    results[2u * a + 1u] = r.y;
-    if (r.x == 0u) {
-        var c = goal;
-        atomicAdd(&traffic[c], 1u);
-        loop {
-            if (c == start) {
-                break;
-            }
-            c = scratch[parent_at(slot(c))];
-            atomicAdd(&traffic[c], 1u);
+    if (state != 3u) {
+        let r = search(goal);
+        if (r.x == 3u && !cut) {
+            atomicAdd(&pending[0], 1u);
+            return;
         }
+        if (r.x != 0u || cut) {
+            finish(a, r);
+            return;
+        }
+        // Found: the cost is final; the walk back may take more dispatches.
+        results[2u * a + 1u] = r.y;
+        atomicAdd(&traffic[goal], 1u);
+        scratch[cursor_at()] = goal;
+        scratch[state_at()] = 3u;
+    }
+    if (walk(start)) {
+        finish(a, vec2<u32>(0u, results[2u * a + 1u]));
+    } else if (cut) {
+        finish(a, vec2<u32>(4u, INF));
+    } else {
+        atomicAdd(&pending[0], 1u);
     }
 }

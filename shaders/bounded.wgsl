@@ -13,6 +13,15 @@ const INF: u32 = 0xffffffffu;
 
 var<private> base: u32;
 
+// Loop rounds this invocation has run, every loop counted (the kernels stop their work when it
+// reaches their budget): Mesa's llvmpipe ends an invocation's loops after 65,535 rounds in all,
+// counted per SIMD batch of invocations, and then carries on after the loop as if it had ended.
+var<private> loops: u32;
+// Set when a loop ended without reaching one of its exits: the driver cut it, and what the
+// invocation holds is no longer its twin's. The kernels report such an agent as cut (status 4),
+// never with the answer it has.
+var<private> cut: bool;
+
 fn key_at(s: u32) -> u32 { return base + s; }
 fn g_at(s: u32) -> u32 { return base + p.slots + s; }
 fn parent_at(s: u32) -> u32 { return base + 2u * p.slots + s; }
@@ -34,6 +43,7 @@ fn sat_add(a: u32, b: u32) -> u32 {
 fn slot(n: u32) -> u32 {
     var s = (n * 2654435761u) & (p.slots - 1u);
     loop {
+        loops += 1u;
         let k = scratch[key_at(s)];
         if (k == n + 1u) {
             return s;
@@ -51,7 +61,8 @@ fn slot(n: u32) -> u32 {
         }
         s = (s + 1u) & (p.slots - 1u);
     }
-    // Not reached (the table is never full of other keys), but WGSL wants a return here.
+    // Reached only when the driver cut the loop: the table is never full of other keys.
+    cut = true;
     return INF;
 }
 
@@ -81,18 +92,23 @@ fn push(e: vec3<u32>) -> bool {
     }
     scratch[len_at()] = len + 1u;
     var i = len;
+    var done = false;
     loop {
+        loops += 1u;
         if (i == 0u) {
+            done = true;
             break;
         }
         let q = (i - 1u) / 2u;
         let eq = entry(q);
         if (!before(e, eq)) {
+            done = true;
             break;
         }
         set_entry(i, eq);
         i = q;
     }
+    cut = cut || !done;
     set_entry(i, e);
     return true;
 }
@@ -106,9 +122,12 @@ fn pop() -> vec3<u32> {
     }
     let last = entry(len);
     var i = 0u;
+    var done = false;
     loop {
+        loops += 1u;
         let l = 2u * i + 1u;
         if (l >= len) {
+            done = true;
             break;
         }
         var m = l;
@@ -122,11 +141,13 @@ fn pop() -> vec3<u32> {
             }
         }
         if (!before(em, last)) {
+            done = true;
             break;
         }
         set_entry(i, em);
         i = m;
     }
+    cut = cut || !done;
     set_entry(i, last);
     return top;
 }

@@ -10,9 +10,9 @@
 //
 // Each agent's slice of `scratch` is laid out and used by `bounded.wgsl`, joined to this file;
 // after it come two more words per slot: the arc a node was reached over, and its edge to the
-// goal (cost + 1; 0 for none). A dispatch does at most `budget` units of work (expansions and
-// relaxations) per agent and leaves the rest for the next (Mesa's llvmpipe ends an
-// invocation's loops after 65,535 rounds in all).
+// goal (cost + 1; 0 for none). A dispatch spends at most `budget` loop rounds per agent and
+// leaves the rest for the next (Mesa's llvmpipe ends an invocation's loops after 65,535 rounds
+// in all); every loop also notes a cut (`bounded.wgsl`), and a cut agent reports status 4.
 
 struct Params {
     // Agents in this wave, and the first agent's index in the batch.
@@ -63,18 +63,25 @@ fn goal_node() -> u32 { return p.polygons + p.vertices + 1u; }
 // floor(sqrt(x)) exactly, whatever the float square root's rounding.
 fn isqrt(x: u32) -> u32 {
     var r = u32(sqrt(f32(x)));
+    var down = false;
     loop {
+        loops += 1u;
         if (r * r <= x) {
+            down = true;
             break;
         }
         r -= 1u;
     }
+    var up = false;
     loop {
+        loops += 1u;
         if ((r + 1u) * (r + 1u) > x) {
+            up = true;
             break;
         }
         r += 1u;
     }
+    cut = cut || !down || !up;
     return r;
 }
 
@@ -119,7 +126,10 @@ fn begin(ps: u32, pg: u32) -> u32 {
     if (graph[p.o_region + ps] == INF || graph[p.o_region + pg] == INF) {
         return 3u;
     }
-    for (var e = graph[p.o_pfirst + pg]; e < graph[p.o_pfirst + pg + 1u]; e++) {
+    let end = graph[p.o_pfirst + pg + 1u];
+    var e = graph[p.o_pfirst + pg];
+    for (; e < end; e++) {
+        loops += 1u;
         let s = slot(p.polygons + graph[p.o_pvertex + e]);
         if (s == INF) {
             return 2u;
@@ -130,6 +140,7 @@ fn begin(ps: u32, pg: u32) -> u32 {
             scratch[goal_at(s)] = c;
         }
     }
+    cut = cut || e < end;
     let s0 = slot(start_node());
     if (s0 == INF) {
         return 2u;
@@ -140,23 +151,22 @@ fn begin(ps: u32, pg: u32) -> u32 {
     return 1u;
 }
 
-// Works up to `p.budget` units. Returns (status, cost); status 3: not finished yet.
+// Works until `p.budget` loop rounds are spent. Returns (status, cost); status 3: not
+// finished yet. The caller checks `cut` before it believes the answer.
 fn search(ps: u32, pg: u32, t: vec2<u32>) -> vec2<u32> {
     let same = graph[p.o_region + ps] == graph[p.o_region + pg];
-    var work = 0u;
     loop {
+        loops += 1u;
         if (scratch[len_at()] == 0u) {
-            break;
+            return vec2<u32>(1u, INF);
         }
-        if (work >= p.budget) {
+        if (loops >= p.budget) {
             return vec2<u32>(3u, INF);
         }
         let e = pop();
         let gn = e.y;
         let n = e.z;
         let sn = slot(n);
-        // A stale entry costs its pop too (it counts towards llvmpipe's rounds).
-        work += 1u;
         if (scratch[closed_at(sn)] == 1u || gn != scratch[g_at(sn)]) {
             continue;
         }
@@ -172,22 +182,28 @@ fn search(ps: u32, pg: u32, t: vec2<u32>) -> vec2<u32> {
         }
         var ok = true;
         if (n == start_node()) {
-            for (var k = graph[p.o_pfirst + ps]; k < graph[p.o_pfirst + ps + 1u]; k++) {
+            let end = graph[p.o_pfirst + ps + 1u];
+            var k = graph[p.o_pfirst + ps];
+            for (; k < end; k++) {
+                loops += 1u;
                 let m = p.polygons + graph[p.o_pvertex + k];
                 let r = relax(n, gn, m, graph[p.o_pcost + k], k, t);
                 ok = ok && r;
-                work += 1u;
             }
+            cut = cut || k < end;
             if (same) {
                 let r = relax(n, gn, ps, 0u, INF, t);
                 ok = ok && r;
             }
         } else {
-            for (var k = graph[p.o_first + n]; k < graph[p.o_first + n + 1u]; k++) {
+            let end = graph[p.o_first + n + 1u];
+            var k = graph[p.o_first + n];
+            for (; k < end; k++) {
+                loops += 1u;
                 let r = relax(n, gn, graph[p.o_to + k], graph[p.o_cost + k], k, t);
                 ok = ok && r;
-                work += 1u;
             }
+            cut = cut || k < end;
             let tg = scratch[goal_at(sn)];
             if (n == pg) {
                 let r = relax(n, gn, goal_node(), 0u, INF, t);
@@ -201,6 +217,8 @@ fn search(ps: u32, pg: u32, t: vec2<u32>) -> vec2<u32> {
             return vec2<u32>(2u, INF);
         }
     }
+    // Reached only when the driver cut the loop.
+    cut = true;
     return vec2<u32>(1u, INF);
 }
 
@@ -209,12 +227,15 @@ fn write_chain(k: u32) -> bool {
     let at = k * (2u * p.chain + 1u);
     var n = goal_node();
     var len = 0u;
+    var done = false;
     loop {
+        loops += 1u;
         let s = slot(n);
         chains[at + 1u + 2u * len] = n;
         chains[at + 2u + 2u * len] = scratch[arc_at(s)];
         len += 1u;
         if (n == start_node()) {
+            done = true;
             break;
         }
         if (len == p.chain) {
@@ -222,6 +243,7 @@ fn write_chain(k: u32) -> bool {
         }
         n = scratch[parent_at(s)];
     }
+    cut = cut || !done;
     chains[at] = len;
     return true;
 }
@@ -253,12 +275,17 @@ fn hna(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) nw
         let t = vec2<u32>(graph[p.o_pos + 2u * pg], graph[p.o_pos + 2u * pg + 1u]);
         r = search(ps, pg, t);
     }
-    if (r.x == 3u) {
+    if (r.x == 3u && !cut) {
         atomicAdd(&pending[0], 1u);
         return;
     }
-    if (r.x == 0u && !write_chain(k)) {
+    if (r.x == 0u && !cut && !write_chain(k)) {
         r = vec2<u32>(2u, INF);
+    }
+    if (cut) {
+        // The host reads no chain of a cut agent.
+        chains[k * (2u * p.chain + 1u)] = 0u;
+        r = vec2<u32>(4u, INF);
     }
     scratch[state_at()] = 2u;
     results[2u * a] = r.x;

@@ -71,6 +71,32 @@ fn a_running_batch_can_be_cancelled() {
     assert_eq!(h.state().crowd().error.as_deref(), Some("Cancelled."));
 }
 
+/// Closing the window ends its batch: the job is asked to stop and stops, on the CPU and in a
+/// GPU view (between dispatches), instead of planning on unseen.
+#[test]
+fn closing_the_crowd_window_stops_its_batch() {
+    for views in [vec!["astar".to_string()], vec!["astar-gpu".to_string()]] {
+        let mut app = default_app();
+        app.apply(Command::RunCrowd(views.clone(), 1_000_000));
+        let mut h = harness(app);
+        h.step();
+        assert!(h.state().crowd().running(), "{views:?}");
+        h.get_by_label("Close window").click();
+        h.step();
+        assert!(!h.state().crowd().open, "{views:?}");
+        // The job sees its flag and ends; the window's next opening finds it gone.
+        let t0 = std::time::Instant::now();
+        h.state_mut().apply(Command::OpenCrowd);
+        wait_for_batch(&mut h);
+        assert!(!h.state().crowd().running(), "{views:?}: still planning");
+        assert!(t0.elapsed().as_secs() < 60, "{views:?}");
+        assert!(
+            h.state().crowd().result.is_none(),
+            "{views:?}: it planned to the end"
+        );
+    }
+}
+
 #[test]
 fn the_open_scenarios_problems_can_be_the_agents() {
     let Some(dir) = movingai() else { return };

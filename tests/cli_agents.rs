@@ -224,3 +224,93 @@ fn every_method_on_both_backends_agrees_or_says_why_the_gpu_is_missing() {
         "{stdout}"
     );
 }
+
+/// Outputs never replace a device, a FIFO or an input, and a refused output leaves no other
+/// behind: `/dev/null` stays a character device (written in place), a FIFO nobody reads is
+/// refused at once, a link stays a link, and an output naming the map is refused before any
+/// planning with no CSV written.
+#[test]
+fn outputs_are_written_in_place_into_devices_and_never_over_inputs() {
+    use std::os::unix::fs::FileTypeExt;
+    let m = map("agents_out.map");
+    let is_char_device =
+        || std::fs::metadata("/dev/null").is_ok_and(|md| md.file_type().is_char_device());
+    assert!(is_char_device());
+    let png = tmp("agents_out.png");
+    let _ = std::fs::remove_file(&png);
+    succeeded(&pathlab(&[
+        "agents",
+        "--map",
+        &m,
+        "--agents",
+        "20",
+        "--csv",
+        "/dev/null",
+        "--heatmap",
+        &png.display().to_string(),
+    ]));
+    assert!(is_char_device(), "/dev/null was replaced");
+    assert!(png.exists());
+    // A FIFO with no reader: one line, at once, and the FIFO is still a FIFO.
+    let fifo = tmp("agents_out.fifo");
+    let _ = std::fs::remove_file(&fifo);
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let err = one_clean_line(&pathlab(&[
+        "agents",
+        "--map",
+        &m,
+        "--agents",
+        "20",
+        "--csv",
+        &fifo.display().to_string(),
+    ]));
+    assert!(
+        err.contains("agents_out.fifo") && err.contains("nobody reads"),
+        "{err}"
+    );
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    // Through a link: the file it names is written, the link stays.
+    let target = tmp("agents_out_target.csv");
+    let link = tmp("agents_out_link.csv");
+    let _ = std::fs::remove_file(&link);
+    std::fs::write(&target, "old").unwrap();
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    succeeded(&pathlab(&[
+        "agents",
+        "--map",
+        &m,
+        "--agents",
+        "20",
+        "--csv",
+        &link.display().to_string(),
+    ]));
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(std::fs::read_to_string(&target)
+        .unwrap()
+        .starts_with("method,"));
+    // The map as an output: refused before planning, and the CSV beside it not written.
+    let before = std::fs::read(&m).unwrap();
+    let csv = tmp("agents_out_first.csv");
+    let _ = std::fs::remove_file(&csv);
+    let err = one_clean_line(&pathlab(&[
+        "agents",
+        "--map",
+        &m,
+        "--agents",
+        "20",
+        "--csv",
+        &csv.display().to_string(),
+        "--heatmap",
+        &m,
+    ]));
+    assert!(err.contains("agents_out.map"), "{err}");
+    assert!(!csv.exists(), "an earlier output was left behind");
+    assert_eq!(std::fs::read(&m).unwrap(), before);
+}

@@ -183,3 +183,62 @@ fn benchmark_maps_and_mapf_scenarios_plan_every_agent_optimally() {
         assert!(p.is_optimal(*c), "line {}: {c} vs {}", p.line, p.optimal);
     }
 }
+
+/// Maps one cell wide or tall, and a single open cell: every method's cost equals a plain A*'s
+/// (the flow field's to within its fixed point's rounding) and every agent arrives. On a map
+/// one cell wide a step down and a step right have the same id offset; the flow field took the
+/// offset for the direction and lost every path that walks down.
+#[test]
+fn degenerate_maps_plan_every_agent_at_the_optimum_with_every_method() {
+    use pathlab::crowd::Agent;
+    use pathlab::map::{Cell, Grid};
+    let mut maps = vec![];
+    for (w, h) in [(1, 40), (40, 1), (2, 30), (30, 2)] {
+        maps.push(Grid::new(w, h, Cell::FREE));
+    }
+    let mut one = Grid::new(5, 4, Cell::WALL);
+    one.set(2, 1, Cell::FREE);
+    maps.push(one);
+    for grid in maps {
+        let what = format!("{}×{}", grid.width(), grid.height());
+        let w = world(&grid);
+        let batch = Batch::random(&w.grid, 200, 3).unwrap_or_else(|_| {
+            // No two connected cells: the one open cell to itself.
+            let c = (0..w.grid.num_nodes() as u32)
+                .find(|&c| w.grid.is_passable(c))
+                .unwrap();
+            Batch {
+                agents: vec![Agent { start: c, goal: c }],
+                source: "one cell".into(),
+            }
+        });
+        let want = reference_costs(&w.grid, &batch);
+        for m in Method::ALL {
+            let o = plan(&w, &batch, m, usize::MAX, None).unwrap().unwrap();
+            assert_eq!(o.found(), batch.agents.len(), "{what} {}", m.name());
+            check_paths(&w.grid, &batch, &o, &format!("{what} {}", m.name()));
+            for (k, (a, r)) in batch.agents.iter().zip(&want).enumerate() {
+                let got = match m {
+                    // PCCP's cost is its graph's; what it walks is the funnelled line, never
+                    // shorter than the straight line nor longer than the grid's optimum here.
+                    Method::Pccp => {
+                        let ((x0, y0), (x1, y1)) = (w.grid.xy(a.start), w.grid.xy(a.goal));
+                        let straight = (x0 as f64 - x1 as f64).hypot(y0 as f64 - y1 as f64);
+                        let l = o.lengths[k];
+                        assert!(
+                            l >= straight - 1e-9,
+                            "{what} pccp agent {k}: {l} < {straight}"
+                        );
+                        l.max(*r)
+                    }
+                    _ => o.costs[k],
+                };
+                assert!(
+                    (got - r).abs() < r * 1e-5 + 1e-3,
+                    "{what} {} agent {k}: {got} against {r}",
+                    m.name()
+                );
+            }
+        }
+    }
+}

@@ -27,6 +27,13 @@ fn gpu() -> Option<Gpu> {
     }
 }
 
+fn grid_path(family: &str, name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/benchmarks/movingai-grid")
+        .join(family)
+        .join(name)
+}
+
 fn mapf_path(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/benchmarks/mapf/maps")
@@ -52,7 +59,7 @@ fn gpu_flow_fields_equal_their_twin_on_10000_agents_over_three_maps() {
         let grid = FixedGrid::of(&space);
         let batch = Batch::shared_goals(&space, n, goals, 7).unwrap();
         let twin = flow_batch(&grid, &batch);
-        let got = kernels.run(&gpu, &grid, &batch).unwrap();
+        let got = kernels.run(&gpu, &grid, &batch, &|| true).unwrap();
         assert_eq!(got.result.costs, twin.costs, "{name}: costs");
         assert_eq!(got.result.traffic, twin.traffic, "{name}: traffic");
         assert!(twin.costs.iter().all(|&c| c != INF), "{name}");
@@ -98,7 +105,7 @@ fn gpu_astar_equals_its_twin_on_10000_agents_over_three_maps() {
         let batch = Batch::random(&space, n, 5).unwrap();
         let slots = slots_for(&grid);
         let twin = astar_batch(&grid, &batch, slots);
-        let (got, _) = kernel.run(&gpu, &grid, &batch, slots).unwrap();
+        let (got, _) = kernel.run(&gpu, &grid, &batch, slots, &|| true).unwrap();
         assert_eq!(got.status, twin.status, "{name}: statuses");
         assert_eq!(got.costs, twin.costs, "{name}: costs");
         assert_eq!(got.traffic, twin.traffic, "{name}: traffic");
@@ -134,7 +141,7 @@ fn gpu_ma_hna_star_with_pccp_equals_its_twin_on_10000_agents_over_three_maps() {
         let g = HnaGraph::of(&world).unwrap();
         let twin = hna_batch(&world, &g, &batch, SLOTS);
         let got = kernel
-            .run(&gpu, &world, &g, &batch, SLOTS, 0)
+            .run(&gpu, &world, &g, &batch, SLOTS, 0, &|| true)
             .unwrap()
             .result;
         assert_eq!(got.status, twin.status, "{name}: statuses");
@@ -158,4 +165,170 @@ fn gpu_ma_hna_star_with_pccp_equals_its_twin_on_10000_agents_over_three_maps() {
         agents += n;
     }
     assert_eq!(agents, 10_000);
+}
+
+/// The batches users plan: 1,000 agents on 512² and 1024² real maps, where searches outgrow the
+/// first slice of memory an agent gets. Every agent's status and cost equals its twin's, every
+/// agent finds its path (memory grows for those that need it), and the twin costs what the CPU
+/// backend costs, to within the fixed point's rounding. On AR0011SR and den520d the agents are
+/// random pairs (AR0011SR's with the seed users first met the fault with); on Berlin_0_1024 the
+/// benchmark's first 1,000 problems (lengths up to about 400), since llvmpipe plans random
+/// pairs across a 1024² map at a few agents a second.
+#[test]
+fn gpu_plans_equal_their_twins_on_512_and_1024_maps_for_astar_and_pccp() {
+    use pathlab::crowd::{plan as cpu_plan, Method, World};
+    use pathlab::gpu::crowd::plan;
+    use pathlab::map::io::read_scen;
+    let Some(gpu) = gpu() else { return };
+    drop(gpu);
+    for (family, name, scen) in [
+        ("bg512", "AR0011SR.map", false),
+        ("dao", "den520d.map", false),
+        ("street", "Berlin_0_1024.map", true),
+    ] {
+        let n = 1000;
+        let map = read_map(&grid_path(family, name)).unwrap_or_else(|e| panic!("{e}"));
+        let world = World::new(&map, &[Method::Astar, Method::Pccp], 10, 2, &|_, _| {}).unwrap();
+        let batch = if scen {
+            let file = grid_path(family, &format!("{name}.scen"));
+            let problems = read_scen(&file).unwrap_or_else(|e| panic!("{e}"));
+            Batch::from_problems(&world.grid, &problems[..n], name).unwrap()
+        } else {
+            Batch::random(&world.grid, n, 2).unwrap()
+        };
+        for m in [Method::Astar, Method::Pccp] {
+            let p = plan(&world, &batch, m, &|| true).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let what = format!("{name} {} on {}", m.name(), p.adapter);
+            assert!(p.equal, "{what}: statuses or costs differ from the twin's");
+            assert_eq!(p.traffic_differs, 0, "{what}: traffic");
+            assert_eq!((p.overflow, p.cut), (0, 0), "{what}: {:?}", p.notes());
+            assert_eq!(p.outcome.found(), n, "{what}: every agent finds its path");
+            let cpu = cpu_plan(&world, &batch, m, 0, None).unwrap().unwrap();
+            for (k, (g, c)) in p.outcome.costs.iter().zip(&cpu.costs).enumerate() {
+                assert!(
+                    (g - c).abs() < c * 1e-5 + 1e-3,
+                    "{what} agent {k}: {g} against {c}"
+                );
+            }
+            eprintln!("{what}: {} agents in {:.0} ms", n, p.outcome.ms);
+        }
+    }
+}
+
+/// A kernel run with far more work per dispatch than llvmpipe's loop limit allows: agents the
+/// driver cuts say so (status 4); no agent has an answer other than its twin's.
+#[test]
+fn an_agent_cut_short_by_the_driver_says_so_and_never_answers_otherwise() {
+    let Some(gpu) = gpu() else { return };
+    let space = GridSpace::octile(
+        &read_map(&grid_path("bg512", "AR0011SR.map")).unwrap_or_else(|e| panic!("{e}")),
+    );
+    let grid = FixedGrid::of(&space);
+    let batch = Batch::random(&space, 64, 3).unwrap();
+    let slots = 1 << 18;
+    let twin = astar_batch(&grid, &batch, slots);
+    let kernel = AstarKernel::new(&gpu).with_budget(1 << 22);
+    let (got, _) = kernel.run(&gpu, &grid, &batch, slots, &|| true).unwrap();
+    let mut cut = 0;
+    for k in 0..batch.agents.len() {
+        if got.status[k] == pathlab::gpu::crowd::CUT {
+            assert_eq!(got.costs[k], INF, "agent {k}");
+            cut += 1;
+        } else {
+            assert_eq!(
+                (got.status[k], got.costs[k]),
+                (twin.status[k], twin.costs[k]),
+                "agent {k}"
+            );
+        }
+    }
+    eprintln!("{}: {cut} of 64 agents cut by the driver", gpu.adapter);
+}
+
+/// Cancel between dispatches: once `go_on` says stop, the batch asks it no more than once
+/// again and ends with `Stopped`, for every method.
+#[test]
+fn a_gpu_batch_stops_at_the_first_dispatch_after_cancel() {
+    use pathlab::crowd::{Method, World};
+    use pathlab::gpu::crowd::{plan, GpuError};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let Some(gpu) = gpu() else { return };
+    drop(gpu);
+    let map = read_map(&grid_path("bg512", "AR0011SR.map")).unwrap_or_else(|e| panic!("{e}"));
+    let world = World::new(&map, &Method::ALL, 10, 2, &|_, _| {}).unwrap();
+    let batch = Batch::random(&world.grid, 2000, 4).unwrap();
+    for m in Method::ALL {
+        let asked = AtomicUsize::new(0);
+        let go_on = || asked.fetch_add(1, Ordering::Relaxed) < 3;
+        match plan(&world, &batch, m, &go_on) {
+            Err(GpuError::Stopped) => {}
+            Err(e) => panic!("{}: {e}", m.name()),
+            Ok(_) => panic!("{}: planned the whole batch after cancel", m.name()),
+        }
+        assert!(
+            asked.load(Ordering::Relaxed) <= 5,
+            "{}: asked {} times",
+            m.name(),
+            asked.load(Ordering::Relaxed)
+        );
+    }
+}
+
+/// A world larger than one binding of the adapter holds: the GPU plans it or refuses in one
+/// line naming the limit (wgpu's validation error would end the process).
+#[test]
+fn a_2100_square_open_map_plans_or_is_refused_in_one_line() {
+    use pathlab::crowd::{Method, World};
+    use pathlab::gpu::crowd::{plan, GpuError};
+    let Some(gpu) = gpu() else { return };
+    let limit = gpu.binding_limit();
+    drop(gpu);
+    let map = pathlab::map::Grid::new(2100, 2100, pathlab::map::Cell::FREE);
+    let world = World::new(&map, &[Method::Astar], 10, 2, &|_, _| {}).unwrap();
+    let batch = Batch::random(&world.grid, 16, 1).unwrap();
+    for m in [Method::Astar, Method::Flow] {
+        match plan(&world, &batch, m, &|| true) {
+            Ok(p) => {
+                assert!(p.equal && p.traffic_differs == 0, "{}", m.name());
+                assert_eq!(p.outcome.found() + p.overflow, 16, "{}", m.name());
+            }
+            Err(GpuError::Failed(why)) => {
+                assert!(
+                    2100 * 2100 * 32 > limit,
+                    "{}: refused a map that fits: {why}",
+                    m.name()
+                );
+                assert!(why.contains("MiB") && !why.contains('\n'), "{why}");
+            }
+            Err(e) => panic!("{}: {e}", m.name()),
+        }
+    }
+}
+
+/// Maps one cell wide or tall: the GPU's flow fields, A* and their twins cost what a plain A*
+/// costs for every agent (the flow field's twin once lost every path walking down such a map).
+#[test]
+fn gpu_and_twins_agree_with_astar_on_maps_one_cell_wide() {
+    use pathlab::crowd::{Method, World};
+    use pathlab::gpu::crowd::plan;
+    use pathlab::map::{Cell, Grid};
+    let Some(gpu) = gpu() else { return };
+    drop(gpu);
+    for (w, h) in [(1, 40), (40, 1), (2, 30)] {
+        let map = Grid::new(w, h, Cell::FREE);
+        let world = World::new(&map, &[Method::Astar], 10, 2, &|_, _| {}).unwrap();
+        let batch = Batch::random(&world.grid, 300, 6).unwrap();
+        let want = pathlab::crowd::cpu::reference_costs(&world.grid, &batch);
+        for m in [Method::Astar, Method::Flow] {
+            let p = plan(&world, &batch, m, &|| true).unwrap();
+            assert!(p.equal && p.traffic_differs == 0, "{w}×{h} {}", m.name());
+            for (k, (c, r)) in p.outcome.costs.iter().zip(&want).enumerate() {
+                assert!(
+                    (c - r).abs() < r * 1e-5 + 1e-3,
+                    "{w}×{h} {} agent {k}: {c} against {r}",
+                    m.name()
+                );
+            }
+        }
+    }
 }

@@ -82,6 +82,14 @@ impl<T: Send + 'static> Job<T> {
     }
 }
 
+/// A job whose owner lets it go (a window closed, a newer job started) is asked to stop: its
+/// result is not wanted, and work that checks the flag stops instead of running on unseen.
+impl<T> Drop for Job<T> {
+    fn drop(&mut self) {
+        self.progress.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
 impl<T> Job<T> {
     /// Takes the result if it has come (call once a frame; it never blocks).
     pub fn poll(&mut self) -> Polled<T> {

@@ -5,7 +5,7 @@ use super::agents_gpu;
 use anyhow::{anyhow, bail, Result};
 use pathlab::crowd::cpu::Outcome;
 use pathlab::crowd::{self, Batch, Heat, Method, Scale, World};
-use pathlab::map::io::{read_map, read_scen, write_atomic};
+use pathlab::map::io::{read_map, read_scen};
 use std::path::{Path, PathBuf};
 
 /// Where a batch runs.
@@ -142,6 +142,16 @@ fn check_outputs(args: &AgentsArgs) -> Result<()> {
 
 pub fn run(args: &AgentsArgs) -> Result<i32> {
     check_outputs(args)?;
+    // The outputs against the inputs too (the map, the scenario), before any planning.
+    let refuse_inputs = || -> Result<()> {
+        for p in [&args.csv, &args.heatmap, &args.counts]
+            .into_iter()
+            .flatten()
+        {
+            pathlab::map::io::check_output(p).map_err(|e| anyhow!("{e}"))?;
+        }
+        Ok(())
+    };
     if args.agents.is_none() && args.scen.is_none() && args.sweep.is_empty() {
         bail!("say who walks: --agents N (random), --scen FILE, or --sweep SIZES");
     }
@@ -152,6 +162,11 @@ pub fn run(args: &AgentsArgs) -> Result<i32> {
         }
     }
     let grid = read_map(&args.map).map_err(|e| anyhow!("{e}"))?;
+    let problems = match &args.scen {
+        Some(scen) => read_scen(scen).map_err(|e| anyhow!("{e}"))?,
+        None => vec![],
+    };
+    refuse_inputs()?;
     let world = World::new(
         &grid,
         &methods,
@@ -175,7 +190,6 @@ pub fn run(args: &AgentsArgs) -> Result<i32> {
     }
     let batch = match (&args.scen, args.agents) {
         (Some(scen), _) => {
-            let problems = read_scen(scen).map_err(|e| anyhow!("{e}"))?;
             let batch = Batch::from_problems(&world.grid, &problems, &scen.display().to_string())?;
             // A scenario for another map of the same size plans, but says so.
             let name = args
@@ -203,6 +217,11 @@ pub fn run(args: &AgentsArgs) -> Result<i32> {
         (None, None) => unreachable!("checked above"),
     };
     println!("{}: {}", args.map.display(), batch.source);
+    if methods.contains(&Method::Flow) {
+        if let Some(note) = crowd::flow_goals_note(&batch) {
+            eprintln!("pathlab agents: note: {note}");
+        }
+    }
     warm_up(&world, &methods)?;
     let mut csv = String::from("method,backend,adapter,agents,batch_ms,agents_per_s,equal_costs\n");
     let mut outcomes: Vec<(String, Outcome)> = vec![];
@@ -211,18 +230,26 @@ pub fn run(args: &AgentsArgs) -> Result<i32> {
     for &m in &methods {
         let mut cpu = args.backend != Backend::Gpu;
         let mut rows = vec![];
+        // GPU agents a named limit left without an answer: said apart from "no path".
+        let mut unanswered_gpu = 0;
         if args.backend != Backend::Cpu {
             match agents_gpu::run(&world, &batch, m)? {
                 agents_gpu::GpuRun::Ran {
                     outcome,
                     adapter,
                     equal,
-                } => rows.push((
-                    "gpu",
-                    adapter,
-                    outcome,
-                    if equal { "true" } else { "false" },
-                )),
+                    unanswered,
+                    notes,
+                } => {
+                    unanswered_gpu = unanswered;
+                    faults.extend(notes.iter().map(|n| format!("{} gpu: {n}", m.name())));
+                    rows.push((
+                        "gpu",
+                        adapter,
+                        outcome,
+                        if equal { "true" } else { "false" },
+                    ))
+                }
                 agents_gpu::GpuRun::NoAdapter(why) => {
                     // A visible notice, and the CPU plans instead under its own name.
                     eprintln!("pathlab agents: {why}: planning {} on the CPU", m.name());
@@ -259,11 +286,12 @@ pub fn run(args: &AgentsArgs) -> Result<i32> {
                     _ => "",
                 }
             );
-            if o.found() < o.costs.len() {
+            let unanswered = if backend == "gpu" { unanswered_gpu } else { 0 };
+            let no_path = o.costs.len() - o.found() - unanswered;
+            if no_path > 0 {
                 faults.push(format!(
-                    "{} {backend}: {} of {} agents found no path",
+                    "{} {backend}: {no_path} of {} agents found no path",
                     m.name(),
-                    o.costs.len() - o.found(),
                     o.costs.len()
                 ));
             }
@@ -285,20 +313,24 @@ pub fn run(args: &AgentsArgs) -> Result<i32> {
             outcomes.push((backend.to_string(), o));
         }
     }
+    // Every output at once, all or nothing.
+    let mut files: Vec<(&Path, Vec<u8>)> = vec![];
     if let Some(out) = &args.csv {
-        write(out, csv.as_bytes())?;
+        files.push((out, csv.into_bytes()));
     }
     if let Some(out) = &args.heatmap {
-        heatmap(args, &world, &outcomes, out)?;
+        files.push((out, heatmap(args, &world, &outcomes)?));
     }
     if let Some(out) = &args.counts {
         let labelled: Vec<(String, &Outcome)> =
             outcomes.iter().map(|(b, o)| (b.clone(), o)).collect();
-        write(
+        files.push((
             out,
-            crowd::cpu::counts_csv(&labelled, &world.grid).as_bytes(),
-        )?;
+            crowd::cpu::counts_csv(&labelled, &world.grid).into_bytes(),
+        ));
     }
+    let files: Vec<(&Path, &[u8])> = files.iter().map(|(p, b)| (*p, b.as_slice())).collect();
+    pathlab::map::io::write_all_atomic(&files).map_err(|e| anyhow!("{e}"))?;
     if !faults.is_empty() {
         eprintln!("pathlab agents: {}", faults.join("; "));
         return Ok(1);
@@ -345,8 +377,12 @@ fn sweep(args: &AgentsArgs, world: &World, methods: &[Method]) -> Result<i32> {
                         outcome,
                         adapter,
                         equal,
+                        unanswered,
+                        ..
                     } => {
-                        differ |= !equal;
+                        // The notes were printed; an agent left without an answer fails the
+                        // sweep as a differing cost would.
+                        differ |= !equal || unanswered > 0;
                         rows.push(("gpu", adapter, outcome, equal.to_string()));
                     }
                     agents_gpu::GpuRun::NoAdapter(why) => {
@@ -378,12 +414,8 @@ fn sweep(args: &AgentsArgs, world: &World, methods: &[Method]) -> Result<i32> {
     Ok(i32::from(differ))
 }
 
-fn heatmap(
-    args: &AgentsArgs,
-    world: &World,
-    outcomes: &[(String, Outcome)],
-    out: &Path,
-) -> Result<()> {
+/// The heatmaps as a PNG file.
+fn heatmap(args: &AgentsArgs, world: &World, outcomes: &[(String, Outcome)]) -> Result<Vec<u8>> {
     let heats: Vec<&Heat> = outcomes
         .iter()
         .map(|(_, o)| match args.heat {
@@ -409,11 +441,7 @@ fn heatmap(
         })
         .collect();
     let img = pathlab::crowd::heat::side_by_side(&panels, &world.grid, scale);
-    pathlab::crowd::heat::write_png(out, &img).map_err(|e| anyhow!(e))
-}
-
-fn write(out: &Path, bytes: &[u8]) -> Result<()> {
-    write_atomic(out, bytes).map_err(|e| anyhow!("{e}"))
+    pathlab::crowd::heat::png_bytes(&img).map_err(|e| anyhow!(e))
 }
 
 fn mean(values: &[f64]) -> f64 {

@@ -12,6 +12,10 @@ pub enum GpuRun {
         adapter: String,
         /// Every GPU cost equals the CPU twin's, exactly.
         equal: bool,
+        /// Agents left without an answer by a named limit (memory, the driver's loop limit),
+        /// and one line for each such limit.
+        unanswered: usize,
+        notes: Vec<String>,
     },
     /// No adapter (or no GPU support built in): why.
     NoAdapter(String),
@@ -20,14 +24,10 @@ pub enum GpuRun {
 #[cfg(feature = "gpu")]
 pub fn run(world: &World, batch: &Batch, method: Method) -> Result<GpuRun> {
     use pathlab::gpu::crowd::{plan, GpuError};
-    match plan(world, batch, method) {
+    match plan(world, batch, method, &|| true) {
         Ok(p) => {
-            if p.overflow > 0 {
-                eprintln!(
-                    "pathlab agents: {} agents outgrew the memory each gets on the GPU and \
-                     report no path (as their CPU twins do)",
-                    p.overflow
-                );
+            for note in p.notes() {
+                eprintln!("pathlab agents: {} gpu: {note}", method.name());
             }
             if p.traffic_differs > 0 {
                 eprintln!(
@@ -36,12 +36,15 @@ pub fn run(world: &World, batch: &Batch, method: Method) -> Result<GpuRun> {
                 );
             }
             Ok(GpuRun::Ran {
+                unanswered: p.overflow + p.cut,
+                notes: p.notes(),
                 outcome: p.outcome,
                 adapter: p.adapter,
                 equal: p.equal && p.traffic_differs == 0,
             })
         }
         Err(GpuError::NoAdapter(why)) => Ok(GpuRun::NoAdapter(why)),
+        Err(GpuError::Stopped) => unreachable!("nothing stops a command-line batch"),
         Err(e) => anyhow::bail!("{e}"),
     }
 }

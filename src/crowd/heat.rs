@@ -205,10 +205,16 @@ pub fn side_by_side(panels: &[(&Heat, String)], space: &GridSpace, scale: Scale)
 
 /// Writes `img` as a PNG at `path` (atomically: a failed write leaves no half file).
 pub fn write_png(path: &std::path::Path, img: &RgbImage) -> Result<(), String> {
+    let png = png_bytes(img).map_err(|e| format!("{}: {e}", path.display()))?;
+    crate::map::io::write_atomic(path, &png).map_err(|e| e.to_string())
+}
+
+/// `img` encoded as a PNG file.
+pub fn png_bytes(img: &RgbImage) -> Result<Vec<u8>, String> {
     let mut png = std::io::Cursor::new(Vec::new());
     img.write_to(&mut png, image::ImageFormat::Png)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    crate::map::io::write_atomic(path, png.get_ref()).map_err(|e| e.to_string())
+        .map_err(|e| e.to_string())?;
+    Ok(png.into_inner())
 }
 
 /// Where on inferno the counts begin (a count of 1).

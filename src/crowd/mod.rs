@@ -11,6 +11,7 @@
 pub mod batch;
 pub mod cpu;
 mod digits;
+pub mod grow;
 pub mod heat;
 mod raster;
 pub mod twin;
@@ -51,6 +52,31 @@ impl Method {
     pub fn from_name(name: &str) -> Option<Method> {
         Method::ALL.into_iter().find(|m| m.name() == name)
     }
+}
+
+/// Goals past which a flow-field batch says why it is slow.
+pub const MANY_FLOW_GOALS: usize = 64;
+
+/// Why a flow-field batch of `batch` will be slow, in one line, or `None`: a field is a search
+/// of the whole map, built once per distinct goal, so agents with goals of their own each pay
+/// for a whole field where A* searches only towards its goal. Shared goals are the fix.
+pub fn flow_goals_note(batch: &Batch) -> Option<String> {
+    let goals = distinct_goals(batch);
+    (goals > MANY_FLOW_GOALS).then(|| {
+        format!(
+            "flow fields: {} agents have {goals} different goals, so {goals} fields are built, \
+             each a search of the whole map; shared goals (--goals K, or \"shared goals\" in the \
+             window) build K",
+            batch.agents.len()
+        )
+    })
+}
+
+fn distinct_goals(batch: &Batch) -> usize {
+    let mut goals: Vec<_> = batch.agents.iter().map(|a| a.goal).collect();
+    goals.sort_unstable();
+    goals.dedup();
+    goals.len()
 }
 
 /// The map a crowd walks, with what its methods need prepared: the square grid always, and the

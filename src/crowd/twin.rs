@@ -25,14 +25,17 @@ pub struct FixedGrid {
 
 impl FixedGrid {
     pub fn of(space: &GridSpace) -> FixedGrid {
-        let w = space.width() as i64;
         let mut edges = vec![INF; space.num_nodes() * 8];
         for c in 0..space.num_nodes() as NodeId {
+            let (cx, cy) = space.xy(c);
             space.for_each_neighbour(c, |m, cost| {
-                let off = m as i64 - c as i64;
-                if let Some(d) = DIRS
-                    .iter()
-                    .position(|&(dx, dy)| dy as i64 * w + dx as i64 == off)
+                // The move's direction from the two cells' coordinates: on a map one or two
+                // cells wide, the id offsets of different directions coincide (on a 1-wide map
+                // a step down is +1, as a step right would be), and a direction taken from the
+                // offset walks off the map in the field's predecessor scan.
+                let (mx, my) = space.xy(m);
+                let (dx, dy) = (mx as i64 - cx as i64, my as i64 - cy as i64);
+                if let Some(d) = (DIRS.iter()).position(|&(x, y)| (x as i64, y as i64) == (dx, dy))
                 {
                     edges[c as usize * 8 + d] = fixed(cost);
                 }
@@ -147,10 +150,22 @@ pub struct FlowResult {
 /// The twin of the GPU flow batch: goal by goal, the field, then every agent of that goal down
 /// it, counting the cells it walks.
 pub fn flow_batch(g: &FixedGrid, batch: &Batch) -> FlowResult {
+    flow_batch_while(g, batch, &|| true).expect("never stopped")
+}
+
+/// [`flow_batch`], asking `go_on` before each goal's field; `None` when it said stop.
+pub fn flow_batch_while(
+    g: &FixedGrid,
+    batch: &Batch,
+    go_on: &dyn Fn() -> bool,
+) -> Option<FlowResult> {
     let mut costs = vec![INF; batch.agents.len()];
     let mut traffic = vec![0u32; g.cells()];
     let (mut dist, mut next) = (vec![], vec![]);
     for (goal, agents) in by_goal(batch) {
+        if !go_on() {
+            return None;
+        }
         flow_field(g, goal, &mut dist, &mut next, |_| {});
         for i in agents {
             let start = batch.agents[i as usize].start;
@@ -168,7 +183,7 @@ pub fn flow_batch(g: &FixedGrid, batch: &Batch) -> FlowResult {
             }
         }
     }
-    FlowResult { costs, traffic }
+    Some(FlowResult { costs, traffic })
 }
 
 /// The batch's agents grouped by goal, goals in increasing order, agents in batch order.

@@ -245,6 +245,16 @@ pub struct AstarResult {
 
 /// Every agent of `batch` in turn with `slots` of memory each.
 pub fn astar_batch(g: &FixedGrid, batch: &super::Batch, slots: u32) -> AstarResult {
+    astar_batch_while(g, batch, slots, &|| true).expect("never stopped")
+}
+
+/// [`astar_batch`], asking `go_on` before each agent; `None` when it said stop.
+pub fn astar_batch_while(
+    g: &FixedGrid,
+    batch: &super::Batch,
+    slots: u32,
+    go_on: &dyn Fn() -> bool,
+) -> Option<AstarResult> {
     let h = Octile::of(g);
     let mut s = Scratch::new(slots);
     let n = batch.agents.len();
@@ -255,6 +265,9 @@ pub fn astar_batch(g: &FixedGrid, batch: &super::Batch, slots: u32) -> AstarResu
         expanded: vec![0; g.cells()],
     };
     for (i, a) in batch.agents.iter().enumerate() {
+        if !go_on() {
+            return None;
+        }
         let expanded = &mut r.expanded;
         let (st, cost) = s.astar(g, h, a.start, a.goal, |c| expanded[c as usize] += 1);
         r.status[i] = st as u32;
@@ -264,7 +277,20 @@ pub fn astar_batch(g: &FixedGrid, batch: &super::Batch, slots: u32) -> AstarResu
             s.path_back(a.start, a.goal, |c| traffic[c as usize] += 1);
         }
     }
-    r
+    Some(r)
+}
+
+/// [`astar_batch`] with memory that follows the problem: an agent that overflows at one of
+/// `sizes` is planned again at the next ([`super::grow`]). Also each agent's last size;
+/// `None` when `go_on`, asked before each agent, said stop.
+pub fn astar_batch_grown(
+    g: &FixedGrid,
+    batch: &super::Batch,
+    sizes: &[u32],
+    go_on: &dyn Fn() -> bool,
+) -> Option<(AstarResult, Vec<u32>)> {
+    let run = |b: &super::Batch, s| astar_batch_while(g, b, s, go_on).ok_or(());
+    super::grow::grow(batch, sizes, run).ok()
 }
 
 #[cfg(test)]

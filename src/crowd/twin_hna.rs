@@ -439,6 +439,17 @@ impl HnaResult {
 
 /// Every agent of `batch` in turn with `slots` of memory each.
 pub fn hna_batch(world: &World, g: &HnaGraph, batch: &Batch, slots: u32) -> HnaResult {
+    hna_batch_while(world, g, batch, slots, &|| true).expect("never stopped")
+}
+
+/// [`hna_batch`], asking `go_on` before each agent; `None` when it said stop.
+pub fn hna_batch_while(
+    world: &World,
+    g: &HnaGraph,
+    batch: &Batch,
+    slots: u32,
+    go_on: &dyn Fn() -> bool,
+) -> Option<HnaResult> {
     let mesh = world.mesh.as_ref().expect("an HnaGraph has its mesh");
     let ends = HnaGraph::ends(mesh, &world.grid, batch);
     let n = batch.agents.len();
@@ -454,6 +465,9 @@ pub fn hna_batch(world: &World, g: &HnaGraph, batch: &Batch, slots: u32) -> HnaR
     };
     let mut chain = vec![];
     for (i, &a) in batch.agents.iter().enumerate() {
+        if !go_on() {
+            return None;
+        }
         let (ps, pg) = (ends[2 * i], ends[2 * i + 1]);
         let expanded = &mut r.expanded;
         let (mut st, mut cost) = s.search(g, ps, pg, |c| expanded[c as usize] += 1);
@@ -468,7 +482,21 @@ pub fn hna_batch(world: &World, g: &HnaGraph, batch: &Batch, slots: u32) -> HnaR
     }
     r.traffic = tally.traffic;
     r.lengths = tally.lengths;
-    r
+    Some(r)
+}
+
+/// [`hna_batch`] with memory that follows the problem: an agent that overflows at one of
+/// `sizes` is planned again at the next ([`super::grow`]). Also each agent's last size;
+/// `None` when `go_on`, asked before each agent, said stop.
+pub fn hna_batch_grown(
+    world: &World,
+    g: &HnaGraph,
+    batch: &Batch,
+    sizes: &[u32],
+    go_on: &dyn Fn() -> bool,
+) -> Option<(HnaResult, Vec<u32>)> {
+    let run = |b: &Batch, s| hna_batch_while(world, g, b, s, go_on).ok_or(());
+    super::grow::grow(batch, sizes, run).ok()
 }
 
 #[cfg(test)]

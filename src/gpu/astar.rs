@@ -1,7 +1,7 @@
 //! Grid A* per agent on the GPU (`shaders/astar.wgsl`), in waves of agents sized to the memory
 //! each needs. Its CPU twin is [`crate::crowd::twin_astar`]; the tests hold the two equal.
 
-use super::context::{bytes, Gpu};
+use super::context::{bytes, GoOn, Gpu};
 use crate::crowd::twin::FixedGrid;
 use crate::crowd::twin_astar::{AstarResult, Octile, Scratch};
 use crate::crowd::Batch;
@@ -13,59 +13,76 @@ const SOURCE: &str = concat!(
     include_str!("../../shaders/astar.wgsl")
 );
 
-/// Bytes of agent memory one wave may use.
-const WAVE_BYTES: u64 = 128 << 20;
+/// Bytes of agent memory one wave may use (less where the adapter binds less): enough that
+/// agents planned again with more memory still fill a wave of a few dozen, so a software
+/// adapter's threads and SIMD lanes all have work.
+pub const WAVE_BYTES: u64 = 1 << 30;
 
-/// Expansions per agent per dispatch on Mesa's llvmpipe, which ends an invocation's loops
-/// after 65,535 rounds in all (heap sifts, table probes and the eight moves make tens of
-/// rounds per expansion: 1,024 expansions overran it on 9 agents in 3,000, 256 on none; 128
-/// leaves room for the walk back along the path).
-const BUDGET_LLVMPIPE: u32 = 128;
-/// Expansions per agent per dispatch elsewhere: fewer dispatches, each waited for.
-const BUDGET: u32 = 4096;
+/// Loop rounds per agent per dispatch elsewhere than llvmpipe ([`super::loop_budget`]): few
+/// dispatches, each short enough that a cancel is seen within a fraction of a second.
+const BUDGET: u32 = 1 << 18;
 
-/// The table slots an agent gets on `grid`: room for every cell up to 2¹⁶ (a 256 × 256 map),
-/// as a power of two.
+/// Words of an agent's memory per table slot, and after the slots (`astar.wgsl`).
+pub const WORDS_PER_SLOT: u64 = 10;
+const WORDS_AFTER: u64 = 4;
+
+/// The table slots an agent first gets on `grid`: room for every cell up to 2¹⁶ (a 256 × 256
+/// map), as a power of two. Agents that outgrow it are planned again with more
+/// ([`crate::crowd::grow`]).
 pub fn slots_for(grid: &FixedGrid) -> u32 {
     Scratch::new((grid.cells() as u32 * 4 / 3 + 1).min(1 << 16)).slots
+}
+
+/// The sizes an agent is tried at on `grid`, up to `cap` slots.
+pub fn sizes_for(grid: &FixedGrid, cap: u32) -> Vec<u32> {
+    crate::crowd::grow::sizes(
+        slots_for(grid),
+        crate::crowd::grow::full_table(grid.cells()),
+        cap,
+    )
 }
 
 /// The kernel, compiled once per device.
 pub struct AstarKernel {
     pipeline: wgpu::ComputePipeline,
+    /// Loop rounds per agent per dispatch.
+    budget: u32,
 }
 
 impl AstarKernel {
     pub fn new(gpu: &Gpu) -> AstarKernel {
         AstarKernel {
             pipeline: gpu.pipeline(SOURCE, "astar"),
+            budget: super::loop_budget(&gpu.adapter).unwrap_or(BUDGET),
         }
     }
 
-    /// Plans `batch` with `slots` table slots per agent; also the time it took (ms).
+    /// The kernel with `budget` loop rounds per agent per dispatch: the tests use one past
+    /// what llvmpipe allows, to see a cut agent say so.
+    pub fn with_budget(self, budget: u32) -> AstarKernel {
+        AstarKernel { budget, ..self }
+    }
+
+    /// Plans `batch` with `slots` table slots per agent; also the time it took (ms). Stops
+    /// between dispatches when `go_on` says so.
     pub fn run(
         &self,
         gpu: &Gpu,
         grid: &FixedGrid,
         batch: &Batch,
         slots: u32,
+        go_on: GoOn,
     ) -> Result<(AstarResult, f64), String> {
         let t0 = Instant::now();
         let slots = Scratch::new(slots).slots;
         let n = batch.agents.len();
         let cells = grid.cells();
         let h = Octile::of(grid);
-        let stride = (10 * slots as u64 + 3) * 4;
-        let budget = if gpu.adapter.kind == "Cpu" {
-            BUDGET_LLVMPIPE
-        } else {
-            BUDGET
-        };
-        let limit = gpu
-            .device
-            .limits()
-            .max_storage_buffer_binding_size
-            .min(WAVE_BYTES);
+        let stride = (WORDS_PER_SLOT * slots as u64 + WORDS_AFTER) * 4;
+        gpu.fits("the map's moves", grid.edges.len() as u64 * 4)?;
+        gpu.fits("one agent's search memory", stride)?;
+        let budget = self.budget;
+        let limit = gpu.binding_limit().min(WAVE_BYTES).max(stride);
         let wave = ((limit / stride).max(1) as usize).min(n.max(1));
         let ends: Vec<u32> = batch
             .agents
@@ -115,10 +132,11 @@ impl AstarKernel {
             let mut enc = gpu.device.create_command_encoder(&Default::default());
             enc.clear_buffer(&scratch, 0, None);
             gpu.queue.submit([enc.finish()]);
-            // Each dispatch expands up to `budget` nodes per agent, and no search expands
-            // more than its table holds.
-            let rounds = (slots / budget + 2) as u64;
-            gpu.dispatch_until_done(&self.pipeline, &bind, &pending, k, rounds)
+            // Every dispatch pops at least once per unfinished agent or walks a step back:
+            // pops are at most the pushes (eight per expansion, one expansion per slot) and
+            // the walk at most a slot per step.
+            let rounds = 9 * slots as u64 + 2;
+            gpu.dispatch_until_done(&self.pipeline, &bind, &pending, k, rounds, go_on)
                 .map_err(|e| format!("grid A*: {e}"))?;
             first += k;
         }

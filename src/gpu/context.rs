@@ -3,6 +3,12 @@
 use super::Adapter;
 use wgpu::util::DeviceExt;
 
+/// Asked between dispatches: false stops the work (the app's Cancel, a closed window).
+pub type GoOn<'a> = &'a (dyn Fn() -> bool + Sync);
+
+/// What a run stopped by its [`GoOn`] says.
+pub const STOPPED: &str = "stopped";
+
 /// A device and queue on the adapter [`super::probe`] would pick.
 pub struct Gpu {
     pub device: wgpu::Device,
@@ -29,6 +35,39 @@ impl Gpu {
             queue,
             adapter: described,
         })
+    }
+
+    /// The most bytes one storage binding (and one buffer) may hold on this device.
+    pub fn binding_limit(&self) -> u64 {
+        let l = self.device.limits();
+        l.max_storage_buffer_binding_size.min(l.max_buffer_size)
+    }
+
+    /// Refuses, in one line naming the limit, a buffer of `bytes` for `what` that this device
+    /// cannot bind: checked before the buffer is made, since wgpu answers an oversized binding
+    /// with a validation error that ends the process.
+    pub fn fits(&self, what: &str, bytes: u64) -> Result<(), String> {
+        let limit = self.binding_limit();
+        if bytes <= limit {
+            return Ok(());
+        }
+        Err(format!(
+            "{what}: {} MiB on the GPU, more than this adapter binds at once ({} MiB, its \
+             storage-buffer limit); plan it on the CPU (--backend cpu)",
+            bytes.div_ceil(1 << 20),
+            limit >> 20
+        ))
+    }
+
+    /// The most table slots (a power of two) one agent may have when each takes
+    /// `words_per_slot` words and `words_after` more follow: the agent's memory is one binding.
+    pub fn max_slots(&self, words_per_slot: u64, words_after: u64) -> u32 {
+        let words = self.binding_limit() / 4;
+        let most = words.saturating_sub(words_after) / words_per_slot;
+        if most < 16 {
+            return 16;
+        }
+        1u32 << (63 - most.leading_zeros()).min(31)
     }
 
     /// A storage buffer holding `data`, readable back when `copy_src`.
@@ -133,7 +172,8 @@ impl Gpu {
 
     /// Dispatches `pipeline` over `items` until a dispatch leaves `pending[0]` at zero: the
     /// per-agent searches, each of which works a budget per dispatch and counts itself in
-    /// `pending` while unfinished. More than `max_rounds` re-dispatches is an error.
+    /// `pending` while unfinished. More than `max_rounds` re-dispatches is an error; so is
+    /// `go_on` saying stop, asked before each dispatch ([`STOPPED`]).
     pub fn dispatch_until_done(
         &self,
         pipeline: &wgpu::ComputePipeline,
@@ -141,9 +181,13 @@ impl Gpu {
         pending: &wgpu::Buffer,
         items: usize,
         max_rounds: u64,
+        go_on: GoOn,
     ) -> Result<(), String> {
         let mut rounds = 0;
         loop {
+            if !go_on() {
+                return Err(STOPPED.into());
+            }
             let mut enc = self.device.create_command_encoder(&Default::default());
             enc.clear_buffer(pending, 0, None);
             {

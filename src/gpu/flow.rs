@@ -2,7 +2,7 @@
 //! integration field until it stops changing, set each cell's step, walk the goal's agents down
 //! it. Its CPU twin is [`crate::crowd::twin::flow_batch`]; the tests hold the two equal.
 
-use super::context::{groups, Gpu};
+use super::context::{groups, GoOn, Gpu, STOPPED};
 use crate::crowd::twin::{by_goal, FixedGrid, FlowResult, INF};
 use crate::crowd::Batch;
 use crate::space::DIRS;
@@ -40,10 +40,18 @@ impl FlowKernels {
         }
     }
 
-    /// Plans `batch` on `grid`'s fixed-point costs.
-    pub fn run(&self, gpu: &Gpu, grid: &FixedGrid, batch: &Batch) -> Result<GpuFlow, String> {
+    /// Plans `batch` on `grid`'s fixed-point costs; stops between submissions when `go_on`
+    /// says so.
+    pub fn run(
+        &self,
+        gpu: &Gpu,
+        grid: &FixedGrid,
+        batch: &Batch,
+        go_on: GoOn,
+    ) -> Result<GpuFlow, String> {
         let t0 = Instant::now();
         let cells = grid.cells();
+        gpu.fits("the map's moves", grid.edges.len() as u64 * 4)?;
         let groups_of = by_goal(batch);
         let most = groups_of.iter().map(|(_, a)| a.len()).max().unwrap_or(0);
         let params = |goal: u32, agents: usize| -> Vec<u32> {
@@ -119,6 +127,9 @@ impl FlowKernels {
             // Each round settles at least one more cell, so a goal takes at most `cells`.
             let mut goal_rounds = 0;
             loop {
+                if !go_on() {
+                    return Err(STOPPED.into());
+                }
                 let mut enc = gpu.device.create_command_encoder(&Default::default());
                 for k in 0..ROUNDS {
                     if k == ROUNDS - 1 {

@@ -3,7 +3,8 @@
 //! polygons off the hierarchy, funnels and counts them ([`Tally`]), as for the twin
 //! [`crate::crowd::twin_hna`], which the tests hold equal to it.
 
-use super::context::{bytes, Gpu};
+use super::astar::WAVE_BYTES;
+use super::context::{bytes, GoOn, Gpu};
 use crate::crowd::twin::INF;
 use crate::crowd::twin_hna::{HnaGraph, HnaResult, Tally, CHAIN};
 use crate::crowd::{Batch, World};
@@ -15,19 +16,28 @@ const SOURCE: &str = concat!(
     include_str!("../../shaders/hna.wgsl")
 );
 
-/// Bytes of agent memory one wave may use.
-const WAVE_BYTES: u64 = 128 << 20;
+/// Loop rounds per agent per dispatch elsewhere than llvmpipe ([`super::loop_budget`]).
+const BUDGET: u32 = 1 << 18;
 
-/// Work (expansions and relaxations) per agent per dispatch on Mesa's llvmpipe, which ends an
-/// invocation's loops after 65,535 rounds in all: each unit is a heap sift and a table probe,
-/// a few tens of rounds at most.
-const BUDGET_LLVMPIPE: u32 = 1024;
-/// Work per agent per dispatch elsewhere.
-const BUDGET: u32 = 65_536;
-
-/// Table slots per agent: the graph searches of a 1024² city map at μ = 10 and two levels
-/// reach a few hundred nodes; 4,096 leaves room for the searches inside one large region.
+/// Table slots an agent first gets: the graph searches of a 1024² city map at μ = 10 and two
+/// levels reach a few hundred nodes; 4,096 leaves room for the searches inside one large
+/// region. An agent that outgrows them is planned again with more ([`sizes_for`]).
 pub const SLOTS: u32 = 4096;
+
+/// Words of an agent's memory per table slot, and after the slots (`hna.wgsl`).
+pub const WORDS_PER_SLOT: u64 = 12;
+const WORDS_AFTER: u64 = 3;
+
+/// The sizes an agent is tried at over `g`, up to `cap` slots.
+pub fn sizes_for(g: &HnaGraph, cap: u32) -> Vec<u32> {
+    let nodes = g.polygons as usize + g.vertices as usize + 2;
+    crate::crowd::grow::sizes(SLOTS, crate::crowd::grow::full_table(nodes), cap)
+}
+
+/// The most slots one agent may have on `gpu`.
+pub fn max_slots(gpu: &Gpu) -> u32 {
+    gpu.max_slots(WORDS_PER_SLOT, WORDS_AFTER)
+}
 
 /// The kernel, compiled once per device.
 pub struct HnaKernel {
@@ -48,7 +58,8 @@ impl HnaKernel {
         }
     }
 
-    /// Plans `batch` over `g` (built from `world`) with `slots` table slots per agent.
+    /// Plans `batch` over `g` (built from `world`) with `slots` table slots per agent; stops
+    /// between dispatches when `go_on` says so.
     pub fn run(
         &self,
         gpu: &Gpu,
@@ -57,26 +68,22 @@ impl HnaKernel {
         batch: &Batch,
         slots: u32,
         keep: usize,
+        go_on: GoOn,
     ) -> Result<HnaRun, String> {
         let t0 = Instant::now();
         let mesh = world.mesh.as_ref().ok_or("PCCP needs the navmesh")?;
         let slots = crate::crowd::twin_astar::Scratch::new(slots).slots;
         let n = batch.agents.len();
         let cells = world.grid.num_nodes();
-        let stride = (12 * slots as u64 + 3) * 4;
+        let stride = (WORDS_PER_SLOT * slots as u64 + WORDS_AFTER) * 4;
         let chain_words = 2 * CHAIN + 1;
-        let budget = if gpu.adapter.kind == "Cpu" {
-            BUDGET_LLVMPIPE
-        } else {
-            BUDGET
-        };
-        let limit = gpu
-            .device
-            .limits()
-            .max_storage_buffer_binding_size
-            .min(WAVE_BYTES);
+        let budget = super::loop_budget(&gpu.adapter).unwrap_or(BUDGET);
+        let limit = gpu.binding_limit().min(WAVE_BYTES).max(stride);
         let wave = ((limit / stride).max(1) as usize).min(n.max(1));
         let (words, offsets) = pack(g);
+        gpu.fits("the hierarchy", words.len() as u64 * 4)?;
+        gpu.fits("one agent's search memory", stride)?;
+        gpu.fits("the per-cell counts", cells as u64 * 4)?;
         let params = |first: usize, agents: usize| -> Vec<u32> {
             let mut p = vec![
                 agents as u32,
@@ -118,9 +125,10 @@ impl HnaKernel {
                 &uniform, &graph, &ends_buf, &scratch, &results, &chains, &expanded, &pending,
             ],
         );
-        // Each search pops at most what its heap holds, and relaxes each popped node's arcs.
+        // Every dispatch pops at least once per unfinished agent; pops are at most the
+        // pushes, a few per arc of each node expanded (one expansion per slot).
         let degree = g.first.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
-        let max_rounds = (2 * slots as u64 * (2 + degree as u64)) / budget as u64 + 2;
+        let max_rounds = slots as u64 * (2 + degree as u64) + 2;
         let mut tally = Tally::new(cells, n, keep);
         let mut first = 0;
         while first < n {
@@ -131,7 +139,7 @@ impl HnaKernel {
             enc.clear_buffer(&scratch, 0, None);
             enc.clear_buffer(&chains, 0, None);
             gpu.queue.submit([enc.finish()]);
-            gpu.dispatch_until_done(&self.pipeline, &bind, &pending, k, max_rounds)
+            gpu.dispatch_until_done(&self.pipeline, &bind, &pending, k, max_rounds, go_on)
                 .map_err(|e| format!("MA-HNA*: {e}"))?;
             // The wave's chains: polygons, funnel and cells on the host.
             let got = gpu.read(&chains, chain_words * k)?;

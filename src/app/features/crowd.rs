@@ -310,6 +310,9 @@ fn run(
     let n = batch.agents.len();
     let mut outcomes = vec![];
     let mut notices = vec![];
+    if panels.iter().any(|p| p.method == Method::Flow) {
+        notices.extend(crowd::flow_goals_note(&batch).map(|n| format!("{n}.")));
+    }
     let report = |k: usize| {
         p.add(k as u64);
         !p.cancelled()
@@ -317,9 +320,11 @@ fn run(
     for &panel in panels {
         let mut on_cpu = !panel.gpu;
         if panel.gpu {
-            match gpu_plan(&world, &batch, panel.method) {
-                Ok((o, adapter, equal)) => {
+            match gpu_plan(&world, &batch, panel.method, &|| !p.cancelled()) {
+                Err(GpuFail::Stopped) => return Err("Cancelled.".into()),
+                Ok((o, adapter, equal, notes)) => {
                     p.add(n as u64);
+                    notices.extend(notes.iter().map(|n| format!("{}: {n}.", panel.label())));
                     let check = if equal {
                         "every cost equals the CPU's"
                     } else {
@@ -328,7 +333,7 @@ fn run(
                     let title = format!("{} on {adapter}: {:.0} ms; {check}", panel.label(), o.ms);
                     outcomes.push((panel, title, o));
                 }
-                Err(why) => {
+                Err(GpuFail::No(why)) => {
                     notices.push(format!(
                         "{}: {why}; the CPU planned it instead.",
                         panel.label()
@@ -365,14 +370,49 @@ fn run(
     })
 }
 
+/// Why a GPU view was not planned on the GPU.
+enum GpuFail {
+    /// Cancelled (the job's flag, between dispatches).
+    Stopped,
+    /// No adapter, or the adapter could not: why (the CPU plans it instead).
+    No(String),
+}
+
+/// A view planned on the GPU: its outcome, the adapter, whether it equals its CPU twin, and a
+/// line for each limit that left agents without an answer.
+type GpuPlanned = (Outcome, String, bool, Vec<String>);
+
 #[cfg(feature = "gpu")]
-fn gpu_plan(world: &World, batch: &Batch, m: Method) -> Result<(Outcome, String, bool), String> {
-    crate::gpu::crowd::plan(world, batch, m)
-        .map(|p| (p.outcome, p.adapter, p.equal && p.traffic_differs == 0))
-        .map_err(|e| e.to_string())
+fn gpu_plan(
+    world: &World,
+    batch: &Batch,
+    m: Method,
+    go_on: crate::gpu::context::GoOn,
+) -> Result<GpuPlanned, GpuFail> {
+    use crate::gpu::crowd::GpuError;
+    match crate::gpu::crowd::plan(world, batch, m, go_on) {
+        Ok(p) => {
+            let notes = p.notes();
+            Ok((
+                p.outcome,
+                p.adapter,
+                p.equal && p.traffic_differs == 0,
+                notes,
+            ))
+        }
+        Err(GpuError::Stopped) => Err(GpuFail::Stopped),
+        Err(e) => Err(GpuFail::No(e.to_string())),
+    }
 }
 
 #[cfg(not(feature = "gpu"))]
-fn gpu_plan(_: &World, _: &Batch, _: Method) -> Result<(Outcome, String, bool), String> {
-    Err("this pathlab was built without the gpu feature".into())
+fn gpu_plan(
+    _: &World,
+    _: &Batch,
+    _: Method,
+    _: &(dyn Fn() -> bool + Sync),
+) -> Result<GpuPlanned, GpuFail> {
+    Err(GpuFail::No(
+        "this pathlab was built without the gpu feature".into(),
+    ))
 }

@@ -3,7 +3,7 @@
 //! animated along their paths.
 
 use super::crowd::{CrowdResult, CrowdWindow, Panel, Show};
-use crate::crowd::{Heat, Scale};
+use crate::crowd::{Heat, Method, Scale};
 use eframe::egui::{self, Color32, Pos2, Rect, RichText, Sense, Vec2};
 
 /// What the user asked the window for.
@@ -81,6 +81,10 @@ impl CrowdWindow {
                 }
             });
         self.open = open;
+        if !open {
+            // A closed window wants no batch: its job stops (between dispatches on the GPU).
+            self.cancel();
+        }
         if self.running() {
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
@@ -142,6 +146,27 @@ impl CrowdWindow {
                         .labelled_by(l.id)
                         .on_hover_text("0: each agent its own random goal");
                 });
+                // Flow fields are built per goal: said before the run, with the fix a click away.
+                let flow = Panel::ALL
+                    .iter()
+                    .zip(self.chosen)
+                    .any(|(p, on)| on && p.method == Method::Flow);
+                let goals = if self.goals == 0 {
+                    self.agents
+                } else {
+                    self.goals
+                };
+                if flow && !self.from_scenario && goals > crate::crowd::MANY_FLOW_GOALS {
+                    ui.colored_label(
+                        ui.visuals().warn_fg_color,
+                        format!(
+                            "Flow fields: one field (a whole-map search) per goal, {goals} here."
+                        ),
+                    );
+                    if ui.button("Share 16 goals").clicked() {
+                        self.goals = 16;
+                    }
+                }
                 ui.separator();
                 // Up to four views side by side.
                 let full = self.chosen.iter().filter(|&&c| c).count() >= 4;

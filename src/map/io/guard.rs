@@ -31,8 +31,10 @@ pub(crate) fn note_read(path: &Path) {
     }
 }
 
-/// Refuses `path` as an output when the guard is on and it names a file this run read.
-pub(crate) fn check_output(path: &Path) -> Result<(), IoError> {
+/// Refuses `path` as an output when the guard is on and it names a file this run read. Every
+/// writer asks; a command with several outputs also asks before its work, so that a refused
+/// output costs no time and leaves no other output behind.
+pub fn check_output(path: &Path) -> Result<(), IoError> {
     let Ok(r) = READ.lock() else { return Ok(()) };
     let Some(read) = r.as_ref() else {
         return Ok(());
