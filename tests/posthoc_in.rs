@@ -8,7 +8,7 @@
 use pathlab::search::{registry, Query, Status};
 use pathlab::space::{GridSpace, HexOrientation, HexSpace, Space};
 use pathlab::trace::posthoc::{to_yaml, Layout};
-use pathlab::trace::posthoc_in::{import, Target};
+use pathlab::trace::posthoc_in::{import, Place, Target};
 use pathlab::trace::{Event, EventKind, Recorder};
 use std::path::PathBuf;
 use std::process::Command;
@@ -26,11 +26,16 @@ fn same(a: &Event, b: &Event) -> bool {
 }
 
 /// Exports `rec`, reads it back and checks every event and every step's states.
-fn round_trip(name: &str, rec: &mut Recorder, layout: Layout, square: Option<(u32, u32)>) {
+fn round_trip(name: &str, rec: &mut Recorder, layout: Layout, place: Place) {
     let yaml = to_yaml(rec, layout);
+    let square = match place {
+        Place::Cells { w, h, .. } => Some((w, h)),
+        _ => None,
+    };
     let target = Target {
         nodes: rec.num_nodes(),
         square,
+        place,
     };
     let back = import(&yaml, &target).unwrap_or_else(|(l, why)| panic!("{name}: line {l}: {why}"));
     let original: Vec<Event> = rec.iter().collect();
@@ -87,7 +92,11 @@ fn every_algorithms_export_reads_back_to_the_same_run() {
             info.name,
             &mut rec,
             layout,
-            Some((space.width(), space.height())),
+            Place::Cells {
+                w: space.width(),
+                h: space.height(),
+                map: None,
+            },
         );
         tried += 1;
     }
@@ -121,7 +130,17 @@ fn every_algorithms_export_reads_back_to_the_same_run() {
         cell: &hxy,
         hex: Some((HexOrientation::Pointy, 1.5)),
     };
-    round_trip("hex astar", &mut rec, layout, None);
+    round_trip(
+        "hex astar",
+        &mut rec,
+        layout,
+        Place::Hex {
+            orientation: HexOrientation::Pointy,
+            pitch: 1.5,
+            w: hex.width(),
+            h: hex.height(),
+        },
+    );
 }
 
 #[test]
@@ -150,25 +169,26 @@ fn a_dstar_lite_repair_reads_back_with_its_world_change() {
             cell: &xy,
             hex: None,
         },
-        Some((10, 4)),
+        Place::Cells {
+            w: 10,
+            h: 4,
+            map: None,
+        },
     );
 }
 
 #[test]
 fn other_tools_traces_are_placed_by_their_views() {
-    let target = Target {
-        nodes: 16,
-        square: Some((4, 4)),
-    };
-    // The render: form, ids that are not cells, positions in variables, a type pathlab does
-    // not know.
+    let target = Target::squares(4, 4);
+    // The render: form (where `$` is a context holding the event), ids that are not cells,
+    // positions in variables, a type pathlab does not know.
     let old = r#"
 version: 1.0.5
 render:
   context: { half: 0.5 }
   components:
     tile:
-      - { $: rect, x: "{{$.variables.x}}", y: "{{$.variables.y}}", width: 1, height: 1 }
+      - { $: rect, x: "{{$.event.variables.x}}", y: "{{$.event.variables.y}}", width: 1, height: 1 }
   views:
     main: { renderer: 2d-pixi, components: [ { $: tile } ] }
 eventList:
@@ -190,16 +210,25 @@ eventList:
             K::Generate,
             K::Other,
             K::Expand,
+            // The path, rebuilt from the end's parents: 100 (drawn on 0), then 101.
+            K::PathNode,
+            K::PathNode,
             K::Found
         ]
     );
+    assert_eq!(
+        (t.events[5].node, t.events[5].other),
+        (0, pathlab::trace::NONE)
+    );
+    assert_eq!((t.events[6].node, t.events[6].other), (5, 0));
+    assert_eq!(t.events[6].a, 1.5);
     assert_eq!(t.events[2].node, 5);
     assert_eq!(
         t.events[2].other, 0,
         "the parent is the node id 100 was drawn on"
     );
     assert_eq!(t.others, ["surveying"]);
-    assert_eq!(t.events[5].a, 1.5, "an end's g is its cost");
+    assert_eq!(t.events[7].a, 1.5, "an end's g is its cost");
     assert!(t.notes.iter().any(|n| n.contains("surveying")));
 
     // JSON, format 1.4.0, a circle with arithmetic, a component pathlab does not draw.
@@ -223,7 +252,7 @@ eventList:
     assert!(t
         .notes
         .iter()
-        .any(|n| n.contains("1 events are not on the map")));
+        .any(|n| n.contains("1 events are not placed on the map")));
 }
 
 /// Malformed traces: each file, and a piece of the line pathlab must name.
@@ -358,10 +387,7 @@ fn compare_says_where_two_traces_differ() {
 
 #[test]
 fn hostile_traces_are_refused_or_read_without_exhausting_anything() {
-    let target = Target {
-        nodes: 16,
-        square: Some((4, 4)),
-    };
+    let target = Target::squares(4, 4);
     // An expression nested 100,000 deep: not evaluated, said so.
     let deep = format!(
         "views: {{ main: [ {{ $: rect, x: \"${{{{ {}1{} }}}}\", y: 0 }} ] }}\nevents:\n  - {{ type: source, id: 1 }}\n",

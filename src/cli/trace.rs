@@ -296,15 +296,9 @@ pub(super) fn check(file: &Path, map: Option<&Path>) -> Result<i32> {
     let target = match map {
         Some(m) => {
             let grid = read_map(m)?;
-            posthoc_in::Target {
-                nodes: grid.width() as usize * grid.height() as usize,
-                square: Some((grid.width(), grid.height())),
-            }
+            posthoc_in::Target::squares(grid.width(), grid.height())
         }
-        None => posthoc_in::Target {
-            nodes: u32::MAX as usize,
-            square: None,
-        },
+        None => posthoc_in::Target::none(),
     };
     let t = posthoc_in::read(file, &target).map_err(anyhow::Error::msg)?;
     let version = if t.version.is_empty() {
@@ -312,7 +306,8 @@ pub(super) fn check(file: &Path, map: Option<&Path>) -> Result<i32> {
     } else {
         &t.version
     };
-    println!("{}: {} events ({version})", file.display(), t.events.len());
+    let own = t.events.len() - t.rebuilt_path;
+    println!("{}: {own} events ({version})", file.display());
     let mut counts = std::collections::BTreeMap::new();
     for e in &t.events {
         let name = match e.kind {
@@ -321,8 +316,30 @@ pub(super) fn check(file: &Path, map: Option<&Path>) -> Result<i32> {
         };
         *counts.entry(name).or_insert(0usize) += 1;
     }
+    // The path rebuilt from an end's parents is pathlab's, not the trace's.
+    if let Some(n) = counts.get_mut("path") {
+        *n -= t.rebuilt_path;
+    }
+    counts.retain(|_, n| *n > 0);
     for (name, n) in counts {
         println!("  {name}: {n}");
+    }
+    match map {
+        Some(m) => println!(
+            "placed on {}: {} of {} events about a node; {} could not be placed{}",
+            m.display(),
+            t.placed,
+            t.about_nodes,
+            t.about_nodes - t.placed,
+            match t.off_map {
+                0 => String::new(),
+                o => format!(" ({o} drawn outside the map)"),
+            }
+        ),
+        None => println!(
+            "placed: none ({} of {own} events drawn; give --map to place them)",
+            t.drawn
+        ),
     }
     for n in &t.notes {
         println!("note: {n}");

@@ -2,28 +2,133 @@
 //! `events:`) and the earlier `render:` form (`render.components`, `render.views.main`,
 //! `events:` or `eventList:`), as YAML or JSON.
 //!
-//! An event's node is where its view draws it: the first of the main view's rect, circle or
-//! polygon components whose `$if` holds gives a point, and on a square map the cell under it
-//! is the node. When every event's numeric `id` already names the cell it is drawn on (as
-//! pathlab's own export writes them) or nothing is drawn, the ids are the nodes. Event types
-//! pathlab knows map to its kinds (Posthoc's `closing` to a closed node); others are kept as
-//! `other` events with their type's name. What the views hold beyond positions (colours,
-//! paths, components pathlab does not draw) is listed in the import's notes.
+//! **Where an event goes.** An event is placed where its view draws it: the first of the main
+//! view's rect, circle or polygon components whose `$if` holds gives a point, and the node of
+//! the world under that point is the event's node. An event's `id` is only a name: tools
+//! number their nodes their own way (Posthoc's A* examples number the cells of a wider map),
+//! so an id is never taken for a node of this world on its own word. Ids stand for nodes only
+//! when they were *seen* to: at least one event is drawn, and every drawn event with a
+//! numeric id is drawn on the very node that id names (pathlab's own exports are so). Then an
+//! event that is not drawn (a line-of-sight check, a jump) is placed by its id as well.
+//! Otherwise an event that is not drawn takes the node its id was last drawn on, or none; a
+//! parent (`pId`) is likewise the node its id was last drawn on.
+//!
+//! Event types pathlab knows map to its kinds (Posthoc's `closing` to a closed node); others
+//! are kept as `other` events with their type's name. A trace from another tool that ends
+//! (`end`) without path events has its path rebuilt from the end's parents, as Posthoc's
+//! path-to-root does. What the views hold beyond positions (colours, paths, components
+//! pathlab does not draw) is listed in the import's notes.
+//!
+//! **Limits.** A trace is read through pathlab's input checks (regular files only, at most
+//! [`crate::limits::MAX_FILE_BYTES`], and never an output of the same run); its events are read
+//! one at a time, and all of its view expressions together get a budget of work
+//! ([`expression_budget`]): a view that would take minutes over its events stops the import,
+//! naming the expression that was cut.
 
 use super::posthoc::fields;
-use super::posthoc_expr::{eval, Value};
-use super::posthoc_yaml::{parse, Node};
+use super::posthoc_expr::{num_text, Budget, Prop, Scope, Stop, Value};
+use super::posthoc_yaml::{parse_skipping, Error, Events, Node};
 use super::{Event, EventKind, NONE};
-use std::collections::HashMap;
+use crate::space::HexOrientation;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
+use std::sync::Arc;
 
 /// The world a trace is read onto.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Target {
     /// Node ids the recording holds (the world's and its layers').
     pub nodes: usize,
-    /// A square map's width and height: drawn positions name its cells.
+    /// A square map's width and height, when the world is that map's squares.
     pub square: Option<(u32, u32)>,
+    /// Which node a drawn point lies on.
+    pub place: Place,
+}
+
+/// How a point a trace draws (in square cells of the map, x right, y down) names a node.
+#[derive(Clone, Debug)]
+pub enum Place {
+    /// No drawn point names a node (no map given): no event is placed.
+    Nowhere,
+    /// The point lies in square cell (x, y) of a `w × h` map, which shows node `y·w + x`, or
+    /// with `map` the node `map[y·w + x]` (`u32::MAX`: none, as a navmesh's walls).
+    Cells {
+        w: u32,
+        h: u32,
+        map: Option<Arc<[u32]>>,
+    },
+    /// The point lies in a hex of a `w × h` hex grid, node `y·w + x`.
+    Hex {
+        orientation: HexOrientation,
+        pitch: f64,
+        w: u32,
+        h: u32,
+    },
+}
+
+/// Where a drawn point fell.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Loc {
+    Node(u32),
+    /// Inside the map but on no node (a navmesh's wall cell).
+    NoNode,
+    /// Outside the map.
+    Off,
+}
+
+impl Target {
+    /// The squares of a `w × h` map.
+    pub fn squares(w: u32, h: u32) -> Target {
+        Target {
+            nodes: w as usize * h as usize,
+            square: Some((w, h)),
+            place: Place::Cells { w, h, map: None },
+        }
+    }
+
+    /// No world: events are read and counted, none placed.
+    pub fn none() -> Target {
+        Target {
+            nodes: u32::MAX as usize,
+            square: None,
+            place: Place::Nowhere,
+        }
+    }
+
+    fn locate(&self, p: [f64; 2]) -> Option<Loc> {
+        let (x, y) = (p[0], p[1]);
+        if !(x.is_finite() && y.is_finite()) {
+            return Some(Loc::Off);
+        }
+        match &self.place {
+            Place::Nowhere => None,
+            Place::Cells { w, h, map } => {
+                let (cx, cy) = (x.floor(), y.floor());
+                if cx < 0.0 || cy < 0.0 || cx >= *w as f64 || cy >= *h as f64 {
+                    return Some(Loc::Off);
+                }
+                let i = cy as usize * *w as usize + cx as usize;
+                let n = match map {
+                    Some(m) => m.get(i).copied().unwrap_or(u32::MAX),
+                    None => i as u32,
+                };
+                Some(if n == u32::MAX {
+                    Loc::NoNode
+                } else {
+                    Loc::Node(n)
+                })
+            }
+            Place::Hex {
+                orientation,
+                pitch,
+                w,
+                h,
+            } => Some(match orientation.hex_at(x, y, *pitch, *w, *h) {
+                Some((hx, hy)) => Loc::Node(hy * w + hx),
+                None => Loc::Off,
+            }),
+        }
+    }
 }
 
 /// A trace read.
@@ -35,20 +140,68 @@ pub struct Imported {
     /// What is not drawn, one line each.
     pub notes: Vec<String>,
     pub version: String,
+    /// The trace's own events that are about a node (they carry an `id` or are drawn).
+    pub about_nodes: usize,
+    /// Of those, the events placed on a node of the world.
+    pub placed: usize,
+    /// Events drawn outside the map.
+    pub off_map: usize,
+    /// Events drawn at all.
+    pub drawn: usize,
+    /// Path events rebuilt from an end's parents (a foreign trace's path).
+    pub rebuilt_path: usize,
+}
+
+/// Work all of one trace's view expressions may take: a step per token evaluated (about
+/// 10–30 ns each), so a trace of `bytes` gets 50 million steps and 8 more per byte of its
+/// text, within 10⁹ (tens of seconds at worst). pathlab's own export takes about 25 steps an
+/// event, a third of a step per byte.
+pub fn expression_budget(bytes: usize) -> u64 {
+    (50_000_000 + 8 * bytes as u64).min(1_000_000_000)
 }
 
 /// Reads a trace file onto `target`; an error is one line naming the file and line.
 pub fn read(path: &Path, target: &Target) -> Result<Imported, String> {
-    super::posthoc::check_name(path)?;
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("{}: cannot read it: {e}", path.display()))?;
+    let text = read_text(path)?;
     import(&text, target).map_err(|(line, why)| format!("{}:{line}: {why}", path.display()))
 }
 
-/// A drawing primitive of the main view.
-struct Primitive<'a> {
-    kind: &'a str,
-    node: &'a Node,
+/// A trace file's text, read through pathlab's input checks (a regular file within the size
+/// limit, noted as an input so no output of the run replaces it), without a byte-order mark.
+fn read_text(path: &Path) -> Result<String, String> {
+    super::posthoc::check_name(path)?;
+    let mut text = crate::map::io::read_text_file(path).map_err(|e| e.to_string())?;
+    if text.starts_with('\u{feff}') {
+        text.drain(..3);
+    }
+    Ok(text)
+}
+
+/// Notes, each once.
+#[derive(Default)]
+struct Notes {
+    list: Vec<String>,
+    seen: HashSet<String>,
+}
+
+impl Notes {
+    fn add(&mut self, n: String) {
+        if self.seen.insert(n.clone()) {
+            self.list.push(n);
+        }
+    }
+}
+
+/// A drawing primitive of the main view, its properties ready to evaluate.
+struct Primitive {
+    kind: &'static str,
+    line: usize,
+    cond: Option<(Prop, usize)>,
+    x: Option<Prop>,
+    y: Option<Prop>,
+    width: Option<Prop>,
+    height: Option<Prop>,
+    points: Option<Prop>,
 }
 
 /// The kind an event type names.
@@ -62,21 +215,57 @@ fn kind_of(name: &str) -> Option<EventKind> {
     }
 }
 
-/// The events list and the main view's primitives of a parsed trace.
-/// A parsed trace's events, main view's primitives, context and notes.
-type Layout<'a> = (&'a Node, Vec<Primitive<'a>>, Value, Vec<String>);
+/// What a trace's parts say, but its events: where they are (their key and line), the main
+/// view's primitives, the context and whether `$` is the earlier formats' context.
+struct Layout {
+    events_key: &'static str,
+    prims: Vec<Primitive>,
+    ctx: Value,
+    context_dollar: bool,
+    notes: Notes,
+    version: String,
+}
 
-fn layout(root: &Node) -> Result<Layout<'_>, (usize, String)> {
+/// Whether a version is before 1.4.0, where `$` became the event.
+fn before_1_4(version: &str) -> Option<bool> {
+    let mut parts = version.trim().trim_start_matches('v').split('.');
+    let major: u32 = parts.next()?.trim().parse().ok()?;
+    let minor: u32 = parts.next().map_or(Some(0), |m| {
+        m.chars()
+            .take_while(char::is_ascii_digit)
+            .collect::<String>()
+            .parse()
+            .ok()
+    })?;
+    Some((major, minor) < (1, 4))
+}
+
+fn layout(root: &Node) -> Result<Layout, Error> {
     let Node::Map(..) = root else {
         return Err((
             root.line(),
             format!("a trace is a mapping with `events`, not {}", root.what()),
         ));
     };
-    let events = root
-        .get("events")
-        .or_else(|| root.get("eventList"))
-        .ok_or((1, "no `events` (or `eventList`) list".to_string()))?;
+    let version = match root.get("version") {
+        Some(Node::Str(s, _)) => s.clone(),
+        Some(Node::Num(v, _)) => v.to_string(),
+        Some(other) => {
+            return Err((
+                other.line(),
+                format!("`version` is {}, not text", other.what()),
+            ))
+        }
+        None => String::new(),
+    };
+    let events_key = if root.get("events").is_some() {
+        "events"
+    } else if root.get("eventList").is_some() {
+        "eventList"
+    } else {
+        return Err((1, "no `events` (or `eventList`) list".to_string()));
+    };
+    let events = root.get(events_key).expect("found above");
     if !matches!(events, Node::List(..)) {
         return Err((
             events.line(),
@@ -84,6 +273,9 @@ fn layout(root: &Node) -> Result<Layout<'_>, (usize, String)> {
         ));
     }
     let render = root.get("render");
+    // Before 1.4.0 (the `render:` form), `$` is a context holding the event; a trace of no
+    // version is of that form when it has `render:`.
+    let context_dollar = before_1_4(&version).unwrap_or(render.is_some());
     let ctx = render
         .and_then(|r| r.get("context"))
         .map_or(Value::Null, Value::of);
@@ -103,7 +295,7 @@ fn layout(root: &Node) -> Result<Layout<'_>, (usize, String)> {
         Some(m @ Node::Map(..)) => m.get("components"),
         other => other,
     };
-    let mut notes = vec![];
+    let mut notes = Notes::default();
     let mut prims = vec![];
     let mut queue: Vec<(&Node, usize)> = match main {
         Some(Node::List(v, _)) => v.iter().map(|c| (c, 0)).collect(),
@@ -117,7 +309,7 @@ fn layout(root: &Node) -> Result<Layout<'_>, (usize, String)> {
             ))
         }
         None => {
-            notes.push("the trace has no view: its events are placed by their ids".into());
+            notes.add("the trace has no view: no event is drawn, so none is placed".into());
             vec![]
         }
     };
@@ -126,7 +318,7 @@ fn layout(root: &Node) -> Result<Layout<'_>, (usize, String)> {
     let mut budget = 10_000usize;
     while let Some((c, depth)) = queue.pop() {
         if budget == 0 {
-            notes.push("the views name more than 10,000 components: the rest are not drawn".into());
+            notes.add("the views name more than 10,000 components: the rest are not drawn".into());
             break;
         }
         budget -= 1;
@@ -136,348 +328,572 @@ fn layout(root: &Node) -> Result<Layout<'_>, (usize, String)> {
                 "a view component without a `$` naming what it draws".into(),
             ));
         };
+        let prop = |k: &str| c.get(k).map(Prop::of);
         match kind {
-            "rect" | "circle" | "polygon" => prims.push(Primitive { kind, node: c }),
-            "path" => {
-                let note = format!(
-                    "line {}: `path` components (segments) are not drawn",
-                    c.line()
-                );
-                if !notes.contains(&note) {
-                    notes.push(note);
-                }
-            }
+            "rect" | "circle" | "polygon" => prims.push(Primitive {
+                kind: match kind {
+                    "rect" => "rect",
+                    "circle" => "circle",
+                    _ => "polygon",
+                },
+                line: c.line(),
+                cond: c.get("$if").map(|n| (Prop::of(n), n.line())),
+                x: prop("x"),
+                y: prop("y"),
+                width: prop("width"),
+                height: prop("height"),
+                points: prop("points"),
+            }),
+            "path" => notes.add(format!(
+                "line {}: `path` components (segments) are not drawn",
+                c.line()
+            )),
             _ => match library.and_then(|l| l.get(kind)) {
                 Some(Node::List(v, _)) if depth < 8 => {
                     for sub in v.iter().rev() {
                         queue.push((sub, depth + 1));
                     }
                 }
-                _ => {
-                    let note = format!(
-                        "line {}: the `{kind}` component is not drawn (pathlab draws rect, circle and polygon)",
-                        c.line()
-                    );
-                    if !notes.contains(&note) {
-                        notes.push(note);
-                    }
-                }
+                _ => notes.add(format!(
+                    "line {}: the `{kind}` component is not drawn (pathlab draws rect, circle and polygon)",
+                    c.line()
+                )),
             },
         }
     }
-    notes.push(
+    notes.add(
         "colours come from pathlab's palette by event kind, not from the trace's `fill`".into(),
     );
-    Ok((events, prims, ctx, notes))
+    Ok(Layout {
+        events_key,
+        prims,
+        ctx,
+        context_dollar,
+        notes,
+        version,
+    })
 }
 
-/// Where the first primitive that applies draws event `ev` (`Err`: an expression pathlab
-/// does not evaluate, reported once).
+/// What stops an import: the budget ran out in an expression (its line and text).
+fn cut(line: usize, p: &Prop, event: usize) -> Error {
+    (
+        line,
+        format!(
+            "stopped evaluating `{}` at event {event}: the trace's view expressions took more than pathlab's budget of work (a component evaluated for every event, or text built up); simplify the view",
+            p.src()
+        ),
+    )
+}
+
+/// Where the first primitive that applies draws an event; notes an expression pathlab does
+/// not evaluate (once); an error when the budget of work ran out.
 fn position(
     prims: &[Primitive],
-    ev: &Value,
-    ctx: &Value,
-    notes: &mut Vec<String>,
-) -> Option<[f64; 2]> {
-    let mut note = |why: String| {
-        if !notes.contains(&why) {
-            notes.push(why);
+    scope: Scope,
+    budget: &mut Budget,
+    notes: &mut Notes,
+    event: usize,
+) -> Result<Option<[f64; 2]>, Error> {
+    let mut eval = |p: &Prop, line: usize, notes: &mut Notes| -> Result<Option<Value>, Error> {
+        match p.eval(scope, budget) {
+            Ok(v) => Ok(Some(v)),
+            Err(Stop::Cut) => Err(cut(line, p, event)),
+            Err(Stop::Beyond(why)) => {
+                notes.add(format!("line {line}: {why}; that component is not drawn"));
+                Ok(None)
+            }
         }
     };
     for p in prims {
-        if let Some(cond) = p.node.get("$if") {
-            match eval(cond, ev, ctx) {
-                Ok(v) if !v.truthy() => continue,
-                Ok(_) => {}
-                Err(why) => {
-                    note(format!(
-                        "line {}: {why}; that component is not drawn",
-                        cond.line()
-                    ));
-                    continue;
-                }
+        if let Some((cond, line)) = &p.cond {
+            match eval(cond, *line, notes)? {
+                Some(v) if v.truthy() => {}
+                _ => continue,
             }
         }
-        let at = |k: &str| p.node.get(k).map(|n| eval(n, ev, ctx));
         let point = match p.kind {
-            "polygon" => match at("points") {
-                Some(Ok(Value::List(pts))) if !pts.is_empty() => {
-                    let xy: Vec<_> = pts
-                        .iter()
-                        .filter_map(|q| match q {
-                            Value::Map(_) => Some([q_num(q, "x")?, q_num(q, "y")?]),
-                            Value::List(v) if v.len() >= 2 => Some([v[0].num()?, v[1].num()?]),
-                            _ => None,
+            "polygon" => match &p.points {
+                Some(pts) => match eval(pts, p.line, notes)? {
+                    Some(Value::List(pts)) if !pts.is_empty() => {
+                        let xy: Vec<_> = pts
+                            .iter()
+                            .filter_map(|q| match q {
+                                Value::Map(m) => Some([m.get("x")?.num()?, m.get("y")?.num()?]),
+                                Value::List(v) if v.len() >= 2 => Some([v[0].num()?, v[1].num()?]),
+                                _ => None,
+                            })
+                            .collect();
+                        (xy.len() == pts.len()).then(|| {
+                            let n = xy.len() as f64;
+                            [
+                                xy.iter().map(|p| p[0]).sum::<f64>() / n,
+                                xy.iter().map(|p| p[1]).sum::<f64>() / n,
+                            ]
                         })
-                        .collect();
-                    (xy.len() == pts.len()).then(|| {
-                        let n = xy.len() as f64;
-                        [
-                            xy.iter().map(|p| p[0]).sum::<f64>() / n,
-                            xy.iter().map(|p| p[1]).sum::<f64>() / n,
-                        ]
-                    })
-                }
-                Some(Err(why)) => {
-                    note(format!(
-                        "line {}: {why}; that component is not drawn",
-                        p.node.line()
-                    ));
-                    None
-                }
-                _ => None,
-            },
-            _ => match (at("x"), at("y")) {
-                (Some(Ok(x)), Some(Ok(y))) => {
-                    let (w, h) = if p.kind == "rect" {
-                        let size = |k| {
-                            at(k)
-                                .and_then(Result::ok)
-                                .and_then(|v| v.num())
-                                .unwrap_or(1.0)
-                        };
-                        (size("width"), size("height"))
-                    } else {
-                        (0.0, 0.0)
-                    };
-                    match (x.num(), y.num()) {
-                        (Some(x), Some(y)) if x.is_finite() && y.is_finite() => {
-                            Some([x + w * 0.5, y + h * 0.5])
-                        }
-                        _ => None,
                     }
-                }
-                (Some(Err(why)), _) | (_, Some(Err(why))) => {
-                    note(format!(
-                        "line {}: {why}; that component is not drawn",
-                        p.node.line()
-                    ));
-                    None
-                }
-                _ => None,
+                    _ => None,
+                },
+                None => None,
             },
+            _ => {
+                let (Some(x), Some(y)) = (&p.x, &p.y) else {
+                    continue;
+                };
+                let x = eval(x, p.line, notes)?.and_then(|v| v.num());
+                let y = eval(y, p.line, notes)?.and_then(|v| v.num());
+                match (x, y) {
+                    (Some(x), Some(y)) => {
+                        let (w, h) = if p.kind == "rect" {
+                            let mut size = |s: &Option<Prop>| -> Result<f64, Error> {
+                                Ok(match s {
+                                    Some(s) => {
+                                        eval(s, p.line, notes)?.and_then(|v| v.num()).unwrap_or(1.0)
+                                    }
+                                    None => 1.0,
+                                })
+                            };
+                            (size(&p.width)?, size(&p.height)?)
+                        } else {
+                            (0.0, 0.0)
+                        };
+                        Some([x + w * 0.5, y + h * 0.5])
+                    }
+                    _ => None,
+                }
+            }
         };
         if point.is_some() {
-            return point;
+            return Ok(point);
         }
     }
-    None
+    Ok(None)
 }
 
-fn q_num(q: &Value, k: &str) -> Option<f64> {
-    match q {
-        Value::Map(m) => m.get(k)?.num(),
-        _ => None,
-    }
-}
-
-/// An id as pathlab could use it: a non-negative integer.
+/// An id as pathlab could use it for a node: a non-negative integer (or text that is one).
 fn int_id(n: Option<&Node>) -> Option<u64> {
-    match n? {
-        Node::Num(v, _) if *v >= 0.0 && v.fract() == 0.0 && *v < 1e15 => Some(*v as u64),
-        _ => None,
+    let v = match n? {
+        Node::Num(v, _) => *v,
+        Node::Str(s, _) => num_text(s)?,
+        _ => return None,
+    };
+    (v >= 0.0 && v.fract() == 0.0 && v < 1e15).then_some(v as u64)
+}
+
+/// Ids by their text: numbers and text that spell the same id are one.
+#[derive(Default)]
+struct Keys {
+    of: HashMap<String, u32>,
+}
+
+impl Keys {
+    fn key(&mut self, n: Option<&Node>) -> Option<u32> {
+        let text = match n? {
+            Node::Num(v, _) => v.to_string(),
+            Node::Str(s, _) => match num_text(s) {
+                Some(v) => v.to_string(),
+                None => s.clone(),
+            },
+            _ => return None,
+        };
+        let next = self.of.len() as u32;
+        Some(*self.of.entry(text).or_insert(next))
     }
 }
 
-/// A key for an id of any form.
-fn id_key(n: &Node) -> Option<String> {
-    match n {
-        Node::Num(v, _) => Some(v.to_string()),
-        Node::Str(s, _) => Some(s.clone()),
-        _ => None,
-    }
+/// One event as read, before its node is decided.
+struct Row {
+    kind: EventKind,
+    /// A phase's number; a no-path or replan event's `at` id.
+    fixed: Option<u64>,
+    id: Option<u32>,
+    id_int: Option<u64>,
+    /// The value under the kind's parent-like field (`pId`, `from`, …): its key and number.
+    other: Option<u32>,
+    other_int: Option<u64>,
+    /// `pId`, whatever the kind (an end's parent, for the path).
+    pid: Option<u32>,
+    a: f64,
+    b: f64,
+    drawn: Option<Loc>,
 }
 
 /// Reads a trace's text onto `target`: the events, or the line and what is wrong there.
-pub fn import(text: &str, target: &Target) -> Result<Imported, (usize, String)> {
-    let root = parse(text)?;
-    let version = match root.get("version") {
-        Some(Node::Str(s, _)) => s.clone(),
-        Some(Node::Num(v, _)) => v.to_string(),
-        Some(other) => {
-            return Err((
-                other.line(),
-                format!("`version` is {}, not text", other.what()),
-            ))
-        }
-        None => String::new(),
+pub fn import(text: &str, target: &Target) -> Result<Imported, Error> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let root = parse_skipping(text, &["events", "eventList"])?;
+    let Layout {
+        events_key,
+        prims,
+        ctx,
+        context_dollar,
+        mut notes,
+        version,
+    } = layout(&root)?;
+    drop(root);
+    let mut budget = Budget {
+        left: expression_budget(text.len()),
     };
-    let (events, prims, ctx, mut notes) = layout(&root)?;
-    let Node::List(list, _) = events else {
-        unreachable!("checked by layout")
-    };
-    // Each event's mapping, type, kind and drawn point.
-    let mut rows = Vec::with_capacity(list.len());
-    for (i, e) in list.iter().enumerate() {
-        let Node::Map(..) = e else {
-            return Err((
-                e.line(),
-                format!("event {} is {}, not a mapping", i + 1, e.what()),
-            ));
-        };
-        let ty = match e.get("type") {
-            None | Some(Node::Null(_)) => "",
-            Some(Node::Str(s, _)) => s.as_str(),
-            Some(other) => {
-                return Err((
-                    other.line(),
-                    format!("event {}'s `type` is {}, not text", i + 1, other.what()),
-                ))
-            }
-        };
-        for key in ["id", "pId"] {
-            if let Some(n @ (Node::List(..) | Node::Map(..) | Node::Bool(..))) = e.get(key) {
-                return Err((
-                    n.line(),
-                    format!(
-                        "event {}'s `{key}` is {}, not a number or text",
-                        i + 1,
-                        n.what()
-                    ),
-                ));
-            }
-        }
-        let ev = Value::of(e);
-        let point = position(&prims, &ev, &ctx, &mut notes);
-        rows.push((e, ty, point));
+    let mut keys = Keys::default();
+    let mut others: Vec<String> = vec![];
+    let mut other_index: HashMap<String, usize> = HashMap::new();
+    let mut rows: Vec<Row> = vec![];
+    for (i, e) in Events::new(text, events_key)?.enumerate() {
+        let e = e?;
+        rows.push(read_event(
+            &e,
+            i,
+            &mut keys,
+            (&mut others, &mut other_index),
+            |ev| {
+                let scope = Scope {
+                    ev,
+                    ctx: &ctx,
+                    context_dollar,
+                };
+                let p = position(&prims, scope, &mut budget, &mut notes, i + 1)?;
+                Ok(p.and_then(|p| target.locate(p)))
+            },
+        )?);
     }
-    let cell = |p: [f64; 2]| -> Option<u32> {
-        let (w, h) = target.square?;
-        let (x, y) = (p[0].floor(), p[1].floor());
-        (x >= 0.0 && y >= 0.0 && x < w as f64 && y < h as f64).then(|| y as u32 * w + x as u32)
-    };
-    // The ids are the nodes when every drawn event with a numeric id is drawn on that node.
-    let ids_are_nodes = rows.iter().all(|(e, _, p)| match (int_id(e.get("id")), p) {
-        (Some(id), Some(p)) => target.square.is_none() || cell(*p) == Some(id as u32),
-        (None, Some(_)) => e.get("id").is_none(),
-        (_, None) => true,
-    });
-    let by_id = |n: Option<&Node>| -> Option<u32> {
-        let id = int_id(n)?;
-        (id < target.nodes as u64).then_some(id as u32)
-    };
-    let mut nodes_of: HashMap<String, u32> = HashMap::new();
+    drop(keys);
     let mut out = Imported {
         version,
+        others,
         ..Imported::default()
     };
-    let mut off_map = 0usize;
-    for (i, (e, ty, point)) in rows.iter().enumerate() {
-        let kind = kind_of(ty);
-        let num = |k: &str| -> Result<f64, (usize, String)> {
-            match e.get(k) {
-                None | Some(Node::Null(_)) => Ok(f64::NAN),
-                Some(Node::Num(v, _)) => Ok(*v),
-                Some(Node::Bool(b, _)) => Ok(*b as u8 as f64),
-                Some(other) => Err((
-                    other.line(),
-                    format!("event {}'s `{k}` is {}, not a number", i + 1, other.what()),
-                )),
-            }
-        };
-        let node = if kind == Some(EventKind::Phase) {
-            let p = num("phase")?;
-            if p.is_nan() {
-                NONE
-            } else {
-                p as u32
-            }
-        } else if matches!(kind, Some(EventKind::NoPath | EventKind::Replan)) {
-            by_id(e.get("at")).unwrap_or(NONE)
-        } else if ids_are_nodes {
-            match e.get("id") {
-                None => NONE,
-                n => by_id(n).unwrap_or_else(|| {
-                    off_map += 1;
-                    NONE
-                }),
-            }
-        } else {
-            match point.and_then(&cell) {
-                Some(n) => n,
-                None => {
-                    off_map += 1;
-                    NONE
-                }
-            }
-        };
-        if let Some(k) = e.get("id").and_then(id_key) {
-            if node != NONE {
-                nodes_of.insert(k, node);
-            }
-        }
-        let (other_name, a_name, b_name) = fields(kind.unwrap_or(EventKind::Other));
-        let other = match e.get(other_name) {
-            None | Some(Node::Null(_)) => NONE,
-            n if ids_are_nodes => by_id(n).unwrap_or(NONE),
-            Some(n) => id_key(n)
-                .and_then(|k| nodes_of.get(&k).copied())
-                .unwrap_or(NONE),
-        };
-        let (mut a, mut b) = (num(a_name)?, num(b_name)?);
-        let kind = match kind {
-            Some(k) => {
-                // A foreign trace's end carries g rather than a cost.
-                if k == EventKind::Found && a.is_nan() {
-                    a = num("g")?;
-                }
-                k
-            }
-            None => {
-                let name = if ty.is_empty() { "(no type)" } else { ty };
-                let k = match out.others.iter().position(|o| o == name) {
-                    Some(k) => k,
-                    None => {
-                        out.others.push(name.to_string());
-                        out.others.len() - 1
-                    }
-                };
-                // An Other event's `a` names its type; its g goes in `b`.
-                (a, b) = (k as f64, num("g")?);
-                EventKind::Other
-            }
-        };
-        out.events.push(Event {
-            kind,
-            node,
-            other,
-            a: a as f32,
-            b: b as f32,
-        });
-    }
-    if off_map > 0 {
-        notes.push(format!(
-            "{off_map} events are not on the map and are not drawn"
-        ));
-    }
-    for o in &out.others {
-        notes.push(format!(
-            "events of type `{o}` are kept, shown as other events"
-        ));
-    }
-    out.notes = notes;
+    place(&rows, target, &mut out, &mut notes);
+    out.notes = notes.list;
     Ok(out)
 }
 
-/// Where two trace files first differ, event by event (type, id, parent and every other
-/// field as written): `None` when they hold the same events.
-pub fn compare(a: &Path, b: &Path) -> Result<Option<String>, String> {
-    let load = |p: &Path| -> Result<Vec<Node>, String> {
-        super::posthoc::check_name(p)?;
-        let text = std::fs::read_to_string(p)
-            .map_err(|e| format!("{}: cannot read it: {e}", p.display()))?;
-        let root = parse(&text).map_err(|(l, why)| format!("{}:{l}: {why}", p.display()))?;
-        let (events, ..) =
-            layout(&root).map_err(|(l, why)| format!("{}:{l}: {why}", p.display()))?;
-        match events {
-            Node::List(v, _) => Ok(v.clone()),
-            _ => unreachable!("checked by layout"),
+/// Checks and reads event `i` (0-based); `locate` evaluates where its view draws it.
+fn read_event(
+    e: &Node,
+    i: usize,
+    keys: &mut Keys,
+    (others, other_index): (&mut Vec<String>, &mut HashMap<String, usize>),
+    locate: impl FnOnce(&Value) -> Result<Option<Loc>, Error>,
+) -> Result<Row, Error> {
+    let Node::Map(..) = e else {
+        return Err((
+            e.line(),
+            format!("event {} is {}, not a mapping", i + 1, e.what()),
+        ));
+    };
+    let ty = match e.get("type") {
+        None | Some(Node::Null(_)) => "",
+        Some(Node::Str(s, _)) => s.as_str(),
+        Some(other) => {
+            return Err((
+                other.line(),
+                format!("event {}'s `type` is {}, not text", i + 1, other.what()),
+            ))
         }
     };
-    let (ea, eb) = (load(a)?, load(b)?);
-    for (i, (x, y)) in ea.iter().zip(&eb).enumerate() {
-        let (vx, vy) = (Value::of(x), Value::of(y));
-        if vx != vy {
+    for key in ["id", "pId"] {
+        if let Some(n @ (Node::List(..) | Node::Map(..) | Node::Bool(..))) = e.get(key) {
+            return Err((
+                n.line(),
+                format!(
+                    "event {}'s `{key}` is {}, not a number or text",
+                    i + 1,
+                    n.what()
+                ),
+            ));
+        }
+    }
+    let num = |k: &str| -> Result<f64, Error> {
+        match e.get(k) {
+            None | Some(Node::Null(_)) => Ok(f64::NAN),
+            Some(Node::Num(v, _)) => Ok(*v),
+            Some(Node::Bool(b, _)) => Ok(*b as u8 as f64),
+            Some(Node::Str(s, l)) => num_text(s).ok_or_else(|| {
+                (
+                    *l,
+                    format!("event {}'s `{k}` is text ({s:?}), not a number", i + 1),
+                )
+            }),
+            Some(other) => Err((
+                other.line(),
+                format!("event {}'s `{k}` is {}, not a number", i + 1, other.what()),
+            )),
+        }
+    };
+    let known = kind_of(ty);
+    let (other_name, a_name, b_name) = fields(known.unwrap_or(EventKind::Other));
+    let (mut a, mut b) = (num(a_name)?, num(b_name)?);
+    let kind = match known {
+        Some(k) => {
+            // A foreign trace's end carries g rather than a cost.
+            if k == EventKind::Found && a.is_nan() {
+                a = num("g")?;
+            }
+            k
+        }
+        None => {
+            let name = if ty.is_empty() { "(no type)" } else { ty };
+            let k = match other_index.get(name) {
+                Some(&k) => k,
+                None => {
+                    others.push(name.to_string());
+                    other_index.insert(name.to_string(), others.len() - 1);
+                    others.len() - 1
+                }
+            };
+            // An Other event's `a` names its type; its g goes in `b`.
+            (a, b) = (k as f64, num("g")?);
+            EventKind::Other
+        }
+    };
+    let fixed = match kind {
+        EventKind::Phase => {
+            let p = num("phase")?;
+            (p >= 0.0 && p.fract() == 0.0 && p < u32::MAX as f64).then_some(p as u64)
+        }
+        EventKind::NoPath | EventKind::Replan => int_id(e.get("at")),
+        _ => None,
+    };
+    let other_node = match e.get(other_name) {
+        None | Some(Node::Null(_)) => None,
+        n => n,
+    };
+    let ev = super::posthoc_expr::Value::of(e);
+    Ok(Row {
+        kind,
+        fixed,
+        id: keys.key(e.get("id")),
+        id_int: int_id(e.get("id")),
+        other: keys.key(other_node),
+        other_int: int_id(other_node),
+        pid: keys.key(e.get("pId")),
+        a,
+        b,
+        drawn: locate(&ev)?,
+    })
+}
+
+/// Decides each event's node and parent (see the module's notes), rebuilds a foreign trace's
+/// path, and counts what was placed.
+fn place(rows: &[Row], target: &Target, out: &mut Imported, notes: &mut Notes) {
+    let by_id = |id: Option<u64>| -> Option<u32> {
+        let id = id?;
+        (id < target.nodes as u64 && id < NONE as u64).then_some(id as u32)
+    };
+    // Ids name nodes only when seen to: some event is drawn, and every drawn event with a
+    // numeric id is drawn on the node its id names.
+    let mut seen = 0usize;
+    let mut agree = true;
+    for r in rows {
+        if let (Some(id), Some(at)) = (r.id_int, r.drawn) {
+            seen += 1;
+            agree &= at == Loc::Node(id as u32) && by_id(Some(id)).is_some();
+        }
+    }
+    let ids_are_nodes = seen > 0 && agree;
+    // The node each id was last placed on; each id's latest parent and g, for the path.
+    let mut node_of: HashMap<u32, u32> = HashMap::new();
+    let mut parent_of: HashMap<u32, u32> = HashMap::new();
+    let mut g_of: HashMap<u32, f64> = HashMap::new();
+    let mut path_since_end = false;
+    let mut unplaced_drawn = 0usize;
+    for r in rows {
+        let node = match r.kind {
+            EventKind::Phase => r.fixed.map_or(NONE, |p| p as u32),
+            EventKind::NoPath | EventKind::Replan if ids_are_nodes => {
+                by_id(r.fixed).unwrap_or(NONE)
+            }
+            EventKind::NoPath | EventKind::Replan => NONE,
+            _ => match r.drawn {
+                Some(Loc::Node(n)) if (n as usize) < target.nodes => n,
+                Some(_) => NONE,
+                None if ids_are_nodes => by_id(r.id_int).unwrap_or(NONE),
+                None => r.id.and_then(|k| node_of.get(&k).copied()).unwrap_or(NONE),
+            },
+        };
+        let about = r.id.is_some() || r.drawn.is_some();
+        if about
+            && !matches!(
+                r.kind,
+                EventKind::Phase | EventKind::NoPath | EventKind::Replan
+            )
+        {
+            out.about_nodes += 1;
+            if node != NONE {
+                out.placed += 1;
+            }
+        }
+        match r.drawn {
+            Some(Loc::Off) => out.off_map += 1,
+            Some(Loc::NoNode) => unplaced_drawn += 1,
+            _ => {}
+        }
+        out.drawn += r.drawn.is_some() as usize;
+        if let (Some(k), true) = (r.id, node != NONE) {
+            node_of.insert(k, node);
+        }
+        let other = match (r.other, ids_are_nodes) {
+            (None, _) => NONE,
+            (Some(_), true) => by_id(r.other_int).unwrap_or(NONE),
+            (Some(k), false) => node_of.get(&k).copied().unwrap_or(NONE),
+        };
+        if let (Some(k), Some(p)) = (r.id, r.pid) {
+            parent_of.insert(k, p);
+        }
+        if let Some(k) = r.id {
+            if matches!(
+                r.kind,
+                EventKind::Source
+                    | EventKind::Generate
+                    | EventKind::Update
+                    | EventKind::Reopen
+                    | EventKind::Expand
+            ) && r.a.is_finite()
+            {
+                g_of.insert(k, r.a);
+            }
+        }
+        path_since_end |= r.kind == EventKind::PathNode;
+        if r.kind == EventKind::Found && !std::mem::take(&mut path_since_end) {
+            // An end without path events: the path is its id's chain of parents, as
+            // Posthoc's path-to-root follows them.
+            if let Some(path) = r.id.and_then(|end| chain(end, r.pid, &parent_of, &node_of)) {
+                let mut prev = NONE;
+                for (k, n) in &path {
+                    let g = g_of.get(k).copied().unwrap_or(f64::NAN);
+                    out.events
+                        .push(Event::new(EventKind::PathNode, *n, prev, g, 0.0));
+                    prev = *n;
+                }
+                out.rebuilt_path += path.len();
+                notes.add(format!(
+                    "the path ({} nodes) is rebuilt from the end event's parents (pId)",
+                    path.len()
+                ));
+            } else if r.id.is_some() {
+                notes.add("the end event's parents (pId) lead to no node drawn on the map: no path is shown".into());
+            }
+        }
+        out.events.push(Event {
+            kind: r.kind,
+            node,
+            other,
+            a: r.a as f32,
+            b: r.b as f32,
+        });
+    }
+    let not_placed = out.about_nodes - out.placed;
+    if not_placed > 0 {
+        notes.add(format!(
+            "{not_placed} events are not placed on the map and are not drawn{}",
+            match (out.off_map, unplaced_drawn) {
+                (0, 0) => String::new(),
+                (o, 0) => format!(" ({o} drawn outside it)"),
+                (0, w) => format!(" ({w} drawn on no node)"),
+                (o, w) => format!(" ({o} drawn outside it, {w} on no node)"),
+            }
+        ));
+    }
+    if matches!(target.place, Place::Nowhere) && !rows.is_empty() {
+        notes.add("no map to place the events on".into());
+    } else if !ids_are_nodes && out.drawn < rows.len() {
+        notes.add(
+            "the trace's ids do not name this map's cells (or no drawn event shows that they do): events its view does not draw are not placed by their ids".into(),
+        );
+    }
+    // A line per unknown type for a few; a count beyond (a trace of thousands of types).
+    const SHOWN: usize = 8;
+    for o in out.others.iter().take(SHOWN) {
+        notes.add(format!(
+            "events of type `{o}` are kept, shown as other events"
+        ));
+    }
+    if out.others.len() > SHOWN {
+        notes.add(format!(
+            "{} more event types pathlab does not know are kept, shown as other events",
+            out.others.len() - SHOWN
+        ));
+    }
+}
+
+/// The path to the end event `end` from its root, by parents: each id's latest `pId` (the
+/// end's own `pId` first), until an id with none, one seen before (a loop) or one not drawn.
+fn chain(
+    end: u32,
+    end_parent: Option<u32>,
+    parent_of: &HashMap<u32, u32>,
+    node_of: &HashMap<u32, u32>,
+) -> Option<Vec<(u32, u32)>> {
+    let mut path = vec![(end, *node_of.get(&end)?)];
+    let mut seen = HashSet::from([end]);
+    let mut next = end_parent.or_else(|| parent_of.get(&end).copied());
+    while let Some(k) = next {
+        if !seen.insert(k) {
+            break;
+        }
+        // A parent never placed (Posthoc's examples name a root's parent by a sentinel id):
+        // the path starts at the last id placed.
+        let Some(&n) = node_of.get(&k) else { break };
+        path.push((k, n));
+        next = parent_of.get(&k).copied();
+    }
+    path.reverse();
+    Some(path)
+}
+
+/// Values equal as a trace states them: numbers by value, NaN equal to NaN (a file holding
+/// `.nan` is the same as itself).
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Num(x), Value::Num(y)) => x == y || (x.is_nan() && y.is_nan()),
+        (Value::List(x), Value::List(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q))
+        }
+        (Value::Map(x), Value::Map(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|((kx, vx), (ky, vy))| kx == ky && same(vx, vy))
+        }
+        _ => a == b,
+    }
+}
+
+/// Where two trace files first differ, event by event (type, id, parent and every other
+/// field as written): `None` when they hold the same events. The events are read one pair
+/// at a time, so two large traces take their texts' memory and one event each.
+pub fn compare(a: &Path, b: &Path) -> Result<Option<String>, String> {
+    let (ta, tb) = (read_text(a)?, read_text(b)?);
+    let events = |p: &Path, text: &str| -> Result<&'static str, String> {
+        let at = |(l, why): Error| format!("{}:{l}: {why}", p.display());
+        let root = parse_skipping(text, &["events", "eventList"]).map_err(at)?;
+        Ok(layout(&root).map_err(at)?.events_key)
+    };
+    let (ka, kb) = (events(a, &ta)?, events(b, &tb)?);
+    let mut ea = Events::new(&ta, ka).map_err(at(a))?;
+    let mut eb = Events::new(&tb, kb).map_err(at(b))?;
+    let mut i = 0usize;
+    loop {
+        let (x, y) = (ea.next(), eb.next());
+        let (x, y) = match (x, y) {
+            (None, None) => return Ok(None),
+            (Some(x), Some(y)) => (x.map_err(at(a))?, y.map_err(at(b))?),
+            (x, y) => {
+                // One ran out: count the other's remaining events.
+                let (longer, rest) = match (x, y) {
+                    (Some(x), None) => (a, x.map(|_| 1).map_err(at(a))? + count(&mut ea, a)?),
+                    (None, Some(y)) => (b, y.map(|_| 1).map_err(at(b))? + count(&mut eb, b)?),
+                    _ => unreachable!("both ended above"),
+                };
+                return Ok(Some(format!(
+                    "the first {i} events are the same; {} goes on to {}",
+                    longer.display(),
+                    i + rest
+                )));
+            }
+        };
+        i += 1;
+        let (vx, vy) = (Value::of(&x), Value::of(&y));
+        if !same(&vx, &vy) {
             let show = |v: &Value| match v {
                 Value::Map(m) => m
                     .iter()
@@ -491,7 +907,10 @@ pub fn compare(a: &Path, b: &Path) -> Result<Option<String>, String> {
                     let mut k: Vec<&String> = m.keys().chain(n.keys()).collect();
                     k.sort();
                     k.dedup();
-                    k.retain(|k| m.get(*k) != n.get(*k));
+                    k.retain(|k| match (m.get(*k), n.get(*k)) {
+                        (Some(p), Some(q)) => !same(p, q),
+                        _ => true,
+                    });
                     format!(
                         " ({} differ)",
                         k.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
@@ -500,8 +919,7 @@ pub fn compare(a: &Path, b: &Path) -> Result<Option<String>, String> {
                 _ => String::new(),
             };
             return Ok(Some(format!(
-                "event {} differs{keys}:\n  {}:{}: {}\n  {}:{}: {}",
-                i + 1,
+                "event {i} differs{keys}:\n  {}:{}: {}\n  {}:{}: {}",
                 a.display(),
                 x.line(),
                 show(&vx),
@@ -511,19 +929,21 @@ pub fn compare(a: &Path, b: &Path) -> Result<Option<String>, String> {
             )));
         }
     }
-    if ea.len() != eb.len() {
-        let (longer, n) = if ea.len() > eb.len() {
-            (a, ea.len())
-        } else {
-            (b, eb.len())
-        };
-        return Ok(Some(format!(
-            "the first {} events are the same; {} goes on to {n}",
-            ea.len().min(eb.len()),
-            longer.display()
-        )));
+}
+
+/// An error of file `p` as one line.
+fn at(p: &Path) -> impl Fn(Error) -> String + '_ {
+    move |(l, why)| format!("{}:{l}: {why}", p.display())
+}
+
+/// The events left in a stream (each checked).
+fn count(e: &mut Events, p: &Path) -> Result<usize, String> {
+    let mut n = 0;
+    for x in e {
+        x.map_err(|(l, why)| format!("{}:{l}: {why}", p.display()))?;
+        n += 1;
     }
-    Ok(None)
+    Ok(n)
 }
 
 fn short(v: &Value) -> String {

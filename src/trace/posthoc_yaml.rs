@@ -2,10 +2,15 @@
 //! the line it is on. JSON is read by the same parser (YAML 1.2 holds it). Scalars resolve as
 //! js-yaml's default schema does for what traces hold: null, booleans, numbers (`.inf` too),
 //! else strings; quoted scalars are strings.
+//!
+//! A trace's events can be read one at a time ([`Events`]) rather than as one tree: a file of
+//! millions of events is then held as its text and one event, not as millions of mappings
+//! (a tree costs about ten times the text). One document only, as Posthoc's loader (js-yaml's
+//! `load`) requires: a second `---` document is refused with its line.
 
 use std::collections::BTreeMap;
-use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
-use yaml_rust2::scanner::{Marker, TScalarStyle};
+use yaml_rust2::parser::{Event, Parser};
+use yaml_rust2::scanner::TScalarStyle;
 
 /// A value and the line (1-based) it starts on.
 #[derive(Clone, Debug)]
@@ -57,17 +62,11 @@ impl Node {
     }
 }
 
+/// A line and what is wrong there.
+pub type Error = (usize, String);
+
 /// Indentation (and compact `- ` nesting) deeper than this is refused.
 const MAX_NESTING: usize = 2000;
-
-/// Builds the tree from the parser's events.
-#[derive(Default)]
-struct Builder {
-    /// Open lists and mappings, with a mapping's pending key.
-    stack: Vec<(Node, Option<String>)>,
-    root: Option<Node>,
-    error: Option<(usize, String)>,
-}
 
 fn scalar(v: String, style: TScalarStyle, line: usize) -> Node {
     if style != TScalarStyle::Plain {
@@ -93,83 +92,246 @@ fn scalar(v: String, style: TScalarStyle, line: usize) -> Node {
     }
 }
 
-impl Builder {
-    fn put(&mut self, n: Node) {
-        match self.stack.last_mut() {
-            None => self.root = Some(n),
-            Some((Node::List(v, _), _)) => v.push(n),
-            Some((Node::Map(m, _), key)) => match key.take() {
-                None => match n {
-                    Node::Str(s, _) => *key = Some(s),
-                    Node::Num(x, _) => *key = Some(x.to_string()),
-                    Node::Bool(b, _) => *key = Some(b.to_string()),
-                    Node::Null(_) => *key = Some("null".into()),
-                    other => {
-                        self.error
-                            .get_or_insert((other.line(), "a key is a list or mapping".into()));
-                    }
+/// The parser's events for one document, with their lines.
+struct Reader<'a> {
+    p: Parser<std::str::Chars<'a>>,
+    /// Lines in the text: errors at the end of a file without a last newline are reported on
+    /// the line after it.
+    lines: usize,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader at the start of the document's root value (`None`: the file is empty).
+    fn new(text: &'a str) -> Result<Option<Reader<'a>>, Error> {
+        // Values are built without recursion, but a tree is dropped recursively: a file nested
+        // absurdly deep is refused before it is read (flow nesting is capped by the parser).
+        for (i, line) in text.lines().enumerate() {
+            let rest = line.trim_start();
+            let mut depth = line.len() - rest.len();
+            let mut r = rest;
+            while let Some(t) = r.strip_prefix("- ").or_else(|| r.strip_prefix("? ")) {
+                depth += 2;
+                r = t.trim_start();
+            }
+            if depth > MAX_NESTING {
+                return Err((i + 1, format!("nested deeper than {MAX_NESTING} columns")));
+            }
+        }
+        let mut r = Reader {
+            p: Parser::new_from_str(text),
+            lines: text.lines().count().max(1),
+        };
+        loop {
+            match r.next()? {
+                (Event::StreamStart, _) => {}
+                (Event::DocumentStart, _) => return Ok(Some(r)),
+                (Event::StreamEnd, _) => return Ok(None),
+                (_, l) => return Err((l, "no YAML document starts here".into())),
+            }
+        }
+    }
+
+    fn next(&mut self) -> Result<(Event, usize), Error> {
+        match self.p.next_token() {
+            Ok((Event::Alias(_), m)) => Err((
+                m.line().max(1),
+                "YAML aliases (*name) are not read: write the value itself".into(),
+            )),
+            Ok((ev, m)) => Ok((ev, m.line().max(1))),
+            Err(e) => Err((e.marker().line().clamp(1, self.lines), e.info().to_string())),
+        }
+    }
+
+    /// The value that starts with `first`, built without recursion.
+    fn value(&mut self, first: (Event, usize)) -> Result<Node, Error> {
+        // Open lists and mappings, with a mapping's pending key.
+        let mut stack: Vec<(Node, Option<String>)> = vec![];
+        let mut ev = first;
+        loop {
+            let done = match ev {
+                (Event::Scalar(v, style, _, _), l) => Some(scalar(v, style, l)),
+                (Event::SequenceStart(..), l) => {
+                    stack.push((Node::List(vec![], l), None));
+                    None
+                }
+                (Event::MappingStart(..), l) => {
+                    stack.push((Node::Map(BTreeMap::new(), l), None));
+                    None
+                }
+                (Event::SequenceEnd | Event::MappingEnd, l) => match stack.pop() {
+                    Some((n, _)) => Some(n),
+                    None => return Err((l, "a list or mapping ends that never began".into())),
                 },
-                Some(k) => {
-                    if m.contains_key(&k) {
-                        self.error
-                            .get_or_insert((n.line(), format!("the key `{k}` appears twice")));
+                (_, l) => return Err((l, "the document ends inside a value".into())),
+            };
+            if let Some(n) = done {
+                match stack.last_mut() {
+                    None => return Ok(n),
+                    Some((parent, key)) => put(parent, key, n)?,
+                }
+            }
+            ev = self.next()?;
+        }
+    }
+
+    /// Passes over the value that starts with `first`; its line.
+    fn skip(&mut self, first: (Event, usize)) -> Result<(), Error> {
+        let mut depth = 0usize;
+        let mut ev = first;
+        loop {
+            match ev.0 {
+                Event::SequenceStart(..) | Event::MappingStart(..) => depth += 1,
+                Event::SequenceEnd | Event::MappingEnd => depth = depth.saturating_sub(1),
+                Event::Scalar(..) => {}
+                _ => return Err((ev.1, "the document ends inside a value".into())),
+            }
+            if depth == 0 {
+                return Ok(());
+            }
+            ev = self.next()?;
+        }
+    }
+
+    /// After the root value: the document ends, and no second one begins.
+    fn finish(&mut self) -> Result<(), Error> {
+        loop {
+            match self.next()? {
+                (Event::DocumentEnd, _) => {}
+                (Event::StreamEnd, _) => return Ok(()),
+                (_, l) => {
+                    return Err((
+                        l,
+                        "a second YAML document begins here (after `---`); a trace is one document, as Posthoc reads it".into(),
+                    ))
+                }
+            }
+        }
+    }
+}
+
+/// Puts `n` into an open list or mapping (a mapping's key first, then its value).
+fn put(parent: &mut Node, key: &mut Option<String>, n: Node) -> Result<(), Error> {
+    match parent {
+        Node::List(v, _) => v.push(n),
+        Node::Map(m, _) => match key.take() {
+            None => {
+                *key = Some(key_text(&n)?);
+            }
+            Some(k) => {
+                if m.contains_key(&k) {
+                    return Err((n.line(), format!("the key `{k}` appears twice")));
+                }
+                m.insert(k, n);
+            }
+        },
+        _ => {}
+    }
+    Ok(())
+}
+
+fn key_text(n: &Node) -> Result<String, Error> {
+    match n {
+        Node::Str(s, _) => Ok(s.clone()),
+        Node::Num(x, _) => Ok(x.to_string()),
+        Node::Bool(b, _) => Ok(b.to_string()),
+        Node::Null(_) => Ok("null".into()),
+        other => Err((other.line(), "a key is a list or mapping".into())),
+    }
+}
+
+/// Parses a trace's text but for the values of the root's `skip` keys, which are checked and
+/// stood for by an empty list or mapping on their line (or kept, when a scalar). The whole
+/// document is read, so every syntax error is found here.
+pub fn parse_skipping(text: &str, skip: &[&str]) -> Result<Node, Error> {
+    let mut r = Reader::new(text)?.ok_or((1, "the file is empty".to_string()))?;
+    let first = r.next()?;
+    let root = match first {
+        (Event::MappingStart(..), line) => {
+            let mut m = BTreeMap::new();
+            loop {
+                let k = match r.next()? {
+                    (Event::MappingEnd, _) => break,
+                    ev @ (Event::Scalar(..), _) => key_text(&r.value(ev)?)?,
+                    (_, l) => return Err((l, "a key is a list or mapping".into())),
+                };
+                let ev = r.next()?;
+                let line = ev.1;
+                let v = if skip.contains(&k.as_str()) {
+                    match ev.0 {
+                        Event::SequenceStart(..) => {
+                            r.skip(ev)?;
+                            Node::List(vec![], line)
+                        }
+                        Event::MappingStart(..) => {
+                            r.skip(ev)?;
+                            Node::Map(BTreeMap::new(), line)
+                        }
+                        _ => r.value(ev)?,
                     }
-                    m.insert(k, n);
+                } else {
+                    r.value(ev)?
+                };
+                if m.contains_key(&k) {
+                    return Err((line, format!("the key `{k}` appears twice")));
                 }
-            },
-            Some(_) => {}
+                m.insert(k, v);
+            }
+            Node::Map(m, line)
+        }
+        other => r.value(other)?,
+    };
+    r.finish()?;
+    Ok(root)
+}
+
+/// The items of the list under the root's key `key`, one at a time. Meant for a text that
+/// [`parse_skipping`] has read without error.
+pub struct Events<'a> {
+    r: Reader<'a>,
+    done: bool,
+}
+
+impl<'a> Events<'a> {
+    pub fn new(text: &'a str, key: &str) -> Result<Events<'a>, Error> {
+        let mut r = Reader::new(text)?.ok_or((1, "the file is empty".to_string()))?;
+        let none = |l| Err((l, format!("no `{key}` list")));
+        match r.next()? {
+            (Event::MappingStart(..), _) => {}
+            (_, l) => return none(l),
+        }
+        loop {
+            let k = match r.next()? {
+                ev @ (Event::Scalar(..), _) => key_text(&r.value(ev)?)?,
+                (_, l) => return none(l),
+            };
+            let ev = r.next()?;
+            if k == key {
+                return match ev {
+                    (Event::SequenceStart(..), _) => Ok(Events { r, done: false }),
+                    (_, l) => Err((l, format!("`{key}` is not a list"))),
+                };
+            }
+            r.skip(ev)?;
         }
     }
 }
 
-impl MarkedEventReceiver for Builder {
-    fn on_event(&mut self, ev: Event, mark: Marker) {
-        let line = mark.line().max(1);
-        match ev {
-            Event::Scalar(v, style, _, _) => self.put(scalar(v, style, line)),
-            Event::SequenceStart(..) => self.stack.push((Node::List(vec![], line), None)),
-            Event::MappingStart(..) => self.stack.push((Node::Map(BTreeMap::new(), line), None)),
-            Event::SequenceEnd | Event::MappingEnd => {
-                if let Some((n, _)) = self.stack.pop() {
-                    self.put(n);
-                }
-            }
-            Event::Alias(_) => {
-                self.error.get_or_insert((
-                    line,
-                    "YAML aliases (*name) are not read: write the value itself".into(),
-                ));
-            }
-            _ => {}
-        }
-    }
-}
+impl Iterator for Events<'_> {
+    type Item = Result<Node, Error>;
 
-/// Parses a trace's text: the tree, or the line and what is wrong there.
-pub fn parse(text: &str) -> Result<Node, (usize, String)> {
-    // The parser recurses once per level of nesting: a file nested absurdly deep is refused
-    // before it can exhaust the stack (flow nesting is capped by the parser itself).
-    for (i, line) in text.lines().enumerate() {
-        let rest = line.trim_start();
-        let mut depth = line.len() - rest.len();
-        let mut r = rest;
-        while let Some(t) = r.strip_prefix("- ").or_else(|| r.strip_prefix("? ")) {
-            depth += 2;
-            r = t.trim_start();
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
         }
-        if depth > MAX_NESTING {
-            return Err((i + 1, format!("nested deeper than {MAX_NESTING} columns")));
-        }
+        let item = match self.r.next() {
+            Ok((Event::SequenceEnd, _)) => {
+                self.done = true;
+                return None;
+            }
+            Ok(ev) => self.r.value(ev),
+            Err(e) => Err(e),
+        };
+        self.done = item.is_err();
+        Some(item)
     }
-    let mut b = Builder::default();
-    let mut p = Parser::new_from_str(text);
-    if let Err(e) = p.load(&mut b, false) {
-        // The end of a file without a last newline is reported on the line after it.
-        let last = text.lines().count().max(1);
-        return Err((e.marker().line().clamp(1, last), e.info().to_string()));
-    }
-    if let Some(e) = b.error {
-        return Err(e);
-    }
-    b.root.ok_or((1, "the file is empty".into()))
 }

@@ -492,7 +492,9 @@ impl PathlabApp {
 
     /// Reads a trace file onto the open map and plays it back in a view beside the others.
     pub(in crate::app) fn open_trace(&mut self, p: &std::path::Path) {
-        use crate::trace::posthoc_in;
+        use crate::space::SpaceKind;
+        use crate::trace::posthoc_in::{self, Place};
+        use crate::trace::EventKind;
         if self.work.views.len() >= 4 {
             let why = "Four views already: remove one (View ▸ Remove view) to open a trace";
             if self.opts.screenshot.is_some() {
@@ -502,13 +504,86 @@ impl PathlabApp {
             return;
         }
         let space = &self.work.space;
-        let square = (space.kind() == crate::space::SpaceKind::Square)
-            .then(|| (space.width(), space.height()));
+        let (w, h) = (space.width(), space.height());
+        // How a point the trace draws names a node of this world.
+        let place = match space.kind() {
+            SpaceKind::Square | SpaceKind::Vehicle => Place::Cells { w, h, map: None },
+            SpaceKind::Hex => match space.hex_layout() {
+                Some((orientation, pitch)) => Place::Hex {
+                    orientation,
+                    pitch,
+                    w,
+                    h,
+                },
+                None => Place::Nowhere,
+            },
+            SpaceKind::Navmesh => match space.cell_nodes() {
+                crate::world::CellNodes::Map(m) => Place::Cells {
+                    w,
+                    h,
+                    map: Some(m.into()),
+                },
+                crate::world::CellNodes::From(_) => Place::Cells { w, h, map: None },
+            },
+            SpaceKind::Voxel => Place::Nowhere,
+        };
         let target = posthoc_in::Target {
             nodes: space.num_nodes(),
-            square,
+            square: (space.kind() == SpaceKind::Square).then_some((w, h)),
+            place,
         };
-        match posthoc_in::read(p, &target) {
+        let read = if matches!(target.place, Place::Nowhere) {
+            Err(format!(
+                "{}: Posthoc traces are 2D; open it on a 2D world, not {}",
+                p.display(),
+                space.kind().title()
+            ))
+        } else {
+            posthoc_in::read(p, &target)
+        };
+        // A trace recorded on another world (another map, size or family) is refused rather
+        // than drawn wrong: its events fall outside this map, on its walls, or nowhere on it.
+        let read = read.and_then(|t| {
+            let on_walls = if t.events.iter().any(|e| e.kind == EventKind::WorldChange)
+                || !matches!(space.kind(), SpaceKind::Square | SpaceKind::Hex)
+            {
+                // A repair's walls came after its search; other worlds' nodes are no cells.
+                0
+            } else {
+                t.events
+                    .iter()
+                    .filter(|e| {
+                        matches!(
+                            e.kind,
+                            EventKind::Source
+                                | EventKind::Generate
+                                | EventKind::Expand
+                                | EventKind::Reopen
+                        ) && e.node != crate::trace::NONE
+                            && (e.node as usize) < space.num_nodes()
+                            && !space.is_passable(e.node)
+                    })
+                    .count()
+            };
+            let world = format!("this {w}×{h} map of {}", space.kind().title());
+            let why = if t.off_map > 0 {
+                format!("{} of its events are drawn outside {world}", t.off_map)
+            } else if on_walls > 0 {
+                format!("it searches {on_walls} nodes that are walls of {world}")
+            } else if t.placed == 0 && t.about_nodes > 0 {
+                format!(
+                    "none of its {} events is drawn on a node of {world}",
+                    t.about_nodes
+                )
+            } else {
+                return Ok(t);
+            };
+            Err(format!(
+                "{}: not opened: {why}, so it was recorded on another world; open it on that world's map",
+                p.display()
+            ))
+        });
+        match read {
             Ok(t) => {
                 let name = p
                     .file_name()
