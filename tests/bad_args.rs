@@ -72,10 +72,18 @@ fn no_output_replaces_a_file_the_run_read() {
     std::fs::write(&vmap, "voxel 4 3 2\n1 0 0\n").unwrap();
     let vscen = out.join("v.3dmap.3dscen");
     std::fs::write(&vscen, "version 1\nv.3dmap\n0 0 0 3 0 0 3 3\n").unwrap();
-    let all = [&map, &scen, &png, &ron, &vmap, &vscen];
+    let trace = out.join("t.trace.yaml");
+    std::fs::write(
+        &trace,
+        "version: 1.4.0\nevents:\n  - { type: source, id: 0 }\n",
+    )
+    .unwrap();
+    let all = [&map, &scen, &png, &ron, &vmap, &vscen, &trace];
     let before: Vec<Vec<u8>> = all.iter().map(|p| std::fs::read(p).unwrap()).collect();
     let s = |p: &PathBuf| p.to_str().unwrap().to_string();
     let (m, sc, v, vs) = (s(&map), s(&scen), s(&vmap), s(&vscen));
+    let t = s(&trace);
+    let shot = s(&out.join("shot.png"));
     let anyangle = |csv: &str| -> Vec<String> {
         let a = [
             "experiment",
@@ -99,6 +107,19 @@ fn no_output_replaces_a_file_the_run_read() {
             "small.map",
         ),
         (vec![s(&ron), "--screenshot".into(), s(&ron)], "valid.ron"),
+        // The app's screenshot or SVG over the trace it plays back.
+        (
+            [&m, "--trace", &t, "--screenshot", &t]
+                .map(String::from)
+                .to_vec(),
+            "t.trace.yaml",
+        ),
+        (
+            [&m, "--trace", &t, "--screenshot", &shot, "--svg", &t]
+                .map(String::from)
+                .to_vec(),
+            "t.trace.yaml",
+        ),
         (vec![s(&png), "--screenshot".into(), s(&png)], "valid.png"),
         (
             vec![sc.clone(), "--screenshot".into(), m.clone()],

@@ -99,6 +99,15 @@ pub fn run(opts: Options) -> Result<(), String> {
     // refuse it too, after the frames were drawn).
     for shot in opts.screenshot.iter().chain(&opts.svg) {
         crate::map::io::check_output(shot).map_err(|e| e.to_string())?;
+        // The traces are read once the window is up: checked here by name.
+        let at = crate::map::io::resolve(shot);
+        if let Some(t) = opts
+            .traces
+            .iter()
+            .find(|t| crate::map::io::resolve(t) == at)
+        {
+            return Err(crate::map::io::IoError::Overwrite { file: t.clone() }.to_string());
+        }
     }
     // The world the app opens on: the file's, the moving scene's voxels, or the built-in
     // squares. Options that do not fit it are refused, never ignored.
