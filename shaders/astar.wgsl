@@ -4,9 +4,11 @@
 //
 // Each agent's slice of `scratch` is laid out and used by `bounded.wgsl`, joined to this file.
 //
-// A dispatch expands at most `budget` nodes per agent and leaves the rest for the next: Mesa's
-// llvmpipe ends any invocation's loops after 65,535 iterations in all, which a long search
-// passes; the host dispatches again while any agent is still searching.
+// A dispatch spends at most `budget` loop rounds per agent (every loop counts, `bounded.wgsl`)
+// and leaves the rest for the next: Mesa's llvmpipe ends any invocation's loops after 65,535
+// rounds in all, which a long search passes; the host dispatches again while any agent is
+// still searching or walking its path back. A loop the driver cuts anyway makes the agent
+// report status 4 (cut), never another answer.
 
 struct Params {
     width: u32,
@@ -18,7 +20,7 @@ struct Params {
     slots: u32,
     straight: u32,
     diagonal: u32,
-    // Expansions per agent per dispatch.
+    // Loop rounds per agent per dispatch.
     budget: u32,
     dx: array<vec4<i32>, 2>,
     dy: array<vec4<i32>, 2>,
@@ -29,7 +31,7 @@ struct Params {
 // Each agent's start and goal, in pairs, for the whole batch.
 @group(0) @binding(2) var<storage, read> ends: array<u32>;
 @group(0) @binding(3) var<storage, read_write> scratch: array<u32>;
-// Each agent's status (0 found, 1 no path, 2 out of memory) and cost, in pairs.
+// Each agent's status (0 found, 1 no path, 2 out of memory, 4 cut by the driver) and cost.
 @group(0) @binding(4) var<storage, read_write> results: array<u32>;
 @group(0) @binding(5) var<storage, read_write> traffic: array<atomic<u32>>;
 @group(0) @binding(6) var<storage, read_write> expanded: array<atomic<u32>>;

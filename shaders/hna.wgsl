@@ -46,7 +46,7 @@ struct Params {
 // Each agent's start and goal polygons, in pairs, for the whole batch (INF: none).
 @group(0) @binding(2) var<storage, read> ends: array<u32>;
 @group(0) @binding(3) var<storage, read_write> scratch: array<u32>;
-// Each agent's status (0 found, 1 no path, 2 out of memory) and cost, in pairs.
+// Each agent's status (0 found, 1 no path, 2 out of memory, 4 cut by the driver) and cost.
 @group(0) @binding(4) var<storage, read_write> results: array<u32>;
 // Each agent of the wave: the chain's length, then (node, arc) pairs from the goal back.
 @group(0) @binding(5) var<storage, read_write> chains: array<u32>;

@@ -60,6 +60,9 @@ impl HnaKernel {
 
     /// Plans `batch` over `g` (built from `world`) with `slots` table slots per agent; stops
     /// between dispatches when `go_on` says so.
+    // Each argument is its own input of a run (the device, the world and its graph, the
+    // agents, their memory, the paths kept, the cancel); bundling them would name no concept.
+    #[allow(clippy::too_many_arguments)]
     pub fn run(
         &self,
         gpu: &Gpu,
