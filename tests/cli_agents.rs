@@ -259,15 +259,20 @@ fn outputs_are_written_in_place_into_devices_and_never_over_inputs() {
         .status()
         .unwrap()
         .success());
+    let beside = tmp("agents_out_beside.png");
+    let _ = std::fs::remove_file(&beside);
     let err = one_clean_line(&pathlab(&[
         "agents",
         "--map",
         &m,
         "--agents",
         "20",
+        "--heatmap",
+        &beside.display().to_string(),
         "--csv",
         &fifo.display().to_string(),
     ]));
+    assert!(!beside.exists(), "an output was written beside the refused FIFO");
     assert!(
         err.contains("agents_out.fifo") && err.contains("nobody reads"),
         "{err}"
@@ -313,4 +318,31 @@ fn outputs_are_written_in_place_into_devices_and_never_over_inputs() {
     assert!(err.contains("agents_out.map"), "{err}");
     assert!(!csv.exists(), "an earlier output was left behind");
     assert_eq!(std::fs::read(&m).unwrap(), before);
+}
+
+/// `/dev/stdout` is the process's own output, whatever it leads to: redirected into a file, the
+/// CSV follows what was printed before instead of replacing the file.
+#[test]
+fn a_csv_to_dev_stdout_follows_the_printed_lines() {
+    let m = map("agents_stdout.map");
+    let log = tmp("agents_stdout.log");
+    let file = std::fs::File::create(&log).unwrap();
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_pathlab"))
+        .args([
+            "agents",
+            "--map",
+            &m,
+            "--agents",
+            "10",
+            "--csv",
+            "/dev/stdout",
+        ])
+        .stdout(file)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("10 random agents"), "{text}");
+    assert!(text.contains("method,backend,adapter"), "{text}");
+    assert!(std::fs::metadata(&log).unwrap().is_file());
 }

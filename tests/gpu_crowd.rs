@@ -201,7 +201,7 @@ fn gpu_plans_equal_their_twins_on_512_and_1024_maps_for_astar_and_pccp() {
             let what = format!("{name} {} on {}", m.name(), p.adapter);
             assert!(p.equal, "{what}: statuses or costs differ from the twin's");
             assert_eq!(p.traffic_differs, 0, "{what}: traffic");
-            assert_eq!((p.overflow, p.cut), (0, 0), "{what}: {:?}", p.notes());
+            assert_eq!(p.overflow, 0, "{what}: {:?}", p.notes());
             assert_eq!(p.outcome.found(), n, "{what}: every agent finds its path");
             let cpu = cpu_plan(&world, &batch, m, 0, None).unwrap().unwrap();
             for (k, (g, c)) in p.outcome.costs.iter().zip(&cpu.costs).enumerate() {

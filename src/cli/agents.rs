@@ -297,7 +297,7 @@ pub fn run(args: &AgentsArgs) -> Result<i32> {
             }
             if equal == "false" {
                 faults.push(format!(
-                    "{} gpu: costs differ from the CPU twin's",
+                    "{} gpu: answers differ from the CPU twin's (costs, statuses or traffic)",
                     m.name()
                 ));
             }

@@ -36,7 +36,7 @@ pub fn run(world: &World, batch: &Batch, method: Method) -> Result<GpuRun> {
                 );
             }
             Ok(GpuRun::Ran {
-                unanswered: p.overflow + p.cut,
+                unanswered: p.overflow,
                 notes: p.notes(),
                 outcome: p.outcome,
                 adapter: p.adapter,

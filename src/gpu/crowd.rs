@@ -38,8 +38,6 @@ pub struct Planned {
     pub overflow: usize,
     /// The most memory one agent had, in bytes (the last size tried).
     pub agent_bytes: u64,
-    /// Agents the driver cut short (no answer).
-    pub cut: usize,
 }
 
 impl Planned {
@@ -52,13 +50,6 @@ impl Planned {
                  have no answer (their CPU twins neither)",
                 self.overflow,
                 self.agent_bytes.div_ceil(1 << 20)
-            ));
-        }
-        if self.cut > 0 {
-            notes.push(format!(
-                "the GPU driver cut {} agents' searches short (its loop limit); they have no \
-                 answer",
-                self.cut
             ));
         }
         notes
@@ -179,6 +170,15 @@ pub fn plan(
             )
         }
     };
+    // A cut agent may have counted part of its path: the batch's counts are not an answer.
+    let cut = count(&status, CUT);
+    if cut > 0 {
+        return Err(GpuError::Failed(format!(
+            "{}: the driver cut {cut} agents' searches short (its loop limit), so this adapter \
+             gives the batch no answer",
+            gpu.adapter
+        )));
+    }
     let costs: Vec<f64> = costs
         .iter()
         .map(|&c| if c == INF { f64::NAN } else { c as f64 / SCALE })
@@ -192,7 +192,6 @@ pub fn plan(
         equal,
         traffic_differs,
         overflow: count(&status, Status::Overflow as u32),
-        cut: count(&status, CUT),
         agent_bytes,
         outcome: Outcome {
             method,

@@ -80,7 +80,10 @@ impl HnaKernel {
         let cells = world.grid.num_nodes();
         let stride = (WORDS_PER_SLOT * slots as u64 + WORDS_AFTER) * 4;
         let chain_words = 2 * CHAIN + 1;
-        let budget = super::loop_budget(&gpu.adapter).unwrap_or(BUDGET);
+        // Half of grid A*'s: past the budget an expansion may relax all of a polygon's PCCP
+        // entries and a found path writes its chain (up to 512 steps), more than one grid
+        // expansion's rounds.
+        let budget = super::loop_budget(&gpu.adapter).map_or(BUDGET, |b| b / 2);
         let limit = gpu.binding_limit().min(WAVE_BYTES).max(stride);
         let wave = ((limit / stride).max(1) as usize).min(n.max(1));
         let (words, offsets) = pack(g);

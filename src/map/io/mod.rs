@@ -96,10 +96,11 @@ pub fn write_atomic(path: &Path, data: &[u8]) -> Result<(), IoError> {
 /// when all of those are written, each renamed into place. A failure before the renames leaves
 /// no file touched and no temporary file behind.
 ///
-/// A target that exists and is not a regular file (`/dev/null`, `/dev/stdout`, a FIFO) is
-/// written in place after the temporary files are written, never replaced: a rename over a
-/// device would put a plain file where the device was. A link is followed to the file it names,
-/// so the link stays a link.
+/// A target that exists and is not a regular file (`/dev/null`, a FIFO) is written in place,
+/// never replaced: a rename over a device would put a plain file where the device was. Such
+/// targets are opened before any rename (a FIFO nobody reads is refused then, with nothing
+/// written) and written after. `/dev/stdout` and `/dev/stderr` are this process's own streams,
+/// whatever they lead to. A link is followed to the file it names, so the link stays a link.
 pub fn write_all_atomic(files: &[(&Path, &[u8])]) -> Result<(), IoError> {
     let os = |path: &Path, error| IoError::Os {
         file: path.to_path_buf(),
@@ -111,13 +112,22 @@ pub fn write_all_atomic(files: &[(&Path, &[u8])]) -> Result<(), IoError> {
     let targets: Vec<Target> = (files.iter())
         .map(|(path, _)| Target::of(path).map_err(|e| os(path, e)))
         .collect::<Result<_, _>>()?;
+    // Every in-place target opened first: one that cannot be costs nothing yet.
+    let mut opened: Vec<Option<Sink>> = Vec::with_capacity(files.len());
+    for ((path, _), target) in files.iter().zip(&targets) {
+        opened.push(match target {
+            Target::InPlace(real) => Some(Sink::open(real).map_err(|e| os(path, e))?),
+            Target::Stream(which) => Some(Sink::Stream(*which)),
+            Target::File(_) => None,
+        });
+    }
     let mut temps: Vec<Option<PathBuf>> = Vec::with_capacity(files.len());
     let clean = |temps: &[Option<PathBuf>]| {
         for t in temps.iter().flatten() {
             let _ = std::fs::remove_file(t);
         }
     };
-    for ((path, data), target) in files.iter().zip(&targets) {
+    for (i, ((path, data), target)) in files.iter().zip(&targets).enumerate() {
         let Target::File(real) = target else {
             temps.push(None);
             continue;
@@ -130,7 +140,8 @@ pub fn write_all_atomic(files: &[(&Path, &[u8])]) -> Result<(), IoError> {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+        // The index too: two outputs naming one file must not share a temporary file.
+        let tmp = dir.join(format!(".{name}.{}.{i}.tmp", std::process::id()));
         if let Err(e) = std::fs::write(&tmp, data) {
             let _ = std::fs::remove_file(&tmp);
             clean(&temps);
@@ -138,15 +149,23 @@ pub fn write_all_atomic(files: &[(&Path, &[u8])]) -> Result<(), IoError> {
         }
         temps.push(Some(tmp));
     }
-    for (i, (((path, data), target), tmp)) in files.iter().zip(&targets).zip(&temps).enumerate() {
-        let done = match (target, tmp) {
-            (Target::File(real), Some(tmp)) => std::fs::rename(tmp, real),
-            (Target::InPlace(real), _) => write_in_place(real, data),
-            (Target::File(_), None) => unreachable!("every file target has its temporary file"),
-        };
-        if let Err(e) = done {
-            clean(&temps[i..]);
-            return Err(os(path, e));
+    for (i, ((path, target), tmp)) in files
+        .iter()
+        .map(|f| f.0)
+        .zip(&targets)
+        .zip(&temps)
+        .enumerate()
+    {
+        if let (Target::File(real), Some(tmp)) = (target, tmp) {
+            if let Err(e) = std::fs::rename(tmp, real) {
+                clean(&temps[i..]);
+                return Err(os(path, e));
+            }
+        }
+    }
+    for ((path, data), sink) in files.iter().zip(opened) {
+        if let Some(sink) = sink {
+            sink.write(data).map_err(|e| os(path, e))?;
         }
     }
     Ok(())
@@ -158,17 +177,29 @@ enum Target {
     File(PathBuf),
     /// A device, FIFO or socket that exists: written in place.
     InPlace(PathBuf),
+    /// This process's standard output (1) or error (2).
+    Stream(u8),
 }
 
 impl Target {
     fn of(path: &Path) -> std::io::Result<Target> {
         use std::io::{Error, ErrorKind};
-        // A link names the file to write; a dangling one is replaced like a missing file.
-        let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
-        let real = match is_link {
-            true => std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
-            false => path.to_path_buf(),
-        };
+        // Names of this process's own streams: opened anew they would start at the file's
+        // beginning (or, resolved, be replaced by rename), losing what was printed before.
+        match path.to_str() {
+            Some("/dev/stdout" | "/dev/fd/1" | "/proc/self/fd/1") => return Ok(Target::Stream(1)),
+            Some("/dev/stderr" | "/dev/fd/2" | "/proc/self/fd/2") => return Ok(Target::Stream(2)),
+            _ => {}
+        }
+        // A link names the file to write, even one that does not exist yet.
+        let mut real = path.to_path_buf();
+        for _ in 0..40 {
+            let Ok(to) = std::fs::read_link(&real) else {
+                break;
+            };
+            let dir = real.parent().map(Path::to_path_buf).unwrap_or_default();
+            real = dir.join(to);
+        }
         match std::fs::metadata(&real) {
             Err(e) if e.kind() == ErrorKind::NotFound => Ok(Target::File(real)),
             Err(e) => Err(e),
@@ -182,40 +213,65 @@ impl Target {
     }
 }
 
-/// Writes `data` into an existing device or FIFO. A FIFO nobody reads is refused at once
-/// rather than waited on (opening it for writing would block until a reader came).
-fn write_in_place(path: &Path, data: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true);
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    let mut f = options.open(path).map_err(|e| {
-        if e.raw_os_error() == Some(6) {
-            // ENXIO: a FIFO with no reader.
-            std::io::Error::new(std::io::ErrorKind::WouldBlock, "a pipe that nobody reads")
-        } else {
-            e
+/// An in-place target, open.
+enum Sink {
+    File(std::fs::File),
+    Stream(u8),
+}
+
+impl Sink {
+    /// Opens an existing device or FIFO for writing. A FIFO or socket nobody reads is refused
+    /// at once rather than waited on (opening it would block until a reader came).
+    fn open(path: &Path) -> std::io::Result<Sink> {
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true);
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.custom_flags(libc::O_NONBLOCK);
         }
-    })?;
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::fd::AsRawFd;
-        // Blocking again for the write itself: a reader that is slow is waited for.
-        let fd = f.as_raw_fd();
-        // SAFETY: fcntl on a descriptor this function owns, with flags read from it.
-        unsafe {
-            let flags = libc::fcntl(fd, libc::F_GETFL);
-            if flags >= 0 {
-                libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK);
+        let f = options.open(path).map_err(|e| {
+            if e.raw_os_error() == Some(6) {
+                // ENXIO: a FIFO with no reader, or a socket.
+                std::io::Error::new(
+                    std::io::ErrorKind::WouldBlock,
+                    "a pipe or socket that nobody reads",
+                )
+            } else {
+                e
+            }
+        })?;
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::fd::AsRawFd;
+            // Blocking again for the write itself: a reader that is slow is waited for.
+            let fd = f.as_raw_fd();
+            // SAFETY: fcntl on a descriptor this function owns, with flags read from it.
+            unsafe {
+                let flags = libc::fcntl(fd, libc::F_GETFL);
+                if flags >= 0 {
+                    libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK);
+                }
             }
         }
+        Ok(Sink::File(f))
     }
-    f.write_all(data)?;
-    f.flush()
+
+    fn write(self, data: &[u8]) -> std::io::Result<()> {
+        use std::io::Write;
+        match self {
+            Sink::File(mut f) => {
+                f.write_all(data)?;
+                f.flush()
+            }
+            Sink::Stream(1) => {
+                let mut out = std::io::stdout().lock();
+                out.write_all(data)?;
+                out.flush()
+            }
+            Sink::Stream(_) => std::io::stderr().lock().write_all(data),
+        }
+    }
 }
 
 /// Splits text into lines with their 1-based numbers, dropping `\r` of CRLF files.
