@@ -17,7 +17,13 @@ fn main() {
         pathlab::map::io::guard_inputs();
     }
     let code = match args.command {
-        None => run_app(args.app),
+        None => match args.app.refusal() {
+            Some(why) => {
+                eprintln!("pathlab: {why}");
+                2
+            }
+            None => run_app(args.app),
+        },
         Some(cmd) => match cli::run(cmd) {
             Ok(code) => code,
             Err(e) => {

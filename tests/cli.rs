@@ -673,3 +673,116 @@ fn a_hierarchical_trace_names_its_abstract_vertices_in_posthoc() {
     assert!(text.contains(", x: "), "{text}");
     assert!(text.contains("phase: 3"), "{text}");
 }
+
+/// `hier bench` keeps `solve`'s contracts: an end on a blocked cell is named with its line, a
+/// scenario for another map is refused, and a run that checked no problem does not exit 0.
+#[test]
+fn hier_bench_refuses_blocked_ends_other_maps_and_vacuous_runs() {
+    let m = hier_map("hier_contract.map");
+    // (2, 1) is a wall of HIER_ROWS.
+    let blocked = write(
+        "hier_contract_blocked.scen",
+        "version 1\n0\thier_contract.map\t20\t7\t0\t0\t19\t0\t19\n0\thier_contract.map\t20\t7\t2\t1\t0\t0\t2.41421356\n",
+    );
+    let err = one_clean_line(&pathlab(&[
+        "hier", "bench", "--map", &m, "--scen", &blocked, "--method", "pccp",
+    ]));
+    assert!(
+        err.contains("hier_contract_blocked.scen:3:")
+            && err.contains("start (2, 1) is on a blocked cell"),
+        "{err}"
+    );
+    // Same size, another map's name.
+    let other = write(
+        "hier_contract_other.scen",
+        "version 1\n0\tsomewhere_else.map\t20\t7\t0\t0\t19\t0\t19\n",
+    );
+    let err = one_clean_line(&pathlab(&[
+        "hier", "bench", "--map", &m, "--scen", &other, "--method", "astar",
+    ]));
+    assert!(
+        err.contains("hier_contract_other.scen:2:") && err.contains("somewhere_else.map"),
+        "{err}"
+    );
+    // No problem at all.
+    let empty = write("hier_contract_empty.scen", "version 1\n");
+    let err = one_clean_line(&pathlab(&[
+        "hier", "bench", "--map", &m, "--scen", &empty, "--method", "hna",
+    ]));
+    assert!(
+        err.contains("hier_contract_empty.scen") && err.contains("no problem to check"),
+        "{err}"
+    );
+}
+
+/// An any-angle path is checked against the grid optimum at the precision the scenario prints
+/// it: Field D*'s 2 + √2 = 3.41421… is the optimum AR0011SR's scenario prints as 3.41 (two
+/// decimals), not a path longer than it.
+#[test]
+fn any_angle_lengths_meet_the_optimum_at_the_printed_precision() {
+    let bench = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/benchmarks/movingai-grid/bg512");
+    let (map, scen) = (bench.join("AR0011SR.map"), bench.join("AR0011SR.map.scen"));
+    let text = std::fs::read_to_string(&scen)
+        .unwrap_or_else(|e| panic!("{}: {e} (the benchmark maps are needed)", scen.display()));
+    // Problems whose optimum is a whole number of diagonal steps or one straight step beside
+    // them, printed with two decimals: any-angle lengths equal the optimum's exact value.
+    // The file's first optimum ending in 0 keeps the subset read as the fixed-point file it
+    // is (two decimals throughout), not as `%g`.
+    let want = |l: &str| l.split_whitespace().last().unwrap_or("").to_string();
+    let fixed = text
+        .lines()
+        .skip(1)
+        .find(|l| want(l).ends_with('0'))
+        .unwrap();
+    let mut picked: Vec<&str> = text
+        .lines()
+        .filter(|l| ["3.41", "7.07", "11.31"].contains(&want(l).as_str()))
+        .take(6)
+        .collect();
+    assert!(picked.len() >= 3, "{picked:?}");
+    picked.push(fixed);
+    let s = write(
+        "AR0011SR_printed.scen",
+        &format!("version 1.0\n{}\n", picked.join("\n")),
+    );
+    let out = pathlab(&[
+        "solve",
+        "--map",
+        map.to_str().unwrap(),
+        "--scen",
+        &s,
+        "--algo",
+        "field-dstar",
+    ]);
+    let csv = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(0), "{csv}");
+    assert_eq!(
+        csv.lines().filter(|l| l.ends_with(",true")).count(),
+        picked.len(),
+        "{csv}"
+    );
+    // Longer than the optimum at that precision is still wrong.
+    let longer: Vec<String> = picked
+        .iter()
+        .map(|l| {
+            let (head, want) = l.rsplit_once(' ').unwrap();
+            let want: f64 = want.parse().unwrap();
+            format!("{head} {:.2}", want - 0.02)
+        })
+        .collect();
+    let s = write(
+        "AR0011SR_shorter.scen",
+        &format!("version 1.0\n{}\n", longer.join("\n")),
+    );
+    let out = pathlab(&[
+        "solve",
+        "--map",
+        map.to_str().unwrap(),
+        "--scen",
+        &s,
+        "--algo",
+        "field-dstar",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+}

@@ -1,7 +1,7 @@
 //! `pathlab hier`: navmesh hierarchies from the command line.
 
 use anyhow::{bail, Context, Result};
-use pathlab::hier::hna::Hierarchy;
+use pathlab::hier::hna::{mb, Budget, Estimate, Hierarchy};
 use pathlab::hier::levels::inter_edge_bound;
 use pathlab::space::{NavmeshSpace, TerrainRule};
 use std::path::PathBuf;
@@ -25,6 +25,11 @@ pub enum Hier {
         /// Also build PCCP's pre-calculated connecting paths and print their size.
         #[arg(long)]
         pccp: bool,
+        /// Megabytes (10^6 bytes) the build may hold: refused before it starts when its
+        /// estimate is over, stopped when what it holds would pass it.
+        #[arg(long, value_name = "MB", default_value_t = DEFAULT_MAX_MB,
+              value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        max_memory: u64,
     },
     /// Run a MovingAI scenario with flat and hierarchical methods: one CSV row per problem and
     /// method (`id,method,length,optimal,overhead,expanded,micros`), then each method's
@@ -62,7 +67,8 @@ pub fn run(which: Hier) -> Result<i32> {
             mu,
             levels,
             pccp,
-        } => build(&map, mu as usize, levels as usize, pccp).map(|_| 0),
+            max_memory,
+        } => build(&map, (mu as usize, levels as usize, pccp), max_memory).map(|_| 0),
         Hier::Bench {
             map,
             scen,
@@ -91,7 +97,14 @@ pub fn run(which: Hier) -> Result<i32> {
     }
 }
 
-fn build(map: &std::path::Path, mu: usize, count: usize, pccp: bool) -> Result<()> {
+/// What `hier build` may hold unless told otherwise, in MB.
+const DEFAULT_MAX_MB: u64 = 4000;
+
+fn build(
+    map: &std::path::Path,
+    (mu, count, pccp): (usize, usize, bool),
+    max_mb: u64,
+) -> Result<()> {
     let grid = pathlab::map::io::read_map(map).map_err(|e| anyhow::anyhow!("{e}"))?;
     let t0 = Instant::now();
     let mesh = NavmeshSpace::new(&grid, TerrainRule::Class);
@@ -99,9 +112,25 @@ fn build(map: &std::path::Path, mu: usize, count: usize, pccp: bool) -> Result<(
     if mesh.polygons() == 0 {
         bail!("{}: no walkable cell, so no navmesh", map.display());
     }
-    let h = Hierarchy::build(&mesh, mu, count, pccp, &|_, _| {})
-        .map_err(|e| anyhow::anyhow!(e))
-        .with_context(|| format!("{}: partitioning its navmesh", map.display()))?;
+    // Stated, and refused when over the cap, before anything is partitioned.
+    let cap = max_mb as usize * 1_000_000;
+    let grid_bytes = 5 * grid.width() as usize * grid.height() as usize;
+    let est = Estimate::of(&mesh, mu, count, pccp);
+    let peak = grid_bytes + est.peak();
+    let estimate = format!(
+        "about {} MB at most (map and navmesh {}, partitioning {}, hierarchy {}, PCCP {}; the cap is {max_mb} MB, --max-memory)",
+        mb(peak),
+        mb(grid_bytes + est.navmesh),
+        mb(est.partition),
+        mb(est.hierarchy),
+        mb(est.pccp),
+    );
+    if peak > cap {
+        bail!(
+            "{}: refusing to build: the hierarchy would need {estimate}; raise --max-memory, or lower --levels or --mu",
+            map.display()
+        );
+    }
     println!("map: {}", map.display());
     println!(
         "navmesh: {} polygons, {} portals ({mesh_ms:.1} ms)",
@@ -109,6 +138,20 @@ fn build(map: &std::path::Path, mu: usize, count: usize, pccp: bool) -> Result<(
         mesh.portal_count()
     );
     println!("mu: {mu}");
+    println!("memory: {estimate}");
+    // What is printed so far is seen before a long build, not when it ends.
+    let _ = std::io::Write::flush(&mut std::io::stdout());
+    let bar = Progress::new();
+    let budget = Budget {
+        max_bytes: cap.saturating_sub(grid_bytes + mesh.bytes()),
+        progress: &|what, done| bar.set(what, done),
+        stop: &|| false,
+    };
+    let built = Hierarchy::build_within(&mesh, mu, count, pccp, &budget);
+    drop(bar);
+    let h = built
+        .map_err(|e| anyhow::anyhow!(e))
+        .with_context(|| format!("{}: building its hierarchy", map.display()))?;
     for (i, l) in h.levels.levels.iter().enumerate() {
         let x = i as u32 + 1;
         let (mean, most) = l.inter_per_node();
@@ -135,11 +178,59 @@ fn build(map: &std::path::Path, mu: usize, count: usize, pccp: bool) -> Result<(
         println!(
             "pccp: {} entries, {} polygons on their paths, {} bytes, built in {:.1} ms",
             p.entries.len(),
-            p.paths.len(),
+            p.entries
+                .iter()
+                .map(|e| p.path_iter(e).count())
+                .sum::<usize>(),
             p.bytes(),
             h.times.pccp
         );
     }
     println!("build_ms: {:.1}", h.times.levels + h.times.intra);
+    println!(
+        "partition_ms: {:.1}, intra_ms: {:.1}",
+        h.times.levels, h.times.intra
+    );
+    if let Some(kb) = peak_rss_kb() {
+        println!("peak_rss_mb: {}", mb(kb * 1000));
+    }
     Ok(())
+}
+
+/// The most memory the process has held (`VmHWM`), in kB, where the system says.
+fn peak_rss_kb() -> Option<usize> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// The build's progress on stderr: the stage and the share done, with the time it has run
+/// (redrawn while METIS, which says nothing until it is done, partitions). Drawn only on a
+/// terminal.
+struct Progress(indicatif::ProgressBar);
+
+impl Progress {
+    fn new() -> Progress {
+        let bar = indicatif::ProgressBar::new(1000);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{elapsed:>4} {bar:30} {percent:>3}% {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar.set_message("partitioning L1");
+        bar.enable_steady_tick(std::time::Duration::from_millis(200));
+        Progress(bar)
+    }
+
+    fn set(&self, what: &str, done: f64) {
+        self.0.set_position((done.clamp(0.0, 1.0) * 1000.0) as u64);
+        // The stage that follows a finished partition is the next one.
+        self.0
+            .set_message(what.replace("partitioned", "done partitioning"));
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.0.finish_and_clear();
+    }
 }

@@ -1,7 +1,7 @@
 //! `pathlab hier bench`: hierarchical queries against flat A* on a MovingAI scenario, one row
 //! per problem and method, then a summary of medians.
 
-use anyhow::{anyhow, bail, Result};
+use anyhow::{anyhow, Result};
 use pathlab::hier::hna::Hierarchy;
 use pathlab::hier::hpa::Hpa;
 use pathlab::hier::query::{Connect, HierQuery};
@@ -101,25 +101,18 @@ fn bench_map(
     csv: &mut String,
     missed: &mut usize,
 ) -> Result<Vec<Vec<Row>>> {
-    let grid = pathlab::map::io::read_map(map).map_err(|e| anyhow!("{e}"))?;
-    let problems = pathlab::map::io::read_scen(scen).map_err(|e| anyhow!("{e}"))?;
-    if let Some(p) = problems
-        .iter()
-        .find(|p| (p.map_width, p.map_height) != (grid.width(), grid.height()))
-    {
-        bail!(
-            "{}:{}: the problem is for a {}×{} map, {} is {}×{}",
-            scen.display(),
-            p.line,
-            p.map_width,
-            p.map_height,
-            map.display(),
-            grid.width(),
-            grid.height()
-        );
+    // Loaded and checked as `solve` loads its suite: a scenario naming another map, a problem
+    // for another size, an end on a blocked cell are refused with the file and line.
+    let sel = pathlab::experiment::Selection {
+        every: args.every.max(1),
+        limit: None,
+    };
+    let suite = pathlab::experiment::Suite::load(map, scen, sel)?;
+    if suite.problems.is_empty() {
+        return Err(super::suites::nothing_to_check(scen));
     }
-    let squares = GridSpace::octile(&grid);
-    let mesh = NavmeshSpace::new(&grid, TerrainRule::Class);
+    let (grid, squares, problems) = (&suite.grid, &suite.space, &suite.problems);
+    let mesh = NavmeshSpace::new(grid, TerrainRule::Class);
     let wants = |m: Method| args.methods.contains(&m);
     let hierarchical = wants(Method::Hna) || wants(Method::HnaParallel) || wants(Method::Pccp);
     let hierarchy = if hierarchical {
@@ -148,7 +141,7 @@ fn bench_map(
         None
     };
     let hpa = wants(Method::Hpa).then(|| {
-        let h = Hpa::build(&squares, HPA_CLUSTER);
+        let h = Hpa::build(squares, HPA_CLUSTER);
         println!(
             "hpa of {}: {} clusters of {}×{}, {} transitions, {} intra-edges; built in {:.1} ms ({} bytes)",
             map.display(),
@@ -173,7 +166,7 @@ fn bench_map(
                 Method::HnaParallel => Connect::Parallel,
                 Method::Pccp => Connect::Pccp,
                 Method::GridAstar => {
-                    let s = AStar::new(&squares, first, Heuristic::Octile);
+                    let s = AStar::new(squares, first, Heuristic::Octile);
                     return (m, Solver::Flat(Box::new(s)));
                 }
                 Method::Astar => {
@@ -181,7 +174,7 @@ fn bench_map(
                     return (m, Solver::Flat(Box::new(s)));
                 }
                 Method::Hpa => {
-                    let q = hpa.as_ref().expect("built for hpa").query(&squares);
+                    let q = hpa.as_ref().expect("built for hpa").query(squares);
                     return (m, Solver::Grid(Box::new(q)));
                 }
             };
@@ -190,9 +183,11 @@ fn bench_map(
         })
         .collect();
     let mut rows: Vec<Vec<Row>> = vec![vec![]; args.methods.len()];
-    for (id, p) in problems.iter().enumerate().step_by(args.every.max(1)) {
+    for (i, p) in problems.iter().enumerate() {
+        // The problem's place in the file, as the rows have always named it.
+        let id = i * sel.every;
         for (k, (m, q)) in queries.iter_mut().enumerate() {
-            let row = solve(*m, q, &squares, &mesh, p);
+            let row = solve(*m, q, squares, &mesh, p);
             if !row.found && p.optimal > 0.0 {
                 *missed += 1;
                 eprintln!("{}:{}: {} found no path", scen.display(), p.line, m.name());

@@ -79,7 +79,10 @@ pub struct AppArgs {
     #[arg(long, conflicts_with = "file")]
     pub scene3d: bool,
     /// With --scene3d: fly the agent with the algorithm and show the scene at this time (s).
-    #[arg(long, value_name = "SECONDS", requires = "scene3d", value_parser = parse_seconds)]
+    // Checked in `AppArgs::refusal`, not with clap's `requires`: clap lets a requirement go
+    // when the required flag conflicts with one given (`--scene3d` with a FILE), so
+    // `M.map --fly-to 5` would pass and be ignored.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub fly_to: Option<f32>,
     /// Open Run ▸ Crowd and plan a batch with these views at once: astar, pccp, flow, and
     /// astar-gpu, pccp-gpu, flow-gpu (comma-separated; up to four side by side).
@@ -98,6 +101,20 @@ pub struct AppArgs {
     /// Scripted timeline scrubbing and painting on the opened map, for frame-time checks.
     #[arg(long, hide = true)]
     pub scrub_test: bool,
+}
+
+impl AppArgs {
+    /// Why these options cannot open the app, if they cannot: an option that applies only
+    /// with another one not given.
+    pub fn refusal(&self) -> Option<String> {
+        if self.fly_to.is_some() && !self.scene3d {
+            return Some(
+                "--fly-to applies only with --scene3d (it flies the moving 3D scene's agent)"
+                    .into(),
+            );
+        }
+        None
+    }
 }
 
 #[derive(Subcommand, Debug)]

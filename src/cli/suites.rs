@@ -128,6 +128,14 @@ impl<S: SpaceFamily> SuiteRun for Loaded<S> {
     }
 }
 
+/// The refusal of a run that would check no problem of `scen` (its exit 0 would say nothing).
+pub(super) fn nothing_to_check(scen: &Path) -> anyhow::Error {
+    anyhow::anyhow!(
+        "{}: no problem to check (the file has none, or none was kept)",
+        scen.display()
+    )
+}
+
 pub(super) fn solve(args: &SuiteArgs) -> Result<i32> {
     with_suite(args, &mut |suite| solve_suite(args, suite))
 }
@@ -135,10 +143,7 @@ pub(super) fn solve(args: &SuiteArgs) -> Result<i32> {
 fn solve_suite(args: &SuiteArgs, suite: &dyn SuiteRun) -> Result<i32> {
     // Having checked nothing is no success.
     if suite.len() == 0 {
-        bail!(
-            "{}: no problem to check (the file has none, or none was kept)",
-            args.scen.display()
-        );
+        return Err(nothing_to_check(&args.scen));
     }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());

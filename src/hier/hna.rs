@@ -5,7 +5,7 @@
 //! digest's "either reading gives the same path").
 
 use super::graph::{AbstractGraph, Metric};
-use super::intra::{self, IntraEdges};
+use super::intra::{self, Cut, IntraEdges};
 use super::levels::Levels;
 use super::local::HierBase;
 use super::pccp::Pccp;
@@ -48,6 +48,71 @@ pub struct BuildTimes {
     pub pccp: f64,
 }
 
+/// What a build may hold, and whom it tells how far it is.
+pub struct Budget<'a> {
+    /// Bytes its arrays may hold together (the hierarchy's and PCCP's table's).
+    pub max_bytes: usize,
+    /// Hears what is being built and the share of the build done.
+    pub progress: &'a dyn Fn(&str, f64),
+    /// Says when to give up (between stages, and between batches inside them).
+    pub stop: &'a dyn Fn() -> bool,
+}
+
+/// What a build is expected to hold, from the navmesh alone (before anything is partitioned),
+/// in bytes. Partitions differ from map to map, so the hierarchy's and the table's parts are
+/// fitted to what random maps (the costliest per polygon measured) hold, and the build checks
+/// what it really holds against its [`Budget`] as it goes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// The navmesh, already built.
+    pub navmesh: usize,
+    /// Partitioning: the contracted graphs and METIS's own arrays, while it runs.
+    pub partition: usize,
+    /// Levels, intra-edges and the navigation graph.
+    pub hierarchy: usize,
+    /// PCCP's table (0 when not asked for).
+    pub pccp: usize,
+}
+
+impl Estimate {
+    /// `count` levels merging about `mu` nodes each over `mesh`, with PCCP's table if `pccp`.
+    pub fn of(mesh: &NavmeshSpace, mu: usize, count: usize, pccp: bool) -> Estimate {
+        let (p, q) = (mesh.polygons() as f64, mesh.portal_count() as f64);
+        // A top-level node holds about μ^L polygons; its crossings and the paths across it
+        // both grow with its side, √(μ^L), so intra-edges (crossings² × path) and the
+        // table (polygons × crossings) grow with polygons × √(μ^L).
+        let side = (mu as f64).powi(count as i32).sqrt();
+        let levels = count as f64 * (8.0 * p + 24.0 * q);
+        Estimate {
+            navmesh: mesh.bytes(),
+            partition: (PARTITION_BYTES * (p + 2.0 * q)) as usize,
+            hierarchy: (levels + INTRA_BYTES * p * side) as usize,
+            pccp: if pccp {
+                (PCCP_BYTES * p * side) as usize
+            } else {
+                0
+            },
+        }
+    }
+
+    /// The most held at once: the navmesh throughout, then the partitioning's arrays, then the
+    /// hierarchy with its table.
+    pub fn peak(&self) -> usize {
+        self.navmesh + self.partition.max(self.hierarchy + self.pccp)
+    }
+}
+
+/// Bytes per polygon and √(μ^L) of intra-edges and the navigation graph, and of PCCP's table,
+/// and per node and edge end of partitioning (fitted in docs/hierarchy.md).
+const INTRA_BYTES: f64 = 150.0;
+const PCCP_BYTES: f64 = 100.0;
+const PARTITION_BYTES: f64 = 100.0;
+
+/// Bytes in whole megabytes (10^6), rounded up, for messages.
+pub fn mb(bytes: usize) -> usize {
+    bytes.div_ceil(1_000_000)
+}
+
 /// A hierarchy of `levels` over one navmesh.
 #[derive(Clone, Debug)]
 pub struct Hierarchy {
@@ -85,20 +150,62 @@ impl Hierarchy {
         progress: &dyn Fn(&str, f64),
         stop: &dyn Fn() -> bool,
     ) -> Result<Hierarchy, String> {
-        let stopped = || Err("given up: the world changed".to_string());
+        let budget = Budget {
+            max_bytes: usize::MAX,
+            progress,
+            stop,
+        };
+        Hierarchy::build_within(mesh, mu, count, pccp, &budget)
+    }
+
+    /// The same, never holding more than `budget.max_bytes` in its arrays (levels, intra-edges,
+    /// graph and PCCP's table, [`Hierarchy::bytes`] and [`Pccp::bytes`]): PCCP's table is
+    /// weighed before it is built, the intra-edges as they grow, and the build ends with an
+    /// error naming what would not fit.
+    pub fn build_within(
+        mesh: &NavmeshSpace,
+        mu: usize,
+        count: usize,
+        pccp: bool,
+        budget: &Budget,
+    ) -> Result<Hierarchy, String> {
+        let (progress, stop) = (budget.progress, budget.stop);
+        let stopped = || "given up: the world changed".to_string();
+        let over = |held: usize, what: &str| {
+            format!(
+                "{what} would take the hierarchy past {} MB, more than the {} MB it may hold",
+                mb(held),
+                mb(budget.max_bytes)
+            )
+        };
         let steps = (2 * count + usize::from(pccp)) as f64;
         let t0 = Instant::now();
         let levels = Levels::build(mesh, mu, count, &|x| {
-            progress("partitioning", x as f64 / steps);
+            progress(&format!("partitioned L{x}"), x as f64 / steps);
         })?;
+        let mut held = levels.bytes();
+        if held > budget.max_bytes {
+            return Err(over(held, "its levels"));
+        }
         let t1 = Instant::now();
         let mut lower: Vec<IntraEdges> = vec![];
         for (i, l) in levels.levels.iter().enumerate() {
             if stop() {
-                return stopped();
+                return Err(stopped());
             }
-            lower.push(intra::build(mesh, l));
-            progress("intra-edges", (count + i + 1) as f64 / steps);
+            let what = format!("L{} intra-edges", i + 1);
+            let mut report = |f: f64| {
+                progress(&what, (count + i) as f64 / steps + f / steps);
+                !stop()
+            };
+            let room = budget.max_bytes - held;
+            let e = intra::build_within(mesh, l, room, &mut report).map_err(|c| match c {
+                Cut::Over(bytes) => over(held + bytes, &what),
+                Cut::Stopped => stopped(),
+            })?;
+            held += e.bytes();
+            lower.push(e);
+            progress(&what, (count + i + 1) as f64 / steps);
         }
         let top = lower.pop().expect("at least one level");
         let level = levels.levels.last().expect("at least one level").clone();
@@ -121,14 +228,33 @@ impl Hierarchy {
             Metric::Euclidean,
             min_cost,
         ));
+        held = levels.bytes() + lower.iter().map(IntraEdges::bytes).sum::<usize>() + graph.bytes();
+        if held > budget.max_bytes {
+            return Err(over(held, "its navigation graph"));
+        }
         let t2 = Instant::now();
         if stop() {
-            return stopped();
+            return Err(stopped());
         }
-        let pccp = pccp.then(|| Arc::new(Pccp::build(mesh, &graph)));
-        if pccp.is_some() {
-            progress("connecting paths", 1.0);
-        }
+        let pccp = if pccp {
+            // Weighed before it is built: its entries are known from the regions alone.
+            let entries = Pccp::entries_for(mesh, &graph);
+            let need = Pccp::bytes_for(mesh.num_nodes(), entries);
+            if held + need > budget.max_bytes {
+                return Err(over(
+                    held + need,
+                    &format!("PCCP's table ({entries} entries, {} MB)", mb(need)),
+                ));
+            }
+            let mut report = |f: f64| {
+                progress("connecting paths", (2 * count) as f64 / steps + f / steps);
+                !stop()
+            };
+            let table = Pccp::build_with(mesh, &graph, &mut report).ok_or_else(stopped)?;
+            Some(Arc::new(table))
+        } else {
+            None
+        };
         let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1000.0;
         let t3 = Instant::now();
         Ok(Hierarchy {

@@ -64,14 +64,35 @@ pub fn inside(level: &Level, i: u32, n: u32) -> NodeId {
     }
 }
 
+/// Why a bounded build of intra-edges stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cut {
+    /// Its arrays outgrew the bytes allowed; they held this many when it stopped.
+    Over(usize),
+    /// Asked to stop.
+    Stopped,
+}
+
 /// Every intra-edge of `level` over `mesh`: from each inter-edge of a node, one Dijkstra over
 /// the node's polygons reaches all its other inter-edges.
 pub fn build(mesh: &NavmeshSpace, level: &Level) -> IntraEdges {
-    build_with(mesh, level, &|k, poly| {
+    build_within(mesh, level, usize::MAX, &mut |_| true).expect("unbounded and never stopped")
+}
+
+/// The same, stopping once its arrays would hold more than `max_bytes`, and telling
+/// `progress` the share of nodes done now and then (false from it stops the build).
+pub fn build_within(
+    mesh: &NavmeshSpace,
+    level: &Level,
+    max_bytes: usize,
+    progress: &mut dyn FnMut(f64) -> bool,
+) -> Result<IntraEdges, Cut> {
+    let half = |k: u32, poly: NodeId| {
         let (a, b) = level.inter[k as usize];
         let portal = mesh.portal(a, b).expect("an inter-edge is a portal");
         mesh.half_cost(poly, portal)
-    })
+    };
+    bounded(mesh, level, &half, max_bytes, progress)
 }
 
 /// The same over any space whose regions and crossings `level` describes (a navmesh's nodes,
@@ -81,6 +102,19 @@ pub fn build_with<S: Space>(
     level: &Level,
     half: &dyn Fn(u32, NodeId) -> f64,
 ) -> IntraEdges {
+    bounded(mesh, level, half, usize::MAX, &mut |_| true).expect("unbounded and never stopped")
+}
+
+/// Nodes between two progress reports.
+const REPORT_EVERY: u32 = 4096;
+
+fn bounded<S: Space>(
+    mesh: &S,
+    level: &Level,
+    half: &dyn Fn(u32, NodeId) -> f64,
+    max_bytes: usize,
+    progress: &mut dyn FnMut(f64) -> bool,
+) -> Result<IntraEdges, Cut> {
     let n_poly = mesh.num_nodes();
     let mut dist = vec![f64::INFINITY; n_poly];
     let mut parent = vec![NodeId::MAX; n_poly];
@@ -141,6 +175,15 @@ pub fn build_with<S: Space>(
             }
         }
         out.first.push(out.edges.len() as u32);
+        // The arrays' bytes are counted as they are (the first array's whole length
+        // included), so the check is exact and costs nothing.
+        let held = out.bytes() + 4 * (level.nodes - n as usize);
+        if held > max_bytes {
+            return Err(Cut::Over(held));
+        }
+        if n % REPORT_EVERY == REPORT_EVERY - 1 && !progress(n as f64 / level.nodes as f64) {
+            return Err(Cut::Stopped);
+        }
     }
-    out
+    Ok(out)
 }

@@ -78,9 +78,9 @@ impl Levels {
         // Level x partitions the graph of level x − 1's nodes (the polygons for level 1).
         let mut below: Vec<u32> = (0..mesh.num_nodes() as u32).collect();
         let mut below_nodes = mesh.num_nodes();
-        for _ in 0..count {
+        for x in 1..=count {
             let graph = contracted(below_nodes, &portals, &below);
-            let part = kway(&graph, mu)?;
+            let part = kway(&graph, mu).map_err(|e| format!("partitioning L{x}: {e}"))?;
             let node_of: Vec<u32> = below.iter().map(|&b| part[b as usize]).collect();
             let nodes = part.iter().map(|&p| p as usize + 1).max().unwrap_or(0);
             let level = with_inter_edges(node_of, nodes, &portals);

@@ -201,6 +201,12 @@ impl Local {
         (self.g[l].is_finite()).then_some(self.g[l])
     }
 
+    /// The base node before `n` on its path from the source, if `n` was reached from another.
+    pub fn parent_of(&self, graph: &AbstractGraph, n: NodeId) -> Option<NodeId> {
+        let p = self.parent[graph.local_of[n as usize] as usize];
+        (p != NONE).then(|| graph.members_of(self.region)[p as usize])
+    }
+
     /// The base nodes from the source to `n`, appended to `out`.
     pub fn path_into(&self, graph: &AbstractGraph, n: NodeId, out: &mut Vec<NodeId>) {
         let members = graph.members_of(self.region);

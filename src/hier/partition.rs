@@ -164,11 +164,36 @@ pub fn grow(g: &Csr, mu: usize) -> Vec<u32> {
 /// Held while METIS partitions.
 static METIS: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
+/// Set (to anything) in the environment, every METIS call fails as METIS fails: how the tests
+/// reach what a failed partition does on inputs METIS never fails on.
+pub const FAIL_METIS_VAR: &str = "PATHLAB_FAIL_METIS";
+
+fn forced_failure() -> bool {
+    std::env::var_os(FAIL_METIS_VAR).is_some()
+}
+
 /// METIS's multilevel k-way partitioning into parts of about μ nodes: each connected component
 /// on its own (METIS keeps parts contiguous only on a connected graph) into ⌈n / μ⌉ parts,
 /// with a fixed seed so a map always gives the same hierarchy. Returns connected parts.
+///
+/// A component that would need more than [`MAX_PARTS`] parts is first split by METIS into
+/// pieces of about [`PIECE_PARTS`] × μ nodes, and each piece is then partitioned on its own.
+/// METIS is made for k much smaller than n: asked for n / 10 parts of a 755,000-polygon
+/// navmesh (2048² cells, a quarter blocked) it took 79 s, printed "Cannot bisect a graph with
+/// 0 vertices" and "You are trying to partition a graph into too many parts", and went on.
+/// No component of the 29 benchmark maps needs that many parts, so their hierarchies are as
+/// METIS alone makes them.
 pub fn kway(g: &Csr, mu: usize) -> Result<Vec<u32>, String> {
-    let mu = mu.max(1);
+    Ok(connected_parts(g, &split(g, mu.max(1))?))
+}
+
+/// Parts in one METIS call at most.
+pub const MAX_PARTS: usize = 8192;
+/// Parts per piece where a component is cut into pieces first.
+pub const PIECE_PARTS: usize = 1024;
+
+/// Parts of about μ nodes of every component of `g` (not yet made connected).
+fn split(g: &Csr, mu: usize) -> Result<Vec<u32>, String> {
     let comp = components(g);
     let ncomp = comp.iter().map(|&c| c as usize + 1).max().unwrap_or(0);
     let mut members: Vec<Vec<u32>> = vec![vec![]; ncomp];
@@ -187,36 +212,87 @@ pub fn kway(g: &Csr, mu: usize) -> Result<Vec<u32>, String> {
             base += 1;
             continue;
         }
-        // The component as its own graph, numbered 0..len.
+        let sub = induced(g, nodes, &mut local);
+        let out = if k > MAX_PARTS {
+            let pieces = metis_kway(&sub, nodes.len().div_ceil(mu * PIECE_PARTS))?;
+            let mut out = vec![0u32; sub.len()];
+            let mut next = 0u32;
+            let mut by_piece: Vec<Vec<u32>> = vec![];
+            for (n, &p) in pieces.iter().enumerate() {
+                if by_piece.len() <= p as usize {
+                    by_piece.resize(p as usize + 1, vec![]);
+                }
+                by_piece[p as usize].push(n as u32);
+            }
+            let mut inner = vec![0u32; sub.len()];
+            for piece in by_piece.iter().filter(|p| !p.is_empty()) {
+                let parts = split(&induced(&sub, piece, &mut inner), mu)?;
+                for (i, &n) in piece.iter().enumerate() {
+                    out[n as usize] = next + parts[i];
+                }
+                next += parts.iter().max().map_or(0, |&m| m + 1);
+            }
+            out
+        } else {
+            metis_kway(&sub, k)?
+        };
         for (i, &n) in nodes.iter().enumerate() {
-            local[n as usize] = i as u32;
+            part[n as usize] = base + out[i];
         }
-        let mut xadj: Vec<metis::Idx> = Vec::with_capacity(nodes.len() + 1);
-        let mut adjncy: Vec<metis::Idx> = vec![];
-        xadj.push(0);
-        for &n in nodes {
-            adjncy.extend(
-                g.neighbours(n as usize)
-                    .iter()
-                    .map(|&m| local[m as usize] as metis::Idx),
-            );
-            xadj.push(adjncy.len() as metis::Idx);
-        }
-        let mut out = vec![0 as metis::Idx; nodes.len()];
-        // METIS draws from the C library's one random generator: two partitions at once (a
-        // hierarchy built on a thread beside another) would interleave their draws and give
-        // other parts. One at a time keeps every build the same.
-        let _one_at_a_time = METIS.lock().unwrap_or_else(|e| e.into_inner());
-        metis::Graph::new(1, k as metis::Idx, &xadj, &adjncy)
-            .map_err(|e| format!("METIS refused the graph: {e}"))?
+        base += out.iter().max().map_or(0, |&m| m + 1);
+    }
+    Ok(part)
+}
+
+/// The subgraph of `g` on `nodes`, numbered by their order there (`local` is scratch the
+/// size of `g`).
+fn induced(g: &Csr, nodes: &[u32], local: &mut [u32]) -> Csr {
+    for (i, &n) in nodes.iter().enumerate() {
+        local[n as usize] = i as u32;
+    }
+    // `local` may hold places from earlier calls: a node is a member when its place names it.
+    let member = |m: u32| nodes.get(local[m as usize] as usize) == Some(&m);
+    let mut xadj = Vec::with_capacity(nodes.len() + 1);
+    let mut adj = vec![];
+    xadj.push(0);
+    for &n in nodes {
+        adj.extend(
+            g.neighbours(n as usize)
+                .iter()
+                .filter(|&&m| member(m))
+                .map(|&m| local[m as usize]),
+        );
+        xadj.push(adj.len() as u32);
+    }
+    Csr { xadj, adj }
+}
+
+/// METIS's k-way partition of connected `g` into `k` parts (part ids 0..k).
+fn metis_kway(g: &Csr, k: usize) -> Result<Vec<u32>, String> {
+    let xadj: Vec<metis::Idx> = g.xadj.iter().map(|&x| x as metis::Idx).collect();
+    let adjncy: Vec<metis::Idx> = g.adj.iter().map(|&x| x as metis::Idx).collect();
+    let mut out = vec![0 as metis::Idx; g.len()];
+    // METIS draws from the C library's one random generator: two partitions at once (a
+    // hierarchy built on a thread beside another) would interleave their draws and give
+    // other parts. One at a time keeps every build the same.
+    let _one_at_a_time = METIS.lock().unwrap_or_else(|e| e.into_inner());
+    let graph = metis::Graph::new(1, k as metis::Idx, &xadj, &adjncy)
+        .map_err(|e| format!("METIS refused the graph: {e}"))?;
+    let split = if forced_failure() {
+        Err(metis::Error::Other)
+    } else {
+        graph
             .set_option(metis::option::Contig(true))
             .set_option(metis::option::Seed(1))
             .part_kway(&mut out)
-            .map_err(|e| format!("METIS failed: {e}"))?;
-        for (i, &n) in nodes.iter().enumerate() {
-            part[n as usize] = base + out[i] as u32;
-        }
-        base += k as u32;
-    }
-    Ok(connected_parts(g, &part))
+    };
+    // The caller ends with this (no part is guessed): a hierarchy is METIS's partition or
+    // none, so that the same map always gives the same hierarchy.
+    split.map_err(|e| {
+        format!(
+            "METIS could not split a component of {} nodes into {k} parts: {e}",
+            g.len()
+        )
+    })?;
+    Ok(out.into_iter().map(|p| p as u32).collect())
 }

@@ -9,12 +9,27 @@ use crate::space::NodeId;
 use crate::trace::{Event, EventKind, Tracer, NONE};
 
 impl HierQuery {
-    pub(super) fn link_nodes<'a>(&'a self, link: &'a Link) -> &'a [NodeId] {
+    /// A temporary edge's base nodes, from its endpoint to its crossing's side, appended to
+    /// `path` (each node once where two pieces meet); backwards (crossing to endpoint) when
+    /// `reversed`.
+    fn push_link(&self, link: &Link, reversed: bool, path: &mut Vec<NodeId>) {
         match &link.via {
-            Via::Own(p) => p,
+            Via::Own(p) if reversed => push(p.iter().rev().copied(), path),
+            Via::Own(p) => push(p.iter().copied(), path),
             Via::Table(i) => {
                 let table = self.pccp.as_ref().expect("a table link has its table");
-                table.path(&table.entries[*i as usize])
+                let nodes = table.path_iter(&table.entries[*i as usize]);
+                if reversed {
+                    // The table's paths are linked forwards: read, then turned.
+                    let at = path.len();
+                    path.extend(nodes);
+                    path[at..].reverse();
+                    if at > 0 && path.len() > at && path[at] == path[at - 1] {
+                        path.remove(at);
+                    }
+                } else {
+                    push(nodes, path);
+                }
             }
         }
     }
@@ -30,28 +45,19 @@ impl HierQuery {
         chain.reverse();
         let mut path = std::mem::take(&mut self.path);
         path.clear();
-        let push = |nodes: &mut dyn Iterator<Item = NodeId>, path: &mut Vec<NodeId>| {
-            for n in nodes {
-                if path.last() != Some(&n) {
-                    path.push(n);
-                }
-            }
-        };
         for w in chain.windows(2) {
             let (from, to) = (w[0], w[1]);
             let arc = self.search.arc(to);
             if arc == DIRECT {
                 let d = self.direct.as_ref().expect("the direct link exists");
-                push(&mut self.link_nodes(d).iter().copied(), &mut path);
+                self.push_link(d, false, &mut path);
             } else if from == s {
-                let l = &self.links[0][arc as usize];
-                push(&mut self.link_nodes(l).iter().copied(), &mut path);
+                self.push_link(&self.links[0][arc as usize], false, &mut path);
             } else if to == goal {
-                let l = &self.links[1][arc as usize];
-                push(&mut self.link_nodes(l).iter().rev().copied(), &mut path);
+                self.push_link(&self.links[1][arc as usize], true, &mut path);
             } else {
                 let e = &self.graph.intra.edges[arc as usize];
-                push(&mut self.graph.intra.path(e).iter().copied(), &mut path);
+                push(self.graph.intra.path(e).iter().copied(), &mut path);
             }
         }
         if let Some(smoothed) = self.smoothing.and_then(|r| space.smooth(&path, r)) {
@@ -83,5 +89,14 @@ impl HierQuery {
             ));
         }
         self.status = Status::Found;
+    }
+}
+
+/// Appends `nodes` to `path`, each node once where two pieces meet.
+fn push(nodes: impl Iterator<Item = NodeId>, path: &mut Vec<NodeId>) {
+    for n in nodes {
+        if path.last() != Some(&n) {
+            path.push(n);
+        }
     }
 }

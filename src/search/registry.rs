@@ -50,13 +50,15 @@ macro_rules! declare_makers {
 
         impl AlgoInfo {
             /// The world families this algorithm accepts: those it has a constructor for,
-            /// less those whose edges are always directed where it needs them undirected, or
-            /// that have no line of sight where it needs it.
+            /// less those whose edges are always directed where it needs them undirected,
+            /// that have no line of sight where it needs it, or that number their nodes anew
+            /// after an edit where it repairs what it knows.
             pub fn spaces(&self) -> Vec<SpaceKind> {
                 let mut v = vec![];
                 $(if self.makers.$f.is_some()
                     && !(self.needs.undirected && <$world as crate::world::WorldFamily>::DIRECTED)
                     && !(self.needs.sight && <$world as crate::world::WorldFamily>::SIGHTLESS)
+                    && !(self.needs.stable_ids && <$world as crate::world::WorldFamily>::RENUMBERS)
                 {
                     v.push(SpaceKind::$v);
                 })*
@@ -420,6 +422,12 @@ pub fn family_refusal<W: crate::world::WorldFamily>(info: &AlgoInfo) -> Option<S
     if info.needs.undirected && W::DIRECTED {
         return Some(format!(
             "{} needs undirected edges; the edges of {title} are directed",
+            info.name
+        ));
+    }
+    if info.needs.stable_ids && W::RENUMBERS {
+        return Some(format!(
+            "{} needs node ids that survive edits; {title} number their nodes anew after each edit (use astar)",
             info.name
         ));
     }

@@ -69,6 +69,16 @@ impl NavmeshSpace {
     pub const HEURISTICS: &'static [Heuristic] =
         &[Heuristic::Native, Heuristic::Euclidean, Heuristic::Zero];
 
+    /// Bytes of its arrays (what a hierarchy built over it weighs it at).
+    pub fn bytes(&self) -> usize {
+        use std::mem::size_of;
+        size_of::<[u32; 4]>() * self.rects.len()
+            + 8 * self.costs.len()
+            + 4 * (self.poly_of.len() + self.first.len())
+            + size_of::<(NodeId, f64)>() * self.edges.len()
+            + size_of::<Portal>() * self.portals.len()
+    }
+
     /// The navmesh of `grid`'s walkable cells under `rule`.
     pub fn new(grid: &Grid, rule: TerrainRule) -> NavmeshSpace {
         let (w, h) = (grid.width(), grid.height());

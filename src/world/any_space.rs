@@ -114,6 +114,10 @@ pub trait WorldFamily: Clone + std::fmt::Debug {
     /// so that the registry lists no any-angle search for it.
     const SIGHTLESS: bool = false;
 
+    /// Whether its worlds number their nodes anew after an edit ([`Space::stable_ids`] is
+    /// false), so that the registry lists no search that repairs after a change for it.
+    const RENUMBERS: bool = false;
+
     /// Whether crowds (`crate::crowd`, square cells) walk its worlds.
     const WALKED_BY_CROWDS: bool = false;
 

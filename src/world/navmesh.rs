@@ -14,6 +14,8 @@ impl WorldFamily for NavmeshSpace {
     const FILE_OPTIMA: bool = false;
     /// No segments between polygons are checked.
     const SIGHTLESS: bool = true;
+    /// Polygons are numbered anew whenever the map underneath changes.
+    const RENUMBERS: bool = true;
 
     fn heuristics_of(_: Family) -> &'static [Heuristic] {
         NavmeshSpace::HEURISTICS

@@ -151,7 +151,29 @@ pub fn project_world(text: &str, path: &Path) -> Result<Opened, IoError> {
             grid = v.voxels.slice(v.z);
             Some(Box::new(v))
         }
-        None => None,
+        None => {
+            // Voxels in a project of another world would be dropped by the next save, and
+            // nothing would search them: a voxel world says so in its `world`.
+            let voxel_only = [
+                ("voxels", p.voxels.is_some()),
+                ("voxel_costs", p.voxel_costs.is_some()),
+                ("layer", p.layer != 0),
+                ("start_z", p.start_z != 0),
+                ("goal_z", p.goal_z != 0),
+            ];
+            if let Some((field, _)) = voxel_only.iter().find(|f| f.1) {
+                let msg = format!(
+                    "`{field}` belongs to a voxel world, and this project's world is {} (give it `world: Voxel(moves: …)` or remove `{field}`)",
+                    p.world.name()
+                );
+                let key = format!("{field}:");
+                return Err(match text.lines().position(|l| l.contains(&key)) {
+                    Some(i) => IoError::parse(path, i + 1, msg),
+                    None => format(msg),
+                });
+            }
+            None
+        }
     };
     for a in &p.algorithms {
         // The world this view searches: the project's, or the map as hexes.
