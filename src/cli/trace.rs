@@ -260,10 +260,14 @@ fn trace_in<S: SpaceFamily>(
     }
     // Both files or neither.
     let text = run.to_text(out)?;
-    let yaml = ph.map(|_| posthoc::to_yaml(&rec, posthoc::Layout { cell: &xy, hex }));
+    let places = posthoc::places(space, &*search);
+    let trace = ph.map(|p| {
+        let layout = posthoc::Layout { cell: &xy, hex };
+        posthoc::write(&rec, layout, Some(&places), posthoc::Format::of(p))
+    });
     let mut files: Vec<(&Path, &[u8])> = vec![(out, text.as_bytes())];
-    if let (Some(ph), Some(yaml)) = (ph, &yaml) {
-        files.push((ph, yaml.as_bytes()));
+    if let (Some(ph), Some(trace)) = (ph, &trace) {
+        files.push((ph, trace.as_bytes()));
     }
     pathlab::map::io::write_all_atomic(&files)?;
     eprintln!(

@@ -84,6 +84,8 @@ pub struct HierQuery {
     base_nodes: u32,
     ends: [NodeId; 2],
     points: [Option<[f64; 2]>; 2],
+    /// Where the start and the goal stand: their temporary vertices' places.
+    ends_at: [[f64; 2]; 2],
     regions: [u32; 2],
     phase: u32,
     status: Status,
@@ -126,6 +128,7 @@ impl HierQuery {
             base_nodes: base_nodes as u32,
             ends: [0, 0],
             points: [None, None],
+            ends_at: [[0.0; 2]; 2],
             regions: [0, 0],
             phase: 0,
             status: Status::NoPath,
@@ -194,7 +197,11 @@ impl HierQuery {
             let p = space.position(n);
             [p[0] as f64, p[1] as f64]
         };
-        self.search.goal_point = self.points[1].unwrap_or_else(|| pos(goal));
+        self.ends_at = [
+            self.points[0].unwrap_or_else(|| pos(start)),
+            self.points[1].unwrap_or_else(|| pos(goal)),
+        ];
+        self.search.goal_point = self.ends_at[1];
         self.jobs.clear();
         if self.regions.contains(&super::graph::NO_REGION) {
             return;
@@ -258,6 +265,16 @@ impl HierQuery {
     /// The abstract graph it searches.
     pub fn graph(&self) -> &Arc<AbstractGraph> {
         &self.graph
+    }
+
+    /// Where abstract vertex `v` lies (the temporaries are the last two: the start's and the
+    /// goal's points), in cell units.
+    pub fn vertex_point(&self, v: u32) -> Option<[f64; 2]> {
+        let n = self.graph.vertices() as u32;
+        match v.checked_sub(n) {
+            None => self.graph.pos.get(v as usize).copied(),
+            Some(side) => self.ends_at.get(side as usize).copied(),
+        }
     }
 
     /// g of abstract vertex `v` (the temporaries are the last two) in the graph search.

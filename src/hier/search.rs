@@ -285,6 +285,10 @@ impl SearchState for HierSearch {
         self.ready().map_or(vec![], HierQuery::layers)
     }
 
+    fn layer_point(&self, n: NodeId) -> Option<[f64; 2]> {
+        self.ready()?.vertex_point(n.checked_sub(self.base_nodes)?)
+    }
+
     fn preparing(&self) -> Option<f32> {
         match &self.stage {
             Stage::Waiting(_, progress) => Some(progress()),

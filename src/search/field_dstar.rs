@@ -490,6 +490,15 @@ impl SearchState for FieldDStar {
         vec![("corners", self.g.len())]
     }
 
+    /// A corner is the point where its cells meet.
+    fn layer_point(&self, n: NodeId) -> Option<[f64; 2]> {
+        let k = (n as i64).checked_sub(self.w * self.h)? as usize;
+        (k < self.g.len()).then(|| {
+            let (x, y) = self.corner_xy(k);
+            [x as f64, y as f64]
+        })
+    }
+
     fn polyline(&self) -> Option<Vec<[f64; 2]>> {
         (self.status == Status::Found).then(|| self.points.clone())
     }

@@ -129,6 +129,13 @@ pub trait SearchState {
         vec![]
     }
 
+    /// Where node `n` of a layer after the world's nodes ([`SearchState::layers`]) lies, in
+    /// cell units (a Field D* corner, a hierarchy's graph vertex): what an exported trace draws
+    /// it at. None where it has no place.
+    fn layer_point(&self, _n: NodeId) -> Option<[f64; 2]> {
+        None
+    }
+
     /// The path as points in cell units (cell (x, y) spans x..x+1 and y..y+1), for a search
     /// whose path runs between points that are not its nodes' centres (Field D*'s crossings
     /// of cell edges); `None` draws the path from node to node.

@@ -4,6 +4,7 @@ mod event;
 pub mod posthoc;
 mod posthoc_expr;
 pub mod posthoc_in;
+mod posthoc_text;
 mod posthoc_yaml;
 mod recorder;
 pub mod replay;

@@ -1,13 +1,25 @@
 //! Export of a recorded run as a Posthoc search trace (format 1.4.0), in the YAML that Posthoc's
-//! own loader (js-yaml, then its schema) reads.
+//! own loader (js-yaml, then its schema) reads, or in JSON for a `.json` name.
 //!
 //! What Posthoc reads into an event: `type` names it, `id` is the node it is about, `pId` is a
 //! parent (Posthoc draws the search tree and checks parents from it, so only events that set a
 //! parent carry one), and `g`/`f` are the costs its views and breakpoints compare. Everything
 //! else pathlab records goes under its own name (`cost`, `rhs`, `phase`, `from`, `visible`, …).
+//!
+//! Where an event is drawn: `x`/`y` name its cell (a square or a hex, whose corners and centre
+//! come with it), or the top-left cell of its rectangle with `width` and `height` (a navmesh
+//! polygon); a lattice state adds its `heading` and `speed`; a node of a layer after the
+//! world's (a Field D* corner, a hierarchy's graph vertex) names its `layer` and is drawn as a
+//! dot at its point `x`/`y`.
 
+use super::posthoc_text::{round, Fields, V};
 use super::{EventKind, Recorder, NONE};
-use crate::space::HexOrientation;
+use crate::search::registry::Family;
+use crate::search::SearchState;
+use crate::space::{HexOrientation, NavmeshSpace, VehicleSpace};
+use crate::world::{AnySpace, SpaceFn};
+use std::any::Any;
+use std::collections::HashMap;
 use std::fmt::Write;
 use std::path::Path;
 
@@ -42,6 +54,115 @@ pub struct Layout<'a> {
     pub hex: Option<(HexOrientation, f64)>,
 }
 
+/// Where a node is drawn, where it is not simply the cell [`Layout::cell`] gives it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Place {
+    /// Its one cell (a square, a hex).
+    Cell,
+    /// A rectangle of cells `[x0, y0, x1, y1]`, x1 and y1 past its last cell (a navmesh
+    /// polygon): drawn as that rectangle.
+    Rect([u32; 4]),
+    /// Its cell, as a state facing `heading` degrees (clockwise from +x, y down) at `speed`
+    /// m/s: a node of a vehicle's lattice.
+    Pose { heading: f64, speed: f64 },
+    /// A point in cell units (cell (x, y) spans x..x+1): a node of a layer after the world's
+    /// (a Field D* corner, a hierarchy's graph vertex), drawn as a dot.
+    Point([f64; 2]),
+}
+
+/// Where each node, named by the id its search gave it, is drawn; `None` where it has no
+/// place.
+pub type Places<'a> = &'a dyn Fn(u32) -> Option<Place>;
+
+/// The syntax a trace is written in: Posthoc reads YAML, and JSON from a `.json` file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Yaml,
+    Json,
+}
+
+impl Format {
+    /// JSON for a name ending in `.json`, YAML otherwise.
+    pub fn of(path: &Path) -> Format {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_ascii_lowercase())
+            .unwrap_or_default();
+        if name.ends_with(".json") {
+            Format::Json
+        } else {
+            Format::Yaml
+        }
+    }
+}
+
+/// Where the nodes of `space`, and of the layers `search` adds after them, are drawn: a
+/// navmesh polygon as its rectangle, a lattice node as its cell with its heading and speed,
+/// a layer's node at the point the search gives it, any other node as its cell.
+pub fn places<'a, S: Family, Q: SearchState + ?Sized>(
+    space: &'a S,
+    search: &'a Q,
+) -> impl Fn(u32) -> Option<Place> + 'a {
+    // The two families whose nodes are not one cell each; every other space draws cells.
+    let any = space as &dyn Any;
+    let mesh = any.downcast_ref::<NavmeshSpace>();
+    let lattice = any.downcast_ref::<VehicleSpace>().map(|v| {
+        let (headings, _) = v.bins();
+        (v, 360.0 / headings as f64, v.steps().1)
+    });
+    let nodes = space.num_nodes() as u64;
+    move |n| {
+        if n as u64 >= nodes {
+            return search.layer_point(n).map(Place::Point);
+        }
+        if let Some(m) = mesh {
+            return Some(Place::Rect(m.rect(n)));
+        }
+        if let Some((v, degrees, speed)) = lattice {
+            let (_, _, h, s) = v.parts(n);
+            return Some(Place::Pose {
+                heading: h as f64 * degrees,
+                speed: s as f64 * speed,
+            });
+        }
+        Some(Place::Cell)
+    }
+}
+
+/// Writes the trace of `search` on `world` in `format`, every node where it lies: what the
+/// app exports.
+pub fn write_world(
+    rec: &Recorder,
+    world: &AnySpace,
+    search: &dyn SearchState,
+    format: Format,
+) -> String {
+    struct On<'a> {
+        rec: &'a Recorder,
+        world: &'a AnySpace,
+        search: &'a dyn SearchState,
+        format: Format,
+    }
+    impl SpaceFn for On<'_> {
+        type Out = String;
+        fn call<S: Family>(self, space: &S) -> String {
+            let xy = |n: u32| self.world.xy(n);
+            let layout = Layout {
+                cell: &xy,
+                hex: self.world.hex_layout(),
+            };
+            let places = places(space, self.search);
+            write(self.rec, layout, Some(&places), self.format)
+        }
+    }
+    world.with(On {
+        rec,
+        world,
+        search,
+        format,
+    })
+}
+
 /// Colours by event type, pathlab's palette (docs/ui.md): start and goal as their discs,
 /// expanded as the closed set, generated and updated as the open set, the path green,
 /// line-of-sight checks green when clear and red when blocked.
@@ -50,139 +171,326 @@ generating: '#96c8f5', updating: '#96c8f5', reopening: '#96c8f5', consistent: '#
 inconsistent: '#aa78d2', path: '#a0dc28', end: '#a0dc28', 'world-change': '#222226', \
 choice: '#dc1ec8', walk: '#dc1ec8' })[$.type] || '#afafaf' }}";
 
-/// Writes the trace as Posthoc YAML.
+/// Writes the trace as Posthoc YAML, every node as its cell (or hex).
 pub fn to_yaml(rec: &Recorder, layout: Layout) -> String {
-    let mut out = String::with_capacity(1024 + rec.len() * 80);
-    out.push_str("version: 1.4.0\nviews:\n  main:\n");
-    // Every expression is quoted: unquoted, the ` : ` of a ternary ends a YAML key.
-    let only_cells =
-        "      $if: \"${{ $.x != null && $.type != 'line-of-sight' && $.type != 'jump' }}\"\n";
+    write(rec, layout, None, Format::Yaml)
+}
+
+/// Writes the trace in `format`, each node drawn where `places` says (as its cell where it
+/// gives none).
+///
+/// Ids are the search's own ([`Recorder::search_ids`]): where the recorder projects a
+/// vehicle's lattice onto cells, every state keeps its id, so no state is its own parent and
+/// Posthoc's walk from an event to the root ends.
+pub fn write(rec: &Recorder, layout: Layout, places: Option<Places>, format: Format) -> String {
+    let json = format == Format::Json;
+    let mut events = String::with_capacity(rec.len() * 80);
+    let mut shapes = Shapes::default();
+    let world_nodes = rec.layers()[0].len;
+    let mut ids = Ids::new(rec);
+    for (i, e) in rec.iter().enumerate() {
+        let [node, other] = rec.search_ids(i).unwrap_or([e.node, e.other]);
+        let (name, a, b) = fields(e.kind);
+        let (id, other_id) = if name == "pId" {
+            ids.parent(e.kind, node, other)
+        } else {
+            (ids.of(node), ids.of(other))
+        };
+        if json && i > 0 {
+            events.push_str(",\n");
+        }
+        let mut f = Fields::start(&mut events, json);
+        f.word("type", e.kind.name());
+        let at = Site {
+            layout,
+            places,
+            rec,
+            world_nodes,
+        };
+        let present = e.node != NONE;
+        match e.kind {
+            // The phase number is not a node: no id, no cell.
+            EventKind::Phase => {
+                if present {
+                    f.int("phase", e.node as u64);
+                }
+            }
+            // The end of a search without a path, or a new plan: the node is no place to draw.
+            EventKind::Replan | EventKind::NoPath => {
+                if present {
+                    f.int("at", e.node as u64);
+                }
+            }
+            _ if !present => {}
+            _ => {
+                f.int("id", id);
+                at.write(&mut f, &mut shapes, "", e.node, node);
+            }
+        }
+        // Every value the event holds, under the names `fields` gives its kind, so a trace
+        // read back (posthoc_in) gives the same events.
+        if e.kind != EventKind::Phase {
+            if e.other != NONE {
+                f.int(name, other_id);
+                if name == "from" {
+                    at.write(&mut f, &mut Shapes::default(), "from", e.other, other);
+                }
+            }
+            f.value(a, e.a);
+            f.value(b, e.b);
+        }
+        f.end();
+    }
+    let mut out = String::with_capacity(events.len() + 2048);
+    let header = header(layout, shapes);
+    if json {
+        out.push_str("{\n");
+        for (k, v) in &header {
+            let _ = write!(out, "\"{k}\": ");
+            v.json(&mut out);
+            out.push_str(",\n");
+        }
+        out.push_str("\"events\": [\n");
+        out.push_str(&events);
+        out.push_str("\n]}\n");
+    } else {
+        V::Map(header).yaml(&mut out, 0);
+        out.push_str("events:\n");
+        out.push_str(&events);
+    }
+    out
+}
+
+/// Posthoc's ids, one per node of the search tree. A node is named by the id its search gave
+/// it until an event makes it its own parent: AIPATH's exact poses, where a pose is reached
+/// from another in the same lattice state, are two nodes of its tree in one state. Posthoc's
+/// walk to the root would never leave such an event, so from there on the state goes by a
+/// fresh id (past every id its search can name) whose parent is the id it had.
+struct Ids {
+    /// A renamed state's id and its parent's.
+    renamed: HashMap<u32, (u64, u64)>,
+    next: u64,
+}
+
+impl Ids {
+    fn new(rec: &Recorder) -> Ids {
+        // Past the ids the search can name, so that a fresh id never reads as another node;
+        // and past any it did name (a foreign trace's, read back).
+        let most = (0..rec.len())
+            .filter_map(|i| rec.search_ids(i))
+            .flatten()
+            .filter(|&n| n != NONE)
+            .max();
+        Ids {
+            renamed: HashMap::new(),
+            next: most.map_or(0, |n| n as u64 + 1).max(rec.search_id_count()),
+        }
+    }
+
+    /// The id node `n` goes by now.
+    fn of(&self, n: u32) -> u64 {
+        self.renamed.get(&n).map_or(n as u64, |r| r.0)
+    }
+
+    /// The ids of an event that gives node `n` the parent `p`.
+    fn parent(&mut self, kind: EventKind, n: u32, p: u32) -> (u64, u64) {
+        if n != p || n == NONE {
+            let (id, parent) = (self.of(n), self.of(p));
+            if let (Some(r), true) = (self.renamed.get_mut(&n), p != NONE) {
+                r.1 = parent;
+            }
+            return (id, parent);
+        }
+        match self.renamed.get(&n) {
+            // Its expansion restates the parent it was entered with.
+            Some(&r) if kind == EventKind::Expand => r,
+            _ => {
+                let r = (self.next, self.of(n));
+                self.next += 1;
+                self.renamed.insert(n, r);
+                r
+            }
+        }
+    }
+}
+
+/// What the events hold beyond cells, for the views to draw.
+#[derive(Clone, Copy, Default)]
+struct Shapes {
+    /// Rectangles of more than one cell (navmesh polygons).
+    rects: bool,
+    /// Points (a layer's nodes).
+    points: bool,
+}
+
+/// Where the nodes of one trace are.
+struct Site<'a> {
+    layout: Layout<'a>,
+    places: Option<Places<'a>>,
+    rec: &'a Recorder,
+    world_nodes: u32,
+}
+
+impl Site<'_> {
+    /// Writes where node `n` (recorded id; `given` as its search named it) is, under keys
+    /// starting with `prefix` (`from` for a segment's start: `fromX`, `fromY`).
+    fn write(&self, f: &mut Fields, shapes: &mut Shapes, prefix: &str, n: u32, given: u32) {
+        let key = |k: &str| -> String {
+            if prefix.is_empty() {
+                k.to_string()
+            } else {
+                let mut c = k.chars();
+                let first = c.next().map(|c| c.to_ascii_uppercase());
+                format!("{prefix}{}{}", first.unwrap_or_default(), c.as_str())
+            }
+        };
+        let place = self.places.and_then(|p| p(given));
+        // A node of a later layer (a hierarchy's abstract graph, Field D*'s corners) names its
+        // layer and its place there, and is drawn at its point where it has one.
+        if n >= self.world_nodes {
+            if let Some((layer, k)) = self.rec.layer_of(n) {
+                f.text(&key("layer"), &layer.name);
+                f.int(&key("layerIndex"), k as u64);
+            }
+            if let Some(Place::Point([x, y])) = place {
+                if prefix.is_empty() {
+                    f.num("x", round(x));
+                    f.num("y", round(y));
+                    shapes.points = true;
+                }
+            }
+            return;
+        }
+        // A segment starts at its node's cell (centre), whatever the node's shape.
+        if let (Some(Place::Rect([x0, y0, x1, y1])), true) = (place, prefix.is_empty()) {
+            f.int("x", x0 as u64);
+            f.int("y", y0 as u64);
+            f.int("width", (x1 - x0) as u64);
+            f.int("height", (y1 - y0) as u64);
+            shapes.rects = true;
+            return;
+        }
+        let (x, y) = (self.layout.cell)(n);
+        f.int(&key("x"), x as u64);
+        f.int(&key("y"), y as u64);
+        if let Some((o, pitch)) = self.layout.hex {
+            let (cx, cy) = o.centre(x, y, pitch);
+            f.num(&key("cx"), round(cx));
+            f.num(&key("cy"), round(cy));
+            if prefix.is_empty() {
+                f.points("points", &o.corners(x, y, pitch));
+            }
+        }
+        if let (Some(Place::Pose { heading, speed }), true) = (place, prefix.is_empty()) {
+            f.num("heading", round(heading));
+            f.num("speed", round(speed));
+        }
+    }
+}
+
+/// The trace's views and pivot, for the shapes its events hold.
+fn header(layout: Layout, shapes: Shapes) -> Vec<(&'static str, V)> {
+    let s = |t: &str| V::Text(t.to_string());
+    let drawn = "$.x != null && $.layer == null && $.type != 'line-of-sight' && $.type != 'jump'";
+    let mut main = vec![];
     let (cx, cy) = match layout.hex {
         None => {
-            let _ = write!(
-                out,
-                "    - $: rect\n{only_cells}      x: \"${{{{ $.x }}}}\"\n      y: \"${{{{ $.y }}}}\"\n      width: 1\n      height: 1\n"
-            );
-            ("$.x + 0.5", "$.y + 0.5")
+            let size = |k: &str| {
+                if shapes.rects {
+                    s(&format!("${{{{ $.{k} != null ? $.{k} : 1 }}}}"))
+                } else {
+                    V::Int(1)
+                }
+            };
+            main.push(V::Map(vec![
+                ("$", V::Word("rect")),
+                ("$if", s(&format!("${{{{ {drawn} }}}}"))),
+                ("x", s("${{ $.x }}")),
+                ("y", s("${{ $.y }}")),
+                ("width", size("width")),
+                ("height", size("height")),
+                ("fill", s(FILL)),
+                ("clear", V::Bool(false)),
+            ]));
+            if shapes.rects {
+                (
+                    "$.x + ($.width != null ? $.width : 1) / 2",
+                    "$.y + ($.height != null ? $.height : 1) / 2",
+                )
+            } else {
+                ("$.x + 0.5", "$.y + 0.5")
+            }
         }
         Some(_) => {
-            let _ = write!(
-                out,
-                "    - $: polygon\n{only_cells}      points: \"${{{{ $.points }}}}\"\n"
-            );
+            main.push(V::Map(vec![
+                ("$", V::Word("polygon")),
+                ("$if", s(&format!("${{{{ {drawn} }}}}"))),
+                ("points", s("${{ $.points }}")),
+                ("fill", s(FILL)),
+                ("clear", V::Bool(false)),
+            ]));
             ("$.cx", "$.cy")
         }
     };
-    let _ = writeln!(out, "      fill: \"{FILL}\"\n      clear: false");
     // A line-of-sight check or a jump: a segment from the cell it starts at, shown at its step
     // only.
     let (fx, fy) = match layout.hex {
         None => ("$.fromX + 0.5", "$.fromY + 0.5"),
         Some(_) => ("$.fromCx", "$.fromCy"),
     };
-    let _ = write!(
-        out,
-        "    - $: path\n      $if: \"${{{{ $.type == 'line-of-sight' || $.type == 'jump' }}}}\"\n      points: \"${{{{ [{{ x: {fx}, y: {fy} }}, {{ x: {cx}, y: {cy} }}] }}}}\"\n      fill: \"${{{{ ($.visible || $.found) ? '#00c878' : '#dc2828' }}}}\"\n      line-width: 0.15\n      clear: true\n"
-    );
+    main.push(V::Map(vec![
+        ("$", V::Word("path")),
+        (
+            "$if",
+            s("${{ $.type == 'line-of-sight' || $.type == 'jump' }}"),
+        ),
+        (
+            "points",
+            s(&format!(
+                "${{{{ [{{ x: {fx}, y: {fy} }}, {{ x: {cx}, y: {cy} }}] }}}}"
+            )),
+        ),
+        (
+            "fill",
+            s("${{ ($.visible || $.found) ? '#00c878' : '#dc2828' }}"),
+        ),
+        ("line-width", V::Num(0.15)),
+        ("clear", V::Bool(true)),
+    ]));
+    // A layer's node (a corner, a graph vertex) is a point: a short thick stroke centred on it.
+    if shapes.points {
+        main.push(V::Map(vec![
+            ("$", V::Word("path")),
+            ("$if", s("${{ $.layer != null && $.x != null }}")),
+            (
+                "points",
+                s("${{ [{ x: $.x - 0.2, y: $.y }, { x: $.x + 0.2, y: $.y }] }}"),
+            ),
+            ("fill", s(FILL)),
+            ("line-width", V::Num(0.4)),
+            ("clear", V::Bool(false)),
+        ]));
+    }
     // The centre of each event, for Posthoc's path to the root and labels.
-    let _ = writeln!(
-        out,
-        "pivot:\n  x: \"${{{{ {cx} }}}}\"\n  y: \"${{{{ {cy} }}}}\"\n  scale: 1"
-    );
-    out.push_str("events:\n");
-    let world_nodes = rec.layers()[0].len;
-    for e in rec.iter() {
-        let kind = e.kind.name();
-        let _ = write!(out, "  - {{ type: {kind}");
-        let cell = |out: &mut String, prefix: &str, n: u32| {
-            // A node of a later layer (a hierarchy's abstract graph) has no cell: it names its
-            // layer and its place there, and the views skip it.
-            if n >= world_nodes {
-                if let Some((layer, k)) = rec.layer_of(n) {
-                    let key = if prefix.is_empty() {
-                        "layer"
-                    } else {
-                        "fromLayer"
-                    };
-                    let _ = write!(out, ", {key}: \"{}\", {key}Index: {k}", layer.name);
-                }
-                return;
-            }
-            let (x, y) = (layout.cell)(n);
-            let (xk, yk) = if prefix.is_empty() {
-                ("x".to_string(), "y".to_string())
-            } else {
-                (format!("{prefix}X"), format!("{prefix}Y"))
-            };
-            let _ = write!(out, ", {xk}: {x}, {yk}: {y}");
-            if let Some((o, pitch)) = layout.hex {
-                let (cx, cy) = o.centre(x, y, pitch);
-                let (ck, cyk) = if prefix.is_empty() {
-                    ("cx".to_string(), "cy".to_string())
-                } else {
-                    (format!("{prefix}Cx"), format!("{prefix}Cy"))
-                };
-                let _ = write!(out, ", {ck}: {}, {cyk}: {}", round(cx), round(cy));
-                if prefix.is_empty() {
-                    out.push_str(", points: [");
-                    for (i, (px, py)) in o.corners(x, y, pitch).iter().enumerate() {
-                        let sep = if i == 0 { "" } else { ", " };
-                        let _ = write!(out, "{sep}{{ x: {}, y: {} }}", round(*px), round(*py));
-                    }
-                    out.push(']');
-                }
-            }
-        };
-        let node = e.node != NONE;
-        match e.kind {
-            // The phase number is not a node: no id, no cell.
-            EventKind::Phase => {
-                if node {
-                    let _ = write!(out, ", phase: {}", e.node);
-                }
-            }
-            // The end of a search without a path, or a new plan: the node is no place to draw.
-            EventKind::Replan | EventKind::NoPath => {
-                if node {
-                    let _ = write!(out, ", at: {}", e.node);
-                }
-            }
-            _ if !node => {}
-            _ => {
-                let _ = write!(out, ", id: {}", e.node);
-                cell(&mut out, "", e.node);
-            }
+    let centre = |p: &str, c: &str| {
+        if shapes.points {
+            format!("${{{{ $.layer != null ? $.{p} : {c} }}}}")
+        } else {
+            format!("${{{{ {c} }}}}")
         }
-        // Every value the event holds, under the names `fields` gives its kind, so a trace
-        // read back (posthoc_in) gives the same events.
-        if e.kind != EventKind::Phase {
-            let (other, a, b) = fields(e.kind);
-            if e.other != NONE {
-                let _ = write!(out, ", {other}: {}", e.other);
-                if other == "from" {
-                    cell(&mut out, "from", e.other);
-                }
-            }
-            value(&mut out, a, e.a);
-            value(&mut out, b, e.b);
-        }
-        out.push_str(" }\n");
-    }
-    out
-}
-
-/// Writes a value unless it is NaN (no value); infinities as YAML writes them.
-fn value(out: &mut String, name: &str, v: f32) {
-    if v.is_nan() {
-        return;
-    }
-    if matches!(name, "visible" | "found" | "exploring") && (v == 0.0 || v == 1.0) {
-        let _ = write!(out, ", {name}: {}", v == 1.0);
-    } else if v.is_infinite() {
-        let _ = write!(out, ", {name}: {}", if v > 0.0 { ".inf" } else { "-.inf" });
-    } else {
-        let _ = write!(out, ", {name}: {v}");
-    }
+    };
+    vec![
+        ("version", V::Word("1.4.0")),
+        ("views", V::Map(vec![("main", V::List(main))])),
+        (
+            "pivot",
+            V::Map(vec![
+                ("x", V::Text(centre("x", cx))),
+                ("y", V::Text(centre("y", cy))),
+                ("scale", V::Int(1)),
+            ]),
+        ),
+    ]
 }
 
 /// The names an event kind's `other`, `a` and `b` go under in a trace: Posthoc's `pId`, `g`
@@ -206,9 +514,4 @@ pub fn fields(kind: EventKind) -> (&'static str, &'static str, &'static str) {
         // Another tool's event: Posthoc's names.
         K::Other => ("pId", "typeIndex", "g"),
     }
-}
-
-/// Coordinates to a thousandth of a cell: enough to draw, and short.
-fn round(v: f64) -> f64 {
-    (v * 1000.0).round() / 1000.0
 }

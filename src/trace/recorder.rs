@@ -46,6 +46,9 @@ pub struct Recorder {
     chains: NodeChains,
     /// Projection onto cells ([`Recorder::for_space`]): the space's id count and its cells.
     project: Option<(u32, u32)>,
+    /// Where ids are projected: each kept event's node and other as the search named them (a
+    /// lattice state, not its cell), so that an export names every state apart.
+    given: Vec<[u32; 2]>,
 }
 
 /// A range of node ids in a recording, named for what its nodes are ("cells", "abstract
@@ -111,6 +114,7 @@ impl Recorder {
             }],
             chains: NodeChains::default(),
             project: None,
+            given: Vec::new(),
         }
     }
 
@@ -118,7 +122,7 @@ impl Recorder {
     /// one id per node, or where the space records on its cells ([`Space::recorded_nodes`]: a
     /// vehicle's lattice), one per cell, each event's nodes projected onto their cells (a
     /// cell shows the latest event on any of its nodes) and the further layers moved down
-    /// behind the cells.
+    /// behind the cells. The ids the search gave are kept beside ([`Recorder::search_ids`]).
     pub fn for_space<S: Space>(space: &S, more: &[(&str, usize)]) -> Recorder {
         Recorder::for_ids(space.num_nodes(), space.recorded_nodes(), more)
     }
@@ -233,6 +237,27 @@ impl Recorder {
         self.dropped
     }
 
+    /// Event `i`'s node and other as the search named them: before projection onto cells
+    /// where the recorder projects ([`Recorder::for_space`]), else as recorded.
+    pub fn search_ids(&self, i: usize) -> Option<[u32; 2]> {
+        match self.project {
+            Some(_) => self.given.get(i).copied(),
+            None => self.events.get(i).map(|p| {
+                let e = p.unpack();
+                [e.node, e.other]
+            }),
+        }
+    }
+
+    /// How many ids the search names its nodes by (its space's and its layers'): the
+    /// recorded ids, or where the recorder projects, the space's before projection.
+    pub fn search_id_count(&self) -> u64 {
+        match self.project {
+            Some((all, cells)) => all as u64 + self.num_nodes as u64 - cells as u64,
+            None => self.num_nodes as u64,
+        }
+    }
+
     /// Event `i`.
     pub fn get(&self, i: usize) -> Option<Event> {
         self.events.get(i).map(|p| p.unpack())
@@ -246,6 +271,7 @@ impl Recorder {
     /// Bytes held: the event log plus the checkpoints built so far.
     pub fn bytes(&self) -> usize {
         self.events.len() * std::mem::size_of::<PackedEvent>()
+            + self.given.len() * std::mem::size_of::<[u32; 2]>()
             + self.checkpoints.iter().map(|c| c.bytes()).sum::<usize>()
     }
 
@@ -260,6 +286,7 @@ impl Recorder {
             return;
         }
         self.events.truncate(len);
+        self.given.truncate(len);
         self.checkpoints.truncate(len / self.interval + 1);
         let keep = self.expands.partition_point(|&e| (e as usize) < len);
         self.expands.truncate(keep);
@@ -468,6 +495,7 @@ impl Tracer for Recorder {
     const ENABLED: bool = true;
     #[inline(always)]
     fn event(&mut self, mut e: Event) {
+        let given = [e.node, e.other];
         if self.project.is_some() {
             if e.kind != EventKind::Phase {
                 e.node = self.projected(e.node);
@@ -475,7 +503,12 @@ impl Tracer for Recorder {
             e.other = self.projected(e.other);
         }
         match PackedEvent::pack(&e) {
-            Some(p) if self.events.len() < self.max_events => self.events.push(p),
+            Some(p) if self.events.len() < self.max_events => {
+                self.events.push(p);
+                if self.project.is_some() {
+                    self.given.push(given);
+                }
+            }
             _ => self.dropped += 1,
         }
     }

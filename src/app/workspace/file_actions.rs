@@ -627,12 +627,10 @@ impl PathlabApp {
             self.status = format!("Not written: {e}");
             return;
         }
-        let space = &self.work.space;
-        let xy = |n: u32| space.xy(n);
-        let hex = space.hex_layout();
-        let layout = crate::trace::posthoc::Layout { cell: &xy, hex };
-        let yaml = crate::trace::posthoc::to_yaml(&v.run.rec, layout);
-        self.status = match crate::map::io::write_atomic(p, yaml.as_bytes()) {
+        use crate::trace::posthoc;
+        let (run, format) = (&v.run, posthoc::Format::of(p));
+        let trace = posthoc::write_world(&run.rec, &self.work.space, run.search_state(), format);
+        self.status = match crate::map::io::write_atomic(p, trace.as_bytes()) {
             Ok(()) => format!("Posthoc trace written to {}", p.display()),
             Err(e) => format!("Not written: {e}"),
         };

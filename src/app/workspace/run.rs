@@ -280,6 +280,11 @@ impl Run {
         self.search.state().polyline()
     }
 
+    /// The search's state: what an export asks of it (where its layers' nodes lie).
+    pub fn search_state(&self) -> &dyn crate::search::SearchState {
+        self.search.state()
+    }
+
     /// Steps recorded so far.
     pub fn steps(&self) -> usize {
         self.series.node.len()
