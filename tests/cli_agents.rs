@@ -272,7 +272,10 @@ fn outputs_are_written_in_place_into_devices_and_never_over_inputs() {
         "--csv",
         &fifo.display().to_string(),
     ]));
-    assert!(!beside.exists(), "an output was written beside the refused FIFO");
+    assert!(
+        !beside.exists(),
+        "an output was written beside the refused FIFO"
+    );
     assert!(
         err.contains("agents_out.fifo") && err.contains("nobody reads"),
         "{err}"
