@@ -7,7 +7,7 @@ use common::*;
 use egui_kittest::kittest::Queryable;
 use pathlab::app::Command;
 
-fn wait_for_batch(h: &mut egui_kittest::Harness<'static, pathlab::app::PathlabApp>) {
+fn wait_for_batch(h: &mut common::AppHarness) {
     for _ in 0..4000 {
         h.step();
         if !h.state().crowd().running() {

@@ -15,6 +15,16 @@ use crate::world::AnySpace;
 use eframe::egui::Rect;
 
 impl PathlabApp {
+    /// The work the app has started and not finished: views still searching, and background
+    /// jobs whose result it has not taken. Empty when only the user can make it change.
+    pub fn outstanding_work(&self) -> Vec<&'static str> {
+        let mut w = crate::app::jobs::outstanding();
+        if self.searching() {
+            w.push("a view's search");
+        }
+        w
+    }
+
     /// The map being edited, its endpoints, problems and history.
     pub fn doc(&self) -> &Document {
         &self.work.doc

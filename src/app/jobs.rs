@@ -3,9 +3,29 @@
 //! runs as a [`Job`] — a named worker thread with progress and a cancel flag, whose result the
 //! owner polls once a frame and never waits for on the UI thread.
 
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, TryRecvError};
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
+
+thread_local! {
+    /// The jobs started on this thread whose result has not been taken yet, by name. The app
+    /// runs on one thread, so this is the app's outstanding work: whoever drives the app
+    /// (a headless test stepping frames) waits on it rather than on a count of frames, which
+    /// would depend on how fast the worker threads run on a loaded machine.
+    static OUTSTANDING: RefCell<Vec<(&'static str, Weak<AtomicBool>)>> =
+        const { RefCell::new(Vec::new()) };
+}
+
+/// The names of the jobs started on this thread that are still running, or whose result has
+/// come but not been taken by a poll. A dropped job is not outstanding.
+pub fn outstanding() -> Vec<&'static str> {
+    OUTSTANDING.with(|o| {
+        let mut o = o.borrow_mut();
+        o.retain(|(_, w)| w.upgrade().is_some_and(|t| !t.load(Ordering::Relaxed)));
+        o.iter().map(|(n, _)| *n).collect()
+    })
+}
 
 /// What a job's work sees: where to report progress and whether it was cancelled.
 #[derive(Debug, Default)]
@@ -53,6 +73,8 @@ pub struct Job<T> {
     total: u64,
     progress: Arc<Progress>,
     rx: Receiver<T>,
+    /// Set once a poll has taken the result (or found the work lost).
+    taken: Arc<AtomicBool>,
 }
 
 impl<T: Send + 'static> Job<T> {
@@ -73,11 +95,14 @@ impl<T: Send + 'static> Job<T> {
                 let _ = tx.send(work(&p));
             })
             .expect("the system starts a thread");
+        let taken = Arc::new(AtomicBool::new(false));
+        OUTSTANDING.with(|o| o.borrow_mut().push((name, Arc::downgrade(&taken))));
         Job {
             name,
             total,
             progress,
             rx,
+            taken,
         }
     }
 }
@@ -93,11 +118,15 @@ impl<T> Drop for Job<T> {
 impl<T> Job<T> {
     /// Takes the result if it has come (call once a frame; it never blocks).
     pub fn poll(&mut self) -> Polled<T> {
-        match self.rx.try_recv() {
+        let polled = match self.rx.try_recv() {
             Ok(t) => Polled::Done(t),
             Err(TryRecvError::Empty) => Polled::Running,
             Err(TryRecvError::Disconnected) => Polled::Lost,
+        };
+        if !matches!(polled, Polled::Running) {
+            self.taken.store(true, Ordering::Relaxed);
         }
+        polled
     }
 
     /// Blocks until the result comes (tests, and before the app removes what the job writes);
@@ -165,5 +194,27 @@ mod tests {
             }
         };
         assert!(matches!(r, Polled::Lost));
+    }
+
+    #[test]
+    fn a_job_is_outstanding_until_its_result_is_taken_or_it_is_dropped() {
+        let (go, wait) = channel::<()>();
+        let mut job = Job::spawn("held", 0, move |_| wait.recv().is_ok());
+        let dropped = Job::spawn("dropped", 0, |_| ());
+        assert_eq!(outstanding(), ["held", "dropped"]);
+        drop(dropped);
+        assert_eq!(outstanding(), ["held"]);
+        go.send(()).unwrap();
+        // Finished but not polled: the owner has not seen the result, so it is still owed.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        assert_eq!(outstanding(), ["held"]);
+        while matches!(job.poll(), Polled::Running) {
+            std::thread::yield_now();
+        }
+        assert!(outstanding().is_empty());
+        // On another thread, this thread's jobs are not counted.
+        let _job = Job::spawn("here", 0, |_| ());
+        let there = std::thread::spawn(outstanding).join().unwrap();
+        assert!(there.is_empty());
     }
 }

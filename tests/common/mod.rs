@@ -9,14 +9,82 @@ use pathlab::space::{GridSpace, Heuristic};
 use pathlab::trace::NullTracer;
 use std::path::PathBuf;
 
-/// Up to 12 frames to settle, not kittest's 4: opening a document can show a new panel
-/// whose grids size themselves over a few passes, and a background job finishing between
-/// frames adds more. A UI that never settles still fails.
-pub fn harness(app: PathlabApp) -> Harness<'static, PathlabApp> {
-    Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .with_max_steps(12)
-        .build_ui_state(|ui, app: &mut PathlabApp| app.show(ui), app)
+/// The app in kittest's harness, whose `run` waits on the work the app started.
+///
+/// kittest's own `run` steps until no repaint is asked for, failing past a frame count. How
+/// many frames that takes depends on how fast the app's worker threads run (a search pumped a
+/// slice a frame, a job whose result lands between frames and shows a new grid), so on a
+/// loaded machine a frame count fails tests that are right. Here `run` first steps while the
+/// app has work outstanding (bounded by time, naming the work if it never ends), then lets the
+/// UI settle within 12 frames: a UI that keeps repainting with nothing to do still fails.
+pub struct AppHarness(pub Harness<'static, PathlabApp>);
+
+impl std::ops::Deref for AppHarness {
+    type Target = Harness<'static, PathlabApp>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for AppHarness {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
+}
+
+/// Longer than any test's work takes on a loaded 2-core machine; only a job that never ends
+/// reaches it.
+const WORK_BOUND: std::time::Duration = std::time::Duration::from_secs(240);
+
+impl AppHarness {
+    /// Steps until the app's work is done and the UI has settled; returns the frames run.
+    #[track_caller]
+    pub fn run(&mut self) -> u64 {
+        let t0 = std::time::Instant::now();
+        let mut frames = 0;
+        loop {
+            frames += self.wait_for_work(t0);
+            match self.0.run_ok() {
+                Some(n) if self.0.state().outstanding_work().is_empty() => return frames + n,
+                // The frames started more work (a finished search times itself): wait again.
+                Some(n) => frames += n,
+                None if !self.0.state().outstanding_work().is_empty() => frames += 12,
+                None => panic!(
+                    "the app kept repainting with no work outstanding; causes: {:?}",
+                    self.0.ctx.repaint_causes()
+                ),
+            }
+        }
+    }
+
+    /// Steps frames while the app has work outstanding, sleeping a little between them so the
+    /// workers get the CPU.
+    #[track_caller]
+    fn wait_for_work(&mut self, t0: std::time::Instant) -> u64 {
+        let mut frames = 0;
+        loop {
+            let work = self.0.state().outstanding_work();
+            if work.is_empty() {
+                return frames;
+            }
+            assert!(
+                t0.elapsed() < WORK_BOUND,
+                "the app's work did not finish within {WORK_BOUND:?}: {work:?}"
+            );
+            self.0.step();
+            frames += 1;
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+    }
+}
+
+pub fn harness(app: PathlabApp) -> AppHarness {
+    AppHarness(
+        Harness::builder()
+            .with_size(egui::vec2(1280.0, 800.0))
+            .with_max_steps(12)
+            .build_ui_state(|ui, app: &mut PathlabApp| app.show(ui), app),
+    )
 }
 
 /// Each test its own recovery file: tests must not meet (or leave) a real session's, nor

@@ -384,14 +384,9 @@ impl PathlabApp {
 
     /// Writes the recovery file every few seconds while there are unsaved changes.
     pub(in crate::app) fn write_recovery(&mut self) {
-        if !self.work.doc.dirty
-            || self.work.doc.revision == self.recovery_written
-            || self.recovery_at.elapsed() < Duration::from_secs(2)
-            || self.opts.screenshot.is_some()
-        {
-            return;
-        }
-        // One write at a time, off the UI thread (a 1024×1024 map is a megabyte of RON).
+        // One write at a time, off the UI thread (a 1024×1024 map is a megabyte of RON). The
+        // last write's outcome is taken every frame, so a failure shows when it happens rather
+        // than at the next edit.
         if let Some(job) = &mut self.recovery_job {
             match job.poll() {
                 Polled::Running => return,
@@ -402,6 +397,13 @@ impl PathlabApp {
                 Polled::Lost => self.status = "Cannot write the recovery file".into(),
             }
             self.recovery_job = None;
+        }
+        if !self.work.doc.dirty
+            || self.work.doc.revision == self.recovery_written
+            || self.recovery_at.elapsed() < Duration::from_secs(2)
+            || self.opts.screenshot.is_some()
+        {
+            return;
         }
         let project = self
             .work
