@@ -70,6 +70,7 @@ pub fn repair_extras() -> Extras {
 
 /// The colour scales of the windows beside the views (their legends are ramps, not swatches):
 /// Run ▸ Crowd heatmaps and Run ▸ Vehicle planner.
+#[cfg(test)]
 pub const SCALES: &[&str] = &[
     "heat: agents crossing a cell",
     "heat: expansions on a cell",
@@ -80,6 +81,7 @@ pub const SCALES: &[&str] = &[
 /// Every entry a legend of the app can show: the strip's own (with and without the diff), the
 /// repair's, every overlay's and every world's, with their colours; then the windows' colour
 /// scales (no one colour). Help (F1) explains each of them.
+#[cfg(test)]
 pub fn every_entry() -> Vec<(Option<Color32>, &'static str)> {
     let mut v: Extras = legend_items(false, &[]);
     v.extend(legend_items(true, &[]));

@@ -101,6 +101,7 @@ macro_rules! declare_world_uis {
         }
 
         /// The UI part of every family (for what every legend can show).
+        #[cfg(test)]
         pub(crate) fn every_ui() -> Vec<&'static dyn WorldUi> {
             vec![$(&$f::FamilyUi as &dyn WorldUi,)*]
         }
