@@ -90,6 +90,9 @@ pub struct Local {
     point: Option<[f64; 2]>,
     /// Expansions of this search so far.
     pub expanded: u64,
+    /// Nodes it put on its open list, or improved there, so far (as the graph search counts
+    /// `generated`, so the two add up).
+    pub generated: u64,
 }
 
 impl Local {
@@ -116,6 +119,7 @@ impl Local {
         self.target = target;
         self.point = point;
         self.expanded = 0;
+        self.generated = 0;
         let s = graph.local_of[source as usize];
         self.g[s as usize] = 0.0;
         self.heap.push(0.0, 0.0, s);
@@ -163,6 +167,7 @@ impl Local {
                 if self.closed[lm] || gn + c >= self.g[lm] {
                     continue;
                 }
+                self.generated += 1;
                 let kind = if self.g[lm].is_infinite() {
                     EventKind::Generate
                 } else {

@@ -352,9 +352,10 @@ impl HierQuery {
             );
             self.local_live = true;
         }
-        let before = self.local.expanded;
+        let before = (self.local.expanded, self.local.generated);
         let s = self.local.step(space, g, tracer);
-        self.stats.expanded += self.local.expanded - before;
+        self.stats.expanded += self.local.expanded - before.0;
+        self.stats.generated += self.local.generated - before.1;
         if s == LocalStatus::Running {
             return;
         }
@@ -424,7 +425,7 @@ impl HierQuery {
         use rayon::prelude::*;
         let g = &*self.graph;
         let (ends, points, regions) = (self.ends, self.points, self.regions);
-        let found: Vec<(Option<Link>, u64)> = self
+        let found: Vec<(Option<Link>, (u64, u64))> = self
             .jobs
             .par_iter()
             .map_init(Local::default, |local, &job| {
@@ -438,11 +439,12 @@ impl HierQuery {
                 let s = local.run(space, g, &mut NullTracer);
                 let link = (s == LocalStatus::Reached)
                     .then(|| finish_link(space, g, local, job, region, ends, points));
-                (link, local.expanded)
+                (link, (local.expanded, local.generated))
             })
             .collect();
-        for (job, (link, expanded)) in self.jobs.clone().into_iter().zip(found) {
+        for (job, (link, (expanded, generated))) in self.jobs.clone().into_iter().zip(found) {
             self.stats.expanded += expanded;
+            self.stats.generated += generated;
             if let Some(link) = link {
                 self.add_link(job.side, link, tracer);
             }
@@ -452,6 +454,8 @@ impl HierQuery {
     }
 
     fn add_link<T: Tracer>(&mut self, side: usize, link: Link, tracer: &mut T) {
+        // A link generates its vertex from a temporary one (one event): counted as generated.
+        self.stats.generated += 1;
         if link.vertex == NONE {
             if T::ENABLED {
                 let (s, g) = (self.temp(0), self.temp(1));

@@ -24,6 +24,7 @@ impl OverlayPart for Hierarchy {
         let Some(a) = abstraction(&run.choice, s.space) else {
             return;
         };
+        let cursor = run.event_cursor();
         let graph = match &a {
             Abstraction::Navmesh(p) => {
                 let (Ok(h), Some(mesh)) = (&p.0, s.space.as_navmesh()) else {
@@ -31,6 +32,7 @@ impl OverlayPart for Hierarchy {
                 };
                 let shown = s.hier_level.clamp(1, h.levels.levels.len());
                 let level = &h.levels.levels[shown - 1];
+                let states = run.rec.seek(cursor);
                 for poly in 0..mesh.polygons() as u32 {
                     let [x0, y0, x1, y1] = mesh.rect(poly);
                     let r = Rect::from_min_max(
@@ -38,11 +40,22 @@ impl OverlayPart for Hierarchy {
                         s.point([x1 as f64, y1 as f64]),
                     );
                     let node = level.node_of[poly as usize] as usize;
-                    s.painter.rect_filled(
-                        r,
-                        0.0,
-                        palette::NODE_TINTS[node % palette::NODE_TINTS.len()],
-                    );
+                    let tint = palette::NODE_TINTS[node % palette::NODE_TINTS.len()];
+                    match region_fill(states.get(poly as usize), tint) {
+                        Some(fill) => {
+                            s.painter.rect_filled(r, 0.0, fill);
+                        }
+                        // A polygon the search reached keeps its open or closed colour; its
+                        // region shows as a border in the region's tint.
+                        None => {
+                            s.painter.rect_stroke(
+                                r.shrink(1.0),
+                                0.0,
+                                Stroke::new(2.0, opaque(tint)),
+                                eframe::egui::StrokeKind::Inside,
+                            );
+                        }
+                    }
                 }
                 for &(a, b) in &level.inter {
                     if let Some(p) = mesh.portal(a, b) {
@@ -53,7 +66,7 @@ impl OverlayPart for Hierarchy {
             }
             Abstraction::Clusters(h) => {
                 let (w, ht) = (s.space.width(), s.space.height());
-                let line = Stroke::new(1.0, palette::INTRA_EDGE.gamma_multiply(0.5));
+                let line = Stroke::new(1.0, CLUSTER_LINE);
                 for x in (h.cluster..w).step_by(h.cluster as usize) {
                     let (a, b) = (s.point([x as f64, 0.0]), s.point([x as f64, ht as f64]));
                     s.painter.line_segment([a, b], line);
@@ -82,11 +95,32 @@ impl OverlayPart for Hierarchy {
 
     fn legend(&self) -> Extras {
         vec![
-            (palette::INTER_EDGE, "inter-edge, graph vertex"),
+            (
+                palette::NODE_TINTS[0],
+                "hierarchy: region (node of the level shown)",
+            ),
+            (CLUSTER_LINE, "HPA*: cluster border"),
+            (palette::INTER_EDGE, "inter-edge, entrance, graph vertex"),
             (palette::INTRA_EDGE, "intra-edge"),
             (palette::TEMP_EDGE, "temporary edge"),
         ]
     }
+}
+
+/// HPA*'s cluster borders: the intra-edges' colour, faded.
+pub(crate) const CLUSTER_LINE: Color32 = Color32::from_rgba_premultiplied(20, 20, 24, 128);
+
+/// The fill a polygon in search state `state` gets in its region's `tint`: only where the
+/// search has not reached it, so the open and closed colours are never covered.
+fn region_fill(state: NodeState, tint: Color32) -> Option<Color32> {
+    (state == NodeState::Unseen).then_some(tint)
+}
+
+/// A region's tint at full strength, for its border on polygons the search reached.
+fn opaque(tint: Color32) -> Color32 {
+    let a = tint.a().max(1) as f32 / 255.0;
+    let c = |v: u8| (v as f32 / a).min(255.0) as u8;
+    Color32::from_rgb(c(tint.r()), c(tint.g()), c(tint.b()))
 }
 
 impl Scene<'_> {

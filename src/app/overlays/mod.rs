@@ -6,6 +6,7 @@
 mod corners;
 pub(crate) mod gps;
 mod hierarchy;
+pub(crate) use hierarchy::CLUSTER_LINE;
 mod jumps;
 mod sight;
 

@@ -103,8 +103,17 @@ fn inspect_cell(
     // A world recorded on its cells (a vehicle lattice): the cell's latest event is about one
     // of its many nodes, so h is read from that event, not computed for the cell's own node.
     let projected = space.recorded_nodes().is_some();
+    // A hierarchical search records the events of several searches (connecting searches to
+    // graph vertices, the graph search, the refinement), each with its own target: h is what
+    // the event's f holds beyond its g, so that f = g + h as shown.
+    let hierarchical = run.choice.info.group == crate::search::registry::Group::Hierarchical;
     let h = match estimate {
         Estimate::None => "— (none used)".into(),
+        _ if hierarchical && info.f.is_finite() && info.g.is_finite() => format!(
+            "{:.3} (f − g: to the target of the search that reached it last)",
+            info.f - info.g
+        ),
+        _ if hierarchical => "—".into(),
         _ if projected && info.f.is_finite() && info.g.is_finite() => {
             format!("{:.3} (f − g of the cell's latest event)", info.f - info.g)
         }
@@ -132,7 +141,20 @@ fn inspect_cell(
             .path()
             .is_some_and(|p| p.iter().any(|&m| space.recorded_id(m) == n));
     let current = run.current_node().map(|m| space.recorded_id(m));
-    let search_state = if current == Some(n) && !run.path_visible() {
+    // The cell as it is at the step shown: a later change of the run's own timeline (a wall
+    // painted while D* Lite repairs) is not there yet.
+    let changed = run.world_at(k);
+    let idx = y as usize * grid.width() as usize + x as usize;
+    let tile = run.changes[changed..]
+        .iter()
+        .find_map(|c| c.cells.iter().find(|e| e.0 == idx).map(|e| e.1))
+        .or(grid.get(x, y).map(|c| c.tile));
+    let walled =
+        tile.is_some_and(|t| crate::map::Terrain::of(t) == crate::map::Terrain::OutOfBounds);
+    let search_state = if walled {
+        // What the search knew of it before it became a wall is not its state now.
+        "wall"
+    } else if current == Some(n) && !run.path_visible() {
         "being expanded"
     } else if on_path {
         "on path"
@@ -141,7 +163,10 @@ fn inspect_cell(
             NodeState::Unseen => "unseen",
             NodeState::Open => "open",
             NodeState::Closed => "closed",
-            NodeState::Inconsistent => "inconsistent",
+            // Before any change an incremental search's first search queues its nodes with
+            // g ≠ rhs: waiting on the open list, as the view draws them.
+            NodeState::Inconsistent if changed == 0 => "open (g ≠ rhs)",
+            NodeState::Inconsistent => "to repair (g ≠ rhs)",
         }
     };
     let state = if (x, y, z) == start {
@@ -158,7 +183,28 @@ fn inspect_cell(
             format!("{v:.3}")
         }
     };
+    // What the node is where it is not a cell: a navmesh's polygon, and in a hierarchy the
+    // graph node (region, or HPA*'s cluster) it belongs to.
+    let polygon = space.as_navmesh().map(|m| {
+        let [x0, y0, x1, y1] = m.rect(n);
+        format!("polygon {n} (cells {x0}–{}, {y0}–{})", x1 - 1, y1 - 1)
+    });
+    let graph_node = if hierarchical {
+        graph_node_of(&run.choice, space, n, app.hier_level)
+    } else {
+        None
+    };
     egui::Grid::new("inspector").num_columns(2).show(ui, |ui| {
+        if let Some(p) = &polygon {
+            ui.label("polygon");
+            ui.label(p);
+            ui.end_row();
+        }
+        if let Some(r) = &graph_node {
+            ui.label("graph node");
+            ui.label(r);
+            ui.end_row();
+        }
         if is_voxel {
             ui.label("voxel");
             ui.label(format!("({x}, {y}, {z})  {terrain}  {how}"));
@@ -240,6 +286,59 @@ fn inspect_cell(
         });
 }
 
+/// The hierarchy's node holding base node `n`: its region at the level shown (a navmesh), or
+/// its cluster (HPA*).
+fn graph_node_of(
+    choice: &crate::app::choice::AlgoChoice,
+    space: &crate::world::AnySpace,
+    n: crate::space::NodeId,
+    level: usize,
+) -> Option<String> {
+    use crate::app::prepared::{abstraction, Abstraction};
+    match abstraction(choice, space)? {
+        Abstraction::Navmesh(p) => {
+            let h = p.0.as_ref().ok()?;
+            let shown = level.clamp(1, h.levels.levels.len());
+            let node = *h.levels.levels[shown - 1].node_of.get(n as usize)?;
+            Some(format!("node {node} of level {shown}"))
+        }
+        Abstraction::Clusters(h) => {
+            let r = h.graph.region_of(n);
+            (r != crate::hier::graph::NO_REGION).then(|| format!("cluster {r}"))
+        }
+    }
+}
+
+/// View `i`'s world's cost unit: short, after a cost, and what it measures.
+fn cost_unit(app: &PathlabApp, i: usize) -> (&'static str, &'static str) {
+    let family = app.work.views[i]
+        .world
+        .as_deref()
+        .map_or(app.work.doc.world, |w| w.family);
+    crate::app::worlds::ui_of(&family).cost_unit()
+}
+
+/// A note when the views' costs are in different units (views of different worlds): their
+/// costs, and the nodes they count, are not comparable.
+pub(in crate::app) fn not_comparable(app: &PathlabApp) -> Option<String> {
+    let units: Vec<_> = (0..app.work.views.len())
+        .map(|i| cost_unit(app, i))
+        .collect();
+    if units.iter().all(|u| u == &units[0]) {
+        return None;
+    }
+    let each: Vec<String> = units
+        .iter()
+        .enumerate()
+        .map(|(i, u)| format!("view {} {}", i + 1, u.1))
+        .collect();
+    Some(format!(
+        "Not comparable: the views search different worlds ({}); their costs and counts \
+         measure different things",
+        each.join(", ")
+    ))
+}
+
 fn stats_table(app: &mut PathlabApp, ui: &mut egui::Ui) {
     let r = ui.heading("Statistics");
     app.lessons.control("statistics", &r);
@@ -295,7 +394,9 @@ fn stats_table(app: &mut PathlabApp, ui: &mut egui::Ui) {
                         r.path()
                             .map_or("—".into(), |p| p.len().saturating_sub(1).to_string()),
                     );
-                    ui.label(r.cost().map_or("—".into(), |c| format!("{c:.3}")));
+                    // Each world's costs in its own unit.
+                    let unit = cost_unit(app, i).0;
+                    ui.label(r.cost().map_or("—".into(), |c| format!("{c:.3} {unit}")));
                     ui.label(match r.search_time {
                         Some(t) if t.as_secs_f64() < 0.01 => {
                             format!("{:.0} µs", t.as_secs_f64() * 1e6)
@@ -318,6 +419,9 @@ fn stats_table(app: &mut PathlabApp, ui: &mut egui::Ui) {
         "expanded: shown/total; path_length in moves; time without recording"
     };
     ui.label(RichText::new(note).small());
+    if let Some(n) = not_comparable(app) {
+        ui.label(RichText::new(n).small().color(ui.visuals().warn_fg_color));
+    }
     // Built once per world, apart from every query's time above.
     let algos: Vec<&str> = app
         .work

@@ -101,10 +101,13 @@ fn mix(a: Color32, b: Color32, t: f32) -> Color32 {
 
 /// Colour of a cell given its map character and the search state on it. Search colours cover
 /// free ground fully and tint other terrain, so swamp and water stay recognisable under them.
+/// A wall is a wall whatever was recorded on it: a cell walled after the search closed it (a
+/// repair's change) is drawn as the wall it is now.
 pub fn cell(tile: u8, state: NodeState) -> Color32 {
     let t = Terrain::of(tile);
     let base = terrain(t);
     let over = match state {
+        _ if t == Terrain::OutOfBounds => return base,
         NodeState::Unseen => return base,
         NodeState::Open => OPEN,
         NodeState::Closed => CLOSED,
@@ -124,12 +127,27 @@ pub struct CellTable(Box<[Color32; 1024]>);
 
 impl CellTable {
     pub fn new() -> CellTable {
-        let states = [
+        CellTable::with_states([
             NodeState::Unseen,
             NodeState::Open,
             NodeState::Closed,
             NodeState::Inconsistent,
-        ];
+        ])
+    }
+
+    /// The table before a run's first world change: an incremental search's first search
+    /// queues its nodes as inconsistent (g = ∞ ≠ rhs), which is what waiting on the open list
+    /// is; "to repair" only means something once the world has changed.
+    pub fn before_change() -> CellTable {
+        CellTable::with_states([
+            NodeState::Unseen,
+            NodeState::Open,
+            NodeState::Closed,
+            NodeState::Open,
+        ])
+    }
+
+    fn with_states(states: [NodeState; 4]) -> CellTable {
         let mut table = Box::new([Color32::TRANSPARENT; 1024]);
         for t in 0..=255u8 {
             for (s, &state) in states.iter().enumerate() {

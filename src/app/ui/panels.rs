@@ -280,19 +280,24 @@ pub(in crate::app) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
 fn algorithms(app: &mut PathlabApp, ui: &mut egui::Ui) {
     ui.heading("Algorithms");
     let mut change: Option<(usize, AlgoChoice)> = None;
-    let fits = app.work.space.heuristics();
     // Where the first view's algorithm and the last parameter slider are, for a lesson.
     let (mut algo_rect, mut params_rect) = (None, None);
     for i in 0..app.work.views.len() {
         let mut c = app.work.views[i].run.choice.clone();
+        // A view of its own world (hexes, a navmesh, a lattice beside the squares) offers
+        // that world's algorithms and heuristics, not the document's.
+        let space = app.work.views[i]
+            .world
+            .as_deref()
+            .map_or(&app.work.space, |w| &w.space);
+        let (kind, fits) = (space.kind(), space.heuristics());
         ui.push_id(i, |ui| {
             let combo = egui::ComboBox::from_label(format!("view {}", i + 1))
                 .selected_text(c.info.title)
                 // Scrolls rather than running off the window.
                 .height((ui.ctx().content_rect().height() - 120.0).max(200.0))
                 .show_ui(ui, |ui| {
-                    // The algorithms that run on this world, by family.
-                    let kind = app.work.space.kind();
+                    // The algorithms that run on this view's world, by family.
                     for g in registry::Group::ALL {
                         let mine: Vec<_> = registry::all()
                             .iter()

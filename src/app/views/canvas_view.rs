@@ -98,6 +98,18 @@ impl PathlabApp {
         } else {
             None
         };
+        // A played trace shows its own start and goal, not the document's.
+        let trace_ends = match &self.work.views[i].run.choice.trace {
+            Some(t) => {
+                let (s, g) = t.ends();
+                let cell = |n: Option<crate::space::NodeId>| {
+                    n.filter(|&n| (n as usize) < self.work.space.num_nodes())
+                        .map(|n| self.work.space.xy(n))
+                };
+                (cell(s), cell(g))
+            }
+            None => (None, None),
+        };
         let gps = self.gps_marks(i);
         let heat = self.heat_for(i);
         let own = self.work.views[i].world.as_ref();
@@ -107,8 +119,12 @@ impl PathlabApp {
             hier_level: self.hier_level,
             smoothed: band.as_deref(),
             title: &title,
-            start: own.map_or(self.work.doc.start, |w| w.start),
-            goal: own.map_or(self.work.doc.goal, |w| w.goal),
+            start: trace_ends
+                .0
+                .unwrap_or(own.map_or(self.work.doc.start, |w| w.start)),
+            goal: trace_ends
+                .1
+                .unwrap_or(own.map_or(self.work.doc.goal, |w| w.goal)),
             selected: self.selected.filter(|_| doc_cells),
             rect_preview: self.rect_from.zip(self.hover).filter(|_| doc_cells),
             crowd_areas: if doc_cells && self.crowd.open {
@@ -164,14 +180,14 @@ impl PathlabApp {
                     "View {} searches a world of its own ({}): the {} tool edits the \
                      document in its other views",
                     i + 1,
-                    if self.work.views[i]
-                        .world
-                        .as_ref()
-                        .is_some_and(|w| w.knowledge.is_some())
-                    {
-                        "its own cognitive map"
-                    } else {
-                        "the map as hexes, rebuilt after each edit"
+                    match self.work.views[i].world.as_deref() {
+                        Some(w) if w.knowledge.is_some() => "its own cognitive map".to_string(),
+                        // Named as its world is (a navmesh, a vehicle lattice, hexes).
+                        Some(w) => format!(
+                            "the map as {}, rebuilt after each edit",
+                            crate::app::worlds::ui_of(&w.family).describe(&w.space)
+                        ),
+                        None => String::new(),
                     },
                     self.tool.name()
                 );

@@ -38,6 +38,76 @@ pub fn jump_extras() -> Extras {
     ]
 }
 
+/// What view `run`, searching a world of `family`, adds to the legend: its algorithm's
+/// overlays, its world's drawings (a navmesh's outlines, the 3D view's voxels), and "to
+/// repair" once its run has repaired after a change.
+pub(crate) fn view_extras(run: &crate::app::Run, family: &crate::world::Family) -> Extras {
+    let mut v = Extras::new();
+    for &o in run.choice.info.overlays {
+        v.extend(crate::app::overlays::part(o).legend());
+    }
+    v.extend(crate::app::worlds::ui_of(family).legend());
+    if !run.changes.is_empty() {
+        v.extend(repair_extras());
+    }
+    v
+}
+
+/// Adds `more` to `extras`, each label once.
+pub(crate) fn add_once(extras: &mut Extras, more: Extras) {
+    for e in more {
+        if !extras.iter().any(|x| x.1 == e.1) {
+            extras.push(e);
+        }
+    }
+}
+
+/// Shown once a view's run has repaired after a change of the world (D* Lite, AD*): before
+/// that, the nodes an incremental search queues are drawn as open.
+pub fn repair_extras() -> Extras {
+    vec![(palette::INCONSISTENT, "to repair (D* Lite, AD*)")]
+}
+
+/// The colour scales of the windows beside the views (their legends are ramps, not swatches):
+/// Run ▸ Crowd heatmaps and Run ▸ Vehicle planner.
+#[cfg(test)]
+pub const SCALES: &[&str] = &[
+    "heat: agents crossing a cell",
+    "heat: expansions on a cell",
+    "heat: difference of two views",
+    "vehicle: speed",
+];
+
+/// Every entry a legend of the app can show: the strip's own (with and without the diff), the
+/// repair's, every overlay's and every world's, with their colours; then the windows' colour
+/// scales (no one colour). Help (F1) explains each of them.
+#[cfg(test)]
+pub fn every_entry() -> Vec<(Option<Color32>, &'static str)> {
+    let mut v: Extras = legend_items(false, &[]);
+    v.extend(legend_items(true, &[]));
+    v.extend(repair_extras());
+    let mut overlays = vec![];
+    for a in crate::search::registry::all() {
+        for &o in a.overlays {
+            if !overlays.contains(&o) {
+                overlays.push(o);
+                v.extend(crate::app::overlays::part(o).legend());
+            }
+        }
+    }
+    for w in crate::app::worlds::every_ui() {
+        v.extend(w.legend());
+    }
+    let mut out: Vec<(Option<Color32>, &'static str)> = vec![];
+    for (c, l) in v {
+        if !out.iter().any(|e| e.1 == l) {
+            out.push((Some(c), l));
+        }
+    }
+    out.extend(SCALES.iter().map(|&l| (None, l)));
+    out
+}
+
 /// The legend's entries' names, in order (with `diff`, the diff's colours first).
 pub fn legend_names(diff: bool) -> Vec<&'static str> {
     legend_items(diff, &[]).into_iter().map(|i| i.1).collect()
@@ -59,7 +129,6 @@ pub(crate) fn legend_items(
             (palette::OPEN, "open (waiting)"),
             (palette::CLOSED, "closed (expanded)"),
             (palette::CURRENT, "being expanded"),
-            (palette::INCONSISTENT, "to repair (D* Lite, AD*)"),
             (palette::PATH, "path"),
             (palette::AGENT, "agent"),
             (palette::CHANGED, "changed by the world"),

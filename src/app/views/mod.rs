@@ -16,7 +16,6 @@ pub(crate) mod view3d_gl;
 pub(crate) mod view3d_mesh;
 
 use crate::app::{PathlabApp, View};
-use crate::search::registry::Overlay;
 use canvas_view::Canvas2d;
 use eframe::egui;
 use eframe::egui::{vec2, Vec2};
@@ -28,17 +27,7 @@ impl PathlabApp {
         // on a voxel world it runs under the 3D view too (in the 2D column alone it took a
         // third of its height).
         let diff = self.diff && self.work.views.len() >= 2;
-        let mut extras = legend::Extras::new();
-        // What the views' algorithms draw beyond their nodes, each once.
-        let mut shown: Vec<Overlay> = vec![];
-        for v in &self.work.views {
-            for &o in v.run.choice.info.overlays {
-                if !shown.contains(&o) {
-                    shown.push(o);
-                    extras.extend(crate::app::overlays::part(o).legend());
-                }
-            }
-        }
+        let extras = self.legend_extras();
         let legend_h = if self.show_legend {
             legend::legend_height(ui, full.width(), diff, &extras)
         } else {
@@ -86,6 +75,28 @@ impl PathlabApp {
             }
         }
         self.hover = hover;
+    }
+}
+
+impl PathlabApp {
+    /// What the views' algorithms and worlds draw beyond their nodes, each once: the legend's
+    /// entries between the search colours and the terrain.
+    pub(in crate::app) fn legend_extras(&self) -> legend::Extras {
+        let mut extras = legend::Extras::new();
+        for v in &self.work.views {
+            let family = v.world.as_deref().map_or(self.work.doc.world, |w| w.family);
+            legend::add_once(&mut extras, legend::view_extras(&v.run, &family));
+        }
+        extras
+    }
+
+    /// The legend strip's entries as it shows them now, in order.
+    pub fn legend_shown(&self) -> Vec<&'static str> {
+        let diff = self.diff && self.work.views.len() >= 2;
+        legend::legend_items(diff, &self.legend_extras())
+            .into_iter()
+            .map(|e| e.1)
+            .collect()
     }
 }
 

@@ -65,10 +65,9 @@ impl PathlabApp {
         let heat = self.heat_for(i);
         let hier_level = self.hier_level;
         let diff = self.diff && self.work.views.len() >= 2;
-        let mut extras = Extras::new();
-        for o in self.work.views[i].run.choice.info.overlays {
-            extras.extend(crate::app::overlays::part(*o).legend());
-        }
+        let v = &self.work.views[i];
+        let family = v.world.as_deref().map_or(self.work.doc.world, |w| w.family);
+        let extras: Extras = crate::app::legend::view_extras(&v.run, &family);
         let work = &mut self.work;
         let View {
             run, tex, world, ..

@@ -41,6 +41,8 @@ struct Shown {
 /// One view's map texture.
 pub struct MapTexture {
     lut: palette::CellTable,
+    /// The colours before the run's first world change (inconsistent drawn as open).
+    lut_first: palette::CellTable,
     /// The texture's pixels. Shared with egui while an upload is pending and written in place
     /// afterwards: a fresh 4 MB image per full recolour cost an allocation, page faults and a
     /// copy every frame.
@@ -60,6 +62,7 @@ impl Default for MapTexture {
     fn default() -> Self {
         MapTexture {
             lut: palette::CellTable::new(),
+            lut_first: palette::CellTable::before_change(),
             image: Arc::new(ColorImage::new([0, 0], Vec::new())),
             size: [0, 0],
             tex: Vec::new(),
@@ -176,7 +179,7 @@ impl MapTexture {
         let old_cursor = self.shown.map_or(0, |s| s.cursor);
         let (lo, hi) = (old_cursor.min(cursor), old_cursor.max(cursor));
         if same_world && hi - lo <= PARTIAL_LIMIT && !self.tex.is_empty() {
-            self.recolour_events(tiles, run, (lo, hi, cursor), base);
+            self.recolour_events(tiles, run, (lo, hi, cursor), base, world == 0);
         } else {
             self.size = size;
             let image = Arc::make_mut(&mut self.image);
@@ -196,13 +199,19 @@ impl MapTexture {
                 }
                 None => {
                     let states = run.rec.seek(cursor);
+                    // "To repair" only once the world has changed.
+                    let lut = if world == 0 {
+                        &self.lut_first
+                    } else {
+                        &self.lut
+                    };
                     if base == 0 {
-                        recolour_all(&mut image.pixels, tiles, states.packed(), &self.lut);
+                        recolour_all(&mut image.pixels, tiles, states.packed(), lut);
                     } else {
                         // A layer's nodes need not start on a byte of the packed states.
                         for (i, p) in image.pixels.iter_mut().enumerate() {
                             let n = node_of(base, table, i);
-                            *p = self.lut.get(tiles[i], state_of(states, n) as u8);
+                            *p = lut.get(tiles[i], state_of(states, n) as u8);
                         }
                     }
                 }
@@ -222,6 +231,7 @@ impl MapTexture {
         run: &mut Run,
         (lo, hi, cursor): (usize, usize, usize),
         base: usize,
+        first: bool,
     ) {
         let w = self.size[0];
         let n = self.image.pixels.len();
@@ -239,9 +249,10 @@ impl MapTexture {
             return;
         }
         let states = run.rec.seek(cursor);
+        let lut = if first { &self.lut_first } else { &self.lut };
         let pixels = &mut Arc::make_mut(&mut self.image).pixels;
         for &c in &touched {
-            pixels[c] = self.lut.get(tiles[c], states.get(base + c) as u8);
+            pixels[c] = lut.get(tiles[c], states.get(base + c) as u8);
         }
         for r in changed_blocks(self.size, &touched) {
             // A rectangle may cross tile edges: each tile takes its part.

@@ -7,7 +7,7 @@ use crate::app::{
     moves_name, rule_name, AlgoChoice, Document, MapTexture, PathlabApp, Run, Touched, View,
 };
 use crate::map::Edit;
-use crate::search::Query;
+use crate::search::{registry, Query};
 use crate::space::{Connectivity, TerrainRule};
 use crate::world::AnySpace;
 
@@ -54,21 +54,40 @@ impl PathlabApp {
             return;
         }
         let built = crate::app::ViewWorld::of(&self.work.doc, family, fill).and_then(|w| {
+            // The active view's algorithm when it runs on that world; else the first of its
+            // group there (HPA* on squares: HNA* on a navmesh), else A*, and the status says so.
+            let kind = w.space.kind();
+            let (choice, swapped) = match Run::new(choice.clone(), &w.space, w.query()) {
+                Ok(run) => return Ok((w, run, None)),
+                Err(_) => {
+                    let instead = registry::all()
+                        .iter()
+                        .find(|a| a.group == choice.info.group && a.spaces().contains(&kind))
+                        .map_or_else(|| AlgoChoice::named("astar"), |a| AlgoChoice::named(a.name));
+                    let note = format!(
+                        "; {} does not run on {}, so it runs {} (its list offers that world's algorithms)",
+                        choice.info.title,
+                        family.name(),
+                        instead.info.title
+                    );
+                    (instead, note)
+                }
+            };
             let run = Run::new(choice, &w.space, w.query())?;
-            Ok((w, run))
+            Ok((w, run, Some(swapped)))
         });
         match built {
-            Ok((w, run)) => {
+            Ok((w, run, swapped)) => {
                 let serial = self.bump();
                 self.status = format!(
-                    "View {} searches the map as {}×{} hexes{}",
+                    "View {} searches the map as {}{}{}",
                     self.work.views.len() + 1,
-                    w.grid.width(),
-                    w.grid.height(),
+                    crate::app::worlds::ui_of(&family).describe(&w.space),
                     crate::app::file_actions::leak_note(
                         w.wall_crossings(&self.work.doc.grid),
                         fill
-                    )
+                    ),
+                    swapped.unwrap_or_default()
                 );
                 self.work.views.push(View {
                     run,
@@ -80,7 +99,7 @@ impl PathlabApp {
                 self.active = self.work.views.len() - 1;
                 self.restart_all();
             }
-            Err(e) => self.report_error("Could not show the map as hexes", e),
+            Err(e) => self.report_error(&format!("Could not show the map as {}", family.name()), e),
         }
     }
 
@@ -100,8 +119,9 @@ impl PathlabApp {
         }
     }
 
-    /// Restarts view `i`'s search on the current map, reusing its memory.
-    pub(in crate::app) fn rerun_view(&mut self, i: usize) {
+    /// Restarts view `i`'s search on the current map, reusing its memory; what it says when
+    /// its algorithm gave way to another (also in the status line).
+    pub(in crate::app) fn rerun_view(&mut self, i: usize) -> Option<String> {
         let q = self.query();
         let serial = self.bump();
         // A view of its own world rebuilds it from the document first.
@@ -117,10 +137,11 @@ impl PathlabApp {
             None => v.run.restart(&self.work.space, q),
         };
         v.serial = serial;
-        if let Some(n) = notice {
-            v.gps = Default::default();
-            self.status = format!("View {}: {n}", i + 1);
-        }
+        let n = notice?;
+        v.gps = Default::default();
+        let n = format!("View {}: {n}", i + 1);
+        self.status = n.clone();
+        Some(n)
     }
 
     /// Builds view `i`'s run anew; false (and the reason in the status line) when refused.
@@ -153,8 +174,12 @@ impl PathlabApp {
     pub fn restart_all(&mut self) {
         let target = self.resume_target();
         self.work.seen_tiles = self.work.doc.grid.tiles().to_vec();
-        for i in 0..self.work.views.len() {
-            self.rerun_view(i);
+        // Every view that gave way is named, not only the last.
+        let notices: Vec<String> = (0..self.work.views.len())
+            .filter_map(|i| self.rerun_view(i))
+            .collect();
+        if notices.len() > 1 {
+            self.status = notices.join("; ");
         }
         self.best_open_cache = None;
         self.work.resume = Some(target);
@@ -253,12 +278,50 @@ impl PathlabApp {
     }
 
     /// Makes `doc`, a conversion of the document (to hexes, to voxels), the document; undo
-    /// brings the replaced one back.
-    pub(in crate::app) fn set_converted(&mut self, doc: Document) {
+    /// brings the replaced one back, with its views as they were. The views go on with their
+    /// algorithms where the new world runs them; one that does not gives way to A*, and what
+    /// is returned (also in the status line) says so, view by view.
+    pub(in crate::app) fn set_converted(&mut self, doc: Document) -> String {
         let before = std::mem::take(&mut self.work.converted_from);
+        let views = std::mem::take(&mut self.work.views);
+        let family = doc.world;
         let old = self.set_document(doc);
+        let mut notes = vec![];
+        for v in &views {
+            let choice = v.run.choice.clone();
+            let n = self.work.views.len() + 1;
+            // A view searching the map as another world beside the squares keeps doing so
+            // where that world can still be made from the new document; one of the new
+            // document's own family becomes a plain view, or goes when it repeats one.
+            let beside = v
+                .world
+                .as_ref()
+                .filter(|w| w.family != family && w.knowledge.is_none());
+            if let Some(w) = beside {
+                if crate::app::ViewWorld::of(&self.work.doc, w.family, w.fill).is_ok() {
+                    self.add_world_view(choice, w.family, w.fill);
+                    continue;
+                }
+            }
+            if v.world.is_some() && self.work.views.iter().any(|o| o.run.choice == choice) {
+                continue;
+            }
+            let title = choice.info.title;
+            match Run::new(choice, &self.work.space, self.query()) {
+                Ok(_) => self.add_view(v.run.choice.clone()),
+                Err(e) => {
+                    self.add_view(AlgoChoice::named("astar"));
+                    notes.push(format!("view {n}: {title} does not run here ({e}), so it runs A* (Undo brings {title} back)"));
+                }
+            }
+        }
         self.work.converted_from = before;
-        self.work.converted_from.push(old);
+        self.work.converted_from.push((old, views));
+        self.active = 0;
+        self.restart_all();
+        let notes = notes.join("; ");
+        self.status = notes.clone();
+        notes
     }
 
     /// Searches problem `i` of the scenario: start and goal move there (not an edit: the map
@@ -319,8 +382,10 @@ impl PathlabApp {
             }
             None => match self.work.converted_from.pop() {
                 // Past the conversion's first edit: the map it was made from.
-                Some(before) => {
+                Some((before, views)) => {
                     let rest = std::mem::take(&mut self.work.converted_from);
+                    // The views as they were before it, algorithms and worlds beside.
+                    self.work.views = views;
                     let _ = self.set_document(before);
                     self.work.converted_from = rest;
                     self.status = format!("Undone: back to the {} map", self.work.doc.world.name());

@@ -32,6 +32,30 @@ pub struct TraceFile {
     pub target: crate::trace::posthoc_in::Target,
 }
 
+impl TraceFile {
+    /// The trace's own start and goal, as it names them: its source event, and its
+    /// destination (else the node it ended on with a path, else its path's last node).
+    pub fn ends(&self) -> (Option<crate::space::NodeId>, Option<crate::space::NodeId>) {
+        use crate::trace::{EventKind, NONE};
+        let first = |k: EventKind| {
+            self.events
+                .iter()
+                .find(|e| e.kind == k && e.node != NONE)
+                .map(|e| e.node)
+        };
+        let last_path = self
+            .events
+            .iter()
+            .rev()
+            .find(|e| e.kind == EventKind::PathNode && e.node != NONE)
+            .map(|e| e.node);
+        let goal = first(EventKind::Destination)
+            .or_else(|| first(EventKind::Found))
+            .or(last_path);
+        (first(EventKind::Source), goal)
+    }
+}
+
 impl PartialEq for AlgoChoice {
     fn eq(&self, o: &Self) -> bool {
         // One registry entry each: the same entry is the same algorithm.

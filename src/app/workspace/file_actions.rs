@@ -78,8 +78,69 @@ impl PathlabApp {
 
     /// Opens a file now (no prompt).
     pub fn open_now(&mut self, path: &std::path::Path) -> Result<(), String> {
+        if let Some(run) = files::run_file(path) {
+            return self.open_run_file(path, run);
+        }
         let l = files::load(path, (self.work.doc.moves, self.work.doc.rule))?;
         self.open_loaded(path, l);
+        Ok(())
+    }
+
+    /// A run file (`pathlab trace --out`) is no project: its map opens with its algorithm,
+    /// start and goal, and the search runs again (the same events: searches are
+    /// deterministic). Where its map cannot be found, or it ran on voxels, the error says what
+    /// the file is and how to look at it.
+    fn open_run_file(
+        &mut self,
+        path: &std::path::Path,
+        run: crate::trace::run_file::RunFile,
+    ) -> Result<(), String> {
+        let what = format!(
+            "{} is a recorded run ({} on {}, from `pathlab trace --out`), not a project",
+            path.display(),
+            run.algorithm,
+            run.map
+        );
+        let how = "open its map with File ▸ Open, or record it as a Posthoc trace \
+                   (`pathlab trace … --posthoc run.trace.yaml`) and play that with File ▸ Open trace…";
+        if run.voxel.is_some() {
+            return Err(format!("{what}, on voxels: {how}"));
+        }
+        let Some(map) = files::run_map(path, &run.map) else {
+            return Err(format!(
+                "{what}; its map was not found beside it or here: {how}"
+            ));
+        };
+        let mut l = files::load(&map, (self.work.doc.moves, self.work.doc.rule))
+            .map_err(|e| format!("{what}; its map does not open ({e}): {how}"))?;
+        let inside = |(x, y): (u32, u32)| x < l.grid.width() && y < l.grid.height();
+        if inside(run.start) && inside(run.goal) {
+            (l.start, l.goal) = (Some(run.start), Some(run.goal));
+        }
+        if let Ok(c) = AlgoChoice::from_spec(&run.algorithm) {
+            l.algorithms = vec![crate::map::io::AlgoSettings {
+                name: c.info.name.into(),
+                params: c.values.clone(),
+                ..Default::default()
+            }];
+        }
+        self.open_loaded(&map, l);
+        let recorded = match run.cost {
+            Some(c) => format!("{}, cost {c:.3}", run.status),
+            None => run.status.clone(),
+        };
+        self.status = format!(
+            "{} is a recorded run (`pathlab trace`): opened its map {} with {} from ({}, {}) to \
+             ({}, {}), searched again (recorded: {recorded}, {} expanded)",
+            path.display(),
+            map.display(),
+            run.algorithm,
+            run.start.0,
+            run.start.1,
+            run.goal.0,
+            run.goal.1,
+            run.stats.expanded
+        );
         Ok(())
     }
 
@@ -200,32 +261,21 @@ impl PathlabApp {
                 match crate::app::ViewWorld::of(&self.work.doc, family, fill) {
                     Ok(w) => {
                         let leaks = w.wall_crossings(&self.work.doc.grid);
-                        // A view that searched these same hexes beside the squares would now
-                        // repeat a plain view of the same algorithm: it goes.
-                        let same = |v: &crate::app::View| {
-                            v.world
-                                .as_ref()
-                                .is_some_and(|o| o.family == family && o.fill == fill)
-                        };
-                        let mut seen: Vec<AlgoChoice> = vec![];
-                        let views = std::mem::take(&mut self.work.views);
-                        for v in views {
-                            let twin = seen.contains(&v.run.choice);
-                            if !(same(&v) && twin) {
-                                seen.push(v.run.choice.clone());
-                                self.work.views.push(v);
-                            }
-                        }
                         let mut doc = Document::new(w.grid, w.start, w.goal, None);
                         (doc.moves, doc.rule, doc.world) =
                             (self.work.doc.moves, self.work.doc.rule, family);
                         doc.dirty = true;
                         doc.revision = 1;
-                        self.set_converted(doc);
+                        let swapped = self.set_converted(doc);
                         let what = crate::app::worlds::ui_of(&family).describe(&w.space);
                         self.status = format!(
-                            "The map as {what}: a new, unsaved project (Undo goes back){}",
-                            leak_note(leaks, fill)
+                            "The map as {what}: a new, unsaved project (Undo goes back){}{}",
+                            leak_note(leaks, fill),
+                            if swapped.is_empty() {
+                                String::new()
+                            } else {
+                                format!(". {swapped}")
+                            }
                         );
                     }
                     Err(e) => self

@@ -15,6 +15,28 @@ pub fn load(
     io::open_world(path, rules).map_err(|e| e.to_string())
 }
 
+/// The run file (`pathlab trace --out`) at `path`, if it is one: a `.ron` that reads as a run.
+pub fn run_file(path: &Path) -> Option<crate::trace::run_file::RunFile> {
+    if ext(path) != "ron" {
+        return None;
+    }
+    crate::trace::run_file::RunFile::read(path).ok()
+}
+
+/// The map a run file names: as written beside the run file, as written from here, or its
+/// file name beside the run file.
+pub fn run_map(run: &Path, map: &str) -> Option<PathBuf> {
+    let dir = run.parent().unwrap_or(Path::new(""));
+    let named = Path::new(map);
+    [
+        dir.join(named),
+        named.to_path_buf(),
+        dir.join(named.file_name().unwrap_or_default()),
+    ]
+    .into_iter()
+    .find(|p| p.is_file())
+}
+
 fn ext(path: &Path) -> String {
     io::extension(path)
 }

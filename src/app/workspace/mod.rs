@@ -32,8 +32,9 @@ pub(crate) struct Workspace {
     /// Serial of the next run built: a view's texture and caches start over when it changes.
     pub(crate) next_serial: u64,
     /// Documents a conversion replaced (the square map before "Turn into hexes"), newest
-    /// last: undo goes back to them once the converted document's own edits are undone.
-    pub(crate) converted_from: Vec<Document>,
+    /// last, each with its views: undo goes back to them once the converted document's own
+    /// edits are undone.
+    pub(crate) converted_from: Vec<(Document, Vec<View>)>,
     /// The tiles as the runs last saw them: an edit's old cells come from here.
     pub(crate) seen_tiles: Vec<u8>,
     /// Bumped whenever the document is replaced (caches keyed on it start over).

@@ -68,6 +68,11 @@ impl WorldUi for FamilyUi {
         format!("{}×{} hexes", space.width(), space.height())
     }
 
+    /// A move costs the hex size, in square cells: comparable with the squares' costs.
+    fn cost_unit(&self) -> (&'static str, &'static str) {
+        ("cells", "in square cells")
+    }
+
     fn tools(&self) -> &'static [(Tool, &'static str, &'static str)] {
         &[(
             Tool::Know,

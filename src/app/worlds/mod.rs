@@ -75,6 +75,15 @@ pub(crate) trait WorldUi: Sync {
         let _ = (space, path, ends);
         None
     }
+    /// The unit of a path's cost on this world, short (after a cost in the statistics) and
+    /// what it measures.
+    fn cost_unit(&self) -> (&'static str, &'static str) {
+        ("cells", "in square cells")
+    }
+    /// What the legend says of the colours [`WorldUi::draw_over`] and the side view draw.
+    fn legend(&self) -> crate::app::legend::Extras {
+        vec![]
+    }
     /// A view of the world beside its 2D views (the 3D view of voxels), when it is shown.
     fn side_view(&self, app: &PathlabApp) -> Option<&'static dyn ViewPart> {
         let _ = app;
@@ -89,6 +98,12 @@ macro_rules! declare_world_uis {
             match family {
                 $(Family::$v { .. } => &$f::FamilyUi,)*
             }
+        }
+
+        /// The UI part of every family (for what every legend can show).
+        #[cfg(test)]
+        pub(crate) fn every_ui() -> Vec<&'static dyn WorldUi> {
+            vec![$(&$f::FamilyUi as &dyn WorldUi,)*]
         }
     };
 }

@@ -57,6 +57,23 @@ impl WorldUi for FamilyUi {
         true
     }
 
+    fn legend(&self) -> crate::app::legend::Extras {
+        vec![
+            (palette::POLYGON, "navmesh: polygon outline"),
+            (palette::POLYGON_CENTRE, "navmesh: polygon centre"),
+            (palette::PORTAL, "navmesh: portal (dotted)"),
+        ]
+    }
+
+    /// Rahmani 2020's edge cost: centre to portal midpoint to centre, in cell lengths (longer
+    /// than the path drawn pulled tight through the portals).
+    fn cost_unit(&self) -> (&'static str, &'static str) {
+        (
+            "navmesh units",
+            "in cell lengths from polygon centre to centre through portal midpoints",
+        )
+    }
+
     fn draw_over(
         &self,
         painter: &egui::Painter,

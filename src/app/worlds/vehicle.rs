@@ -50,6 +50,11 @@ impl WorldUi for FamilyUi {
         }
     }
 
+    /// Every edge is one of the vehicle's actions, costing its duration.
+    fn cost_unit(&self) -> (&'static str, &'static str) {
+        ("s", "in seconds of driving")
+    }
+
     /// Agents walk cells; a lattice's nodes are a car's states.
     fn dynamic_world(&self) -> bool {
         false

@@ -4,7 +4,7 @@
 use super::geometry::{self, CellGeometry};
 use super::WorldUi;
 use crate::app::views::ViewPart;
-use crate::app::PathlabApp;
+use crate::app::{palette, PathlabApp};
 use crate::space::{Connectivity, VoxelMoves};
 use crate::world::Family;
 use eframe::egui;
@@ -13,6 +13,18 @@ use eframe::egui;
 pub(crate) struct FamilyUi;
 
 impl WorldUi for FamilyUi {
+    fn cost_unit(&self) -> (&'static str, &'static str) {
+        ("voxels", "in voxel edges")
+    }
+
+    /// The 3D view's own colours (its search colours are the 2D views').
+    fn legend(&self) -> crate::app::legend::Extras {
+        vec![
+            (palette::VOXEL, "3D: blocked voxel"),
+            (palette::LAYER_FRAME, "3D: layer shown in 2D"),
+        ]
+    }
+
     fn geometry(&self, _: &Family) -> &'static dyn CellGeometry {
         // The 2D view shows one layer: square cells.
         &geometry::SQUARES
@@ -231,8 +243,11 @@ impl PathlabApp {
         doc.volume = Some(Box::new(vol));
         doc.dirty = true;
         doc.revision = 1;
-        self.set_converted(doc);
+        let swapped = self.set_converted(doc);
         let (w, h) = (self.work.doc.grid.width(), self.work.doc.grid.height());
         self.status = format!("The map as {w}×{h}×{height} voxels: a new, unsaved project");
+        if !swapped.is_empty() {
+            self.status = format!("{}. {swapped}", self.status);
+        }
     }
 }
