@@ -98,9 +98,8 @@ impl Feature for Crowd {
 struct VehiclePlanner;
 
 impl Feature for VehiclePlanner {
-    fn update(&self, app: &mut PathlabApp, dt: f32) {
-        app.vehicle.advance(dt);
-    }
+    /// The car drives by the clock, in its window (`VehicleWindow::drive`): not by frames.
+    fn update(&self, _: &mut PathlabApp, _: f32) {}
     fn windows(&self, app: &mut PathlabApp, ctx: &egui::Context) {
         if !app.vehicle.open {
             return;

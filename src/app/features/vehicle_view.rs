@@ -22,11 +22,17 @@ pub enum Asked {
     Plan,
 }
 
+/// Maps whose longer side is at most this many cells are shown whole; on larger ones the
+/// views show the stretch around start, goal and what the search reached.
+const WHOLE_MAP: u32 = 256;
+
 /// A stretch of the map in metres and where it lies on screen.
-#[derive(Clone, Copy)]
-struct Frame {
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Frame {
     x0: f64,
     y0: f64,
+    x1: f64,
+    y1: f64,
     scale: f32,
     at: Pos2,
 }
@@ -42,6 +48,9 @@ impl Frame {
     fn to_world(self, p: Pos2) -> (f64, f64) {
         let d = (p - self.at) / self.scale;
         (self.x0 + d.x as f64, self.y0 + d.y as f64)
+    }
+    fn rect(self) -> Rect {
+        Rect::from_min_max(self.at, self.to_screen(self.x1, self.y1))
     }
 }
 
@@ -67,6 +76,7 @@ impl VehicleWindow {
     /// Draws the window over `map`; returns what the user asked for.
     pub fn show(&mut self, ctx: &egui::Context, map: &Grid) -> Asked {
         self.poll();
+        self.drive(ctx.input(|i| i.time));
         let mut open = self.open;
         let mut asked = Asked::Nothing;
         egui::Window::new("Vehicle planner (Schnieders 2014, AIPATH)")
@@ -78,6 +88,8 @@ impl VehicleWindow {
                 self.views(ui, map);
             });
         self.open = open;
+        // A closed window's car stops: it drives by the clock, only while the window shows it.
+        self.playing &= open;
         if self.running() {
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
@@ -198,33 +210,37 @@ impl VehicleWindow {
             self.map_texture = Some((key, tex));
         }
         let tex = self.map_texture.as_ref().map(|t| t.1.id());
-        let margin = (3.0 * self.vehicle.turning_radius).max(12.0);
-        let (x0, x1) = (
-            self.start.x.min(self.goal.x) - margin,
-            self.start.x.max(self.goal.x) + margin,
-        );
-        let (y0, y1) = (
-            self.start.y.min(self.goal.y) - margin,
-            self.start.y.max(self.goal.y) + margin,
-        );
-        let (x0, y0) = (x0.max(0.0), y0.max(0.0));
-        let (x1, y1) = (x1.min(map.width() as f64), y1.min(map.height() as f64));
-        let avail = ui.available_size() - Vec2::new(0.0, 90.0);
+        let (x0, y0, x1, y1) = self.stretch(map);
+        // The views fill what the rest leaves: the titles over them, the gap between, the rows
+        // under them, as measured last frame (first a generous guess). Views sized to the
+        // window's whole room would overflow it by the rest, and the window would grow by as
+        // much every frame while it clips their bottom rows.
         let gap = 10.0;
-        let scale = ((avail.x - gap) / 2.0 / (x1 - x0) as f32)
+        let row = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
+        let guess = Vec2::new(
+            gap + 2.0 * ui.spacing().item_spacing.x + 8.0,
+            6.0 * row + 20.0,
+        );
+        let avail = ui.available_size() - self.chrome.unwrap_or(guess);
+        let top = ui.cursor().min.y;
+        let scale = (avail.x / 2.0 / (x1 - x0) as f32)
             .min(avail.y / (y1 - y0) as f32)
             .max(0.5);
         let size = Vec2::new((x1 - x0) as f32 * scale, (y1 - y0) as f32 * scale);
-        ui.horizontal_top(|ui| {
+        let views = ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
+                ui.set_max_width(size.x);
                 ui.label(RichText::new("AIPATH in (x, y, heading, speed)").small());
                 let (resp, painter) = ui.allocate_painter(size, Sense::click_and_drag());
                 let f = Frame {
                     x0,
                     y0,
+                    x1,
+                    y1,
                     scale,
                     at: resp.rect.min,
                 };
+                self.left_view = Some(f);
                 draw_map(&painter, resp.rect, tex, map, (x0, y0, x1, y1));
                 if let Some(r) = &self.result {
                     self.draw_search(&painter, &f, r);
@@ -235,6 +251,7 @@ impl VehicleWindow {
             });
             ui.add_space(gap);
             ui.vertical(|ui| {
+                ui.set_max_width(size.x);
                 let title = match &self.result {
                     Some(r) if r.grid_path.is_some() => format!(
                         "grid A*: {:.1} cells, {} corners tighter than the turning radius",
@@ -247,6 +264,8 @@ impl VehicleWindow {
                 let f = Frame {
                     x0,
                     y0,
+                    x1,
+                    y1,
                     scale,
                     at: resp.rect.min,
                 };
@@ -267,6 +286,52 @@ impl VehicleWindow {
             });
         });
         self.timeline(ui);
+        let used = Vec2::new(views.response.rect.width(), ui.min_rect().bottom() - top);
+        let chrome = used - Vec2::new(2.0 * size.x, size.y);
+        // Only ever more: rows that come and go (the timeline once a plan is in) must not
+        // make the views breathe.
+        self.chrome = Some(self.chrome.map_or(chrome, |c| c.max(chrome)));
+    }
+
+    /// The stretch of the map the views show (x0, y0, x1, y1 in metres): a map up to
+    /// [`WHOLE_MAP`] cells a side whole; on a larger one start, goal and every pose the search
+    /// reached, with room for a turn around them.
+    fn stretch(&self, map: &Grid) -> (f64, f64, f64, f64) {
+        let (w, h) = (map.width() as f64, map.height() as f64);
+        // Held while a pose is dragged: the pose follows the pointer, not a moving frame.
+        if let (Some(_), Some(f)) = (self.dragging, self.left_view) {
+            return (f.x0, f.y0, f.x1, f.y1);
+        }
+        if map.width().max(map.height()) <= WHOLE_MAP {
+            return (0.0, 0.0, w, h);
+        }
+        let margin = (3.0 * self.vehicle.turning_radius).max(12.0);
+        let reached = self
+            .result
+            .iter()
+            .flat_map(|r| r.arrivals.iter().map(|a| a.pose));
+        let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
+        for p in [self.start, self.goal].into_iter().chain(reached) {
+            (x0, y0) = (x0.min(p.x), y0.min(p.y));
+            (x1, y1) = (x1.max(p.x), y1.max(p.y));
+        }
+        (
+            (x0 - margin).max(0.0),
+            (y0 - margin).max(0.0),
+            (x1 + margin).min(w),
+            (y1 + margin).min(h),
+        )
+    }
+
+    /// Where the map point (x, y) in metres is drawn in the left view, as last drawn.
+    pub fn on_screen(&self, x: f64, y: f64) -> Option<Pos2> {
+        self.left_view.map(|f| f.to_screen(x, y))
+    }
+
+    /// The left view's rectangle on screen and the stretch of the map it shows (x0, y0, x1,
+    /// y1 in metres), as last drawn.
+    pub fn left_view(&self) -> Option<(Rect, [f64; 4])> {
+        self.left_view.map(|f| (f.rect(), [f.x0, f.y0, f.x1, f.y1]))
     }
 
     fn draw_search(&self, painter: &egui::Painter, f: &Frame, r: &VehicleResult) {
@@ -277,8 +342,8 @@ impl VehicleWindow {
         for e in &r.expanded[step.saturating_sub(FANS)..step] {
             r.model.successors(e.pose, &mut succ);
             let colour = match e.phase {
-                Phase::Probe => palette::JUMP,
-                Phase::Astar => Color32::from_rgba_unmultiplied(120, 120, 130, 90),
+                Phase::Probe => FAN_PROBE,
+                Phase::Astar => FAN_ASTAR,
             };
             for (a, _) in &succ {
                 let pts: Vec<Pos2> = arc_points(e.pose, cell, a.turn, 4)
@@ -387,27 +452,55 @@ impl VehicleWindow {
                 self.step = (self.step + 1).min(n);
             }
         });
-        if let Some(cost) = r.cost {
-            ui.horizontal(|ui| {
-                let label = if self.playing {
-                    "Pause car"
-                } else {
-                    "Drive car"
-                };
-                if ui.button(label).clicked() {
-                    self.playing = !self.playing;
-                    if self.time >= cost as f32 {
-                        self.time = 0.0;
-                    }
-                    self.step = n;
-                }
-                ui.add(egui::Slider::new(&mut self.time, 0.0..=cost as f32).text("s"));
-                let v = r.pose_at(self.time as f64).map_or(0.0, |p| p.v);
-                ui.label(format!("{v:.1} m/s"));
-                legend(ui, r.model.vehicle.max_speed);
-            });
+        glyph_legend(ui);
+        let Some(cost) = r.cost else {
+            return;
+        };
+        let now = ui.input(|i| i.time);
+        let (mut toggled, mut moved) = (false, false);
+        ui.horizontal(|ui| {
+            let label = if self.playing {
+                "Pause car"
+            } else {
+                "Drive car"
+            };
+            toggled = ui
+                .button(label)
+                .on_hover_text("drives the path in real time: a second of its time a second")
+                .clicked();
+            let slider = egui::Slider::new(&mut self.time, 0.0..=cost as f32).text("s");
+            moved = ui.add(slider).changed();
+            let v = r.pose_at(self.time as f64).map_or(0.0, |p| p.v);
+            ui.label(format!("{v:.1} m/s"));
+            legend(ui, r.model.vehicle.max_speed);
+        });
+        if toggled {
+            self.toggle_drive(now);
+            self.step = n;
+        }
+        if moved {
+            self.moved_car(now);
         }
     }
+}
+
+/// The fans' colours: while probing, and in A*.
+const FAN_PROBE: Color32 = palette::JUMP;
+const FAN_ASTAR: Color32 = Color32::from_rgba_unmultiplied_const(120, 120, 130, 90);
+
+/// What the left view's glyphs (in the canvas legend's words) and fans mean.
+fn glyph_legend(ui: &mut egui::Ui) {
+    let fans = [(FAN_PROBE, "fan: probing"), (FAN_ASTAR, "fan: A*")];
+    ui.horizontal_wrapped(|ui| {
+        for (c, label) in crate::app::views::legend::vehicle_extras()
+            .into_iter()
+            .chain(fans)
+        {
+            let (rect, _) = ui.allocate_exact_size(Vec2::splat(12.0), Sense::hover());
+            ui.painter().rect_filled(rect, 2.0, c);
+            ui.label(RichText::new(label).small());
+        }
+    });
 }
 
 /// A label and a dragged number for each setting, the number named by its label.

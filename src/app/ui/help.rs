@@ -10,12 +10,12 @@ const COLOURS: &[(Color32, &str, &str)] = &[
     (
         palette::OPEN,
         "open",
-        "generated, waiting on the open list to be expanded",
+        "generated, waiting on the open list to be expanded (in the vehicle planner, a pose's small glyph points its heading)",
     ),
     (
         palette::CLOSED,
         "closed",
-        "expanded: its cost from the start is settled (for A*, Dijkstra)",
+        "expanded: its cost from the start is settled (for A*, Dijkstra); in the vehicle planner, the last 200 poses expanded, as glyphs",
     ),
     (
         palette::CURRENT,

@@ -38,6 +38,15 @@ pub fn jump_extras() -> Extras {
     ]
 }
 
+/// The vehicle planner's glyphs: its search's poses waiting and expanded, in the canvas's
+/// open and closed colours (they mean the same).
+pub fn vehicle_extras() -> Extras {
+    vec![
+        (palette::OPEN, "open (waiting)"),
+        (palette::CLOSED, "closed (expanded)"),
+    ]
+}
+
 /// The legend's entries' names, in order (with `diff`, the diff's colours first).
 pub fn legend_names(diff: bool) -> Vec<&'static str> {
     legend_items(diff, &[]).into_iter().map(|i| i.1).collect()
