@@ -8,6 +8,7 @@ pub(crate) mod experiment;
 pub(crate) mod flight;
 pub(crate) mod lesson;
 pub(crate) mod vehicle;
+pub(crate) mod vehicle_paint;
 pub(crate) mod vehicle_view;
 
 use crate::app::{DialogPurpose, PathlabApp};
