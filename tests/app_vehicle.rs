@@ -197,6 +197,10 @@ fn the_views_show_every_row_of_a_small_map() {
     for k in 0..6 {
         h.hover_at(view.center() + eframe::egui::vec2(10.0 * k as f32, 0.0));
         h.run();
-        assert_eq!(h.state().vehicle().left_view().unwrap().0, view, "frame {k}");
+        assert_eq!(
+            h.state().vehicle().left_view().unwrap().0,
+            view,
+            "frame {k}"
+        );
     }
 }
