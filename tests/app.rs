@@ -461,6 +461,41 @@ fn quick_input_within_a_frame_all_counts() {
     assert_eq!(h.state().cursor(), before + 60);
 }
 
+/// A quick Shift+→ steps the big step: Shift pressed, → pressed and released, Shift released,
+/// all within one frame. The frame's modifiers are those at its end (no Shift); the key
+/// event's own modifiers hold Shift.
+#[test]
+fn a_quick_shift_arrow_chord_within_one_frame_steps_n() {
+    use egui::{Event, Key, Modifiers};
+    let mut h = harness(default_app());
+    h.run();
+    assert_eq!(h.state().cursor(), 0);
+    let key = |pressed, modifiers| Event::Key {
+        key: Key::ArrowRight,
+        physical_key: None,
+        pressed,
+        repeat: false,
+        modifiers,
+    };
+    // Straight into the next frame's input: `Harness::event` would give each event a frame.
+    h.input_mut().events.extend([
+        Event::ModifiersChanged(Modifiers::SHIFT),
+        key(true, Modifiers::SHIFT),
+        key(false, Modifiers::SHIFT),
+        Event::ModifiersChanged(Modifiers::NONE),
+    ]);
+    h.step();
+    h.run();
+    assert_eq!(h.state().cursor(), 10, "the big step (10), not 1");
+    // And a plain → in the same way steps one.
+    h.input_mut()
+        .events
+        .extend([key(true, Modifiers::NONE), key(false, Modifiers::NONE)]);
+    h.step();
+    h.run();
+    assert_eq!(h.state().cursor(), 11);
+}
+
 /// Panels keep their width: opening the World or Map sections does not widen the left panel
 /// (their rows wrap), and more views with longer names do not widen the right one (the
 /// statistics table scrolls sideways), so the views never jump.

@@ -186,3 +186,144 @@ fn an_area_is_painted_by_a_drag_on_the_map() {
     assert_eq!(h.state().crowd().painting, None, "back to the window");
     h.get_by_label_contains("start area (2, 3)");
 }
+
+/// The GPU views play like the CPU's: each keeps the first agents' paths (its kernels' CPU
+/// twins', which the batch is checked against), start to goal, and those paths add up to
+/// exactly the traffic the GPU counted: every agent of a batch under 400 is kept. Play moves
+/// them. Needs a GPU adapter (Mesa's lavapipe on CI).
+#[test]
+fn gpu_views_keep_their_agents_paths_and_play_them() {
+    let mut app = default_app();
+    app.apply(Command::RunCrowd(
+        vec!["astar-gpu".into(), "flow-gpu".into(), "pccp-gpu".into()],
+        200,
+    ));
+    let mut h = harness(app);
+    wait_for_batch(&mut h);
+    let r = h.state().crowd().result.as_ref().expect("a result");
+    assert!(
+        !r.notices.iter().any(|n| n.contains("instead")),
+        "{:?}",
+        r.notices
+    );
+    assert_eq!(r.outcomes.len(), 3);
+    for (panel, title, o) in &r.outcomes {
+        assert!(panel.gpu, "{title}: planned on the GPU");
+        assert!(title.contains("every cost equals the CPU's"), "{title}");
+        let paths = o.paths.as_ref().expect("the GPU view keeps paths");
+        assert_eq!(paths.len(), 200, "{title}");
+        let mut traffic = vec![0i64; o.traffic.values.len()];
+        for (i, p) in paths.iter().enumerate() {
+            assert_eq!(p.is_empty(), o.costs[i].is_nan(), "{title}: agent {i}");
+            // Each step to a neighbour.
+            for w in p.windows(2) {
+                let (a, b) = (r.grid.xy(w[0]), r.grid.xy(w[1]));
+                assert!(
+                    a.0.abs_diff(b.0) <= 1 && a.1.abs_diff(b.1) <= 1 && a != b,
+                    "{title}: agent {i} jumps from {a:?} to {b:?}"
+                );
+            }
+            let mut cells = p.clone();
+            cells.sort_unstable();
+            cells.dedup();
+            for c in cells {
+                traffic[c as usize] += 1;
+            }
+        }
+        assert_eq!(
+            traffic, o.traffic.values,
+            "{title}: the paths are the traffic"
+        );
+    }
+    h.get_by_label("Play agents").click();
+    for _ in 0..10 {
+        h.step();
+    }
+    assert!(h.state().crowd().time > 0.0, "the agents move");
+}
+
+/// While the first batch plans, the views say so, with its progress, not "No batch yet".
+#[test]
+fn a_planning_batch_says_planning_with_its_progress() {
+    let mut app = default_app();
+    app.apply(Command::RunCrowd(vec!["astar".into()], 1_000_000));
+    let mut h = harness(app);
+    h.step();
+    assert!(h.state().crowd().running());
+    h.get_by_label_contains("Planning… ");
+    h.get_by_label_contains("of 1000000 agents (");
+    assert!(h.query_by_label_contains("No batch yet").is_none());
+    h.get_by_label("Cancel").click();
+    wait_for_batch(&mut h);
+    h.get_by_label_contains("No batch yet");
+}
+
+/// Agents step from cell to cell: the step slider shows whole steps while they play.
+#[test]
+fn the_step_slider_shows_whole_steps() {
+    use egui_kittest::kittest::NodeT;
+    let mut app = default_app();
+    app.apply(Command::RunCrowd(vec!["astar".into()], 100));
+    let mut h = egui_kittest::Harness::builder()
+        .with_size(eframe::egui::vec2(1280.0, 800.0))
+        .with_max_steps(12)
+        .with_step_dt(1.0 / 60.0)
+        .build_ui_state(|ui, app: &mut pathlab::app::PathlabApp| app.show(ui), app);
+    wait_for_batch(&mut h);
+    h.get_by_label("Play agents").click();
+    // 30 cells a second at 60 frames a second: half a cell a frame.
+    for _ in 0..10 {
+        h.step();
+        if h.state().crowd().time.fract() != 0.0 {
+            break;
+        }
+    }
+    let t = h.state().crowd().time;
+    assert!(t.fract() != 0.0, "the test needs a time between steps: {t}");
+    let shown: Vec<f64> = h
+        .query_all_by_label_contains("step (first 400 agents)")
+        .filter_map(|n| n.accesskit_node().numeric_value())
+        .collect();
+    assert!(!shown.is_empty());
+    for v in shown {
+        assert_eq!(v, t.floor() as f64, "the step shown at time {t}");
+    }
+}
+
+/// The difference view colours on a symmetric log scale: a cell one agent apart is as far
+/// from white as ln 2 / ln(1 + max) of the way to the end colour (on a linear scale it would
+/// be white to the eye), checked pixel by pixel on the exported picture.
+#[test]
+fn the_difference_view_uses_a_symmetric_log_scale() {
+    use pathlab::crowd::heat::diverging;
+    use pathlab::space::Space;
+    let mut app = default_app();
+    app.apply(Command::RunCrowd(vec!["astar".into(), "pccp".into()], 400));
+    let mut h = harness(app);
+    wait_for_batch(&mut h);
+    h.get_by_label("difference").click();
+    h.run();
+    let r = h.state().crowd().result.as_ref().expect("a result");
+    let diff = r.outcomes[1].2.traffic.minus(&r.outcomes[0].2.traffic);
+    let max = diff.values.iter().map(|v| v.abs()).max().unwrap();
+    assert!(max > 20, "a difference worth a scale: {max}");
+    let png = h.state().crowd().png().expect("an image");
+    let cell = (512 / r.grid.width().max(r.grid.height())).max(1);
+    let mut small = 0;
+    for (n, &v) in diff.values.iter().enumerate() {
+        if v == 0 || !r.grid.is_passable(n as u32) {
+            continue;
+        }
+        let (x, y) = (n as u32 % diff.width, n as u32 / diff.width);
+        let t = v.signum() as f64 * (v.abs() as f64).ln_1p() / (max as f64).ln_1p();
+        let want = diverging(t);
+        let got = png
+            .get_pixel(x * cell + cell / 2, 16 + y * cell + cell / 2)
+            .0;
+        assert_eq!(got, want, "cell ({x}, {y}): {v} of ±{max}");
+        small += (v.abs() <= 3) as usize;
+    }
+    assert!(small > 0, "some cells differ by a few agents");
+    // The legend's middle is 0, its ends ±max.
+    h.get_by_label_contains("symmetric log scale");
+}

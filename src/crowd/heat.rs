@@ -22,7 +22,9 @@ pub enum Scale {
     /// 0 to `max` on inferno, logarithmically (traffic is heavy-tailed: a few corridors carry
     /// most agents).
     Counts { max: i64 },
-    /// −`max` to +`max` on a blue–white–red map (the difference of two runs).
+    /// −`max` to +`max` on a blue–white–red map (the difference of two runs), on a symmetric
+    /// log scale: a difference is as heavy-tailed as the traffic it is taken from, and on a
+    /// linear scale a few corridors' hundreds leave the ones and tens white.
     Signed { max: i64 },
 }
 
@@ -57,22 +59,23 @@ impl Scale {
                 // the walls' near-black for a cell crossed once to read as crossed.
                 inferno(LOWEST + (1.0 - LOWEST) * t.clamp(0.0, 1.0))
             }
-            Scale::Signed { max } => {
-                let t = (v as f64 / max as f64).clamp(-1.0, 1.0);
-                diverging(t)
-            }
+            Scale::Signed { max } => diverging(symlog(v as f64, max)),
         })
     }
 
     /// The value at fraction `t` ∈ [0, 1] of the legend: counts from 1 (0 is drawn as a free
-    /// cell, not on the ramp) to the top, logarithmically; signed values linearly.
+    /// cell, not on the ramp) to the top, logarithmically; signed values from −max through 0
+    /// (the middle) to max, logarithmically either side.
     pub fn value_at(self, t: f64) -> f64 {
         match self {
             Scale::Counts { max } => {
                 let (lo, hi) = (2f64.ln(), (max.max(1) as f64).ln_1p());
                 (lo + (hi - lo) * t).exp() - 1.0
             }
-            Scale::Signed { max } => (2.0 * t - 1.0) * max as f64,
+            Scale::Signed { max } => {
+                let u = (2.0 * t - 1.0).clamp(-1.0, 1.0);
+                u.signum() * ((u.abs() * (max.max(1) as f64).ln_1p()).exp() - 1.0)
+            }
         }
     }
 
@@ -215,6 +218,13 @@ pub fn png_bytes(img: &RgbImage) -> Result<Vec<u8>, String> {
     img.write_to(&mut png, image::ImageFormat::Png)
         .map_err(|e| e.to_string())?;
     Ok(png.into_inner())
+}
+
+/// `v` on the symmetric log scale up to ±`max`: ln(1 + |v|) / ln(1 + max), with `v`'s sign,
+/// in [−1, 1].
+fn symlog(v: f64, max: i64) -> f64 {
+    let t = v.abs().ln_1p() / (max.max(1) as f64).ln_1p();
+    (v.signum() * t).clamp(-1.0, 1.0)
 }
 
 /// Where on inferno the counts begin (a count of 1).

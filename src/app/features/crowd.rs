@@ -7,7 +7,7 @@ use crate::crowd::cpu::Outcome;
 use crate::crowd::{self, Batch, Method, World};
 use crate::map::io::Problem;
 use crate::map::Grid;
-use crate::space::GridSpace;
+use crate::space::{GridSpace, NodeId};
 use eframe::egui;
 
 /// One heat view: a method on a backend.
@@ -322,7 +322,12 @@ fn run(
         if panel.gpu {
             match gpu_plan(&world, &batch, panel.method, &|| !p.cancelled()) {
                 Err(GpuFail::Stopped) => return Err("Cancelled.".into()),
-                Ok((o, adapter, equal, notes)) => {
+                Ok((mut o, adapter, equal, notes)) => {
+                    // The kernels keep no paths: the first agents walk their twins' (the
+                    // batch was just checked against them, agent by agent), so a GPU view
+                    // plays like a CPU one.
+                    let walked = twin_paths(&world, &batch, &o.costs, panel.method, ANIMATED, p);
+                    o.paths = Some(walked.ok_or("Cancelled.")?);
                     p.add(n as u64);
                     notices.extend(notes.iter().map(|n| format!("{}: {n}.", panel.label())));
                     let check = if equal {
@@ -415,4 +420,115 @@ fn gpu_plan(
     Err(GpuFail::No(
         "this pathlab was built without the gpu feature".into(),
     ))
+}
+
+/// The first `keep` agents' paths, cells start to goal, as the CPU twins of the GPU kernels
+/// ([`crate::crowd::twin`]) find them: the paths the kernels walk when they agree with their
+/// twins. Agents without a cost in `costs` get none. `None` when `p` was cancelled.
+fn twin_paths(
+    world: &World,
+    batch: &Batch,
+    costs: &[f64],
+    method: Method,
+    keep: usize,
+    p: &Progress,
+) -> Option<Vec<Vec<NodeId>>> {
+    use crate::crowd::twin::flow_field;
+    use crate::crowd::twin_astar::{Octile, Scratch, Status};
+    use crate::crowd::twin_hna::{HnaGraph, HnaScratch, Tally};
+    let agents = &batch.agents[..batch.agents.len().min(keep)];
+    let mut paths = vec![vec![]; agents.len()];
+    let found = |i: usize| costs.get(i).is_some_and(|c| c.is_finite());
+    let g = &world.fixed;
+    // Memory as the kernels grow it: four times more for an agent that outgrew it, up to a
+    // table that holds every cell (or node) four times over.
+    let sizes = |nodes: usize| {
+        let top = (4 * nodes).next_power_of_two().max(1 << 12) as u32;
+        std::iter::successors(Some(1u32 << 12), move |&s| (s < top).then_some(4 * s))
+    };
+    match method {
+        Method::Astar => {
+            let h = Octile::of(g);
+            let mut scratch = Scratch::new(1 << 12);
+            for (i, a) in agents.iter().enumerate().filter(|(i, _)| found(*i)) {
+                if p.cancelled() {
+                    return None;
+                }
+                let mut status = Status::Overflow;
+                for s in sizes(g.cells()) {
+                    if scratch.slots < s {
+                        scratch = Scratch::new(s);
+                    }
+                    status = scratch.astar(g, h, a.start, a.goal, |_| {}).0;
+                    if status != Status::Overflow {
+                        break;
+                    }
+                }
+                if status == Status::Found {
+                    let path = &mut paths[i];
+                    scratch.path_back(a.start, a.goal, |c| path.push(c));
+                    path.reverse();
+                }
+            }
+        }
+        Method::Flow => {
+            let (mut dist, mut next) = (vec![], vec![]);
+            let mut goals: Vec<u32> = agents.iter().map(|a| a.goal).collect();
+            goals.sort_unstable();
+            goals.dedup();
+            for goal in goals {
+                if p.cancelled() {
+                    return None;
+                }
+                flow_field(g, goal, &mut dist, &mut next, |_| {});
+                for (i, a) in agents.iter().enumerate() {
+                    if a.goal != goal || !found(i) {
+                        continue;
+                    }
+                    // Downhill to the goal: a cell at most once.
+                    let mut c = a.start;
+                    paths[i].push(c);
+                    while c != goal && paths[i].len() <= g.cells() {
+                        c = next[c as usize];
+                        paths[i].push(c);
+                    }
+                }
+            }
+        }
+        Method::Pccp => {
+            let (Ok(graph), Some(mesh)) = (HnaGraph::of(world), world.mesh.as_ref()) else {
+                return Some(paths);
+            };
+            let first = Batch {
+                agents: agents.to_vec(),
+                source: String::new(),
+            };
+            let ends = HnaGraph::ends(mesh, &world.grid, &first);
+            let nodes = graph.polygons as usize + graph.vertices as usize + 2;
+            let mut tally = Tally::new(world.fixed.cells(), agents.len(), keep);
+            let mut scratch = HnaScratch::new(1 << 12);
+            let mut chain = vec![];
+            for (i, &a) in agents.iter().enumerate().filter(|(i, _)| found(*i)) {
+                if p.cancelled() {
+                    return None;
+                }
+                let (ps, pg) = (ends[2 * i], ends[2 * i + 1]);
+                let mut status = Status::Overflow;
+                for s in sizes(nodes) {
+                    if scratch.table.slots < s {
+                        scratch = HnaScratch::new(s);
+                    }
+                    status = scratch.search(&graph, ps, pg, |_| {}).0;
+                    if status != Status::Overflow {
+                        break;
+                    }
+                }
+                if status == Status::Found && scratch.chain(&graph, &mut chain) {
+                    tally.add(world, &graph, i, a, pg, &chain);
+                }
+            }
+            paths = tally.paths;
+        }
+    }
+    Some(paths)
 }

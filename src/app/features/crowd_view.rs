@@ -228,10 +228,23 @@ impl CrowdWindow {
 
     /// The views, their legend and the animation slider.
     fn views(&mut self, ui: &mut egui::Ui) -> Option<Asked> {
+        let planning = self.progress().map(|(d, total)| {
+            let pc = 100.0 * d as f64 / total.max(1) as f64;
+            format!("Planning… {d} of {total} agents ({pc:.0}%)")
+        });
         let Some(r) = &self.result else {
-            ui.label("No batch yet: choose the views and press Run batch.");
+            ui.label(
+                planning.unwrap_or_else(|| {
+                    "No batch yet: choose the views and press Run batch.".into()
+                }),
+            );
             return None;
         };
+        if let Some(p) = planning {
+            ui.label(format!(
+                "{p}; the views show the last batch until it is done."
+            ));
+        }
         ui.label(RichText::new(&r.source).strong());
         for n in &r.notices {
             ui.colored_label(Color32::from_rgb(178, 24, 43), n);
@@ -292,7 +305,7 @@ impl CrowdWindow {
                         let c = ((p - rect.min) / side).floor();
                         hovered = Some((c.x as u32, c.y as u32));
                     }
-                    // The first agents at the slider's step (views of the CPU keep paths).
+                    // The first agents at the slider's step (every view keeps their paths).
                     if show != Show::Difference {
                         if let Some(paths) = &r.outcomes[i].2.paths {
                             let t = self.time as usize;
@@ -329,10 +342,13 @@ impl CrowdWindow {
                 if ui.button(label).clicked() {
                     self.playing = !self.playing;
                 }
-                ui.add(
-                    egui::Slider::new(&mut self.time, 0.0..=(longest - 1) as f32)
-                        .text(format!("step (first {} agents)", super::crowd::ANIMATED)),
-                );
+                // Agents step cell by cell: the slider shows the whole step they are on.
+                let mut step = self.time as usize;
+                let slider = egui::Slider::new(&mut step, 0..=longest - 1)
+                    .text(format!("step (first {} agents)", super::crowd::ANIMATED));
+                if ui.add(slider).changed() {
+                    self.time = step as f32;
+                }
             });
         }
         None
@@ -360,35 +376,56 @@ impl CrowdWindow {
     }
 }
 
-/// The colour ramp with its values at both ends and in the middle.
+/// The colour ramp with its values at the ends, the middle and the quarters (both scales are
+/// logarithmic: the quarters say how fast the values grow).
 fn legend(ui: &mut egui::Ui, scale: Scale, show: Show) {
     let width = ui.available_width().min(600.0);
-    let (rect, _) = ui.allocate_exact_size(Vec2::new(width, 14.0), Sense::hover());
+    let (rect, _) = ui.allocate_exact_size(Vec2::new(width, 14.0 + 16.0), Sense::hover());
+    let ramp = Rect::from_min_size(rect.min, Vec2::new(width, 14.0));
+    let painter = ui.painter();
     let steps = 64;
     for s in 0..steps {
         let t = s as f64 / (steps - 1) as f64;
         let c = scale.ramp(t);
-        let x0 = rect.min.x + rect.width() * s as f32 / steps as f32;
-        let x1 = rect.min.x + rect.width() * (s + 1) as f32 / steps as f32;
-        ui.painter().rect_filled(
-            Rect::from_min_max(Pos2::new(x0, rect.min.y), Pos2::new(x1, rect.max.y)),
+        let x0 = ramp.min.x + ramp.width() * s as f32 / steps as f32;
+        let x1 = ramp.min.x + ramp.width() * (s + 1) as f32 / steps as f32;
+        painter.rect_filled(
+            Rect::from_min_max(Pos2::new(x0, ramp.min.y), Pos2::new(x1, ramp.max.y)),
             0.0,
             Color32::from_rgb(c[0], c[1], c[2]),
+        );
+    }
+    let ink = ui.visuals().text_color();
+    for t in [0.0, 0.25, 0.5, 0.75, 1.0] {
+        let v = scale.value_at(t);
+        let x = ramp.min.x + ramp.width() * t as f32;
+        painter.line_segment(
+            [Pos2::new(x, ramp.max.y), Pos2::new(x, ramp.max.y + 3.0)],
+            egui::Stroke::new(1.0, ink),
+        );
+        let align = match t {
+            0.0 => egui::Align2::LEFT_TOP,
+            1.0 => egui::Align2::RIGHT_TOP,
+            _ => egui::Align2::CENTER_TOP,
+        };
+        painter.text(
+            Pos2::new(x, ramp.max.y + 3.0),
+            align,
+            legend_number(v),
+            egui::FontId::proportional(12.0),
+            ink,
         );
     }
     let what = match show {
         Show::Traffic => "agents crossing a cell (log scale; white: none)",
         Show::Expansions => "expansions on a cell (log scale; white: none)",
-        Show::Difference => "agents, second view minus first",
+        Show::Difference => "agents, second view minus first (symmetric log scale; white: 0)",
     };
-    ui.horizontal(|ui| {
-        ui.set_width(width);
-        ui.label(format!("{:.0}", scale.value_at(0.0)));
-        ui.add_space(width / 2.0 - 60.0);
-        ui.label(format!("{:.0}", scale.value_at(0.5)));
-        ui.label(RichText::new(what).small());
-        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            ui.label(format!("{:.0}", scale.value_at(1.0)));
-        });
-    });
+    ui.label(RichText::new(what).small());
+}
+
+/// A legend value as a whole number (no "-0").
+fn legend_number(v: f64) -> String {
+    let r = v.round();
+    format!("{}", if r == 0.0 { 0 } else { r as i64 })
 }

@@ -8,6 +8,7 @@ pub(crate) mod experiment;
 pub(crate) mod flight;
 pub(crate) mod lesson;
 pub(crate) mod vehicle;
+pub(crate) mod vehicle_paint;
 pub(crate) mod vehicle_view;
 
 use crate::app::{DialogPurpose, PathlabApp};
@@ -98,9 +99,8 @@ impl Feature for Crowd {
 struct VehiclePlanner;
 
 impl Feature for VehiclePlanner {
-    fn update(&self, app: &mut PathlabApp, dt: f32) {
-        app.vehicle.advance(dt);
-    }
+    /// The car drives by the clock, in its window (`VehicleWindow::drive`): not by frames.
+    fn update(&self, _: &mut PathlabApp, _: f32) {}
     fn windows(&self, app: &mut PathlabApp, ctx: &egui::Context) {
         if !app.vehicle.open {
             return;

@@ -76,10 +76,18 @@ pub struct VehicleWindow {
     pub step: usize,
     pub time: f32,
     pub playing: bool,
+    /// While the car drives: the clock (s, the window's input clock) and the car's time when it
+    /// set off, or was last put somewhere on its slider.
+    clock: Option<(f64, f32)>,
     /// The pose being dragged on the map: 0 start, 1 goal; and whether it is being aimed.
     pub dragging: Option<(usize, bool)>,
     /// The map's texture and what it was made from (width, height, a hash of its cells).
     pub(super) map_texture: Option<((u32, u32, u64), eframe::egui::TextureHandle)>,
+    /// The left view as last drawn: the stretch of the map it shows and where.
+    pub(super) left_view: Option<super::vehicle_view::Frame>,
+    /// Room around the views, as measured when last drawn: the gap and item spacing beside
+    /// them, the titles over them and the rows under them.
+    pub(super) chrome: Option<eframe::egui::Vec2>,
 }
 
 impl Default for VehicleWindow {
@@ -101,8 +109,11 @@ impl Default for VehicleWindow {
             step: 0,
             time: 0.0,
             playing: false,
+            clock: None,
             dragging: None,
             map_texture: None,
+            left_view: None,
+            chrome: None,
         }
     }
 }
@@ -205,18 +216,42 @@ impl VehicleWindow {
         self.job.as_ref().map(|j| j.progress())
     }
 
-    /// Moves the car along the path.
-    pub fn advance(&mut self, dt: f32) {
+    /// Drives the car along the path at clock `now` (s): in real time, however often frames
+    /// come; it stops at the path's end.
+    pub fn drive(&mut self, now: f64) {
         if !self.playing {
+            self.clock = None;
             return;
         }
         let end = self.result.as_ref().and_then(|r| r.cost).unwrap_or(0.0) as f32;
-        self.time += dt;
+        let from = *self.clock.get_or_insert((now, self.time));
+        self.time = car_time(from, now, end);
         if self.time >= end {
-            self.time = end;
             self.playing = false;
+            self.clock = None;
         }
     }
+
+    /// Starts or pauses the car at clock `now`; from the start again once it has arrived.
+    pub(super) fn toggle_drive(&mut self, now: f64) {
+        self.playing = !self.playing;
+        let end = self.result.as_ref().and_then(|r| r.cost).unwrap_or(0.0) as f32;
+        if self.playing && self.time >= end {
+            self.time = 0.0;
+        }
+        self.clock = self.playing.then_some((now, self.time));
+    }
+
+    /// The car was put at another time on its slider at clock `now`: it drives on from there.
+    pub(super) fn moved_car(&mut self, now: f64) {
+        self.clock = self.playing.then_some((now, self.time));
+    }
+}
+
+/// The car's time at clock `now` when it set off from `from` = (clock, car time): one second
+/// of the car's a second of the clock, up to `end`.
+pub fn car_time(from: (f64, f32), now: f64, end: f32) -> f32 {
+    (from.1 as f64 + (now - from.0).max(0.0)).min(end as f64) as f32
 }
 
 /// The plan: AIPATH step by step, each iteration noted; then grid A* between the same cells.

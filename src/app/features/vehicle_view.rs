@@ -5,11 +5,15 @@
 //! oriented glyphs, the path coloured by speed, the car driving it) and grid A*'s path.
 
 use super::vehicle::{arc_points, VehicleResult, VehicleWindow, HEURISTICS};
+use super::vehicle_paint::{
+    draw_car, draw_map, draw_pose, glyph, glyph_legend, legend, map_image, speed_colour,
+    tiles_hash, FAN_ASTAR, FAN_PROBE,
+};
 use crate::app::palette;
-use crate::map::{Grid, Terrain};
+use crate::map::Grid;
 use crate::vehicle::search::Phase;
 use crate::vehicle::{Pose, Vehicle};
-use eframe::egui::{self, Color32, Pos2, Rect, RichText, Sense, Shape, Stroke, Vec2};
+use eframe::egui::{self, Pos2, Rect, RichText, Sense, Shape, Stroke, Vec2};
 
 /// Fans drawn at most (the latest up to the step shown), and glyphs.
 const FANS: usize = 1500;
@@ -22,17 +26,23 @@ pub enum Asked {
     Plan,
 }
 
+/// Maps whose longer side is at most this many cells are shown whole; on larger ones the
+/// views show the stretch around start, goal and what the search reached.
+const WHOLE_MAP: u32 = 256;
+
 /// A stretch of the map in metres and where it lies on screen.
-#[derive(Clone, Copy)]
-struct Frame {
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Frame {
     x0: f64,
     y0: f64,
-    scale: f32,
+    x1: f64,
+    y1: f64,
+    pub(super) scale: f32,
     at: Pos2,
 }
 
 impl Frame {
-    fn to_screen(self, x: f64, y: f64) -> Pos2 {
+    pub(super) fn to_screen(self, x: f64, y: f64) -> Pos2 {
         self.at
             + Vec2::new(
                 ((x - self.x0) as f32) * self.scale,
@@ -43,30 +53,16 @@ impl Frame {
         let d = (p - self.at) / self.scale;
         (self.x0 + d.x as f64, self.y0 + d.y as f64)
     }
-}
-
-/// Slow to fast: blue, green, yellow.
-pub fn speed_colour(f: f64) -> Color32 {
-    let f = f.clamp(0.0, 1.0) as f32;
-    let stops = [
-        (40.0, 60.0, 190.0),
-        (30.0, 170.0, 110.0),
-        (250.0, 210.0, 30.0),
-    ];
-    let (i, t) = if f < 0.5 {
-        (0, f * 2.0)
-    } else {
-        (1, (f - 0.5) * 2.0)
-    };
-    let (a, b) = (stops[i], stops[i + 1]);
-    let m = |x: f32, y: f32| (x + (y - x) * t) as u8;
-    Color32::from_rgb(m(a.0, b.0), m(a.1, b.1), m(a.2, b.2))
+    fn rect(self) -> Rect {
+        Rect::from_min_max(self.at, self.to_screen(self.x1, self.y1))
+    }
 }
 
 impl VehicleWindow {
     /// Draws the window over `map`; returns what the user asked for.
     pub fn show(&mut self, ctx: &egui::Context, map: &Grid) -> Asked {
         self.poll();
+        self.drive(ctx.input(|i| i.time));
         let mut open = self.open;
         let mut asked = Asked::Nothing;
         egui::Window::new("Vehicle planner (Schnieders 2014, AIPATH)")
@@ -78,6 +74,8 @@ impl VehicleWindow {
                 self.views(ui, map);
             });
         self.open = open;
+        // A closed window's car stops: it drives by the clock, only while the window shows it.
+        self.playing &= open;
         if self.running() {
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
@@ -198,33 +196,37 @@ impl VehicleWindow {
             self.map_texture = Some((key, tex));
         }
         let tex = self.map_texture.as_ref().map(|t| t.1.id());
-        let margin = (3.0 * self.vehicle.turning_radius).max(12.0);
-        let (x0, x1) = (
-            self.start.x.min(self.goal.x) - margin,
-            self.start.x.max(self.goal.x) + margin,
-        );
-        let (y0, y1) = (
-            self.start.y.min(self.goal.y) - margin,
-            self.start.y.max(self.goal.y) + margin,
-        );
-        let (x0, y0) = (x0.max(0.0), y0.max(0.0));
-        let (x1, y1) = (x1.min(map.width() as f64), y1.min(map.height() as f64));
-        let avail = ui.available_size() - Vec2::new(0.0, 90.0);
+        let (x0, y0, x1, y1) = self.stretch(map);
+        // The views fill what the rest leaves: the titles over them, the gap between, the rows
+        // under them, as measured last frame (first a generous guess). Views sized to the
+        // window's whole room would overflow it by the rest, and the window would grow by as
+        // much every frame while it clips their bottom rows.
         let gap = 10.0;
-        let scale = ((avail.x - gap) / 2.0 / (x1 - x0) as f32)
+        let row = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
+        let guess = Vec2::new(
+            gap + 2.0 * ui.spacing().item_spacing.x + 8.0,
+            6.0 * row + 20.0,
+        );
+        let avail = ui.available_size() - self.chrome.unwrap_or(guess);
+        let top = ui.cursor().min.y;
+        let scale = (avail.x / 2.0 / (x1 - x0) as f32)
             .min(avail.y / (y1 - y0) as f32)
             .max(0.5);
         let size = Vec2::new((x1 - x0) as f32 * scale, (y1 - y0) as f32 * scale);
-        ui.horizontal_top(|ui| {
+        let views = ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
+                ui.set_max_width(size.x);
                 ui.label(RichText::new("AIPATH in (x, y, heading, speed)").small());
                 let (resp, painter) = ui.allocate_painter(size, Sense::click_and_drag());
                 let f = Frame {
                     x0,
                     y0,
+                    x1,
+                    y1,
                     scale,
                     at: resp.rect.min,
                 };
+                self.left_view = Some(f);
                 draw_map(&painter, resp.rect, tex, map, (x0, y0, x1, y1));
                 if let Some(r) = &self.result {
                     self.draw_search(&painter, &f, r);
@@ -235,6 +237,7 @@ impl VehicleWindow {
             });
             ui.add_space(gap);
             ui.vertical(|ui| {
+                ui.set_max_width(size.x);
                 let title = match &self.result {
                     Some(r) if r.grid_path.is_some() => format!(
                         "grid A*: {:.1} cells, {} corners tighter than the turning radius",
@@ -247,6 +250,8 @@ impl VehicleWindow {
                 let f = Frame {
                     x0,
                     y0,
+                    x1,
+                    y1,
                     scale,
                     at: resp.rect.min,
                 };
@@ -267,6 +272,52 @@ impl VehicleWindow {
             });
         });
         self.timeline(ui);
+        let used = Vec2::new(views.response.rect.width(), ui.min_rect().bottom() - top);
+        let chrome = used - Vec2::new(2.0 * size.x, size.y);
+        // Only ever more: rows that come and go (the timeline once a plan is in) must not
+        // make the views breathe.
+        self.chrome = Some(self.chrome.map_or(chrome, |c| c.max(chrome)));
+    }
+
+    /// The stretch of the map the views show (x0, y0, x1, y1 in metres): a map up to
+    /// [`WHOLE_MAP`] cells a side whole; on a larger one start, goal and every pose the search
+    /// reached, with room for a turn around them.
+    fn stretch(&self, map: &Grid) -> (f64, f64, f64, f64) {
+        let (w, h) = (map.width() as f64, map.height() as f64);
+        // Held while a pose is dragged: the pose follows the pointer, not a moving frame.
+        if let (Some(_), Some(f)) = (self.dragging, self.left_view) {
+            return (f.x0, f.y0, f.x1, f.y1);
+        }
+        if map.width().max(map.height()) <= WHOLE_MAP {
+            return (0.0, 0.0, w, h);
+        }
+        let margin = (3.0 * self.vehicle.turning_radius).max(12.0);
+        let reached = self
+            .result
+            .iter()
+            .flat_map(|r| r.arrivals.iter().map(|a| a.pose));
+        let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
+        for p in [self.start, self.goal].into_iter().chain(reached) {
+            (x0, y0) = (x0.min(p.x), y0.min(p.y));
+            (x1, y1) = (x1.max(p.x), y1.max(p.y));
+        }
+        (
+            (x0 - margin).max(0.0),
+            (y0 - margin).max(0.0),
+            (x1 + margin).min(w),
+            (y1 + margin).min(h),
+        )
+    }
+
+    /// Where the map point (x, y) in metres is drawn in the left view, as last drawn.
+    pub fn on_screen(&self, x: f64, y: f64) -> Option<Pos2> {
+        self.left_view.map(|f| f.to_screen(x, y))
+    }
+
+    /// The left view's rectangle on screen and the stretch of the map it shows (x0, y0, x1,
+    /// y1 in metres), as last drawn.
+    pub fn left_view(&self) -> Option<(Rect, [f64; 4])> {
+        self.left_view.map(|f| (f.rect(), [f.x0, f.y0, f.x1, f.y1]))
     }
 
     fn draw_search(&self, painter: &egui::Painter, f: &Frame, r: &VehicleResult) {
@@ -277,8 +328,8 @@ impl VehicleWindow {
         for e in &r.expanded[step.saturating_sub(FANS)..step] {
             r.model.successors(e.pose, &mut succ);
             let colour = match e.phase {
-                Phase::Probe => palette::JUMP,
-                Phase::Astar => Color32::from_rgba_unmultiplied(120, 120, 130, 90),
+                Phase::Probe => FAN_PROBE,
+                Phase::Astar => FAN_ASTAR,
             };
             for (a, _) in &succ {
                 let pts: Vec<Pos2> = arc_points(e.pose, cell, a.turn, 4)
@@ -387,25 +438,34 @@ impl VehicleWindow {
                 self.step = (self.step + 1).min(n);
             }
         });
-        if let Some(cost) = r.cost {
-            ui.horizontal(|ui| {
-                let label = if self.playing {
-                    "Pause car"
-                } else {
-                    "Drive car"
-                };
-                if ui.button(label).clicked() {
-                    self.playing = !self.playing;
-                    if self.time >= cost as f32 {
-                        self.time = 0.0;
-                    }
-                    self.step = n;
-                }
-                ui.add(egui::Slider::new(&mut self.time, 0.0..=cost as f32).text("s"));
-                let v = r.pose_at(self.time as f64).map_or(0.0, |p| p.v);
-                ui.label(format!("{v:.1} m/s"));
-                legend(ui, r.model.vehicle.max_speed);
-            });
+        glyph_legend(ui);
+        let Some(cost) = r.cost else {
+            return;
+        };
+        let now = ui.input(|i| i.time);
+        let (mut toggled, mut moved) = (false, false);
+        ui.horizontal(|ui| {
+            let label = if self.playing {
+                "Pause car"
+            } else {
+                "Drive car"
+            };
+            toggled = ui
+                .button(label)
+                .on_hover_text("drives the path in real time: a second of its time a second")
+                .clicked();
+            let slider = egui::Slider::new(&mut self.time, 0.0..=cost as f32).text("s");
+            moved = ui.add(slider).changed();
+            let v = r.pose_at(self.time as f64).map_or(0.0, |p| p.v);
+            ui.label(format!("{v:.1} m/s"));
+            legend(ui, r.model.vehicle.max_speed);
+        });
+        if toggled {
+            self.toggle_drive(now);
+            self.step = n;
+        }
+        if moved {
+            self.moved_car(now);
         }
     }
 }
@@ -474,104 +534,4 @@ fn summary(r: &VehicleResult) -> String {
         ),
         _ => format!("no path within the cap: {iters}; {:.0} ms", r.ms),
     }
-}
-
-fn legend(ui: &mut egui::Ui, top: f64) {
-    let (rect, _) = ui.allocate_exact_size(Vec2::new(160.0, 12.0), Sense::hover());
-    let p = ui.painter();
-    for i in 0..32 {
-        let x = rect.left() + rect.width() * i as f32 / 32.0;
-        p.rect_filled(
-            Rect::from_min_size(
-                Pos2::new(x, rect.top()),
-                Vec2::new(rect.width() / 32.0 + 0.5, 12.0),
-            ),
-            0.0,
-            speed_colour(i as f64 / 31.0),
-        );
-    }
-    ui.label(format!("0 to {top:.1} m/s"));
-}
-
-fn tiles_hash(map: &Grid) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    map.tiles().hash(&mut h);
-    h.finish()
-}
-
-fn map_image(map: &Grid) -> egui::ColorImage {
-    let pixels: Vec<Color32> = map
-        .tiles()
-        .iter()
-        .map(|&t| match Terrain::of(t) {
-            Terrain::Ground | Terrain::Grass => palette::FREE,
-            Terrain::Swamp => palette::SWAMP,
-            Terrain::Water => palette::WATER,
-            Terrain::Trees => palette::TREES,
-            Terrain::OutOfBounds => palette::WALL,
-        })
-        .collect();
-    egui::ColorImage {
-        size: [map.width() as usize, map.height() as usize],
-        pixels,
-        ..Default::default()
-    }
-}
-
-fn draw_map(
-    painter: &egui::Painter,
-    rect: Rect,
-    tex: Option<egui::TextureId>,
-    map: &Grid,
-    (x0, y0, x1, y1): (f64, f64, f64, f64),
-) {
-    painter.rect_filled(rect, 0.0, palette::WALL);
-    if let Some(t) = tex {
-        let (w, h) = (map.width() as f32, map.height() as f32);
-        let uv = Rect::from_min_max(
-            Pos2::new(x0 as f32 / w, y0 as f32 / h),
-            Pos2::new(x1 as f32 / w, y1 as f32 / h),
-        );
-        painter.image(t, rect, uv, Color32::WHITE);
-    }
-}
-
-/// A small triangle at the pose, pointing its way.
-fn glyph(painter: &egui::Painter, f: &Frame, p: &Pose, colour: Color32, size: f32) {
-    let c = f.to_screen(p.x, p.y);
-    let s = (size * f.scale).clamp(2.0, 6.0);
-    let (dx, dy) = (p.phi.cos() as f32, p.phi.sin() as f32);
-    let tip = c + Vec2::new(dx, dy) * s * 1.4;
-    let l = c + Vec2::new(-dy, dx) * s * 0.6 - Vec2::new(dx, dy) * s * 0.6;
-    let r = c - Vec2::new(-dy, dx) * s * 0.6 - Vec2::new(dx, dy) * s * 0.6;
-    painter.add(Shape::convex_polygon(vec![tip, l, r], colour, Stroke::NONE));
-}
-
-/// A pose as a disc with an arrow.
-fn draw_pose(painter: &egui::Painter, f: &Frame, p: &Pose, colour: Color32, len: f32) {
-    let c = f.to_screen(p.x, p.y);
-    let tip = c + Vec2::new(p.phi.cos() as f32, p.phi.sin() as f32) * (18.0 * len);
-    painter.line_segment([c, tip], Stroke::new(3.0, colour));
-    painter.circle(c, 6.0, colour, Stroke::new(1.5, Color32::WHITE));
-}
-
-/// The car: a 4.5 m × 1.8 m box at its pose (smaller for vehicles that turn tighter).
-fn draw_car(painter: &egui::Painter, f: &Frame, p: &Pose, v: &Vehicle) {
-    let (dx, dy) = (p.phi.cos(), p.phi.sin());
-    let hl = (0.6 * v.turning_radius).min(2.25);
-    let hw = 0.4 * hl;
-    let corner = |a: f64, b: f64| f.to_screen(p.x + dx * a - dy * b, p.y + dy * a + dx * b);
-    let pts = vec![
-        corner(hl, hw),
-        corner(hl, -hw),
-        corner(-hl, -hw),
-        corner(-hl, hw),
-    ];
-    let c = speed_colour(p.v / v.max_speed);
-    painter.add(Shape::convex_polygon(
-        pts,
-        c,
-        Stroke::new(1.5, Color32::BLACK),
-    ));
 }

@@ -11,12 +11,22 @@ const COLOURS: &[(Color32, &str, &str)] = &[
     (
         palette::OPEN,
         "open (waiting)",
-        "generated, waiting on the open list to be expanded (D* Lite's first search: queued with g ≠ rhs)",
+        "generated, waiting on the open list to be expanded (D* Lite's first search: queued with g ≠ rhs; in the vehicle planner, a pose's small glyph points its heading)",
     ),
     (
         palette::CLOSED,
         "closed (expanded)",
-        "expanded: its cost from the start is settled (for A*, Dijkstra)",
+        "expanded: its cost from the start is settled (for A*, Dijkstra); in the vehicle planner, the last 200 poses expanded, as glyphs",
+    ),
+    (
+        palette::FAN_PROBE,
+        "fan: probing",
+        "Run > Vehicle planner: every action tried from a pose the probe expanded, as arcs",
+    ),
+    (
+        palette::FAN_ASTAR,
+        "fan: A*",
+        "Run > Vehicle planner: every action tried from a pose A* expanded, as faint arcs",
     ),
     (
         palette::CURRENT,
@@ -462,6 +472,7 @@ mod tests {
             "HPA*: cluster border",
             "inter-edge, entrance, graph vertex",
             "temporary edge",
+            "fan: probing",
             "navmesh: portal (dotted)",
             "3D: blocked voxel",
             "ground",

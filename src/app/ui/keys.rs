@@ -49,40 +49,38 @@ impl PathlabApp {
                 asked.push(Command::SetLayer(z - 1));
             }
         }
-        let (shift, keys) = ctx.input(|i| {
-            (
-                i.modifiers.shift,
-                [
-                    Key::ArrowRight,
-                    Key::ArrowLeft,
-                    Key::Home,
-                    Key::End,
-                    Key::F1,
-                    Key::F,
-                    Key::V,
-                    Key::B,
-                    Key::E,
-                    Key::R,
-                    Key::G,
-                    Key::L,
-                ]
-                .map(|k| i.key_pressed(k)),
-            )
+        let keys = ctx.input(|i| {
+            [
+                Key::Home,
+                Key::End,
+                Key::F1,
+                Key::F,
+                Key::V,
+                Key::B,
+                Key::E,
+                Key::R,
+                Key::G,
+                Key::L,
+            ]
+            .map(|k| i.key_pressed(k))
         });
-        let n = if shift { self.step_n.max(1) } else { 1 };
-        let [_, _, home, end, f1, f, v, b, e, r, g, l] = keys;
-        // Every press counts, however many come within one frame (and auto-repeat too).
-        let (right, left) = ctx.input(|i| {
-            (
-                i.num_presses(Key::ArrowRight),
-                i.num_presses(Key::ArrowLeft),
-            )
-        });
+        let [home, end, f1, f, v, b, e, r, g, l] = keys;
+        // Every press counts, however many come within one frame (and auto-repeat too), each
+        // with the modifiers it was pressed with: a quick Shift+→ whose Shift went down and up
+        // within the frame leaves the frame's modifiers without Shift, its key event not.
+        let big = self.step_n.max(1);
+        let steps = |key: Key| -> usize {
+            presses(ctx, key)
+                .iter()
+                .map(|m| if m.shift { big } else { 1 })
+                .sum()
+        };
+        let (right, left) = (steps(Key::ArrowRight), steps(Key::ArrowLeft));
         if right > 0 {
-            asked.push(Command::StepForward(n * right));
+            asked.push(Command::StepForward(right));
         }
         if left > 0 {
-            asked.push(Command::StepBack(n * left));
+            asked.push(Command::StepBack(left));
         }
         if home {
             asked.push(Command::GoTo(0));
@@ -118,13 +116,8 @@ impl PathlabApp {
         }
         // S and T: start or goal (target) to the cell under the pointer, else the selected one,
         // at any zoom.
-        let (set_s, set_t) = ctx.input(|i| {
-            let plain = !i.modifiers.command && !i.modifiers.alt;
-            (
-                plain && i.key_pressed(Key::S),
-                plain && i.key_pressed(Key::T),
-            )
-        });
+        let plain = |key: Key| presses(ctx, key).iter().any(|m| !m.command && !m.alt);
+        let (set_s, set_t) = (plain(Key::S), plain(Key::T));
         if let Some(c) = self.hover.or(self.selected).filter(|_| set_s || set_t) {
             asked.push(Command::MoveEndpoint(set_s, c));
         } else if set_s || set_t {
@@ -143,4 +136,23 @@ impl PathlabApp {
             self.apply(c);
         }
     }
+}
+
+/// The modifiers of each press of `key` this frame, as its own event carries them (the frame's
+/// `modifiers` are those at its end).
+fn presses(ctx: &egui::Context, key: egui::Key) -> Vec<egui::Modifiers> {
+    ctx.input(|i| {
+        i.events
+            .iter()
+            .filter_map(|e| match e {
+                egui::Event::Key {
+                    key: k,
+                    pressed: true,
+                    modifiers,
+                    ..
+                } if *k == key => Some(*modifiers),
+                _ => None,
+            })
+            .collect()
+    })
 }

@@ -81,6 +81,9 @@ pub const ACTIVE_TITLE: Color32 = Color32::from_rgb(40, 75, 130);
 pub const CHANGED: Color32 = Color32::from_rgb(0, 200, 220);
 pub const ARROW: Color32 = Color32::from_rgba_premultiplied(60, 60, 60, 160);
 /// Labels on cells (g when zoomed in): dark on every fill of the map.
+/// The vehicle planner's fans of arcs: each iteration's actions while probing, and in A*.
+pub const FAN_PROBE: Color32 = Color32::from_rgb(50, 140, 130);
+pub const FAN_ASTAR: Color32 = Color32::from_rgba_unmultiplied_const(120, 120, 130, 90);
 pub const LABEL: Color32 = Color32::from_rgb(30, 30, 30);
 
 /// Colour of a terrain with nothing on it.

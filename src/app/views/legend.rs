@@ -98,6 +98,7 @@ pub fn every_entry() -> Vec<(Option<Color32>, &'static str)> {
     for w in crate::app::worlds::every_ui() {
         v.extend(w.legend());
     }
+    v.extend(vehicle_extras());
     let mut out: Vec<(Option<Color32>, &'static str)> = vec![];
     for (c, l) in v {
         if !out.iter().any(|e| e.1 == l) {
@@ -106,6 +107,17 @@ pub fn every_entry() -> Vec<(Option<Color32>, &'static str)> {
     }
     out.extend(SCALES.iter().map(|&l| (None, l)));
     out
+}
+
+/// The vehicle planner's glyphs: its search's poses waiting and expanded, in the canvas's
+/// open and closed colours (they mean the same); then its fans of arcs.
+pub fn vehicle_extras() -> Extras {
+    vec![
+        (palette::OPEN, "open (waiting)"),
+        (palette::CLOSED, "closed (expanded)"),
+        (palette::FAN_PROBE, "fan: probing"),
+        (palette::FAN_ASTAR, "fan: A*"),
+    ]
 }
 
 /// The legend's entries' names, in order (with `diff`, the diff's colours first).
