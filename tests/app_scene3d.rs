@@ -46,7 +46,12 @@ fn the_moving_scene_flies_replays_and_checks_every_repair() {
     let scene = Scene::krafft2019_like(true);
     let setup = Setup::default();
     let mut at_start = VoxelGrid::new(1, 1, 1).unwrap();
-    scene.rasterise(0.0, setup.safety, Some(scene.start), &mut at_start);
+    scene.rasterise(
+        0.0,
+        setup.safety,
+        scene.timed_on_schedule(0.0),
+        &mut at_start,
+    );
     assert_eq!(h.state().doc().volume.as_ref().unwrap().voxels, at_start);
 
     h.state_mut()
@@ -97,14 +102,15 @@ fn the_moving_scene_flies_replays_and_checks_every_repair() {
         let r = got_log.replan_at(t).expect("a replan in force");
         let rp = &got_log.replans[r];
         let mut graph = VoxelGrid::new(1, 1, 1).unwrap();
-        // With the agent where it was then: a timed block never appears on it.
-        let at = got_log
+        // With the timed blocks as they were then (held while the agent was near them).
+        let timed = got_log
             .frames
             .iter()
             .rev()
             .find(|f| f.t <= rp.t)
-            .map(|f| f.pos);
-        scene.rasterise(got_log.t0 + rp.t, setup.safety, at, &mut graph);
+            .unwrap()
+            .timed;
+        scene.rasterise(got_log.t0 + rp.t, setup.safety, timed, &mut graph);
         let app = h.state();
         assert_eq!(app.flight().as_ref().unwrap().frame, k);
         let vol = app.doc().volume.as_ref().unwrap();

@@ -292,15 +292,31 @@ fn experiment_gps_prints_its_csv_and_refuses_bad_settings() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],
-        "knowledge,run,astar_length,gps_length,ratio,explored_cells,known_share"
+        "knowledge,run,start_x,start_y,goal_x,goal_y,astar_length,gps_length,ratio,\
+         explored_cells,known_share"
     );
     assert_eq!(lines.len(), 1 + 9);
+    // The start and goal columns name the run's own hexes: A* between them, on the same hex
+    // world, costs the row's A* length (and the run's draw gives the same pair).
+    use pathlab::experiment::gps_run::{endpoints, room_map, HexWorld};
+    use rand::SeedableRng;
+    let world = HexWorld::from_square(&room_map(64, 1.0, 1), 1.0).unwrap();
     for l in &lines[1..] {
         let f: Vec<f64> = l.split(',').map(|v| v.parse().unwrap()).collect();
         assert!(
-            f[3] >= f[2] - 1e-6 && (f[4] - f[3] / f[2]).abs() < 1e-3,
+            f[7] >= f[6] - 1e-6 && (f[8] - f[7] / f[6]).abs() < 1e-3,
             "{l}"
         );
+        let (s, g) = (
+            world.space.node(f[2] as u32, f[3] as u32).unwrap(),
+            world.space.node(f[4] as u32, f[5] as u32).unwrap(),
+        );
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1 + f[1] as u64);
+        assert_eq!(endpoints(&world, &mut rng).unwrap(), (s, g), "{l}");
+        let q = pathlab::search::Query { start: s, goal: g };
+        let mut a = pathlab::search::registry::build("astar", &world.space, q).unwrap();
+        a.run_null(&world.space);
+        assert!((a.cost().unwrap() - f[6]).abs() < 1e-3, "{l}");
     }
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(

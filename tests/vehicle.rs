@@ -298,3 +298,32 @@ fn no_car_slips_between_walls_that_touch_at_a_corner_nor_starts_too_fast() {
     model.successors(fast, &mut out);
     assert!(out.is_empty());
 }
+
+/// The closed-node choice the thesis leaves open (§4.3.2 re-opens explored nodes, §2's A*
+/// keeps its closed list closed): with `reopen` off no closed node is ever opened again, and
+/// every path found still replays through the physics; with it on, the same searches do
+/// reopen nodes (so the switch is what makes the difference).
+#[test]
+fn closed_nodes_stay_closed_when_told() {
+    use pathlab::experiment::aipath::{problems, Test};
+    let mut reopened_on = 0;
+    for p in problems(Test::Heuristics, 6, 3) {
+        for reopen in [false, true] {
+            let model = Model::new(p.vehicle, Discretisation::THESIS, None).unwrap();
+            let goal = Goal::thesis(p.goal, 1.0);
+            let mut planner = Planner::new(model, Heuristic::THESIS, p.start, goal, false);
+            planner.reopen = reopen;
+            planner.set_cap(20_000);
+            let status = planner.run(&mut pathlab::trace::NullTracer);
+            if reopen {
+                reopened_on += planner.stats.reopened;
+            } else {
+                assert_eq!(planner.stats.reopened, 0, "{p:?}");
+            }
+            if status == Status::Found {
+                drivable(&planner.model, &planner.path().unwrap()).unwrap();
+            }
+        }
+    }
+    assert!(reopened_on > 0, "the searches reopen nodes when allowed");
+}

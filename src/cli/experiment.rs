@@ -174,6 +174,27 @@ pub enum Experiment {
         /// whether its experiments used it is not said).
         #[arg(long)]
         half_accel: bool,
+        /// Speed step of the discretised states, m/s (the thesis gives none; default: pathlab's
+        /// choice, docs/schnieders2014.md).
+        #[arg(long)]
+        speed_step: Option<f64>,
+        /// Heading step of the discretised states, degrees (the heading test varies it itself).
+        #[arg(long)]
+        heading_step: Option<f64>,
+        /// Steering step, degrees of heading change per action (the exact limits are always
+        /// offered too).
+        #[arg(long)]
+        steer_step: Option<f64>,
+        /// Which arrival a node keeps: `cost` (§4.5) or `cost-plus-estimate` (§4.3.2).
+        #[arg(long, value_parser = ["cost", "cost-plus-estimate"])]
+        replace: Option<String>,
+        /// Whether a closed node is opened again when a better arrival reaches it (`yes`,
+        /// §4.3.2) or stays closed (`no`, §2's closed list).
+        #[arg(long, value_parser = ["yes", "no"])]
+        reopen: Option<String>,
+        /// Run only this variant of the test (e.g. `time` of `heuristics`).
+        #[arg(long)]
+        variant: Option<String>,
         /// Write one row per variant here (atomically): `test,variant,runs,mean_iterations,
         /// mean_time_ms,mean_travel_s,success_rate`; the tables go to stdout.
         #[arg(long)]
@@ -213,9 +234,16 @@ pub fn run(e: Experiment) -> Result<i32> {
             cap,
             thesis_heuristic,
             half_accel,
+            speed_step,
+            heading_step,
+            steer_step,
+            replace,
+            reopen,
+            variant,
             csv,
         } => {
             use pathlab::experiment::aipath;
+            use pathlab::vehicle::search::Replace;
             use pathlab::vehicle::Heuristic;
             let test = aipath::Test::from_name(&test).expect("clap checked the name");
             if let Some(p) = &csv {
@@ -225,32 +253,73 @@ pub fn run(e: Experiment) -> Result<i32> {
                     bail!("--csv {}: not a file in an existing folder", p.display());
                 }
             }
-            let base = if thesis_heuristic {
-                Heuristic::THESIS
-            } else {
-                Heuristic::SOUND
-            };
-            let n = runs as usize * aipath::variants(test, base, half_accel).len();
+            let mut set = aipath::Settings::DEFAULT;
+            if thesis_heuristic {
+                set.heuristic = Heuristic::THESIS;
+            }
+            set.grid.half_accel |= half_accel;
+            set.grid.speed = speed_step.unwrap_or(set.grid.speed);
+            set.grid.heading = heading_step.unwrap_or(set.grid.heading);
+            set.grid.steer = steer_step.unwrap_or(set.grid.steer);
+            if let Err(e) = set.grid.check() {
+                bail!("{e}");
+            }
+            match replace.as_deref() {
+                Some("cost") => set.replace = Replace::Cost,
+                Some(_) => set.replace = Replace::CostPlusEstimate,
+                None => {}
+            }
+            if let Some(r) = &reopen {
+                set.reopen = r == "yes";
+            }
+            let all = aipath::variants(test, &set);
+            if let Some(v) = &variant {
+                if !all.iter().any(|a| a.name == v) {
+                    let names: Vec<&str> = all.iter().map(|a| a.name).collect();
+                    bail!(
+                        "--variant {v}: the {} test's variants are {}",
+                        test.name(),
+                        names.join(", ")
+                    );
+                }
+            }
+            let keep = |a: &aipath::Variant| variant.as_deref().is_none_or(|v| v == a.name);
+            let n = runs as usize * all.iter().filter(|a| keep(a)).count();
             let bar = Mutex::new(LateProgress::new(n));
-            let report = aipath::run(test, runs as usize, seed, (base, half_accel), cap, &|k| {
+            let report = aipath::run(test, runs as usize, seed, (&set, &keep), cap, &|k| {
                 if let Ok(mut b) = bar.lock() {
                     b.inc_by(k as u64);
                 }
             });
             drop(bar);
+            let g = &set.grid;
             let mut table = format!(
-                "AIPATH {} test: {runs} problems, seed {seed}, cap {cap}, {} heuristic{}\n",
+                "AIPATH {} test: {runs} problems, seed {seed}, cap {cap}, {} heuristic{}; \
+                 speed step {} m/s, heading step {}°, steering step {}°, a node keeps the \
+                 lowest {}, closed nodes {}\n",
                 test.name(),
                 if thesis_heuristic {
                     "the thesis's"
                 } else {
                     "the sound"
                 },
-                if half_accel {
+                if g.half_accel {
                     ", half acceleration offered"
                 } else {
                     ""
-                }
+                },
+                g.speed,
+                g.heading,
+                g.steer,
+                match set.replace {
+                    Replace::Cost => "cost",
+                    Replace::CostPlusEstimate => "cost plus estimate",
+                },
+                if set.reopen {
+                    "reopened"
+                } else {
+                    "stay closed"
+                },
             );
             table.push_str(&report.table());
             for (v, p, why) in &report.undrivable {

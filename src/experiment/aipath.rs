@@ -19,6 +19,7 @@
 
 use crate::search::Status;
 use crate::vehicle::check::drivable;
+use crate::vehicle::search::Replace;
 use crate::vehicle::{
     Discretisation, Estimate, Goal, Heuristic, Model, Phase, Planner, Pose, Vehicle,
 };
@@ -125,6 +126,31 @@ fn on_lattice(p: Pose) -> Pose {
     )
 }
 
+/// What every variant of a test shares: the choices the thesis leaves open.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    /// The heuristic the test does not vary.
+    pub heuristic: Heuristic,
+    /// The discretisation (cell and heading steps are varied by their own tests); with
+    /// `half_accel`, every variant also offers half acceleration (the thesis's optional
+    /// intermediate step).
+    pub grid: Discretisation,
+    /// Which arrival a node keeps ([`Replace`]).
+    pub replace: Replace,
+    /// Whether a closed node is opened again when a better arrival reaches it.
+    pub reopen: bool,
+}
+
+impl Settings {
+    /// pathlab's choices for what the thesis leaves open (docs/schnieders2014.md says why).
+    pub const DEFAULT: Settings = Settings {
+        heuristic: Heuristic::SOUND,
+        grid: Discretisation::THESIS,
+        replace: Replace::CostPlusEstimate,
+        reopen: true,
+    };
+}
+
 /// A way of planning that a test compares.
 #[derive(Clone, Copy, Debug)]
 pub struct Variant {
@@ -134,22 +160,23 @@ pub struct Variant {
     pub probe: bool,
     /// The pure lattice ([`Planner::lattice`]).
     pub lattice: bool,
+    pub replace: Replace,
+    pub reopen: bool,
 }
 
-/// The variants of `test`; `base` is the heuristic the test does not vary; with `half_accel`,
-/// every variant also offers half acceleration (the thesis's optional intermediate step).
-pub fn variants(test: Test, base: Heuristic, half_accel: bool) -> Vec<Variant> {
+/// The variants of `test`, each with `set`'s choices where the test does not vary them.
+pub fn variants(test: Test, set: &Settings) -> Vec<Variant> {
     let v = |name, heuristic, grid, probe| Variant {
         name,
         heuristic,
         grid,
         probe,
         lattice: false,
+        replace: set.replace,
+        reopen: set.reopen,
     };
-    let d = Discretisation {
-        half_accel,
-        ..Discretisation::THESIS
-    };
+    let d = set.grid;
+    let base = set.heuristic;
     match test {
         Test::Heuristics => vec![
             v(
@@ -221,6 +248,8 @@ pub fn plan(p: &Problem, v: &Variant, cap: u64) -> (Run, Option<String>) {
     let t0 = Instant::now();
     let goal = Goal::thesis(p.goal, v.grid.cell);
     let mut planner = Planner::new(model, v.heuristic, p.start, goal, v.probe);
+    planner.replace = v.replace;
+    planner.reopen = v.reopen;
     if v.lattice {
         planner = planner.lattice();
     }
@@ -294,18 +323,18 @@ pub struct Report {
     pub undrivable: Vec<(usize, usize, String)>,
 }
 
-/// Runs `test` on `runs` problems from `seed`, every variant, problems in parallel; `done(k)`
-/// is told as searches finish.
+/// Runs `test` on `runs` problems from `seed`, every variant (or those `keep` keeps),
+/// problems in parallel; `done(k)` is told as searches finish.
 pub fn run(
     test: Test,
     runs: usize,
     seed: u64,
-    (base, half_accel): (Heuristic, bool),
+    (set, keep): (&Settings, &dyn Fn(&Variant) -> bool),
     cap: u64,
     done: &(dyn Fn(usize) + Sync),
 ) -> Report {
     let problems = problems(test, runs, seed);
-    let variants = variants(test, base, half_accel);
+    let variants: Vec<Variant> = variants(test, set).into_iter().filter(keep).collect();
     let mut all = vec![];
     let mut undrivable = vec![];
     for (vi, v) in variants.iter().enumerate() {
@@ -506,6 +535,9 @@ impl Report {
     /// Where the probe stopped, and AIPATH (the probe, then A* from every probed node)
     /// against A* alone.
     fn probe_summary(&self) -> String {
+        if self.runs.len() < 2 {
+            return String::new();
+        }
         let runs = &self.runs[1];
         let mut ends: Vec<f64> = runs.iter().filter_map(|r| r.probe_end).collect();
         ends.sort_by(f64::total_cmp);

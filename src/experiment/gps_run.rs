@@ -201,6 +201,9 @@ pub fn build_knowledge(
 pub struct GpsRow {
     pub knowledge: u32,
     pub run: u32,
+    /// The walk's start and goal hexes, as (column, row) of the hex world.
+    pub start: (u32, u32),
+    pub goal: (u32, u32),
     pub astar_length: f64,
     pub gps_length: f64,
     pub explored_cells: usize,
@@ -214,8 +217,9 @@ impl GpsRow {
     }
 }
 
-pub const CSV_HEADER: &str =
-    "knowledge,run,astar_length,gps_length,ratio,explored_cells,known_share";
+/// Start and goal are hex (column, row) pairs, so a run can be walked again on its own.
+pub const CSV_HEADER: &str = "knowledge,run,start_x,start_y,goal_x,goal_y,astar_length,\
+gps_length,ratio,explored_cells,known_share";
 
 /// The experiment's settings.
 #[derive(Clone, Debug)]
@@ -290,6 +294,8 @@ pub fn run(w: &HexWorld, s: &Setup) -> Result<(Vec<GpsRow>, Builds), String> {
             rows.push(GpsRow {
                 knowledge: k,
                 run: r,
+                start: w.space.xy(a),
+                goal: w.space.xy(b),
                 astar_length: opt,
                 gps_length: walk.length,
                 explored_cells: walk.explored(),
@@ -308,9 +314,13 @@ pub fn csv(rows: &[GpsRow]) -> String {
     for r in rows {
         let _ = writeln!(
             s,
-            "{},{},{:.3},{:.3},{:.4},{},{:.4}",
+            "{},{},{},{},{},{},{:.3},{:.3},{:.4},{},{:.4}",
             r.knowledge,
             r.run,
+            r.start.0,
+            r.start.1,
+            r.goal.0,
+            r.goal.1,
             r.astar_length,
             r.gps_length,
             r.ratio(),

@@ -198,15 +198,22 @@ impl Scene {
         }
     }
 
-    /// Where obstacle `i` is at time `t` (s).
-    pub fn pose(&self, i: usize, t: f32) -> Option<Pose> {
+    /// Obstacle `i` where it stands before it moves.
+    fn still(&self, i: usize) -> Pose {
         let o = &self.obstacles[i];
-        let still = Pose {
+        Pose {
             centre: o.centre,
             half: o.half,
             angle: 0.0,
             about_z: true,
-        };
+        }
+    }
+
+    /// Where obstacle `i` is at time `t` (s); a timed block on its own timer (a flight holds
+    /// it while the agent is near: [`TimedClock`]).
+    pub fn pose(&self, i: usize, t: f32) -> Option<Pose> {
+        let o = &self.obstacles[i];
+        let still = self.still(i);
         match o.motion {
             Motion::Static => Some(still),
             Motion::Patrol { to, speed } => Some(Pose {
@@ -232,46 +239,67 @@ impl Scene {
         )
     }
 
-    /// The blocked cells at time `t` into `out` (cleared first); `safety` enlarges moving
-    /// obstacles (see the module's text). A timed block due to appear where the agent (at
-    /// `agent`) is stays away until the agent has left it (Krafft 2019 §4.4.4: a block never
-    /// appears on the agent).
-    pub fn rasterise(&self, t: f32, safety: bool, agent: Option<[f32; 3]>, out: &mut VoxelGrid) {
-        self.rasterise_some(t, safety, agent, |_| true, out);
+    /// The blocked cells at time `t` into `out` (cleared first), the timed blocks as `timed`
+    /// says (a flight's [`TimedClock`], or [`Scene::timed_on_schedule`]); `safety` enlarges
+    /// moving obstacles (see the module's text).
+    pub fn rasterise(&self, t: f32, safety: bool, timed: Timed, out: &mut VoxelGrid) {
+        self.rasterise_some(t, safety, timed, |_| true, out);
     }
 
     /// The cells the obstacles that move (patrolling, turning, timed) touch at time `t`, by
     /// their true shapes: what the app draws in their own colour.
-    pub fn rasterise_moving(&self, t: f32, agent: Option<[f32; 3]>, out: &mut VoxelGrid) {
-        self.rasterise_some(t, false, agent, |m| !matches!(m, Motion::Static), out);
+    pub fn rasterise_moving(&self, t: f32, timed: Timed, out: &mut VoxelGrid) {
+        self.rasterise_some(t, false, timed, |m| !matches!(m, Motion::Static), out);
     }
 
-    /// Whether timed block `p` would appear on the agent at `a` (its cell touches the block).
-    fn on_agent(p: &Pose, a: [f32; 3]) -> bool {
-        touches(p, a.map(|v| v.floor() as i64))
+    /// The timed blocks, in order: (their bit in [`Timed`], obstacle index, period).
+    fn timed_blocks(&self) -> impl Iterator<Item = (usize, usize, f32)> + '_ {
+        self.obstacles
+            .iter()
+            .enumerate()
+            .filter_map(|(i, o)| match o.motion {
+                Motion::Timed { period } => Some((i, period)),
+                _ => None,
+            })
+            .enumerate()
+            .map(|(k, (i, p))| (k, i, p))
+    }
+
+    /// The timed blocks present at `t` on their own timers, with no agent to hold them.
+    pub fn timed_on_schedule(&self, t: f32) -> Timed {
+        let mut m = 0;
+        for (k, i, _) in self.timed_blocks() {
+            if self.pose(i, t).is_some() {
+                m |= 1 << k;
+            }
+        }
+        Timed(m)
     }
 
     fn rasterise_some(
         &self,
         t: f32,
         safety: bool,
-        agent: Option<[f32; 3]>,
+        timed: Timed,
         keep: impl Fn(&Motion) -> bool,
         out: &mut VoxelGrid,
     ) {
         *out = VoxelGrid::new(DIMS[0], DIMS[1], DIMS[2]).expect("the scene's box fits");
+        let mut k = 0;
         for i in 0..self.obstacles.len() {
-            if !keep(&self.obstacles[i].motion) {
-                continue;
-            }
-            let Some(mut p) = self.pose(i, t) else {
-                continue;
-            };
-            if let (Motion::Timed { .. }, Some(a)) = (&self.obstacles[i].motion, agent) {
-                if Self::on_agent(&p, a) {
-                    continue;
+            let motion = &self.obstacles[i].motion;
+            let present = match motion {
+                // The timed blocks as `timed` has them, not as their timers alone would.
+                Motion::Timed { .. } => {
+                    k += 1;
+                    timed.0 & (1 << (k - 1)) != 0
                 }
+                _ => true,
+            };
+            if !present || !keep(motion) {
+                continue;
             }
+            let mut p = self.pose(i, t).unwrap_or_else(|| self.still(i));
             let moving = !matches!(
                 self.obstacles[i].motion,
                 Motion::Static | Motion::Timed { .. }
@@ -290,6 +318,78 @@ impl Scene {
             }
             stamp(&p, out);
         }
+    }
+}
+
+/// How near the agent (its centre, in cells, to a timed block's box) holds a timed block as it
+/// is. Krafft 2019 §4.4.4: the appearing and disappearing blocks "can only change their
+/// status, when the AI is not near them"; the thesis does not say how near. pathlab takes 2
+/// cells: the agent flies 1 cell between two graph updates (4 cells/s, every 0.25 s), so a
+/// block switching within 2 cells could close over the agent, or in its way, before a plan
+/// has seen it.
+pub const NEAR: f32 = 2.0;
+
+/// Which timed blocks are present: bit k for the scene's k-th timed block.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Timed(pub u32);
+
+/// The timed blocks' timers during a flight (Krafft 2019 §4.4.4). A block switches when its
+/// period is up and the agent is not within [`NEAR`] of it; a switch that fell due while the
+/// agent was near comes as soon as it is not, and the block then keeps its new state a full
+/// period. With the agent never near, the blocks keep their own timers
+/// ([`Scene::timed_on_schedule`]).
+#[derive(Clone, Debug)]
+pub struct TimedClock {
+    present: Timed,
+    /// Per block: when its next switch falls due, and whether one is waiting for the agent.
+    due: Vec<(f32, bool)>,
+}
+
+impl TimedClock {
+    /// The timers as they stand at scene time `t`.
+    pub fn new(scene: &Scene, t: f32) -> TimedClock {
+        TimedClock {
+            present: scene.timed_on_schedule(t),
+            due: scene
+                .timed_blocks()
+                .map(|(_, _, p)| (((t / p).floor() + 1.0) * p, false))
+                .collect(),
+        }
+    }
+
+    pub fn present(&self) -> Timed {
+        self.present
+    }
+
+    /// Moves the timers on to scene time `t`, with the agent at `agent`; the blocks present
+    /// then.
+    pub fn advance(&mut self, scene: &Scene, t: f32, agent: [f32; 3]) -> Timed {
+        for (k, i, period) in scene.timed_blocks() {
+            let (due, waited) = &mut self.due[k];
+            if t < *due {
+                continue;
+            }
+            if scene.distance_to(i, agent) <= NEAR {
+                *waited = true;
+                continue;
+            }
+            self.present.0 ^= 1 << k;
+            // On time, the timer keeps its beat; after a wait, a full period from now.
+            *due = if *waited { t + period } else { *due + period };
+            *waited = false;
+        }
+        self.present
+    }
+}
+
+impl Scene {
+    /// The distance (cells) from point `a` to obstacle `i`'s box where it stands (0 inside).
+    pub fn distance_to(&self, i: usize, a: [f32; 3]) -> f32 {
+        let o = &self.obstacles[i];
+        (0..3)
+            .map(|d| ((a[d] - o.centre[d]).abs() - o.half[d]).max(0.0).powi(2))
+            .sum::<f32>()
+            .sqrt()
     }
 }
 
@@ -415,13 +515,13 @@ mod tests {
         assert_eq!(count(|m| matches!(m, Motion::Timed { .. })), 5);
         let mut a = VoxelGrid::new(1, 1, 1).unwrap();
         let mut b = a.clone();
-        s.rasterise(0.0, false, None, &mut a);
-        s.rasterise(3.5, false, None, &mut b);
+        s.rasterise(0.0, false, s.timed_on_schedule(0.0), &mut a);
+        s.rasterise(3.5, false, s.timed_on_schedule(3.5), &mut b);
         assert_ne!(a, b, "obstacles move");
         let start = s.start.map(|v| v.floor() as i64);
         assert!(!a.is_blocked(start[0], start[1], start[2]));
         // The safety collider blocks more.
-        s.rasterise(0.0, true, None, &mut b);
+        s.rasterise(0.0, true, s.timed_on_schedule(0.0), &mut b);
         assert!(b.count_blocked() > a.count_blocked());
         assert_ne!(s.destination_at(0.0), s.destination_at(5.0));
     }

@@ -14,7 +14,7 @@
 //! search left the agent behind its corridor): the comparison is of the searches' work and
 //! paths, not of a frame budget. Each run starts the scene at another phase (seeded).
 
-use super::scene3d::{Scene, DIMS};
+use super::scene3d::{Scene, Timed, TimedClock, DIMS};
 use crate::map::voxel::VoxelGrid;
 use crate::search::{registry, DynSearch, Query, Status};
 use crate::space::{NodeId, VoxelMoves, VoxelSpace};
@@ -136,6 +136,8 @@ pub struct FlightFrame {
     pub t: f32,
     pub pos: [f32; 3],
     pub dest: [f32; 3],
+    /// The timed blocks present (held while the agent was near them).
+    pub timed: Timed,
 }
 
 /// One replan of a flight: when, between which cells, what it found and, for the incremental
@@ -209,7 +211,8 @@ pub fn fly(
     let epsilon = registry::parse_spec(spec)?.1.get("epsilon").max(1.0);
     let mut world = VoxelGrid::new(1, 1, 1).map_err(|e| e.to_string())?;
     let mut truth = world.clone();
-    scene.rasterise(t0, setup.safety, Some(scene.start), &mut world);
+    let mut clock = TimedClock::new(scene, t0);
+    scene.rasterise(t0, setup.safety, clock.present(), &mut world);
     let mut pos = scene.start;
     let (dt, mut t) = (0.05f32, 0.0f32);
     let mut corridor: Vec<[f32; 3]> = vec![];
@@ -238,9 +241,15 @@ pub fn fly(
     while t < setup.limit {
         // The world: the obstacles' true shapes for collisions, the graph (with the safety
         // collider) every update.
-        scene.rasterise(t0 + t, false, Some(pos), &mut truth);
+        let timed = clock.advance(scene, t0 + t, pos);
+        scene.rasterise(t0 + t, false, timed, &mut truth);
         let dest = scene.destination_at(t0 + t);
-        log.frames.push(FlightFrame { t, pos, dest });
+        log.frames.push(FlightFrame {
+            t,
+            pos,
+            dest,
+            timed,
+        });
         if collides(&truth, pos, 0.0) {
             log.end = FlightEnd::Hit;
             return Ok((out, log));
@@ -253,7 +262,7 @@ pub fn fly(
         if t >= next_update {
             next_update += setup.update;
             let mut fresh = VoxelGrid::new(1, 1, 1).map_err(|e| e.to_string())?;
-            scene.rasterise(t0 + t, setup.safety, Some(pos), &mut fresh);
+            scene.rasterise(t0 + t, setup.safety, timed, &mut fresh);
             changed.clear();
             for i in 0..fresh.len() {
                 if fresh.blocked_at(i) != world.blocked_at(i) {

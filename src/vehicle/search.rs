@@ -68,6 +68,10 @@ pub struct Planner {
     /// Iterations allowed, probe and A* together.
     pub cap: u64,
     pub replace: Replace,
+    /// Whether a closed node whose arrival improves is opened again (§4.3.2: "already
+    /// explored search nodes may be re-opened"), or stays closed (§2's A*: the closed list
+    /// "avoid[s] re-opening already fully explored nodes").
+    pub reopen: bool,
     /// The pure lattice: every node is its key's exact state, each action's end snapped to it
     /// (set with [`Planner::lattice`]).
     lattice: bool,
@@ -116,6 +120,7 @@ impl Planner {
             key_of: vec![],
             cap: CAP,
             replace: Replace::CostPlusEstimate,
+            reopen: true,
             lattice: false,
             phase: if probe { Phase::Probe } else { Phase::Astar },
             nodes,
@@ -540,6 +545,7 @@ impl Planner {
             let mark = self.nodes.mark(m);
             let kind = match mark {
                 Mark::New => EventKind::Generate,
+                Mark::Closed if !self.reopen => continue,
                 _ if !self.better(m, ng, h) => continue,
                 Mark::Open => EventKind::Update,
                 Mark::Closed => EventKind::Reopen,

@@ -183,16 +183,16 @@ impl PathlabApp {
         };
         let rp = &flown.log.replans[r];
         let mut grid = VoxelGrid::new(1, 1, 1).expect("one voxel");
-        // The agent where it was at that replan (a timed block never appears on it).
-        let at = flown
+        // The timed blocks as they were at that replan (held while the agent was near them).
+        let timed = flown
             .log
             .frames
             .iter()
             .rev()
             .find(|fr| fr.t <= rp.t)
-            .map(|fr| fr.pos);
+            .map_or_else(|| f.scene.timed_on_schedule(flown.log.t0), |fr| fr.timed);
         f.scene
-            .rasterise(flown.log.t0 + rp.t, f.setup.safety, at, &mut grid);
+            .rasterise(flown.log.t0 + rp.t, f.setup.safety, timed, &mut grid);
         let (start, goal) = (rp.start, rp.goal);
         let Some(vol) = self.work.doc.volume.as_mut() else {
             return;
@@ -219,7 +219,7 @@ impl PathlabApp {
             let now = frames[f.frame];
             let mut moving = VoxelGrid::new(1, 1, 1).expect("one voxel");
             f.scene
-                .rasterise_moving(flown.log.t0 + now.t, Some(now.pos), &mut moving);
+                .rasterise_moving(flown.log.t0 + now.t, now.timed, &mut moving);
             let mut obstacles = Tris::default();
             for p in moving.blocked_voxels() {
                 // A little larger than the grey voxel under it, so it shows in front.
@@ -252,7 +252,7 @@ impl PathlabApp {
 fn scene_document(f: &Flight, t: f32) -> Result<Document, String> {
     let mut voxels = VoxelGrid::new(1, 1, 1)?;
     f.scene
-        .rasterise(t, f.setup.safety, Some(f.scene.start), &mut voxels);
+        .rasterise(t, f.setup.safety, f.scene.timed_on_schedule(t), &mut voxels);
     let moves = VoxelMoves::Six;
     let start = scene3d_run::free_near(&voxels, scene3d_run::cell_of(f.scene.start))
         .ok_or("the scene's start is walled in")?;
