@@ -264,11 +264,13 @@ fn the_step_slider_shows_whole_steps() {
     use egui_kittest::kittest::NodeT;
     let mut app = default_app();
     app.apply(Command::RunCrowd(vec!["astar".into()], 100));
-    let mut h = egui_kittest::Harness::builder()
-        .with_size(eframe::egui::vec2(1280.0, 800.0))
-        .with_max_steps(12)
-        .with_step_dt(1.0 / 60.0)
-        .build_ui_state(|ui, app: &mut pathlab::app::PathlabApp| app.show(ui), app);
+    let mut h = AppHarness(
+        egui_kittest::Harness::builder()
+            .with_size(eframe::egui::vec2(1280.0, 800.0))
+            .with_max_steps(12)
+            .with_step_dt(1.0 / 60.0)
+            .build_ui_state(|ui, app: &mut pathlab::app::PathlabApp| app.show(ui), app),
+    );
     wait_for_batch(&mut h);
     h.get_by_label("Play agents").click();
     // 30 cells a second at 60 frames a second: half a cell a frame.

@@ -242,7 +242,7 @@ fn scale_colour(name: &str, t: f64) -> Color32 {
     let c = if name.contains("difference") {
         crate::crowd::heat::diverging(2.0 * t - 1.0)
     } else if name.starts_with("vehicle") {
-        return crate::app::features::vehicle_view::speed_colour(t);
+        return crate::app::features::vehicle_paint::speed_colour(t);
     } else {
         crate::crowd::heat::inferno(t)
     };
