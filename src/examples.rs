@@ -33,8 +33,8 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         file: "terrain.ron",
         title: "Terrain costs",
-        shows:
-            "swamp, water and trees between start and goal: A* weighs the detour against the mud",
+        shows: "a wide swamp at five times the cost of ground between start and goal, trees and \
+                water: A* weighs the detour against the mud",
         text: include_str!("../maps/terrain.ron"),
     },
     Example {

@@ -199,6 +199,40 @@ mod tests {
         assert_eq!(all().len(), FILES.len());
     }
 
+    /// Where views stand depends on the map's shape and the window's (a wide map stacks them,
+    /// a tall one puts them side by side): a text names a view by its number or algorithm,
+    /// never by a side. A key may still be "Right", a level of a hierarchy "above" the mesh.
+    #[test]
+    fn no_lesson_places_a_view_on_a_side() {
+        let sides = ["left", "right", "top", "bottom"];
+        let beside_a_view = ["above", "below", "upper", "lower"];
+        for (name, text) in FILES {
+            let lesson = parse(name, text).unwrap();
+            for (k, s) in lesson.steps.iter().enumerate() {
+                let all = format!("{} {}", s.text, s.hint).to_lowercase();
+                // "right-click" stays one word here.
+                let words: Vec<&str> = all
+                    .split(|c: char| !c.is_alphanumeric() && c != '-')
+                    .filter(|w| !w.is_empty())
+                    .collect();
+                for (j, w) in words.iter().enumerate() {
+                    let w = w.trim_end_matches("-hand");
+                    let (before, after) = (
+                        j.checked_sub(1).map_or("", |b| words[b]),
+                        words.get(j + 1).copied().unwrap_or(""),
+                    );
+                    let key = w == "right" && after == "key";
+                    let of_a_view = before.starts_with("view") || after.starts_with("view");
+                    assert!(
+                        !(sides.contains(&w) && !key || beside_a_view.contains(&w) && of_a_view),
+                        "{name}, step {}: \"{w}\" in {all:?}",
+                        k + 1
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_bad_lesson_names_its_file_and_line() {
         let e = parse(

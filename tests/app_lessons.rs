@@ -1,7 +1,10 @@
 //! Every shipped lesson played headlessly from its first step to its last: each step's setup
 //! reaches the state it states (the example's map, the world, the views' algorithms, the
 //! cursor, the tool), its condition is unmet until the student does what its hint says, and
-//! then met; Back runs the step before again; a lesson left resumes where it was left.
+//! then met; Back runs the step before again; a lesson left resumes where it was left, or
+//! starts over. Started over unsaved work, a lesson asks first: Cancel leaves the app as it
+//! was, Discard gives exactly the lesson's set-up. The status line and the outline speak of the
+//! lesson and the controls on screen now.
 
 mod common;
 
@@ -166,4 +169,231 @@ fn a_lesson_goes_back_and_resumes_where_it_was_left() {
     h.state_mut().lesson_next();
     h.state_mut().leave_lesson();
     assert_eq!(h.state().lessons.left_at.get(&0), Some(&1));
+}
+
+/// The app on the built-in map with work of the user's: a wall drawn (unsaved) and two views
+/// of their choosing.
+fn unsaved_work() -> Harness<'static, PathlabApp> {
+    let mut h = harness(default_app());
+    h.run();
+    let app = h.state_mut();
+    app.apply(Command::SetAlgorithm(0, AlgoChoice::named("greedy")));
+    app.apply(Command::AddView(AlgoChoice::named("bfs")));
+    app.apply(Command::Edit(Edit::SetCell {
+        x: 3,
+        y: 3,
+        cell: Cell::WALL,
+    }));
+    app.apply(Command::ToEnd);
+    h.run();
+    assert!(h.state().doc().dirty);
+    h
+}
+
+/// What the user would see change: the map, the world, start and goal, the views' algorithms,
+/// the cursor.
+fn snapshot(app: &PathlabApp) -> impl PartialEq + std::fmt::Debug {
+    (
+        app.doc().grid.tiles().to_vec(),
+        app.doc().world,
+        app.doc().start,
+        app.doc().goal,
+        app.views()
+            .iter()
+            .map(|v| v.run.choice.spec())
+            .collect::<Vec<_>>(),
+        app.cursor(),
+        app.doc().dirty,
+    )
+}
+
+#[test]
+fn a_lesson_over_unsaved_work_asks_first_and_cancel_leaves_everything_as_it_was() {
+    use egui_kittest::kittest::Queryable;
+    for i in [0, 4, 7] {
+        let mut h = unsaved_work();
+        let before = snapshot(h.state());
+        h.state_mut().start_lesson(i, 0);
+        h.run();
+        // Asked before anything changed.
+        h.get_by_label_contains("unsaved changes");
+        assert_eq!(
+            snapshot(h.state()),
+            before,
+            "lesson {}: asking changed the app",
+            i + 1
+        );
+        assert_eq!(h.state().lessons.playing, None);
+        h.get_by_label("Cancel").click();
+        h.run();
+        assert!(h.query_by_label_contains("unsaved changes").is_none());
+        assert_eq!(snapshot(h.state()), before, "lesson {}: Cancel", i + 1);
+        assert_eq!(h.state().lessons.playing, None);
+    }
+}
+
+#[test]
+fn discard_gives_exactly_the_lessons_set_up() {
+    use egui_kittest::kittest::Queryable;
+    let lessons = pathlab::lessons::all();
+    for (i, lesson) in lessons.iter().enumerate() {
+        let mut h = unsaved_work();
+        h.state_mut().start_lesson(i, 0);
+        h.run();
+        h.get_by_label("Discard").click();
+        h.run();
+        assert_eq!(h.state().lessons.playing, Some((i, 0)), "lesson {}", i + 1);
+        assert!(
+            h.query_by_label_contains("unsaved changes").is_none(),
+            "lesson {}: asked again",
+            i + 1
+        );
+        let ctx = format!("lesson {} after Discard", i + 1);
+        // The lesson's map and views, not the example project's own views.
+        check_setup(h.state_mut(), &lesson.steps[0].setup, &ctx);
+    }
+}
+
+#[test]
+fn lesson_8_starts_over_resumes_and_is_marked_finished() {
+    use egui_kittest::kittest::Queryable;
+    let mut h = harness(default_app());
+    h.run();
+    let navmesh = |h: &Harness<'static, PathlabApp>, ctx: &str| {
+        let app = h.state();
+        assert_eq!(app.doc().world.name(), "navmesh", "{ctx}");
+        let names: Vec<&str> = app.views().iter().map(|v| v.run.choice.info.name).collect();
+        assert_eq!(names, ["astar", "hna"], "{ctx}: {}", app.status());
+    };
+    h.state_mut().start_lesson(7, 0);
+    h.run();
+    navmesh(&h, "started");
+    h.state_mut().lesson_next();
+    h.state_mut().leave_lesson();
+    // Another map opened meanwhile (the navmesh is the lesson's: nothing asks).
+    h.state_mut().apply(Command::OpenExample(0));
+    h.run();
+    assert!(h.query_by_label_contains("unsaved changes").is_none());
+    assert_eq!(h.state().doc().world.name(), "square");
+    // Resume at step 2 stands on the lesson's navmesh and views again.
+    h.state_mut().lessons.list_open = true;
+    h.run();
+    h.get_by_label("Resume at step 2").click();
+    h.run();
+    assert_eq!(h.state().lessons.playing, Some((7, 1)));
+    navmesh(&h, "resumed");
+    // Start over from the list, on the lesson's own (unsaved) navmesh: no question, no error.
+    h.state_mut().leave_lesson();
+    h.state_mut().lessons.list_open = true;
+    h.run();
+    h.get_by_label("Start over").click();
+    h.run();
+    assert!(h.query_by_label_contains("unsaved changes").is_none());
+    assert_eq!(h.state().lessons.playing, Some((7, 0)));
+    navmesh(&h, "started over");
+    assert!(
+        !h.state().status().contains("not made from"),
+        "{}",
+        h.state().status()
+    );
+    // Played to its end: the list marks it, and it starts again.
+    for _ in 0..pathlab::lessons::all()[7].steps.len() {
+        h.state_mut().lesson_next();
+    }
+    assert_eq!(h.state().lessons.playing, None);
+    h.state_mut().lessons.list_open = true;
+    h.run();
+    assert_eq!(h.get_all_by_label("finished").count(), 1);
+    assert!(h.query_by_label("Start over").is_none());
+    h.get_all_by_label("Start").nth(7).unwrap().click();
+    h.run();
+    assert_eq!(h.state().lessons.playing, Some((7, 0)));
+    navmesh(&h, "started again");
+}
+
+#[test]
+fn the_status_line_speaks_of_the_lesson_played() {
+    let mut h = harness(default_app());
+    h.run();
+    // Lesson 2 played to its end.
+    h.state_mut().start_lesson(1, 0);
+    for _ in 0..3 {
+        h.state_mut().lesson_next();
+    }
+    assert_eq!(h.state().lessons.playing, None);
+    assert!(h.state().status().contains("The heuristic and its weight"));
+    // Lesson 1 resumed at a step whose own setup says nothing: not lesson 2's line.
+    h.state_mut().start_lesson(0, 1);
+    h.run();
+    let status = h.state().status().to_string();
+    assert!(
+        status.contains("Dijkstra floods, A* aims — step 2 of 4"),
+        "{status}"
+    );
+    assert!(!status.contains("heuristic"), "{status}");
+    // Lesson 5: not the example's own description of the views it opens with.
+    h.state_mut().start_lesson(4, 0);
+    h.run();
+    let status = h.state().status().to_string();
+    assert!(status.contains("D* Lite repairs — step 1 of 3"), "{status}");
+    h.state_mut().lesson_next();
+    assert!(
+        h.state().status().contains("step 2 of 3"),
+        "{}",
+        h.state().status()
+    );
+    h.state_mut().leave_lesson();
+    assert!(h.state().status().contains("resumes it at step 2"));
+}
+
+#[test]
+fn a_highlight_goes_with_the_control_an_edit_removed() {
+    let mut h = harness(default_app());
+    h.run();
+    // Lesson 2's second step points at view 2's weight.
+    h.state_mut().start_lesson(1, 1);
+    h.run();
+    h.run();
+    assert!(
+        h.state().lessons.highlighted.is_some(),
+        "the weight is outlined"
+    );
+    // The student chooses an algorithm without a weight: no slider, no outline where it was.
+    h.state_mut()
+        .apply(Command::SetAlgorithm(1, AlgoChoice::named("dijkstra")));
+    h.run();
+    h.run();
+    assert_eq!(h.state().lessons.highlighted, None);
+}
+
+#[test]
+fn what_a_lesson_left_is_replaced_without_asking_but_the_users_later_edits_are_not() {
+    use egui_kittest::kittest::Queryable;
+    let mut h = harness(default_app());
+    h.run();
+    // Lesson 3's last step: the student draws a wall.
+    h.state_mut().start_lesson(2, 2);
+    h.state_mut().apply(Command::Edit(Edit::SetCell {
+        x: 2,
+        y: 2,
+        cell: Cell::WALL,
+    }));
+    assert!(h.state().doc().dirty);
+    h.state_mut().leave_lesson();
+    h.state_mut().start_lesson(7, 0);
+    h.run();
+    assert!(h.query_by_label_contains("unsaved changes").is_none());
+    assert_eq!(h.state().lessons.playing, Some((7, 0)));
+    // Left, then edited by the user: their work now, so the next lesson asks.
+    h.state_mut().leave_lesson();
+    h.state_mut().apply(Command::Edit(Edit::SetCell {
+        x: 2,
+        y: 2,
+        cell: Cell::WALL,
+    }));
+    assert!(h.state().doc().dirty);
+    h.state_mut().start_lesson(0, 0);
+    h.run();
+    h.get_by_label_contains("unsaved changes");
+    assert_eq!(h.state().lessons.playing, None);
 }

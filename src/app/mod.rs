@@ -144,6 +144,8 @@ enum PendingAction {
     ToVoxels(u32),
     /// Krafft 2019's moving 3D scene, in a new unsaved document.
     Scene3d,
+    /// Lesson `.0` from step `.1` (Help ▸ Lessons): its set-up replaces the document.
+    Lesson(usize, usize),
     Quit,
 }
 

@@ -1,12 +1,16 @@
 //! Help ▸ Lessons: the lessons of `assets/lessons/` played in the app. A step's setup runs
 //! through the command API as a user's clicks would; its text shows in a window with Back and
 //! Next; Next waits for the step's condition; the control it names is outlined. A lesson left
-//! is resumed at the step it was left on.
+//! is resumed at the step it was left on, or started over.
+//!
+//! Starting a lesson over unsaved work asks first, before anything changes: Cancel leaves the
+//! app as it was, Discard gives the lesson's own set-up. Once a lesson plays, the document is
+//! the lesson's: its steps open maps and turn them into other worlds without asking again.
 
 use crate::app::{Command, PathlabApp, PendingAction, Tool};
 use crate::lessons::{Do, Lesson, Until};
 use eframe::egui;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 /// What a step began with: start, goal and the map's cells.
 type Entry = ((u32, u32), (u32, u32), Vec<u8>);
@@ -24,10 +28,18 @@ pub struct Lessons {
     pub started: bool,
     /// Where each lesson left was left, to resume there.
     pub left_at: HashMap<usize, usize>,
-    /// Where the controls a step may point at were drawn last frame.
+    /// Lessons played to their last step this session (the list marks them).
+    pub finished: BTreeSet<usize>,
+    /// Where the controls a step may point at were drawn this frame (emptied once the lesson
+    /// window has read them, so a control an edit removed is not outlined where it was).
     pub controls: HashMap<&'static str, egui::Rect>,
+    /// The outline drawn this frame, if any.
+    pub highlighted: Option<egui::Rect>,
     /// What the step began with: start, goal and map cells (its conditions compare them).
     entry: Option<Entry>,
+    /// The document a lesson left behind, as (document serial, revision): a lesson started
+    /// over it replaces it without asking, since nothing in it is the user's.
+    left_doc: Option<(u64, u64)>,
     all: Vec<Lesson>,
 }
 
@@ -47,16 +59,41 @@ impl Lessons {
 }
 
 impl PathlabApp {
-    /// Starts lesson `i` at step `step` (its setup runs).
+    /// Starts lesson `i` at step `step`. Over unsaved work of the user's it asks first, and
+    /// the lesson begins only on Discard (see [`PathlabApp::begin_lesson`]).
     pub fn start_lesson(&mut self, i: usize, step: usize) {
-        let n = self.lessons.all().get(i).map_or(0, |l| l.steps.len());
-        if n == 0 {
+        if self.lessons.all().get(i).is_none_or(|l| l.steps.is_empty()) {
             return;
         }
         self.lessons.offer = false;
         self.lessons.list_open = false;
+        let doc = (self.work.doc_serial, self.work.doc.revision);
+        let lessons_own = self.lessons.playing.is_some() || self.lessons.left_doc == Some(doc);
+        if self.work.doc.dirty && !lessons_own {
+            self.request(PendingAction::Lesson(i, step));
+        } else {
+            self.begin_lesson(i, step);
+        }
+    }
+
+    /// Plays lesson `i` from step `step`: the setups of the steps before it run first, so a
+    /// lesson resumed at a later step stands on its own map and views.
+    pub(in crate::app) fn begin_lesson(&mut self, i: usize, step: usize) {
+        let n = self.lessons.all().get(i).map_or(0, |l| l.steps.len());
+        if n == 0 {
+            return;
+        }
+        let step = step.min(n - 1);
         self.lessons.started = true;
-        self.lessons.playing = Some((i, step.min(n - 1)));
+        self.lessons.left_doc = None;
+        self.lessons.playing = Some((i, step));
+        let before: Vec<Do> = self.lessons.all()[i].steps[..step]
+            .iter()
+            .flat_map(|s| s.setup.iter().cloned())
+            .collect();
+        for d in before {
+            self.lesson_do(&d);
+        }
         self.enter_lesson_step();
     }
 
@@ -74,21 +111,33 @@ impl PathlabApp {
             self.work.doc.goal,
             self.work.doc.grid.tiles().to_vec(),
         ));
+        // What the setup said (the example's own description of its views) is not what the
+        // lesson shows; nor is what another lesson said.
+        let lesson = &self.lessons.all()[i];
+        let (title, n) = (lesson.title.clone(), lesson.steps.len());
+        self.status = format!("Lesson {}: {title} — step {} of {n}", i + 1, k + 1);
     }
 
     /// One setup action, through the commands a user's clicks send.
     pub fn lesson_do(&mut self, d: &Do) {
         use crate::app::AlgoChoice;
         match d {
+            // The document is the lesson's (asked for when it began): no question here, which
+            // would leave the map as it was under the next actions. What they make is shipped,
+            // as an example is: nothing of the user's to save, so nothing asks later either.
             Do::Example(f) => {
                 if let Some(k) = crate::examples::EXAMPLES.iter().position(|e| e.file == f) {
-                    self.apply(Command::OpenExample(k));
+                    self.perform(PendingAction::Example(k));
                 }
             }
-            Do::Scene3d => self.apply(Command::OpenScene3d),
+            Do::Scene3d => {
+                self.perform(PendingAction::Scene3d);
+                self.work.doc.dirty = false;
+            }
             Do::World(name, size) => {
                 if let Ok(f) = crate::world::Family::parse(name, *size, "pointy") {
-                    self.request(PendingAction::ToFamily(f, crate::map::HexFill::default()));
+                    self.perform(PendingAction::ToFamily(f, crate::map::HexFill::default()));
+                    self.work.doc.dirty = false;
                 }
             }
             Do::Views(specs) => {
@@ -181,8 +230,15 @@ impl PathlabApp {
         } else {
             self.lessons.playing = None;
             self.lessons.left_at.remove(&i);
+            self.lessons.finished.insert(i);
+            self.lesson_left_doc();
             self.status = format!("Lesson finished: {}", self.lessons.all()[i].title);
         }
+    }
+
+    /// Notes the document a lesson leaves behind as the lesson's.
+    fn lesson_left_doc(&mut self) {
+        self.lessons.left_doc = Some((self.work.doc_serial, self.work.doc.revision));
     }
 
     /// The step before (its setup runs again).
@@ -197,6 +253,12 @@ impl PathlabApp {
     pub fn leave_lesson(&mut self) {
         if let Some((i, k)) = self.lessons.playing.take() {
             self.lessons.left_at.insert(i, k);
+            self.lesson_left_doc();
+            self.status = format!(
+                "Left the lesson {}: Lessons… in the Help menu resumes it at step {}",
+                self.lessons.all()[i].title,
+                k + 1
+            );
         }
     }
 
@@ -231,6 +293,7 @@ impl PathlabApp {
             let mut open = true;
             let mut start = None;
             let left = self.lessons.left_at.clone();
+            let finished = self.lessons.finished.clone();
             let list: Vec<(String, String, usize)> = self
                 .lessons
                 .all()
@@ -243,14 +306,30 @@ impl PathlabApp {
                 .show(ctx, |ui| {
                     for (i, (title, summary, steps)) in list.iter().enumerate() {
                         ui.horizontal(|ui| {
-                            let label = match left.get(&i) {
-                                Some(k) => format!("Resume at step {}", k + 1),
-                                None => "Start".to_string(),
-                            };
-                            if ui.button(label).clicked() {
-                                start = Some((i, left.get(&i).copied().unwrap_or(0)));
+                            match left.get(&i) {
+                                Some(&k) => {
+                                    if ui.button(format!("Resume at step {}", k + 1)).clicked() {
+                                        start = Some((i, k));
+                                    }
+                                    if ui
+                                        .button("Start over")
+                                        .on_hover_text("from its first step")
+                                        .clicked()
+                                    {
+                                        start = Some((i, 0));
+                                    }
+                                }
+                                None => {
+                                    if ui.button("Start").clicked() {
+                                        start = Some((i, 0));
+                                    }
+                                }
                             }
                             ui.strong(format!("{}. {title}", i + 1));
+                            if finished.contains(&i) {
+                                ui.colored_label(egui::Color32::from_rgb(40, 130, 70), "finished")
+                                    .on_hover_text("played to its last step this session");
+                            }
                         });
                         ui.weak(format!("{summary} ({steps} steps)"));
                         ui.add_space(4.0);
@@ -261,7 +340,9 @@ impl PathlabApp {
                 self.start_lesson(i, k);
             }
         }
+        self.lessons.highlighted = None;
         let Some((i, k)) = self.lessons.playing else {
+            self.lessons.controls.clear();
             return;
         };
         let met = self.lesson_condition_met();
@@ -312,12 +393,17 @@ impl PathlabApp {
             Some(0) => self.leave_lesson(),
             _ => {}
         }
-        // The control the step names, outlined over everything.
-        if let Some(r) = step
-            .highlight
-            .as_deref()
-            .and_then(|h| self.lessons.controls.get(h))
-        {
+        // The control the step names, outlined over everything: only where it was drawn this
+        // frame (the panels draw before this window), so one that an edit removed (a
+        // parameter of an algorithm no longer chosen) is not outlined on an empty spot.
+        // The step now played: Next or Leave may just have changed it.
+        let drawn = std::mem::take(&mut self.lessons.controls);
+        let Some((i, k)) = self.lessons.playing else {
+            return;
+        };
+        let highlight = self.lessons.all()[i].steps[k].highlight.clone();
+        if let Some(&r) = highlight.as_deref().and_then(|h| drawn.get(h)) {
+            self.lessons.highlighted = Some(r);
             let p = ctx.layer_painter(egui::LayerId::new(
                 egui::Order::Foreground,
                 egui::Id::unique("lesson-highlight"),

@@ -339,6 +339,41 @@ pub(in crate::app) fn not_comparable(app: &PathlabApp) -> Option<String> {
     ))
 }
 
+/// Under the statistics: each repaired run's expansions per search, its first search and each
+/// repair after a world change apart (the table's `expanded` sums them all), so a repair reads
+/// beside a search from scratch.
+fn searches_apart(app: &mut PathlabApp, ui: &mut egui::Ui) {
+    for (i, v) in app.work.views.iter_mut().enumerate() {
+        let r = &mut v.run;
+        if r.changes.is_empty() {
+            continue;
+        }
+        // Expansions before each change's first event.
+        let before: Vec<usize> = r
+            .changes
+            .iter()
+            .map(|c| {
+                c.event
+                    .checked_sub(1)
+                    .and_then(|e| r.rec.step_of_event(e))
+                    .map_or(0, |s| s + 1)
+            })
+            .collect();
+        let mut bounds = before.clone();
+        bounds.push(r.rec.steps());
+        let mut text = format!(
+            "{} {}: first search {}",
+            i + 1,
+            r.choice.info.title,
+            before[0]
+        );
+        for (k, w) in bounds.windows(2).enumerate() {
+            text += &format!(", repair {}: {}", k + 1, w[1].saturating_sub(w[0]));
+        }
+        ui.label(RichText::new(format!("{text} expanded")).small());
+    }
+}
+
 fn stats_table(app: &mut PathlabApp, ui: &mut egui::Ui) {
     let r = ui.heading("Statistics");
     app.lessons.control("statistics", &r);
@@ -411,6 +446,7 @@ fn stats_table(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 }
             });
         });
+    searches_apart(app, ui);
     // Any-angle paths are straight segments between corners, not grid moves.
     let note = if sight {
         "expanded: shown/total; path_length: moves on grid paths, straight segments on any-angle \

@@ -284,6 +284,8 @@ impl PathlabApp {
             }
             PendingAction::ToVoxels(height) => self.extrude_to_voxels(height),
             PendingAction::Example(i) => self.open_example(i),
+            // Asked before the lesson touched anything, so Cancel leaves all as it was.
+            PendingAction::Lesson(i, step) => self.begin_lesson(i, step),
             PendingAction::Scene3d => self.open_scene3d(),
             PendingAction::Quit => {
                 self.work.doc.dirty = false;
