@@ -5,14 +5,13 @@
 
 mod common;
 
-use common::{default_app, harness};
+use common::{default_app, harness, AppHarness};
 use egui_kittest::kittest::{NodeT, Queryable};
-use egui_kittest::Harness;
 use pathlab::app::{Command, PathlabApp};
 use pathlab::map::{Cell, Edit};
 
 /// The app playing lesson `i` (0-based) at its first step, its searches at their end.
-fn lesson(i: usize) -> Harness<'static, PathlabApp> {
+fn lesson(i: usize) -> AppHarness {
     let mut h = harness(default_app());
     h.run();
     h.state_mut().start_lesson(i, 0);
@@ -23,7 +22,7 @@ fn lesson(i: usize) -> Harness<'static, PathlabApp> {
 
 /// Frames until `done` holds: the work a step started (a search, a hierarchy built on a
 /// thread) ends on its own time, not after a count of frames.
-fn settle(h: &mut Harness<'static, PathlabApp>, mut done: impl FnMut(&mut PathlabApp) -> bool) {
+fn settle(h: &mut AppHarness, mut done: impl FnMut(&mut PathlabApp) -> bool) {
     for _ in 0..2000 {
         h.run();
         if done(h.state_mut()) {
@@ -35,14 +34,14 @@ fn settle(h: &mut Harness<'static, PathlabApp>, mut done: impl FnMut(&mut Pathla
 }
 
 /// Next, once the step's condition holds.
-fn next(h: &mut Harness<'static, PathlabApp>) {
+fn next(h: &mut AppHarness) {
     settle(h, |a| a.lesson_condition_met());
     h.state_mut().lesson_next();
     h.run();
 }
 
 /// Every search run to its end, as >| does.
-fn to_end(h: &mut Harness<'static, PathlabApp>) {
+fn to_end(h: &mut AppHarness) {
     h.state_mut().apply(Command::ToEnd);
     settle(h, |a| !a.searching());
 }
@@ -199,7 +198,7 @@ fn lesson_4_any_angle_paths_are_shorter_than_the_grid_path_and_no_shorter_than_t
 }
 
 /// The line under the statistics that shows view `v`'s searches apart, as numbers.
-fn searches_apart(h: &Harness<'static, PathlabApp>, title: &str) -> Vec<u64> {
+fn searches_apart(h: &AppHarness, title: &str) -> Vec<u64> {
     let want = format!("{title}: first search");
     let node = h.get_by_label_contains(&want);
     let text = node.accesskit_node().value().unwrap();

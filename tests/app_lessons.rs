@@ -8,15 +8,14 @@
 
 mod common;
 
-use common::{default_app, harness};
-use egui_kittest::Harness;
+use common::{default_app, harness, AppHarness};
 use pathlab::app::{AlgoChoice, Command, PathlabApp, Tool};
 use pathlab::lessons::{Do, Until};
 use pathlab::map::{Cell, Edit};
 
 /// Frames until `done` holds (searches and hierarchies finish over frames).
 fn settle(
-    h: &mut Harness<'static, PathlabApp>,
+    h: &mut AppHarness,
     mut done: impl FnMut(&mut PathlabApp) -> bool,
 ) -> bool {
     for _ in 0..600 {
@@ -65,7 +64,7 @@ fn check_setup(app: &mut PathlabApp, setup: &[Do], ctx: &str) {
 }
 
 /// Does what the step's hint asks, as a student would.
-fn satisfy(h: &mut Harness<'static, PathlabApp>, until: &Until) {
+fn satisfy(h: &mut AppHarness, until: &Until) {
     let app = h.state_mut();
     match until {
         Until::Next => {}
@@ -173,7 +172,7 @@ fn a_lesson_goes_back_and_resumes_where_it_was_left() {
 
 /// The app on the built-in map with work of the user's: a wall drawn (unsaved) and two views
 /// of their choosing.
-fn unsaved_work() -> Harness<'static, PathlabApp> {
+fn unsaved_work() -> AppHarness {
     let mut h = harness(default_app());
     h.run();
     let app = h.state_mut();
@@ -259,7 +258,7 @@ fn lesson_8_starts_over_resumes_and_is_marked_finished() {
     use egui_kittest::kittest::Queryable;
     let mut h = harness(default_app());
     h.run();
-    let navmesh = |h: &Harness<'static, PathlabApp>, ctx: &str| {
+    let navmesh = |h: &AppHarness, ctx: &str| {
         let app = h.state();
         assert_eq!(app.doc().world.name(), "navmesh", "{ctx}");
         let names: Vec<&str> = app.views().iter().map(|v| v.run.choice.info.name).collect();
