@@ -14,10 +14,7 @@ use pathlab::lessons::{Do, Until};
 use pathlab::map::{Cell, Edit};
 
 /// Frames until `done` holds (searches and hierarchies finish over frames).
-fn settle(
-    h: &mut AppHarness,
-    mut done: impl FnMut(&mut PathlabApp) -> bool,
-) -> bool {
+fn settle(h: &mut AppHarness, mut done: impl FnMut(&mut PathlabApp) -> bool) -> bool {
     for _ in 0..600 {
         h.run();
         if done(h.state_mut()) {
