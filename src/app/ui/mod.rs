@@ -8,4 +8,5 @@ pub(crate) mod keys;
 pub(crate) mod palette;
 pub(crate) mod panels;
 pub(crate) mod path_prompt;
+pub(crate) mod statistics;
 pub(crate) mod world_panels;
