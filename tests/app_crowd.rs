@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use egui_kittest::kittest::Queryable;
-use pathlab::app::Command;
+use pathlab::app::{Command, CrowdCommand};
 
 fn wait_for_batch(h: &mut common::AppHarness) {
     for _ in 0..4000 {
@@ -21,10 +21,10 @@ fn wait_for_batch(h: &mut common::AppHarness) {
 #[test]
 fn a_crowd_batch_runs_in_the_background_and_shows_its_views_side_by_side() {
     let mut app = default_app();
-    app.apply(Command::RunCrowd(
+    app.apply(Command::Crowd(CrowdCommand::Run(
         vec!["astar".into(), "flow".into(), "nonsense".into()],
         300,
-    ));
+    )));
     let mut h = harness(app);
     wait_for_batch(&mut h);
     let r = h.state().crowd().result.as_ref().expect("a result");
@@ -61,7 +61,10 @@ fn a_crowd_batch_runs_in_the_background_and_shows_its_views_side_by_side() {
 #[test]
 fn a_running_batch_can_be_cancelled() {
     let mut app = default_app();
-    app.apply(Command::RunCrowd(vec!["astar".into()], 1_000_000));
+    app.apply(Command::Crowd(CrowdCommand::Run(
+        vec!["astar".into()],
+        1_000_000,
+    )));
     let mut h = harness(app);
     h.step();
     assert!(h.state().crowd().running());
@@ -77,7 +80,7 @@ fn a_running_batch_can_be_cancelled() {
 fn closing_the_crowd_window_stops_its_batch() {
     for views in [vec!["astar".to_string()], vec!["astar-gpu".to_string()]] {
         let mut app = default_app();
-        app.apply(Command::RunCrowd(views.clone(), 1_000_000));
+        app.apply(Command::Crowd(CrowdCommand::Run(views.clone(), 1_000_000)));
         let mut h = harness(app);
         h.step();
         assert!(h.state().crowd().running(), "{views:?}");
@@ -86,7 +89,7 @@ fn closing_the_crowd_window_stops_its_batch() {
         assert!(!h.state().crowd().open, "{views:?}");
         // The job sees its flag and ends; the window's next opening finds it gone.
         let t0 = std::time::Instant::now();
-        h.state_mut().apply(Command::OpenCrowd);
+        h.state_mut().apply(Command::OpenPart("crowd"));
         wait_for_batch(&mut h);
         assert!(!h.state().crowd().running(), "{views:?}: still planning");
         assert!(t0.elapsed().as_secs() < 60, "{views:?}");
@@ -105,7 +108,7 @@ fn the_open_scenarios_problems_can_be_the_agents() {
     app.apply(Command::Open(Some(scen.clone())));
     let problems = app.doc().problems.len();
     assert!(problems > 1000, "the scenario opened with its problems");
-    app.apply(Command::OpenCrowd);
+    app.apply(Command::OpenPart("crowd"));
     let mut h = harness(app);
     h.run();
     h.get_by_label(&format!(
@@ -134,9 +137,9 @@ fn agents_go_between_two_painted_areas() {
     let (w, h) = (app.doc().grid.width(), app.doc().grid.height());
     let start_area = [(0, 0), (w / 4, h / 4)];
     let goal_area = [(w - 1 - w / 4, h - 1 - h / 4), (w - 1, h - 1)];
-    app.apply(Command::CrowdArea(0, start_area));
-    app.apply(Command::CrowdArea(1, goal_area));
-    app.apply(Command::RunCrowd(vec!["astar".into()], 120));
+    app.apply(Command::Crowd(CrowdCommand::Area(0, start_area)));
+    app.apply(Command::Crowd(CrowdCommand::Area(1, goal_area)));
+    app.apply(Command::Crowd(CrowdCommand::Run(vec!["astar".into()], 120)));
     let mut h = harness(app);
     wait_for_batch(&mut h);
     assert!(h.state().crowd().between_areas);
@@ -167,7 +170,7 @@ fn agents_go_between_two_painted_areas() {
 #[test]
 fn an_area_is_painted_by_a_drag_on_the_map() {
     let mut app = default_app();
-    app.apply(Command::OpenCrowd);
+    app.apply(Command::OpenPart("crowd"));
     let mut h = harness(app);
     h.run();
     h.get_by_label("paint the start area").click();
@@ -194,10 +197,10 @@ fn an_area_is_painted_by_a_drag_on_the_map() {
 #[test]
 fn gpu_views_keep_their_agents_paths_and_play_them() {
     let mut app = default_app();
-    app.apply(Command::RunCrowd(
+    app.apply(Command::Crowd(CrowdCommand::Run(
         vec!["astar-gpu".into(), "flow-gpu".into(), "pccp-gpu".into()],
         200,
-    ));
+    )));
     let mut h = harness(app);
     wait_for_batch(&mut h);
     let r = h.state().crowd().result.as_ref().expect("a result");
@@ -246,7 +249,10 @@ fn gpu_views_keep_their_agents_paths_and_play_them() {
 #[test]
 fn a_planning_batch_says_planning_with_its_progress() {
     let mut app = default_app();
-    app.apply(Command::RunCrowd(vec!["astar".into()], 1_000_000));
+    app.apply(Command::Crowd(CrowdCommand::Run(
+        vec!["astar".into()],
+        1_000_000,
+    )));
     let mut h = harness(app);
     h.step();
     assert!(h.state().crowd().running());
@@ -263,7 +269,7 @@ fn a_planning_batch_says_planning_with_its_progress() {
 fn the_step_slider_shows_whole_steps() {
     use egui_kittest::kittest::NodeT;
     let mut app = default_app();
-    app.apply(Command::RunCrowd(vec!["astar".into()], 100));
+    app.apply(Command::Crowd(CrowdCommand::Run(vec!["astar".into()], 100)));
     let mut h = AppHarness(
         egui_kittest::Harness::builder()
             .with_size(eframe::egui::vec2(1280.0, 800.0))
@@ -300,7 +306,10 @@ fn the_difference_view_uses_a_symmetric_log_scale() {
     use pathlab::crowd::heat::diverging;
     use pathlab::space::Space;
     let mut app = default_app();
-    app.apply(Command::RunCrowd(vec!["astar".into(), "pccp".into()], 400));
+    app.apply(Command::Crowd(CrowdCommand::Run(
+        vec!["astar".into(), "pccp".into()],
+        400,
+    )));
     let mut h = harness(app);
     wait_for_batch(&mut h);
     h.get_by_label("difference").click();

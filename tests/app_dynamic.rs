@@ -8,7 +8,7 @@ mod common;
 use common::*;
 use eframe::egui;
 use egui_kittest::kittest::Queryable;
-use pathlab::app::Command;
+use pathlab::app::{AgentCommand, Command, ExperimentCommand};
 use pathlab::map::{Cell, Edit};
 use pathlab::search::{AStar, Query, Search, SearchState};
 use pathlab::space::Heuristic;
@@ -77,9 +77,9 @@ fn an_edit_is_repaired_by_dstar_lite_and_restarts_astar() {
 fn the_experiment_window_runs_the_harness_and_tabulates_it() {
     use pathlab::experiment::dynamic::{run_experiment, summarise};
     let mut app = default_app();
-    app.apply(Command::OpenExperiment);
-    app.apply(Command::ExperimentSize(32));
-    app.apply(Command::ExperimentRuns(3));
+    app.apply(Command::OpenPart("experiment"));
+    app.apply(Command::Experiment(ExperimentCommand::Size(32)));
+    app.apply(Command::Experiment(ExperimentCommand::Runs(3)));
     let mut h = harness(app);
     h.run();
     run_experiment_window(&mut h);
@@ -150,11 +150,11 @@ fn stepping_back_across_a_repaired_change_shows_the_map_as_it_was() {
 fn sent_agents_walk_and_stopping_restores_the_map() {
     let mut app = default_app();
     let before = app.doc().grid.clone();
-    app.apply(Command::AgentSettings {
+    app.apply(Command::Agents(AgentCommand::Settings {
         ticks_per_sec: 200.0,
         every: 2,
         percent: 30.0,
-    });
+    }));
     let mut h = harness(app);
     h.run();
     h.get_by_label("Send agents").click();

@@ -5,16 +5,16 @@ mod common;
 
 use common::*;
 use egui_kittest::kittest::Queryable;
-use pathlab::app::Command;
+use pathlab::app::{Command, ExperimentCommand};
 use pathlab::experiment::mantysalo2024;
 
 #[test]
 fn a_thesis_scenario_runs_its_variants_beside_the_thesis_table() {
     let mut app = default_app();
-    app.apply(Command::OpenExperiment);
+    app.apply(Command::OpenPart("experiment"));
     let room_128_2 = mantysalo2024::all()[0];
-    app.apply(Command::ExperimentScenario(room_128_2));
-    app.apply(Command::ExperimentRuns(2));
+    app.apply(Command::Experiment(ExperimentCommand::Scenario(room_128_2)));
+    app.apply(Command::Experiment(ExperimentCommand::Runs(2)));
     let mut h = harness(app);
     h.run();
     assert_eq!(h.state().experiment().scenario(), Some(room_128_2));

@@ -7,7 +7,7 @@ mod common;
 use common::{app_for, harness, settle};
 use eframe::egui;
 use egui_kittest::kittest::Queryable;
-use pathlab::app::Command;
+use pathlab::app::{AgentCommand, Command};
 use pathlab::map::Cell;
 use pathlab::search::{AStar, Query, Search, SearchState};
 use pathlab::space::{Heuristic, HexSpace, TerrainRule};
@@ -255,11 +255,11 @@ fn agents_cross_a_flipping_hex_world_with_dstar_lite() {
     let before = h.state().doc().grid.clone();
     {
         let app = h.state_mut();
-        app.apply(Command::AgentSettings {
+        app.apply(Command::Agents(AgentCommand::Settings {
             ticks_per_sec: 200.0,
             every: 2,
             percent: 30.0,
-        });
+        }));
     }
     h.run();
     h.get_by_label("Send agents").click();

@@ -16,7 +16,7 @@ fn lesson(i: usize) -> AppHarness {
     h.run();
     h.state_mut().start_lesson(i, 0);
     h.run();
-    assert_eq!(h.state().lessons.playing, Some((i, 0)));
+    assert_eq!(h.state().lessons().playing, Some((i, 0)));
     h
 }
 

@@ -9,7 +9,7 @@
 mod common;
 
 use common::{default_app, harness, AppHarness};
-use pathlab::app::{AlgoChoice, Command, PathlabApp, Tool};
+use pathlab::app::{AlgoChoice, Command, LessonCommand, PathlabApp, Tool};
 use pathlab::lessons::{Do, Until};
 use pathlab::map::{Cell, Edit};
 
@@ -121,7 +121,7 @@ fn every_lesson_plays_from_first_to_last_step() {
         h.state_mut().start_lesson(i, 0);
         for (k, step) in lesson.steps.iter().enumerate() {
             let ctx = format!("lesson {} ({}), step {}", i + 1, lesson.title, k + 1);
-            assert_eq!(h.state().lessons.playing, Some((i, k)), "{ctx}");
+            assert_eq!(h.state().lessons().playing, Some((i, k)), "{ctx}");
             h.run();
             check_setup(h.state_mut(), &step.setup, &ctx);
             if step.until != Until::Next {
@@ -139,7 +139,7 @@ fn every_lesson_plays_from_first_to_last_step() {
             );
             h.state_mut().lesson_next();
         }
-        assert_eq!(h.state().lessons.playing, None, "lesson {} ends", i + 1);
+        assert_eq!(h.state().lessons().playing, None, "lesson {} ends", i + 1);
     }
 }
 
@@ -151,20 +151,20 @@ fn a_lesson_goes_back_and_resumes_where_it_was_left() {
     h.state_mut().apply(Command::GoTo(40));
     settle(&mut h, |a| a.lesson_condition_met());
     h.state_mut().lesson_next();
-    assert_eq!(h.state().lessons.playing, Some((0, 1)));
+    assert_eq!(h.state().lessons().playing, Some((0, 1)));
     // Back: the first step's setup again (the cursor at 0, four views).
     h.state_mut().lesson_back();
     h.run();
-    assert_eq!(h.state().lessons.playing, Some((0, 0)));
+    assert_eq!(h.state().lessons().playing, Some((0, 0)));
     assert_eq!(h.state().cursor(), 0);
     assert_eq!(h.state().views().len(), 4);
     h.state_mut().leave_lesson();
-    assert_eq!(h.state().lessons.playing, None);
-    assert_eq!(h.state().lessons.left_at.get(&0), Some(&0));
+    assert_eq!(h.state().lessons().playing, None);
+    assert_eq!(h.state().lessons().left_at.get(&0), Some(&0));
     h.state_mut().start_lesson(0, 0);
     h.state_mut().lesson_next();
     h.state_mut().leave_lesson();
-    assert_eq!(h.state().lessons.left_at.get(&0), Some(&1));
+    assert_eq!(h.state().lessons().left_at.get(&0), Some(&1));
 }
 
 /// The app on the built-in map with work of the user's: a wall drawn (unsaved) and two views
@@ -219,12 +219,12 @@ fn a_lesson_over_unsaved_work_asks_first_and_cancel_leaves_everything_as_it_was(
             "lesson {}: asking changed the app",
             i + 1
         );
-        assert_eq!(h.state().lessons.playing, None);
+        assert_eq!(h.state().lessons().playing, None);
         h.get_by_label("Cancel").click();
         h.run();
         assert!(h.query_by_label_contains("unsaved changes").is_none());
         assert_eq!(snapshot(h.state()), before, "lesson {}: Cancel", i + 1);
-        assert_eq!(h.state().lessons.playing, None);
+        assert_eq!(h.state().lessons().playing, None);
     }
 }
 
@@ -238,7 +238,12 @@ fn discard_gives_exactly_the_lessons_set_up() {
         h.run();
         h.get_by_label("Discard").click();
         h.run();
-        assert_eq!(h.state().lessons.playing, Some((i, 0)), "lesson {}", i + 1);
+        assert_eq!(
+            h.state().lessons().playing,
+            Some((i, 0)),
+            "lesson {}",
+            i + 1
+        );
         assert!(
             h.query_by_label_contains("unsaved changes").is_none(),
             "lesson {}: asked again",
@@ -272,20 +277,22 @@ fn lesson_8_starts_over_resumes_and_is_marked_finished() {
     assert!(h.query_by_label_contains("unsaved changes").is_none());
     assert_eq!(h.state().doc().world.name(), "square");
     // Resume at step 2 stands on the lesson's navmesh and views again.
-    h.state_mut().lessons.list_open = true;
+    h.state_mut()
+        .apply(Command::Lesson(LessonCommand::ShowList));
     h.run();
     h.get_by_label("Resume at step 2").click();
     h.run();
-    assert_eq!(h.state().lessons.playing, Some((7, 1)));
+    assert_eq!(h.state().lessons().playing, Some((7, 1)));
     navmesh(&h, "resumed");
     // Start over from the list, on the lesson's own (unsaved) navmesh: no question, no error.
     h.state_mut().leave_lesson();
-    h.state_mut().lessons.list_open = true;
+    h.state_mut()
+        .apply(Command::Lesson(LessonCommand::ShowList));
     h.run();
     h.get_by_label("Start over").click();
     h.run();
     assert!(h.query_by_label_contains("unsaved changes").is_none());
-    assert_eq!(h.state().lessons.playing, Some((7, 0)));
+    assert_eq!(h.state().lessons().playing, Some((7, 0)));
     navmesh(&h, "started over");
     assert!(
         !h.state().status().contains("not made from"),
@@ -296,14 +303,15 @@ fn lesson_8_starts_over_resumes_and_is_marked_finished() {
     for _ in 0..pathlab::lessons::all()[7].steps.len() {
         h.state_mut().lesson_next();
     }
-    assert_eq!(h.state().lessons.playing, None);
-    h.state_mut().lessons.list_open = true;
+    assert_eq!(h.state().lessons().playing, None);
+    h.state_mut()
+        .apply(Command::Lesson(LessonCommand::ShowList));
     h.run();
     assert_eq!(h.get_all_by_label("finished").count(), 1);
     assert!(h.query_by_label("Start over").is_none());
     h.get_all_by_label("Start").nth(7).unwrap().click();
     h.run();
-    assert_eq!(h.state().lessons.playing, Some((7, 0)));
+    assert_eq!(h.state().lessons().playing, Some((7, 0)));
     navmesh(&h, "started again");
 }
 
@@ -316,7 +324,7 @@ fn the_status_line_speaks_of_the_lesson_played() {
     for _ in 0..3 {
         h.state_mut().lesson_next();
     }
-    assert_eq!(h.state().lessons.playing, None);
+    assert_eq!(h.state().lessons().playing, None);
     assert!(h.state().status().contains("The heuristic and its weight"));
     // Lesson 1 resumed at a step whose own setup says nothing: not lesson 2's line.
     h.state_mut().start_lesson(0, 1);
@@ -351,7 +359,7 @@ fn a_highlight_goes_with_the_control_an_edit_removed() {
     h.run();
     h.run();
     assert!(
-        h.state().lessons.highlighted.is_some(),
+        h.state().lessons().highlighted.is_some(),
         "the weight is outlined"
     );
     // The student chooses an algorithm without a weight: no slider, no outline where it was.
@@ -359,7 +367,7 @@ fn a_highlight_goes_with_the_control_an_edit_removed() {
         .apply(Command::SetAlgorithm(1, AlgoChoice::named("dijkstra")));
     h.run();
     h.run();
-    assert_eq!(h.state().lessons.highlighted, None);
+    assert_eq!(h.state().lessons().highlighted, None);
 }
 
 #[test]
@@ -379,7 +387,7 @@ fn what_a_lesson_left_is_replaced_without_asking_but_the_users_later_edits_are_n
     h.state_mut().start_lesson(7, 0);
     h.run();
     assert!(h.query_by_label_contains("unsaved changes").is_none());
-    assert_eq!(h.state().lessons.playing, Some((7, 0)));
+    assert_eq!(h.state().lessons().playing, Some((7, 0)));
     // Left, then edited by the user: their work now, so the next lesson asks.
     h.state_mut().leave_lesson();
     h.state_mut().apply(Command::Edit(Edit::SetCell {
@@ -391,5 +399,5 @@ fn what_a_lesson_left_is_replaced_without_asking_but_the_users_later_edits_are_n
     h.state_mut().start_lesson(0, 0);
     h.run();
     h.get_by_label_contains("unsaved changes");
-    assert_eq!(h.state().lessons.playing, None);
+    assert_eq!(h.state().lessons().playing, None);
 }

@@ -5,13 +5,13 @@ mod common;
 
 use common::*;
 use egui_kittest::kittest::Queryable;
-use pathlab::app::Command;
+use pathlab::app::{Command, VehicleCommand};
 
 #[test]
 fn the_vehicle_planner_finds_a_drivable_path_beside_grid_astar_and_steps_through_it() {
     let mut app = default_app();
-    app.apply(Command::OpenVehicle);
-    app.apply(Command::PlanVehicle);
+    app.apply(Command::OpenPart("vehicle"));
+    app.apply(Command::Vehicle(VehicleCommand::Plan));
     let mut h = harness(app);
     for _ in 0..6000 {
         h.step();
@@ -49,8 +49,8 @@ fn the_vehicle_planner_finds_a_drivable_path_beside_grid_astar_and_steps_through
 /// The app with the vehicle planner planned on the built-in map, stepped `dt` seconds a frame.
 fn planned(dt: f32) -> egui_kittest::Harness<'static, pathlab::app::PathlabApp> {
     let mut app = default_app();
-    app.apply(Command::OpenVehicle);
-    app.apply(Command::PlanVehicle);
+    app.apply(Command::OpenPart("vehicle"));
+    app.apply(Command::Vehicle(VehicleCommand::Plan));
     let mut h = egui_kittest::Harness::builder()
         .with_size(eframe::egui::vec2(1280.0, 800.0))
         .with_max_steps(12)
@@ -102,7 +102,7 @@ fn the_car_drives_in_real_time_whatever_the_frame_rate() {
 fn poses_move_under_a_left_drag_and_turn_under_a_right_drag() {
     use eframe::egui::{Event, Modifiers, PointerButton};
     let mut app = default_app();
-    app.apply(Command::OpenVehicle);
+    app.apply(Command::OpenPart("vehicle"));
     let mut h = harness(app);
     h.run();
     for k in 0..2 {

@@ -3,7 +3,17 @@
 //! key and its menu item do the same thing, and a script or a lesson can drive the app as a
 //! user does.
 
+use crate::app::agent::AgentCommand;
+use crate::app::crowd::CrowdWindow;
+use crate::app::crowd_view::CrowdCommand;
+use crate::app::experiment::{ExperimentCommand, ExperimentWindow};
+use crate::app::features::lesson::LessonCommand;
 use crate::app::files::DialogPurpose;
+use crate::app::flight::FlightCommand;
+use crate::app::overlays::HierLevel;
+use crate::app::parts::Cx;
+use crate::app::vehicle::{VehicleCommand, VehicleWindow};
+use crate::app::view3d::View3d;
 use crate::app::{AlgoChoice, PathlabApp, PendingAction, ProblemOrder, Tool};
 use crate::map::Edit;
 use std::path::PathBuf;
@@ -95,42 +105,15 @@ pub enum Command {
     ChooseProblem(usize),
     /// Problem `i` of a voxel world's `.3dscen`.
     ChooseProblem3d(usize),
-    // Features.
-    /// The dynamic world's agents: a tick rate, the ticks between changes and the share of
-    /// blocks that change.
-    AgentSettings {
-        ticks_per_sec: f32,
-        every: u32,
-        percent: f64,
-    },
-    /// Whether the dynamic world flips blocks (else only its other behaviours change it).
-    AgentFlips(bool),
-    /// Agents start walking (`true`: replaying the last tape).
-    AgentsStart(bool),
-    AgentsStop,
-    AgentTick,
-    /// Flies the agent through the moving 3D scene and shows it at `t` seconds, paused.
-    FlyTo(f32),
-    /// Run ▸ Dynamic experiment: its window.
-    OpenExperiment,
-    /// Run ▸ Crowd.
-    OpenCrowd,
-    /// Run ▸ Vehicle planner, start and goal at the map's endpoints the first time.
-    OpenVehicle,
-    /// Plans the vehicle window's problem.
-    PlanVehicle,
-    /// Run ▸ Crowd with these views (astar, pccp, flow, and -gpu for the GPU's; unknown ones
-    /// are skipped) and agents, the batch started on the open map.
-    RunCrowd(Vec<String>, usize),
-    /// Run ▸ Crowd: the start (0) or goal (1) area's corners; agents then go between the two
-    /// areas once both are set.
-    CrowdArea(usize, [(u32, u32); 2]),
-    /// The experiment's map size (cells a side).
-    ExperimentSize(u32),
-    /// The experiment's runs per variant.
-    ExperimentRuns(u32),
-    /// The experiment set to one of Mäntysalo 2024's scenarios, with its variants.
-    ExperimentScenario(crate::experiment::mantysalo2024::Scenario),
+    // Parts (each part's own commands are its own enum).
+    /// Opens the window of the part so named (Run ▸ Crowd: "crowd"), as its menu entry does.
+    OpenPart(&'static str),
+    Agents(AgentCommand),
+    Flight(FlightCommand),
+    Experiment(ExperimentCommand),
+    Crowd(CrowdCommand),
+    Vehicle(VehicleCommand),
+    Lesson(LessonCommand),
 }
 
 impl PathlabApp {
@@ -152,7 +135,7 @@ impl PathlabApp {
             Command::Redo => self.redo(),
             Command::MoveEndpoint(start, c) => self.move_endpoint(start, c),
             Command::SetLayer(z) => self.set_layer(z),
-            Command::SetHierLevel(l) => self.hier_level = l.max(1),
+            Command::SetHierLevel(l) => self.parts.of_mut::<HierLevel>().0 = l.max(1),
             Command::SetTool(t) => self.tool = t,
             Command::SetMaterial(m) => self.material = m,
             Command::Select(c) => self.selected = c,
@@ -190,7 +173,7 @@ impl PathlabApp {
                 dist,
                 target,
             } => {
-                let v = &mut self.view3d;
+                let v = self.parts.of_mut::<View3d>();
                 (v.yaw, v.pitch, v.dist, v.target) = (yaw, pitch, dist, target);
             }
             Command::StepForward(n) => {
@@ -216,49 +199,29 @@ impl PathlabApp {
             Command::OrderProblems(o) => self.problems.order = o,
             Command::ChooseProblem(i) => self.choose_problem(i),
             Command::ChooseProblem3d(i) => self.choose_problem3(i),
-            Command::AgentSettings {
-                ticks_per_sec,
-                every,
-                percent,
-            } => {
-                self.sim.ticks_per_sec = ticks_per_sec;
-                self.sim.every = every;
-                self.sim.percent = percent;
+            Command::OpenPart(name) => self.open_part(name),
+            Command::Agents(c) => self.apply_agents(c),
+            Command::Flight(c) => self.apply_flight(c),
+            Command::Experiment(c) => self.parts.of_mut::<ExperimentWindow>().apply(c),
+            Command::Crowd(c) => self.parts.of_mut::<CrowdWindow>().apply(c, &self.work),
+            Command::Vehicle(c) => {
+                let grid = &self.work.doc.grid;
+                self.parts.of_mut::<VehicleWindow>().apply(c, grid)
             }
-            Command::AgentFlips(on) => self.sim.flips = on,
-            Command::AgentsStart(replay) => self.agents_start(replay),
-            Command::AgentsStop => self.agents_stop(),
-            Command::AgentTick => self.agent_tick(),
-            Command::FlyTo(t) => {
-                self.fly();
-                self.seek_flight_time(t);
-                if let Some(f) = self.flight.as_mut() {
-                    f.playing = false;
-                }
-            }
-            Command::OpenExperiment => self.experiment.open = true,
-            Command::OpenCrowd => self.crowd.open = true,
-            Command::OpenVehicle => {
-                let (s, g) = (self.work.doc.start, self.work.doc.goal);
-                self.vehicle.open_at(s, g, &self.work.doc.grid);
-            }
-            Command::PlanVehicle => self.vehicle.plan(&self.work.doc.grid),
-            Command::CrowdArea(k, corners) => {
-                let k = k.min(1);
-                self.crowd.areas[k] = Some(corners);
-                self.crowd.painting = None;
-                self.crowd.between_areas = self.crowd.areas.iter().all(Option::is_some);
-            }
-            Command::RunCrowd(views, agents) => {
-                let views: Vec<_> = views
-                    .iter()
-                    .filter_map(|v| crate::app::crowd::Panel::parse(v).ok())
-                    .collect();
-                self.crowd.open_with(&views, agents, &self.work.doc.grid);
-            }
-            Command::ExperimentSize(n) => self.experiment.size = n,
-            Command::ExperimentRuns(n) => self.experiment.runs = n.max(1),
-            Command::ExperimentScenario(sc) => self.experiment.use_scenario(sc),
+            Command::Lesson(c) => self.apply_lesson(c),
+        }
+    }
+}
+
+impl PathlabApp {
+    /// Opens the window of the part named `name`, as its menu entry does.
+    pub(crate) fn open_part(&mut self, name: &str) {
+        let mut cx = Cx::new(&self.work);
+        if let Some(p) = self.parts.named_mut(name) {
+            p.open(&mut cx);
+        }
+        for c in cx.into_commands() {
+            self.apply(c);
         }
     }
 }

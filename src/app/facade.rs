@@ -133,30 +133,37 @@ impl PathlabApp {
     }
     /// Agents crossing the map while it changes.
     pub fn sim(&self) -> &AgentSim {
-        &self.sim
+        &self.parts.of::<crate::app::agent::AgentSim>()
     }
     /// Krafft 2019's moving 3D scene, when it is the open world.
     pub fn flight(&self) -> Option<&Flight> {
-        self.flight.as_ref()
+        self.parts
+            .of::<crate::app::flight::MovingScene>()
+            .flight
+            .as_ref()
     }
     /// The cognitive map's panel.
     pub fn knowledge(&self) -> &KnowledgePanel {
-        &self.knowledge
+        &self.parts.of::<crate::app::knowledge::KnowledgePanel>()
     }
     /// The 3D view of a voxel world.
     pub fn view3d(&self) -> &View3d {
-        &self.view3d
+        &self.parts.of::<crate::app::view3d::View3d>()
     }
     /// The dynamic experiment's window.
     pub fn experiment(&self) -> &ExperimentWindow {
-        &self.experiment
+        &self.parts.of::<crate::app::experiment::ExperimentWindow>()
     }
     /// Run ▸ Crowd: its settings, the batch in flight and the last result.
     pub fn crowd(&self) -> &CrowdWindow {
-        &self.crowd
+        &self.parts.of::<crate::app::crowd::CrowdWindow>()
     }
     /// Run ▸ Vehicle planner: its settings, the plan in flight and the last result.
     pub fn vehicle(&self) -> &VehicleWindow {
-        &self.vehicle
+        &self.parts.of::<crate::app::vehicle::VehicleWindow>()
+    }
+    /// Help ▸ Lessons: the lesson played, where others were left, the list.
+    pub fn lessons(&self) -> &crate::app::Lessons {
+        self.parts.of()
     }
 }

@@ -179,7 +179,9 @@ pub fn run(opts: Options) -> Result<(), String> {
                 // The first start (no settings saved, or none since lessons came) offers the
                 // first lesson, unless the app was started to do something else.
                 let plain = app.opts.screenshot.is_none() && !app.opts.scrub_test && first_start;
-                app.lessons.offer = plain && !saved.as_ref().is_some_and(|s| s.lessons_offered);
+                app.parts
+                    .of_mut::<crate::app::features::lesson::Lessons>()
+                    .offer = plain && !saved.as_ref().is_some_and(|s| s.lessons_offered);
                 if let Some(saved) = saved {
                     saved.apply(&mut app);
                 }

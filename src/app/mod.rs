@@ -13,6 +13,7 @@ mod features;
 mod jobs;
 mod launch;
 mod overlays;
+mod parts;
 mod scripted;
 mod ui;
 mod views;
@@ -21,7 +22,7 @@ mod worlds;
 
 // The parts by their own names, so a part reaches another as `crate::app::canvas` wherever
 // either lives.
-use features::{agent, crowd, experiment, flight, vehicle};
+use features::{agent, crowd, crowd_view, experiment, flight, vehicle};
 use ui::{bottom, help, inspector, palette, panels, path_prompt, world_panels};
 use views::{camera, canvas, canvas_draw, legend, texture, view3d, view3d_gl, view3d_mesh};
 use workspace::Workspace;
@@ -32,6 +33,12 @@ use worlds::{knowledge, view_world};
 
 pub use command::Command;
 pub use document::{Document, Touched};
+pub use features::agent::AgentCommand;
+pub use features::crowd_view::CrowdCommand;
+pub use features::experiment::ExperimentCommand;
+pub use features::flight::FlightCommand;
+pub use features::lesson::{LessonCommand, Lessons};
+pub use features::vehicle::VehicleCommand;
 pub use files::DialogPurpose;
 pub use launch::{run, Options};
 pub use legend::legend_names;
@@ -231,8 +238,6 @@ pub struct PathlabApp {
     pub(crate) diff: bool,
     /// Draw each found path rubber-banded too (View menu).
     pub(crate) smoothed: bool,
-    /// The level hierarchical runs draw (1-based; past the top draws the top).
-    pub(crate) hier_level: usize,
     pub(crate) breakpoints: Breakpoints,
     pub(crate) status: String,
     pub(crate) selected: Option<(u32, u32)>,
@@ -261,14 +266,6 @@ pub struct PathlabApp {
     pub(crate) gen_density: f64,
     pub(crate) gen_room: u32,
     pub(crate) gen_corridor: u32,
-    /// Hex size, orientation and fill for turning the map into hexes.
-    pub(crate) hex: worlds::hex::HexChoice,
-    /// Height for extruding the map into voxels.
-    pub(crate) extrude_height: u32,
-    /// The 3D view of a voxel world.
-    pub(crate) view3d: view3d::View3d,
-    /// The `.3dscen` problem last chosen.
-    pub(crate) problem3: usize,
     pub(crate) recent: Vec<PathBuf>,
     dialog: Option<PendingDialog>,
     /// The path field standing in for the native dialog.
@@ -300,23 +297,12 @@ pub struct PathlabApp {
     space_panned: bool,
     best_open_cache: Option<BestOpen>,
     quit_now: bool,
-    /// Run ▸ Dynamic experiment.
-    pub(crate) experiment: experiment::ExperimentWindow,
-    /// Run ▸ Crowd.
-    pub(crate) crowd: crowd::CrowdWindow,
-    pub(crate) vehicle: vehicle::VehicleWindow,
-    /// Help ▸ Lessons.
-    pub lessons: crate::app::features::lesson::Lessons,
-    /// Agents crossing the map while it changes.
-    pub(crate) sim: agent::AgentSim,
-    /// Krafft 2019's moving 3D scene, when it is the open world.
-    pub(crate) flight: Option<flight::Flight>,
-    /// The cognitive map's panel (hex worlds).
-    pub(crate) knowledge: knowledge::KnowledgePanel,
     /// Cells the world changed last (agents walking), and when: the canvas flashes them.
     pub(crate) flash: (Vec<(u32, u32)>, Instant),
     /// The scenario's problem list: filter, order, the chosen problem.
     pub(crate) problems: problems::ProblemList,
+    /// The features, world panels' and overlays' parts, each owning its state.
+    pub(crate) parts: parts::Parts,
 }
 
 const SPEED_DEFAULT: f32 = 20.0;
@@ -366,7 +352,6 @@ impl PathlabApp {
             sync: Sync::Shared,
             diff: false,
             smoothed: false,
-            hier_level: usize::MAX,
             breakpoints: Breakpoints::default(),
             status: "Ready: Space plays, Right steps, Left steps back, F1 explains colours, algorithms and keys"
                 .into(),
@@ -388,10 +373,6 @@ impl PathlabApp {
             gen_size: (64, 48),
             gen_density: 0.3,
             gen_room: 8,
-            hex: Default::default(),
-            extrude_height: 8,
-            view3d: Default::default(),
-            problem3: 0,
             gen_corridor: 2,
             recent: vec![],
             dialog: None,
@@ -417,14 +398,8 @@ impl PathlabApp {
             space_panned: false,
             best_open_cache: None,
             quit_now: false,
-            experiment: Default::default(),
-            crowd: Default::default(),
-            vehicle: Default::default(),
-            lessons: Default::default(),
-            sim: Default::default(),
-            flight: None,
-            knowledge: Default::default(),
             problems: Default::default(),
+            parts: Default::default(),
             flash: (vec![], Instant::now()),
         };
         app.work.seen_tiles = app.work.doc.grid.tiles().to_vec();
@@ -477,18 +452,19 @@ impl PathlabApp {
                 self.apply(Command::CompareKnowledge(levels));
             }
             if let Some((views, agents)) = self.opts.crowd.clone() {
-                self.apply(Command::RunCrowd(views, agents));
+                self.apply(Command::Crowd(crowd_view::CrowdCommand::Run(views, agents)));
             }
             // Once: the first frame may be laid out twice, and a lesson's setup opens maps.
-            if let Some(n) = self.opts.lesson.filter(|_| !self.lessons.started) {
+            let started = self.parts.of::<features::lesson::Lessons>().started;
+            if let Some(n) = self.opts.lesson.filter(|_| !started) {
                 self.start_lesson(n.saturating_sub(1), 0);
             }
             for t in self.opts.traces.clone() {
                 self.apply(Command::OpenTrace(Some(t)));
             }
             if self.opts.vehicle {
-                self.apply(Command::OpenVehicle);
-                self.apply(Command::PlanVehicle);
+                self.apply(Command::OpenPart("vehicle"));
+                self.apply(Command::Vehicle(vehicle::VehicleCommand::Plan));
             }
         }
         let title = format!("pathlab — {}", self.work.doc.title());
@@ -500,9 +476,7 @@ impl PathlabApp {
         self.pump_runs(ui.input(|i| i.unstable_dt));
         laps.lap("search");
         self.advance_play(dt);
-        for f in features::FEATURES {
-            f.update(self, dt);
-        }
+        self.parts_turn(|p, cx| p.update(cx, dt));
         if self.opts.scrub_test {
             self.scrub_step();
         }
@@ -525,12 +499,10 @@ impl PathlabApp {
         if self.show_help {
             help::show(self, &ctx);
         }
-        for f in features::FEATURES {
-            f.windows(self, &ctx);
-        }
+        self.parts_turn(|p, cx| p.windows(cx, &ctx));
         if self.searching()
             || self.playing
-            || features::FEATURES.iter().any(|f| f.wants_repaint(self))
+            || self.parts.iter().any(|p| p.wants_repaint())
             || self.dialog.is_some()
             || self.opts.scrub_test
             // A scripted screenshot counts frames: they must come without input.
@@ -541,6 +513,19 @@ impl PathlabApp {
         self.frame += 1;
         if self.opts.frame_log {
             self.log_frame(t0);
+        }
+    }
+}
+
+impl PathlabApp {
+    /// Gives every part its turn with `f`, then does what they asked.
+    fn parts_turn(&mut self, mut f: impl FnMut(&mut dyn parts::Part, &mut parts::Cx)) {
+        let mut cx = parts::Cx::new(&self.work);
+        for p in self.parts.iter_mut() {
+            f(&mut **p, &mut cx);
+        }
+        for c in cx.into_commands() {
+            self.apply(c);
         }
     }
 }

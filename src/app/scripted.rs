@@ -64,7 +64,15 @@ impl PathlabApp {
     pub(super) fn screenshots(&mut self, ctx: &egui::Context) {
         if let Some(out) = self.opts.screenshot.clone() {
             // A crowd batch in flight: the picture waits for its heatmaps.
-            if self.crowd.running() || self.vehicle.running() {
+            if self
+                .parts
+                .of_mut::<crate::app::crowd::CrowdWindow>()
+                .running()
+                || self
+                    .parts
+                    .of_mut::<crate::app::vehicle::VehicleWindow>()
+                    .running()
+            {
                 ctx.request_repaint_after(std::time::Duration::from_millis(50));
                 return;
             }
@@ -79,7 +87,7 @@ impl PathlabApp {
                     self.apply(Command::GoTo(k));
                 }
                 if let Some(t) = self.opts.fly_to {
-                    self.apply(Command::FlyTo(t));
+                    self.apply(Command::Flight(crate::app::flight::FlightCommand::FlyTo(t)));
                 }
             }
             if self.frame >= self.opts.frames.max(1) && self.shot_target.is_none() {

@@ -3,7 +3,8 @@
 //! change cells, and every view replans from where its agent stands: D* Lite and AD* repair,
 //! the others search again. Each replan's time is kept for the recompute plot.
 
-use crate::app::PathlabApp;
+use crate::app::parts::{part_any, Cx, Part};
+use crate::app::{Command, PathlabApp};
 use crate::experiment::behaviour::{ChangeTape, Mover, World};
 use crate::experiment::dynamic::DynamicMap;
 use crate::map::{Cell, Grid, Rect};
@@ -106,16 +107,60 @@ impl AgentSim {
     }
 }
 
+/// What can be asked of the agents.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AgentCommand {
+    /// A tick rate, the ticks between changes and the share of blocks that change.
+    Settings {
+        ticks_per_sec: f32,
+        every: u32,
+        percent: f64,
+    },
+    /// Whether the dynamic world flips blocks (else only its other behaviours change it).
+    Flips(bool),
+    /// Agents start walking (`true`: replaying the last tape).
+    Start(bool),
+    Stop,
+    /// One tick, playing or not.
+    Tick,
+    /// The ticks due while playing, stopping once every agent has arrived.
+    Ticks(usize),
+}
+
+impl Part for AgentSim {
+    /// Counts the ticks due after `dt` seconds and asks for them.
+    fn update(&mut self, cx: &mut Cx, dt: f32) {
+        if !self.active || !self.playing {
+            return;
+        }
+        if self.agents.len() != cx.work.views.len() {
+            // Views were added or removed: the outing no longer matches them.
+            cx.send(Command::Agents(AgentCommand::Stop));
+            return;
+        }
+        self.acc += (dt * self.ticks_per_sec) as f64;
+        let n = (self.acc.floor() as usize).min(50);
+        self.acc -= self.acc.floor();
+        if n > 0 {
+            cx.send(Command::Agents(AgentCommand::Ticks(n)));
+        }
+    }
+    fn wants_repaint(&self) -> bool {
+        self.playing
+    }
+    part_any!();
+}
+
 impl PathlabApp {
     /// Sends one agent per view from the start; with `replay`, the last outing's tape drives
     /// the changes instead of the behaviours.
     pub fn agents_start(&mut self, replay: bool) {
-        if self.sim.active {
+        if self.parts.of_mut::<AgentSim>().active {
             self.agents_stop();
         }
         self.finish_all();
         let grid = self.work.doc.grid.clone();
-        let sim = &mut self.sim;
+        let sim = self.parts.of_mut::<AgentSim>();
         sim.replay = if replay { sim.last_tape.clone() } else { None };
         sim.world = if sim.replay.is_some() {
             None
@@ -172,14 +217,15 @@ impl PathlabApp {
     /// The map as the user made it: while the agents are out, the cells the world changed are
     /// shown as they were, so saves and the recovery file hold the user's work only.
     pub(in crate::app) fn user_grid(&self) -> std::borrow::Cow<'_, Grid> {
-        match &self.sim.snapshot {
+        let sim = self.parts.of::<AgentSim>();
+        match &sim.snapshot {
             Some(before)
-                if !self.sim.world_owned.is_empty()
+                if !sim.world_owned.is_empty()
                     && (before.width(), before.height())
                         == (self.work.doc.grid.width(), self.work.doc.grid.height()) =>
             {
                 let mut g = self.work.doc.grid.clone();
-                restore_cells(&mut g, before, &self.sim.world_owned);
+                restore_cells(&mut g, before, &sim.world_owned);
                 std::borrow::Cow::Owned(g)
             }
             _ => std::borrow::Cow::Borrowed(&self.work.doc.grid),
@@ -188,13 +234,18 @@ impl PathlabApp {
 
     /// The user edited the cells in `r` while the agents are out: those cells are theirs now.
     pub(in crate::app) fn agents_user_edited(&mut self, r: Rect) {
-        if !self.sim.active || self.sim.world_owned.is_empty() {
+        if !self.parts.of_mut::<AgentSim>().active
+            || self.parts.of_mut::<AgentSim>().world_owned.is_empty()
+        {
             return;
         }
         let w = self.work.doc.grid.width() as usize;
         for y in r.y as usize..(r.y + r.h) as usize {
             for x in r.x as usize..(r.x + r.w) as usize {
-                self.sim.world_owned.remove(&(y * w + x));
+                self.parts
+                    .of_mut::<AgentSim>()
+                    .world_owned
+                    .remove(&(y * w + x));
             }
         }
     }
@@ -202,16 +253,16 @@ impl PathlabApp {
     /// Calls the agents back and puts back the cells the world changed; the tape stays for a
     /// replay.
     pub fn agents_stop(&mut self) {
-        if !self.sim.active {
+        if !self.parts.of_mut::<AgentSim>().active {
             return;
         }
-        self.sim.active = false;
-        self.sim.playing = false;
-        if let Some(w) = self.sim.world.take() {
-            self.sim.last_tape = Some(w.tape);
+        self.parts.of_mut::<AgentSim>().active = false;
+        self.parts.of_mut::<AgentSim>().playing = false;
+        if let Some(w) = self.parts.of_mut::<AgentSim>().world.take() {
+            self.parts.of_mut::<AgentSim>().last_tape = Some(w.tape);
         }
-        let owned = std::mem::take(&mut self.sim.world_owned);
-        if let Some(g) = self.sim.snapshot.take() {
+        let owned = std::mem::take(&mut self.parts.of_mut::<AgentSim>().world_owned);
+        if let Some(g) = self.parts.of_mut::<AgentSim>().snapshot.take() {
             // Only the world's changes are undone: edits, undos and redos made while the agents
             // walked are the user's work and stay. A resize during the outing leaves the map
             // as the user made it.
@@ -224,7 +275,7 @@ impl PathlabApp {
             self.work.space = self.work.doc.space();
             self.restart_all();
         }
-        self.sim.agents.clear();
+        self.parts.of_mut::<AgentSim>().agents.clear();
         self.flash.0.clear();
     }
 
@@ -237,38 +288,49 @@ impl PathlabApp {
         self.to_end();
     }
 
-    /// Advances the agents by the ticks due after `dt` seconds.
-    pub(in crate::app) fn agents_advance(&mut self, dt: f32) {
-        if !self.sim.active || !self.sim.playing {
-            return;
-        }
-        if self.sim.agents.len() != self.work.views.len() {
-            // Views were added or removed: the outing no longer matches them.
-            self.agents_stop();
-            return;
-        }
-        self.sim.acc += (dt * self.sim.ticks_per_sec) as f64;
-        let n = (self.sim.acc.floor() as usize).min(50);
-        self.sim.acc -= self.sim.acc.floor();
+    /// `n` ticks, stopping once every agent has arrived.
+    fn agent_ticks(&mut self, n: usize) {
         for _ in 0..n {
             self.agent_tick();
-            if self.sim.agents.iter().all(|a| a.arrived) {
-                self.sim.playing = false;
-                self.status = format!("Every agent arrived — {}", self.sim.summary());
+            let sim = self.parts.of_mut::<AgentSim>();
+            if sim.agents.iter().all(|a| a.arrived) {
+                sim.playing = false;
+                self.status = format!("Every agent arrived — {}", sim.summary());
                 break;
             }
+        }
+    }
+
+    /// Does what `c` asks of the agents.
+    pub(crate) fn apply_agents(&mut self, c: AgentCommand) {
+        let sim = self.parts.of_mut::<AgentSim>();
+        match c {
+            AgentCommand::Settings {
+                ticks_per_sec,
+                every,
+                percent,
+            } => {
+                sim.ticks_per_sec = ticks_per_sec;
+                sim.every = every;
+                sim.percent = percent;
+            }
+            AgentCommand::Flips(on) => sim.flips = on,
+            AgentCommand::Start(replay) => self.agents_start(replay),
+            AgentCommand::Stop => self.agents_stop(),
+            AgentCommand::Tick => self.agent_tick(),
+            AgentCommand::Ticks(n) => self.agent_ticks(n),
         }
     }
 
     /// One tick: each agent steps along its path, then the world changes and every view
     /// replans from its agent.
     pub fn agent_tick(&mut self) {
-        if !self.sim.active {
+        if !self.parts.of_mut::<AgentSim>().active {
             return;
         }
         let goal = self.work.doc.goal;
         for (i, v) in self.work.views.iter_mut().enumerate() {
-            let Some(a) = self.sim.agents.get_mut(i) else {
+            let Some(a) = self.parts.of_mut::<AgentSim>().agents.get_mut(i) else {
                 continue;
             };
             if a.arrived || v.world.is_some() {
@@ -299,10 +361,17 @@ impl PathlabApp {
                 _ => a.waited += 1,
             }
         }
-        self.sim.tick += 1;
-        let tick = self.sim.tick;
-        let keep: Vec<(u32, u32)> = self.sim.agents.iter().map(|a| a.at).collect();
-        let changes = match (&mut self.sim.world, &self.sim.replay) {
+        self.parts.of_mut::<AgentSim>().tick += 1;
+        let tick = self.parts.of_mut::<AgentSim>().tick;
+        let keep: Vec<(u32, u32)> = self
+            .parts
+            .of_mut::<AgentSim>()
+            .agents
+            .iter()
+            .map(|a| a.at)
+            .collect();
+        let sim = self.parts.of_mut::<AgentSim>();
+        let changes = match (&mut sim.world, &sim.replay) {
             (_, Some(tape)) => tape.at(tick).to_vec(),
             (Some(w), None) => w.tick(tick, &self.work.doc.grid, &keep),
             (None, None) => vec![],
@@ -316,7 +385,7 @@ impl PathlabApp {
     /// Writes the last outing's change tape.
     pub fn save_tape(&mut self, path: &std::path::Path) {
         let (w, h) = (self.work.doc.grid.width(), self.work.doc.grid.height());
-        self.status = match &self.sim.last_tape {
+        self.status = match &self.parts.of_mut::<AgentSim>().last_tape {
             None => "No tape yet: send the agents first".into(),
             Some(t) => match t.save(path, w, h) {
                 Ok(()) => format!("Saved the change tape to {}", path.display()),
@@ -331,7 +400,7 @@ impl PathlabApp {
             Ok((t, (w, h))) => {
                 let same = (w, h) == (self.work.doc.grid.width(), self.work.doc.grid.height());
                 let n = t.events.len();
-                self.sim.last_tape = Some(t);
+                self.parts.of_mut::<AgentSim>().last_tape = Some(t);
                 format!(
                     "Loaded {n} changes from {}{}",
                     path.display(),
@@ -358,7 +427,7 @@ impl PathlabApp {
             let i = y as usize * w + x as usize;
             let old = self.work.doc.grid.get(x, y).map_or(c.tile, |o| o.tile);
             self.work.doc.grid.set(x, y, c);
-            self.sim.world_owned.insert(i);
+            self.parts.of_mut::<AgentSim>().world_owned.insert(i);
             if let Some(s) = self.work.seen_tiles.get_mut(i) {
                 *s = c.tile;
             }
@@ -386,7 +455,7 @@ impl PathlabApp {
         logged: Vec<(usize, u8, u8)>,
     ) {
         for (i, v) in self.work.views.iter_mut().enumerate() {
-            let Some(a) = self.sim.agents.get_mut(i) else {
+            let Some(a) = self.parts.of_mut::<AgentSim>().agents.get_mut(i) else {
                 continue;
             };
             if a.arrived || v.world.is_some() {

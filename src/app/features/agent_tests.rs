@@ -5,12 +5,12 @@ use crate::app::{AlgoChoice, Command, Options};
 /// Agents sent out while 30% of the blocks flip every 3 ticks (at the app's tick rate).
 fn send_agents_on_flips(app: &mut PathlabApp) {
     let ticks_per_sec = app.sim().ticks_per_sec;
-    app.apply(Command::AgentSettings {
+    app.apply(Command::Agents(AgentCommand::Settings {
         ticks_per_sec,
         every: 3,
         percent: 30.0,
-    });
-    app.apply(Command::AgentsStart(false));
+    }));
+    app.apply(Command::Agents(AgentCommand::Start(false)));
 }
 
 fn app() -> PathlabApp {
@@ -68,7 +68,7 @@ fn agents_cross_a_flipping_map_and_the_map_comes_back() {
     app.agents_stop();
     assert_eq!(app.doc().grid, before);
     assert!(app
-        .sim
+        .sim()
         .last_tape
         .as_ref()
         .is_some_and(|t| !t.events.is_empty()));
@@ -80,7 +80,7 @@ fn agents_cross_a_flipping_map_and_the_map_comes_back() {
 fn any_angle_agents_walk_their_segments_a_move_a_tick() {
     let mut app = app();
     app.set_algorithm(0, AlgoChoice::named("theta-star"));
-    app.apply(Command::AgentFlips(false));
+    app.apply(Command::Agents(AgentCommand::Flips(false)));
     app.agents_start(false);
     let (s, g) = (app.doc().start, app.doc().goal);
     let mut ticks = 0;

@@ -3,6 +3,9 @@
 //! animated along their paths.
 
 use super::crowd::{CrowdResult, CrowdWindow, Panel, Show};
+use crate::app::parts::{part_any, Cx, Menu, Part};
+use crate::app::workspace::Workspace;
+use crate::app::{Command, DialogPurpose};
 use crate::crowd::{Heat, Method, Scale};
 use eframe::egui::{self, Color32, Pos2, Rect, RichText, Sense, Vec2};
 
@@ -428,4 +431,72 @@ fn legend(ui: &mut egui::Ui, scale: Scale, show: Show) {
 fn legend_number(v: f64) -> String {
     let r = v.round();
     format!("{}", if r == 0.0 { 0 } else { r as i64 })
+}
+
+/// What can be asked of the crowd window.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CrowdCommand {
+    /// Opens the window with these views (astar, pccp, flow, and -gpu for the GPU's; unknown
+    /// ones are skipped) and agents, the batch started on the open map.
+    Run(Vec<String>, usize),
+    /// The start (0) or goal (1) area's corners; agents then go between the two areas once
+    /// both are set.
+    Area(usize, [(u32, u32); 2]),
+}
+
+impl CrowdWindow {
+    /// Does what `c` asks, on the workspace's map.
+    pub(crate) fn apply(&mut self, c: CrowdCommand, work: &Workspace) {
+        match c {
+            CrowdCommand::Area(k, corners) => {
+                let k = k.min(1);
+                self.areas[k] = Some(corners);
+                self.painting = None;
+                self.between_areas = self.areas.iter().all(Option::is_some);
+            }
+            CrowdCommand::Run(views, agents) => {
+                let views: Vec<_> = views.iter().filter_map(|v| Panel::parse(v).ok()).collect();
+                self.open_with(&views, agents, &work.doc.grid);
+            }
+        }
+    }
+}
+
+impl Part for CrowdWindow {
+    fn update(&mut self, _: &mut Cx, dt: f32) {
+        self.advance(dt);
+    }
+    fn windows(&mut self, cx: &mut Cx, ctx: &egui::Context) {
+        if !self.open {
+            return;
+        }
+        let work = cx.work;
+        let square = work.space.family().walked_by_crowds();
+        let asked = self.show(ctx, square, work.doc.problems.len());
+        let export = |purpose, name: &str| Command::AskFile(purpose, name.into());
+        match asked {
+            Asked::Run => self.start(&work.doc.grid, &work.doc.problems),
+            Asked::ExportPng => cx.send(export(DialogPurpose::ExportHeatPng, "crowd.png")),
+            Asked::ExportCsv => cx.send(export(DialogPurpose::ExportHeatCsv, "crowd.csv")),
+            Asked::Nothing => {}
+        }
+    }
+    fn wants_repaint(&self) -> bool {
+        // While a batch runs, the window asks for a frame every 100 ms itself.
+        self.playing
+    }
+    fn menu_entry(&self) -> Option<(Menu, &'static str, &'static str)> {
+        Some((
+            Menu::Run,
+            "Crowd heatmaps (Rahmani 2020)…",
+            "thousands of agents planned at once, their traffic side by side",
+        ))
+    }
+    fn name(&self) -> &'static str {
+        "crowd"
+    }
+    fn open(&mut self, _: &mut Cx) {
+        self.open = true;
+    }
+    part_any!();
 }

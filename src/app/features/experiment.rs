@@ -2,6 +2,8 @@
 //! dynamic`) in a window, on a worker thread, with progress, a table of means and a chart.
 
 use crate::app::jobs::{Job, Polled};
+use crate::app::parts::{part_any, Cx, Menu, Part};
+use crate::app::{Command, DialogPurpose};
 use crate::experiment::dynamic::{self, DynAlgo, MapKind, Row, Setup, Summary};
 use crate::experiment::mantysalo2024::{self, Scenario};
 use eframe::egui::{self, RichText};
@@ -29,6 +31,44 @@ pub struct ExperimentWindow {
     job: Option<Job<(Setup, Vec<Row>)>>,
     /// The last finished experiment: its setup, rows and per-algorithm means.
     pub result: Option<(Setup, Vec<Row>, Vec<Summary>)>,
+}
+
+/// What can be asked of the experiment's window.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExperimentCommand {
+    /// The map size (cells a side).
+    Size(u32),
+    /// Runs per variant.
+    Runs(u32),
+    /// One of Mäntysalo 2024's scenarios, with its variants.
+    Scenario(Scenario),
+}
+
+impl Part for ExperimentWindow {
+    fn windows(&mut self, cx: &mut Cx, ctx: &egui::Context) {
+        if self.open && self.show(ctx) {
+            cx.send(Command::AskFile(
+                DialogPurpose::ExportCsv,
+                "dynamic.csv".into(),
+            ));
+        }
+    }
+    // While it works, its window asks for a frame every 100 ms itself: the progress bar needs
+    // no more, so no `wants_repaint`.
+    fn menu_entry(&self) -> Option<(Menu, &'static str, &'static str)> {
+        Some((
+            Menu::Run,
+            "Dynamic experiment (Mäntysalo 2024)…",
+            "D* Lite, AD* and A* on a map that changes under an agent, in a table and a chart",
+        ))
+    }
+    fn name(&self) -> &'static str {
+        "experiment"
+    }
+    fn open(&mut self, _: &mut Cx) {
+        self.open = true;
+    }
+    part_any!();
 }
 
 impl Default for ExperimentWindow {
@@ -148,10 +188,24 @@ impl ExperimentWindow {
                 save = self.results(ui);
             });
         self.open = open;
+        if !open {
+            // The experiment is the window's: closing it ends the work (a dropped job is
+            // cancelled).
+            self.job = None;
+        }
         if self.running() {
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
         save
+    }
+
+    /// Does what `c` asks.
+    pub fn apply(&mut self, c: ExperimentCommand) {
+        match c {
+            ExperimentCommand::Size(n) => self.size = n,
+            ExperimentCommand::Runs(n) => self.runs = n.max(1),
+            ExperimentCommand::Scenario(sc) => self.use_scenario(sc),
+        }
     }
 
     fn controls(&mut self, ui: &mut egui::Ui) {

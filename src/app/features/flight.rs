@@ -10,8 +10,10 @@
 //! the moving obstacles in their own colour at the exact moment, the agent, its trail and the
 //! destination; the panel gives each replan's oracle badge.
 
+use crate::app::parts::{part_any, Cx, Part};
+use crate::app::view3d::View3d;
 use crate::app::view3d_mesh::Tris;
-use crate::app::{palette, Document, PathlabApp};
+use crate::app::{palette, Command, Document, PathlabApp};
 use crate::experiment::scene3d::{Scene, DIMS};
 use crate::experiment::scene3d_run::{self, FlightEnd, FlightLog, RunResult, Setup};
 use crate::map::voxel::VoxelGrid;
@@ -45,6 +47,47 @@ pub struct Flight {
     shown: Option<usize>,
     /// Moving obstacles and the agent, with the frame they were built for.
     parts: Option<(usize, u64, [Arc<Tris>; 2])>,
+}
+
+/// The moving scene as a part of the app: the flight, when the scene is the open world.
+#[derive(Default)]
+pub struct MovingScene {
+    pub flight: Option<Flight>,
+}
+
+/// What can be asked of the moving scene.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FlightCommand {
+    /// Flies the agent through the scene and shows it at `t` seconds, paused.
+    FlyTo(f32),
+    /// Shows logged frame `k` of the flight (clamped to it).
+    Seek(usize),
+}
+
+impl Part for MovingScene {
+    /// Advances the replay by `dt` seconds of wall time.
+    fn update(&mut self, cx: &mut Cx, dt: f32) {
+        let Some(f) = self
+            .flight
+            .as_mut()
+            .filter(|f| f.playing && f.flown.is_some())
+        else {
+            return;
+        };
+        f.acc += dt * f.speed;
+        let ticks = (f.acc / TICK).floor();
+        f.acc -= ticks * TICK;
+        let last = f.flown.as_ref().map_or(0, |x| x.log.frames.len() - 1);
+        let to = (f.frame + ticks as usize).min(last);
+        f.playing = to < last;
+        if to != f.frame {
+            cx.send(Command::Flight(FlightCommand::Seek(to)));
+        }
+    }
+    fn wants_repaint(&self) -> bool {
+        self.flight.as_ref().is_some_and(|f| f.playing)
+    }
+    part_any!();
 }
 
 /// Seconds of scene time between logged frames (the experiment's tick).
@@ -93,10 +136,11 @@ impl PathlabApp {
             Err(e) => return self.report_error("Could not make the moving scene", e),
         };
         self.set_document(doc);
-        self.flight = Some(flight);
-        self.view3d.show = true;
+        self.parts.of_mut::<MovingScene>().flight = Some(flight);
+        let view3d = self.parts.of_mut::<View3d>();
+        view3d.show = true;
         // The whole scene in view, not just the space between start and goal.
-        self.view3d.fit_pending = true;
+        view3d.fit_pending = true;
         self.status =
             "Krafft 2019's moving scene: choose an algorithm, then Fly in the world panel".into();
     }
@@ -108,7 +152,7 @@ impl PathlabApp {
             return;
         };
         let (spec, label) = (view.run.choice.spec(), view.run.choice.label());
-        let Some(f) = self.flight.as_mut() else {
+        let Some(f) = self.parts.of_mut::<MovingScene>().flight.as_mut() else {
             return;
         };
         f.scene = Scene::krafft2019_like(f.setup.moving_destination);
@@ -133,7 +177,7 @@ impl PathlabApp {
 
     /// Moves the replay to `frame` (clamped to the flight).
     pub fn seek_flight(&mut self, frame: usize) {
-        if let Some(f) = self.flight.as_mut() {
+        if let Some(f) = self.parts.of_mut::<MovingScene>().flight.as_mut() {
             let last = f.flown.as_ref().map_or(0, |x| x.log.frames.len() - 1);
             f.frame = frame.min(last);
             self.show_flight_frame();
@@ -145,30 +189,24 @@ impl PathlabApp {
         self.seek_flight((t.max(0.0) / TICK).round() as usize);
     }
 
-    /// Advances the replay by `dt` seconds of wall time.
-    pub(in crate::app) fn flight_advance(&mut self, dt: f32) {
-        let Some(f) = self
-            .flight
-            .as_mut()
-            .filter(|f| f.playing && f.flown.is_some())
-        else {
-            return;
-        };
-        f.acc += dt * f.speed;
-        let ticks = (f.acc / TICK).floor();
-        f.acc -= ticks * TICK;
-        let last = f.flown.as_ref().map_or(0, |x| x.log.frames.len() - 1);
-        let to = (f.frame + ticks as usize).min(last);
-        f.playing = to < last;
-        if to != f.frame {
-            self.seek_flight(to);
+    /// Does what `c` asks of the moving scene.
+    pub(crate) fn apply_flight(&mut self, c: FlightCommand) {
+        match c {
+            FlightCommand::FlyTo(t) => {
+                self.fly();
+                self.seek_flight_time(t);
+                if let Some(f) = self.parts.of_mut::<MovingScene>().flight.as_mut() {
+                    f.playing = false;
+                }
+            }
+            FlightCommand::Seek(frame) => self.seek_flight(frame),
         }
     }
 
     /// Puts the graph, start and goal of the replan in force into the document when it changed,
     /// and searches it again.
     fn show_flight_frame(&mut self) {
-        let Some(f) = self.flight.as_mut() else {
+        let Some(f) = self.parts.of_mut::<MovingScene>().flight.as_mut() else {
             return;
         };
         let Some(r) = f.replan() else {
@@ -212,7 +250,7 @@ impl PathlabApp {
         &mut self,
         generation: &mut u64,
     ) -> Option<[(u64, Arc<Tris>); 2]> {
-        let f = self.flight.as_mut()?;
+        let f = self.parts.of_mut::<MovingScene>().flight.as_mut()?;
         let flown = f.flown.as_ref()?;
         if f.parts.as_ref().map(|p| p.0) != Some(f.frame) {
             let frames = &flown.log.frames;
@@ -319,7 +357,13 @@ fn replan_badge(f: &Flight) -> Option<(String, bool)> {
 
 /// The replan's badge over the 3D view's top left corner.
 pub(in crate::app) fn badge(app: &PathlabApp, ui: &egui::Ui, area: egui::Rect) {
-    let Some((text, ok)) = app.flight.as_ref().and_then(replan_badge) else {
+    let Some((text, ok)) = app
+        .parts
+        .of::<MovingScene>()
+        .flight
+        .as_ref()
+        .and_then(replan_badge)
+    else {
         return;
     };
     let fill = if ok {
@@ -345,7 +389,7 @@ pub(in crate::app) fn badge(app: &PathlabApp, ui: &egui::Ui, area: egui::Rect) {
 
 /// The panel of the moving scene (under the voxel world's panel).
 pub(in crate::app) fn panel(app: &mut PathlabApp, ui: &mut egui::Ui) {
-    let Some(f) = app.flight.as_mut() else {
+    let Some(f) = app.parts.of_mut::<MovingScene>().flight.as_mut() else {
         return;
     };
     let [w, h, d] = DIMS;
@@ -408,7 +452,7 @@ pub(in crate::app) fn panel(app: &mut PathlabApp, ui: &mut egui::Ui) {
 
 /// The scene clock, under the 3D view's strip: play or pause, the scene time, the speed.
 pub(in crate::app) fn strip(app: &mut PathlabApp, ui: &mut egui::Ui) {
-    let Some(f) = app.flight.as_mut() else {
+    let Some(f) = app.parts.of_mut::<MovingScene>().flight.as_mut() else {
         return;
     };
     let Some(flown) = f.flown.as_ref() else {

@@ -7,6 +7,9 @@
 //! app as it was, Discard gives the lesson's own set-up. Once a lesson plays, the document is
 //! the lesson's: its steps open maps and turn them into other worlds without asking again.
 
+use crate::app::flight::FlightCommand;
+use crate::app::parts::{part_any, Cx, Part};
+use crate::app::workspace::Workspace;
 use crate::app::{Command, PathlabApp, PendingAction, Tool};
 use crate::lessons::{Do, Lesson, Until};
 use eframe::egui;
@@ -62,13 +65,20 @@ impl PathlabApp {
     /// Starts lesson `i` at step `step`. Over unsaved work of the user's it asks first, and
     /// the lesson begins only on Discard (see [`PathlabApp::begin_lesson`]).
     pub fn start_lesson(&mut self, i: usize, step: usize) {
-        if self.lessons.all().get(i).is_none_or(|l| l.steps.is_empty()) {
+        if self
+            .parts
+            .of_mut::<Lessons>()
+            .all()
+            .get(i)
+            .is_none_or(|l| l.steps.is_empty())
+        {
             return;
         }
-        self.lessons.offer = false;
-        self.lessons.list_open = false;
+        self.parts.of_mut::<Lessons>().offer = false;
+        self.parts.of_mut::<Lessons>().list_open = false;
         let doc = (self.work.doc_serial, self.work.doc.revision);
-        let lessons_own = self.lessons.playing.is_some() || self.lessons.left_doc == Some(doc);
+        let lessons_own = self.parts.of_mut::<Lessons>().playing.is_some()
+            || self.parts.of_mut::<Lessons>().left_doc == Some(doc);
         if self.work.doc.dirty && !lessons_own {
             self.request(PendingAction::Lesson(i, step));
         } else {
@@ -79,15 +89,20 @@ impl PathlabApp {
     /// Plays lesson `i` from step `step`: the setups of the steps before it run first, so a
     /// lesson resumed at a later step stands on its own map and views.
     pub(in crate::app) fn begin_lesson(&mut self, i: usize, step: usize) {
-        let n = self.lessons.all().get(i).map_or(0, |l| l.steps.len());
+        let n = self
+            .parts
+            .of_mut::<Lessons>()
+            .all()
+            .get(i)
+            .map_or(0, |l| l.steps.len());
         if n == 0 {
             return;
         }
         let step = step.min(n - 1);
-        self.lessons.started = true;
-        self.lessons.left_doc = None;
-        self.lessons.playing = Some((i, step));
-        let before: Vec<Do> = self.lessons.all()[i].steps[..step]
+        self.parts.of_mut::<Lessons>().started = true;
+        self.parts.of_mut::<Lessons>().left_doc = None;
+        self.parts.of_mut::<Lessons>().playing = Some((i, step));
+        let before: Vec<Do> = self.parts.of_mut::<Lessons>().all()[i].steps[..step]
             .iter()
             .flat_map(|s| s.setup.iter().cloned())
             .collect();
@@ -99,21 +114,23 @@ impl PathlabApp {
 
     /// Runs the current step's setup and notes what its conditions compare against.
     fn enter_lesson_step(&mut self) {
-        let Some((i, k)) = self.lessons.playing else {
+        let Some((i, k)) = self.parts.of_mut::<Lessons>().playing else {
             return;
         };
-        let setup = self.lessons.all()[i].steps[k].setup.clone();
+        let setup = self.parts.of_mut::<Lessons>().all()[i].steps[k]
+            .setup
+            .clone();
         for d in setup {
             self.lesson_do(&d);
         }
-        self.lessons.entry = Some((
+        self.parts.of_mut::<Lessons>().entry = Some((
             self.work.doc.start,
             self.work.doc.goal,
             self.work.doc.grid.tiles().to_vec(),
         ));
         // What the setup said (the example's own description of its views) is not what the
         // lesson shows; nor is what another lesson said.
-        let lesson = &self.lessons.all()[i];
+        let lesson = &self.parts.of_mut::<Lessons>().all()[i];
         let (title, n) = (lesson.title.clone(), lesson.steps.len());
         self.status = format!("Lesson {}: {title} — step {} of {n}", i + 1, k + 1);
     }
@@ -185,87 +202,121 @@ impl PathlabApp {
             }
             Do::Knowledge(levels) => self.apply(Command::CompareKnowledge(levels.clone())),
             Do::Diff(on) => self.apply(Command::SetDiff(*on)),
-            Do::FlyTo(t) => self.apply(Command::FlyTo(*t)),
+            Do::FlyTo(t) => self.apply(Command::Flight(FlightCommand::FlyTo(*t))),
         }
     }
 
     /// Whether the current step's condition holds.
     pub fn lesson_condition_met(&mut self) -> bool {
-        let Some((i, k)) = self.lessons.playing else {
-            return false;
-        };
-        let until = self.lessons.all()[i].steps[k].until.clone();
-        let Some((start, goal, tiles)) = &self.lessons.entry else {
-            return false;
-        };
-        match until {
-            Until::Next => true,
-            Until::StepAtLeast(n) => self.cursor() >= n,
-            Until::Finished => self
-                .work
-                .views
-                .iter_mut()
-                .all(|v| v.run.finished() && v.run.shown >= v.run.steps()),
-            Until::GoalMoved => self.work.doc.goal != *goal,
-            Until::StartMoved => self.work.doc.start != *start,
-            Until::MapEdited => self.work.doc.grid.tiles() != &tiles[..],
-            Until::Views(n) => self.work.views.len() >= n,
-            Until::ParamAtLeast(v, name, x) => self
-                .work
-                .views
-                .get(v)
-                .and_then(|view| view.run.choice.values.get(&name))
-                .is_some_and(|&value| value >= x),
+        self.parts.of_mut::<Lessons>().condition_met(&self.work)
+    }
+
+    /// Does what `c` asks of the lessons.
+    pub(crate) fn apply_lesson(&mut self, c: LessonCommand) {
+        match c {
+            LessonCommand::Start(i, k) => self.start_lesson(i, k),
+            LessonCommand::Next => self.lesson_next(),
+            LessonCommand::Back => self.lesson_back(),
+            LessonCommand::Leave => self.leave_lesson(),
+            LessonCommand::ShowList => self.parts.of_mut::<Lessons>().list_open = true,
         }
     }
 
     /// The next step (its setup runs), or the end of the lesson after the last.
     pub fn lesson_next(&mut self) {
-        let Some((i, k)) = self.lessons.playing else {
+        let Some((i, k)) = self.parts.of_mut::<Lessons>().playing else {
             return;
         };
-        if k + 1 < self.lessons.all()[i].steps.len() {
-            self.lessons.playing = Some((i, k + 1));
+        if k + 1 < self.parts.of_mut::<Lessons>().all()[i].steps.len() {
+            self.parts.of_mut::<Lessons>().playing = Some((i, k + 1));
             self.enter_lesson_step();
         } else {
-            self.lessons.playing = None;
-            self.lessons.left_at.remove(&i);
-            self.lessons.finished.insert(i);
+            self.parts.of_mut::<Lessons>().playing = None;
+            self.parts.of_mut::<Lessons>().left_at.remove(&i);
+            self.parts.of_mut::<Lessons>().finished.insert(i);
             self.lesson_left_doc();
-            self.status = format!("Lesson finished: {}", self.lessons.all()[i].title);
+            self.status = format!(
+                "Lesson finished: {}",
+                self.parts.of_mut::<Lessons>().all()[i].title
+            );
         }
     }
 
     /// Notes the document a lesson leaves behind as the lesson's.
     fn lesson_left_doc(&mut self) {
-        self.lessons.left_doc = Some((self.work.doc_serial, self.work.doc.revision));
+        self.parts.of_mut::<Lessons>().left_doc =
+            Some((self.work.doc_serial, self.work.doc.revision));
     }
 
     /// The step before (its setup runs again).
     pub fn lesson_back(&mut self) {
-        if let Some((i, k)) = self.lessons.playing {
-            self.lessons.playing = Some((i, k.saturating_sub(1)));
+        if let Some((i, k)) = self.parts.of_mut::<Lessons>().playing {
+            self.parts.of_mut::<Lessons>().playing = Some((i, k.saturating_sub(1)));
             self.enter_lesson_step();
         }
     }
 
     /// Leaves the lesson; Help ▸ Lessons resumes it at this step.
     pub fn leave_lesson(&mut self) {
-        if let Some((i, k)) = self.lessons.playing.take() {
-            self.lessons.left_at.insert(i, k);
+        if let Some((i, k)) = self.parts.of_mut::<Lessons>().playing.take() {
+            self.parts.of_mut::<Lessons>().left_at.insert(i, k);
             self.lesson_left_doc();
             self.status = format!(
                 "Left the lesson {}: Lessons… in the Help menu resumes it at step {}",
-                self.lessons.all()[i].title,
+                self.parts.of_mut::<Lessons>().all()[i].title,
                 k + 1
             );
         }
     }
+}
 
+/// What can be asked of the lessons.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LessonCommand {
+    /// Lesson `.0` from step `.1` (asks first over unsaved work).
+    Start(usize, usize),
+    Next,
+    Back,
+    Leave,
+    /// Help ▸ Lessons: the list.
+    ShowList,
+}
+
+impl Lessons {
+    /// Whether the current step's condition holds.
+    pub(crate) fn condition_met(&mut self, work: &Workspace) -> bool {
+        let Some((i, k)) = self.playing else {
+            return false;
+        };
+        let until = self.all()[i].steps[k].until.clone();
+        let Some((start, goal, tiles)) = &self.entry else {
+            return false;
+        };
+        match until {
+            Until::Next => true,
+            Until::StepAtLeast(n) => work.cursor >= n,
+            Until::Finished => work
+                .views
+                .iter()
+                .all(|v| v.run.finished() && v.run.shown >= v.run.steps()),
+            Until::GoalMoved => work.doc.goal != *goal,
+            Until::StartMoved => work.doc.start != *start,
+            Until::MapEdited => work.doc.grid.tiles() != &tiles[..],
+            Until::Views(n) => work.views.len() >= n,
+            Until::ParamAtLeast(v, name, x) => work
+                .views
+                .get(v)
+                .and_then(|view| view.run.choice.values.get(&name))
+                .is_some_and(|&value| value >= x),
+        }
+    }
+}
+
+impl Part for Lessons {
     /// The lesson window, the list and the first start's offer.
-    pub(crate) fn lesson_windows(&mut self, ctx: &egui::Context) {
-        if self.lessons.offer {
-            let first = self.lessons.all().first().map(|l| l.title.clone());
+    fn windows(&mut self, cx: &mut Cx, ctx: &egui::Context) {
+        if self.offer {
+            let first = self.all().first().map(|l| l.title.clone());
             let mut open = true;
             egui::Window::new("Welcome to pathlab")
                 .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
@@ -276,7 +327,7 @@ impl PathlabApp {
                     if let Some(t) = &first {
                         ui.horizontal(|ui| {
                             if ui.button(format!("Start: {t}")).clicked() {
-                                self.start_lesson(0, 0);
+                                cx.send(Command::Lesson(LessonCommand::Start(0, 0)));
                             }
                             if ui.button("Not now").clicked() {
                                 open = false;
@@ -286,16 +337,15 @@ impl PathlabApp {
                     ui.weak("Help ▸ Lessons lists them all.");
                 });
             if !open {
-                self.lessons.offer = false;
+                self.offer = false;
             }
         }
-        if self.lessons.list_open {
+        if self.list_open {
             let mut open = true;
             let mut start = None;
-            let left = self.lessons.left_at.clone();
-            let finished = self.lessons.finished.clone();
+            let left = self.left_at.clone();
+            let finished = self.finished.clone();
             let list: Vec<(String, String, usize)> = self
-                .lessons
                 .all()
                 .iter()
                 .map(|l| (l.title.clone(), l.summary.clone(), l.steps.len()))
@@ -335,18 +385,18 @@ impl PathlabApp {
                         ui.add_space(4.0);
                     }
                 });
-            self.lessons.list_open = open;
+            self.list_open = open;
             if let Some((i, k)) = start {
-                self.start_lesson(i, k);
+                cx.send(Command::Lesson(LessonCommand::Start(i, k)));
             }
         }
-        self.lessons.highlighted = None;
-        let Some((i, k)) = self.lessons.playing else {
-            self.lessons.controls.clear();
+        self.highlighted = None;
+        let Some((i, k)) = self.playing else {
+            self.controls.clear();
             return;
         };
-        let met = self.lesson_condition_met();
-        let lesson = &self.lessons.all()[i];
+        let met = self.condition_met(cx.work);
+        let lesson = &self.all()[i];
         let (title, n) = (lesson.title.clone(), lesson.steps.len());
         let step = lesson.steps[k].clone();
         let mut act = None;
@@ -388,22 +438,22 @@ impl PathlabApp {
                 });
             });
         match act {
-            Some(1) => self.lesson_next(),
-            Some(-1) => self.lesson_back(),
-            Some(0) => self.leave_lesson(),
+            Some(1) => cx.send(Command::Lesson(LessonCommand::Next)),
+            Some(-1) => cx.send(Command::Lesson(LessonCommand::Back)),
+            Some(0) => cx.send(Command::Lesson(LessonCommand::Leave)),
             _ => {}
         }
         // The control the step names, outlined over everything: only where it was drawn this
         // frame (the panels draw before this window), so one that an edit removed (a
         // parameter of an algorithm no longer chosen) is not outlined on an empty spot.
         // The step now played: Next or Leave may just have changed it.
-        let drawn = std::mem::take(&mut self.lessons.controls);
-        let Some((i, k)) = self.lessons.playing else {
+        let drawn = std::mem::take(&mut self.controls);
+        let Some((i, k)) = self.playing else {
             return;
         };
-        let highlight = self.lessons.all()[i].steps[k].highlight.clone();
+        let highlight = self.all()[i].steps[k].highlight.clone();
         if let Some(&r) = highlight.as_deref().and_then(|h| drawn.get(h)) {
-            self.lessons.highlighted = Some(r);
+            self.highlighted = Some(r);
             let p = ctx.layer_painter(egui::LayerId::new(
                 egui::Order::Foreground,
                 egui::Id::unique("lesson-highlight"),
@@ -416,4 +466,5 @@ impl PathlabApp {
             );
         }
     }
+    part_any!();
 }

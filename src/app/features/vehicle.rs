@@ -3,6 +3,8 @@
 //! cells (its drawing is in `vehicle_view.rs`).
 
 use crate::app::jobs::{Job, Polled};
+use crate::app::parts::{part_any, Cx, Menu, Part};
+use crate::app::Command;
 use crate::map::Grid;
 use crate::search::{AStar, Query, Search, SearchState, Status};
 use crate::space::{GridSpace, Heuristic as GridHeuristic};
@@ -69,7 +71,7 @@ pub struct VehicleWindow {
     pub cap: u64,
     /// The goal test: within metres, degrees and m/s.
     pub tolerance: [f64; 3],
-    job: Option<Job<Result<VehicleResult, String>>>,
+    pub(super) job: Option<Job<Result<VehicleResult, String>>>,
     pub result: Option<VehicleResult>,
     pub error: Option<String>,
     /// The iteration shown and the time along the path (s).
@@ -118,7 +120,50 @@ impl Default for VehicleWindow {
     }
 }
 
+/// What can be asked of the vehicle window.
+#[derive(Clone, Debug, PartialEq)]
+pub enum VehicleCommand {
+    /// Plans the window's problem on the open map.
+    Plan,
+}
+
+impl Part for VehicleWindow {
+    // The car drives by the clock, in its window (`VehicleWindow::drive`): not by frames.
+    fn windows(&mut self, cx: &mut Cx, ctx: &eframe::egui::Context) {
+        if self.open && self.show(ctx, &cx.work.doc.grid) == super::vehicle_view::Asked::Plan {
+            cx.send(Command::Vehicle(VehicleCommand::Plan));
+        }
+    }
+    fn wants_repaint(&self) -> bool {
+        // While it plans, the window asks for a frame every 100 ms itself.
+        self.playing
+    }
+    fn menu_entry(&self) -> Option<(Menu, &'static str, &'static str)> {
+        Some((
+            Menu::Run,
+            "Vehicle planner (Schnieders 2014)…",
+            "a car's path in its own state space, beside grid A*'s",
+        ))
+    }
+    fn name(&self) -> &'static str {
+        "vehicle"
+    }
+    /// Opens with start and goal at the map's endpoints the first time.
+    fn open(&mut self, cx: &mut Cx) {
+        let doc = &cx.work.doc;
+        self.open_at(doc.start, doc.goal, &doc.grid);
+    }
+    part_any!();
+}
+
 impl VehicleWindow {
+    /// Does what `c` asks, on `map`.
+    pub fn apply(&mut self, c: VehicleCommand, map: &Grid) {
+        match c {
+            VehicleCommand::Plan => self.plan(map),
+        }
+    }
+
     pub fn running(&self) -> bool {
         self.job.is_some()
     }

@@ -76,6 +76,10 @@ impl VehicleWindow {
         self.open = open;
         // A closed window's car stops: it drives by the clock, only while the window shows it.
         self.playing &= open;
+        if !open {
+            // The plan is the window's: closing it ends the work (a dropped job is cancelled).
+            self.job = None;
+        }
         if self.running() {
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }

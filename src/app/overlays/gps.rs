@@ -207,7 +207,11 @@ impl crate::app::PathlabApp {
 
     /// The cognitive map view `i` shows (its own level's, or the document's), if shown.
     pub(in crate::app) fn heat_for(&self, i: usize) -> Option<std::sync::Arc<CognitiveMap>> {
-        if !self.knowledge.show {
+        if !self
+            .parts
+            .of::<crate::app::knowledge::KnowledgePanel>()
+            .show
+        {
             return None;
         }
         let v = self.work.views.get(i)?;

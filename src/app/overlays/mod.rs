@@ -39,6 +39,20 @@ impl Scene<'_> {
     }
 }
 
+/// The hierarchy level hierarchical runs draw (1-based; past the top draws the top): the
+/// hierarchy overlay's one setting, shared by every view.
+pub(crate) struct HierLevel(pub usize);
+
+impl Default for HierLevel {
+    fn default() -> Self {
+        HierLevel(usize::MAX)
+    }
+}
+
+impl crate::app::parts::Part for HierLevel {
+    crate::app::parts::part_any!();
+}
+
 /// One kind of overlay: how it draws a run's step and what the legend says of it.
 pub(crate) trait OverlayPart: Sync {
     fn draw(&self, scene: &Scene, run: &mut Run);

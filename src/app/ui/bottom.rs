@@ -44,9 +44,13 @@ pub(in crate::app) fn timeline(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 ] {
                     let r = ui.button(label).on_hover_text(tip);
                     if label == ">" {
-                        app.lessons.control("step", &r);
+                        app.parts
+                            .of_mut::<crate::app::features::lesson::Lessons>()
+                            .control("step", &r);
                     } else if label == play {
-                        app.lessons.control("play", &r);
+                        app.parts
+                            .of_mut::<crate::app::features::lesson::Lessons>()
+                            .control("play", &r);
                     }
                     if r.clicked() {
                         app.apply(c);
@@ -59,7 +63,9 @@ pub(in crate::app) fn timeline(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 )
                 .on_hover_text("Steps taken by << and >> (and Shift+arrows)");
                 let r = ui.button(">|").on_hover_text("To path found (End)");
-                app.lessons.control("end", &r);
+                app.parts
+                    .of_mut::<crate::app::features::lesson::Lessons>()
+                    .control("end", &r);
                 if r.clicked() {
                     app.apply(Command::ToEnd);
                 }
@@ -85,7 +91,9 @@ pub(in crate::app) fn timeline(app: &mut PathlabApp, ui: &mut egui::Ui) {
                         "steps"
                     },
                 ));
-                app.lessons.control("slider", &r);
+                app.parts
+                    .of_mut::<crate::app::features::lesson::Lessons>()
+                    .control("slider", &r);
                 if r.changed() {
                     app.playing = false;
                     app.go_to(s, false);

@@ -190,7 +190,12 @@ fn inspect_cell(
         format!("polygon {n} (cells {x0}–{}, {y0}–{})", x1 - 1, y1 - 1)
     });
     let graph_node = if hierarchical {
-        graph_node_of(&run.choice, space, n, app.hier_level)
+        graph_node_of(
+            &run.choice,
+            space,
+            n,
+            app.parts.of_mut::<crate::app::overlays::HierLevel>().0,
+        )
     } else {
         None
     };
@@ -346,11 +351,24 @@ fn plot(id: &str) -> Plot<'_> {
 fn plots(app: &mut PathlabApp, ui: &mut egui::Ui) {
     ui.heading("Plots");
     // While agents walk, their replans come first.
-    if app.sim.agents.iter().any(|a| !a.recompute_ms.is_empty()) {
+    if app
+        .parts
+        .of_mut::<crate::app::agent::AgentSim>()
+        .agents
+        .iter()
+        .any(|a| !a.recompute_ms.is_empty())
+    {
         ui.label("recompute time per replan (ms)");
         plot_legend(app, ui, false);
         plot("recompute_plot").x_axis_label("replan").show(ui, |p| {
-            for (i, (a, v)) in app.sim.agents.iter().zip(&app.work.views).enumerate() {
+            for (i, (a, v)) in app
+                .parts
+                .of_mut::<crate::app::agent::AgentSim>()
+                .agents
+                .iter()
+                .zip(&app.work.views)
+                .enumerate()
+            {
                 let pts: PlotPoints = a
                     .recompute_ms
                     .iter()

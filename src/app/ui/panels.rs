@@ -2,6 +2,7 @@
 //! breakpoints) and the modal prompts (the status line and timeline are in `bottom.rs`).
 
 use crate::app::files::DialogPurpose;
+use crate::app::parts::Menu;
 use crate::app::Command;
 use crate::app::{AlgoChoice, PathlabApp, Prompt, Sync, Tool};
 use crate::search::params::ParamKind;
@@ -129,6 +130,7 @@ pub(in crate::app) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 {
                     app.apply(Command::RemoveView);
                 }
+                part_entries(app, ui, Menu::View);
             });
             ui.menu_button("Run", |ui| {
                 for (label, c) in [
@@ -143,23 +145,7 @@ pub(in crate::app) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     }
                 }
                 ui.separator();
-                if ui.button("Dynamic experiment (Mäntysalo 2024)…").clicked() {
-                    app.apply(Command::OpenExperiment);
-                }
-                if ui
-                    .button("Crowd heatmaps (Rahmani 2020)…")
-                    .on_hover_text("thousands of agents planned at once, their traffic side by side")
-                    .clicked()
-                {
-                    app.apply(Command::OpenCrowd);
-                }
-                if ui
-                    .button("Vehicle planner (Schnieders 2014)…")
-                    .on_hover_text("a car's path in its own state space, beside grid A*'s")
-                    .clicked()
-                {
-                    app.apply(Command::OpenVehicle);
-                }
+                part_entries(app, ui, Menu::Run);
                 ui.separator();
                 ui.radio_value(&mut app.sync, Sync::Shared, "Views share one step cursor");
                 ui.radio_value(
@@ -180,13 +166,28 @@ pub(in crate::app) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     .on_hover_text("short guided walks through the app, for a class or a first look")
                     .clicked()
                 {
-                    app.lessons.list_open = true;
+                    app.apply(Command::Lesson(crate::app::features::lesson::LessonCommand::ShowList));
                 }
             });
         });
     });
     // Windows (help, prompts) are kept below the menu bar, so it stays usable under them.
     app.menu_bottom = bar.response.rect.max.y;
+}
+
+/// The entries of the parts that offer their window in `menu`, in the parts' order.
+fn part_entries(app: &mut PathlabApp, ui: &mut egui::Ui, menu: Menu) {
+    let entries: Vec<_> = app
+        .parts
+        .iter()
+        .filter_map(|p| p.menu_entry().map(|e| (p.name(), e)))
+        .filter(|(_, (m, ..))| *m == menu)
+        .collect();
+    for (name, (_, label, hover)) in entries {
+        if ui.button(label).on_hover_text(hover).clicked() {
+            app.apply(Command::OpenPart(name));
+        }
+    }
 }
 
 pub(in crate::app) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
@@ -221,7 +222,9 @@ pub(in crate::app) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
                             .selectable_value(&mut app.tool, t, label)
                             .on_hover_text(tip);
                         if t == Tool::Brush {
-                            app.lessons.control("brush", &r);
+                            app.parts
+                                .of_mut::<crate::app::features::lesson::Lessons>()
+                                .control("brush", &r);
                         }
                     }
                     let own = crate::app::worlds::ui_of(&app.work.doc.world).tools();
@@ -256,10 +259,13 @@ pub(in crate::app) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 );
                 ui.separator();
                 // A new map under walking agents would strand them: stop them first.
-                ui.add_enabled_ui(!app.sim.active, |ui| {
-                    crate::app::world_panels::generators(app, ui);
-                    crate::app::worlds::ui_of(&app.work.doc.world).panel(app, ui);
-                });
+                ui.add_enabled_ui(
+                    !app.parts.of_mut::<crate::app::agent::AgentSim>().active,
+                    |ui| {
+                        crate::app::world_panels::generators(app, ui);
+                        crate::app::worlds::ui_of(&app.work.doc.world).panel(app, ui);
+                    },
+                );
                 ui.separator();
                 algorithms(app, ui);
                 if !app.work.doc.problems.is_empty() {
@@ -370,7 +376,10 @@ fn algorithms(app: &mut PathlabApp, ui: &mut egui::Ui) {
     }
     for (name, r) in [("algorithm", algo_rect), ("params", params_rect)] {
         if let Some(r) = r {
-            app.lessons.controls.insert(name, r);
+            app.parts
+                .of_mut::<crate::app::features::lesson::Lessons>()
+                .controls
+                .insert(name, r);
         }
     }
     if let Some((i, c)) = change {
@@ -379,7 +388,9 @@ fn algorithms(app: &mut PathlabApp, ui: &mut egui::Ui) {
     rules(app, ui);
     if app.work.views.len() < 4 {
         let r = ui.button("+ Compare with another algorithm");
-        app.lessons.control("compare", &r);
+        app.parts
+            .of_mut::<crate::app::features::lesson::Lessons>()
+            .control("compare", &r);
         if r.clicked() {
             add_compare_view(app);
         }

@@ -72,7 +72,9 @@ fn searches_apart(app: &mut PathlabApp, ui: &mut egui::Ui) {
 
 pub(super) fn stats_table(app: &mut PathlabApp, ui: &mut egui::Ui) {
     let r = ui.heading("Statistics");
-    app.lessons.control("statistics", &r);
+    app.parts
+        .of_mut::<crate::app::features::lesson::Lessons>()
+        .control("statistics", &r);
     // Line-of-sight checks, when an any-angle search is among the views.
     let sight = app.work.views.iter().any(|v| v.run.stats().los_checks > 0);
     // In a strip that scrolls sideways: a table wider than the panel (more views, longer

@@ -11,7 +11,7 @@ use eframe::egui::{self, RichText};
 pub(in crate::app) fn dynamic_world(app: &mut PathlabApp, ui: &mut egui::Ui) {
     use crate::experiment::behaviour::Mover;
     ui.heading("Dynamic world");
-    let sim = &mut app.sim;
+    let sim = &mut app.parts.of_mut::<crate::app::agent::AgentSim>();
     ui.add_enabled_ui(!sim.active, |ui| {
         ui.checkbox(&mut sim.flips, "Wall blocks flip (Mäntysalo 2024)")
             .on_hover_text(
@@ -106,7 +106,7 @@ pub(in crate::app) fn dynamic_world(app: &mut PathlabApp, ui: &mut egui::Ui) {
             sim.movers.remove(i);
         }
     });
-    let sim = &app.sim;
+    let sim = &app.parts.of_mut::<crate::app::agent::AgentSim>();
     let (active, playing, has_tape) = (sim.active, sim.playing, sim.last_tape.is_some());
     ui.horizontal_wrapped(|ui| {
         if !active {
@@ -140,7 +140,7 @@ pub(in crate::app) fn dynamic_world(app: &mut PathlabApp, ui: &mut egui::Ui) {
             }
         } else {
             if ui.button(if playing { "Pause" } else { "Go on" }).clicked() {
-                app.sim.playing = !playing;
+                app.parts.of_mut::<crate::app::agent::AgentSim>().playing = !playing;
             }
             if ui.button("Tick").clicked() {
                 app.agent_tick();
@@ -156,13 +156,21 @@ pub(in crate::app) fn dynamic_world(app: &mut PathlabApp, ui: &mut egui::Ui) {
     });
     let l = ui.label("speed");
     ui.add(
-        egui::Slider::new(&mut app.sim.ticks_per_sec, 1.0..=200.0)
-            .logarithmic(true)
-            .suffix(" ticks/s"),
+        egui::Slider::new(
+            &mut app
+                .parts
+                .of_mut::<crate::app::agent::AgentSim>()
+                .ticks_per_sec,
+            1.0..=200.0,
+        )
+        .logarithmic(true)
+        .suffix(" ticks/s"),
     )
     .labelled_by(l.id);
-    if app.sim.active {
-        ui.label(RichText::new(app.sim.summary()).small());
+    if app.parts.of_mut::<crate::app::agent::AgentSim>().active {
+        ui.label(
+            RichText::new(app.parts.of_mut::<crate::app::agent::AgentSim>().summary()).small(),
+        );
         ui.label(
             RichText::new("Click cells to toggle walls while they walk: every view replans.")
                 .small(),
@@ -262,7 +270,7 @@ pub(in crate::app) fn generators(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 app.gen_seed,
                 m.obstacles.len()
             );
-            app.sim.blocks = Some(m);
+            app.parts.of_mut::<crate::app::agent::AgentSim>().blocks = Some(m);
         }
         if let Some(g) = gen {
             let grid = g.generate(app.gen_size.0, app.gen_size.1, app.gen_seed);

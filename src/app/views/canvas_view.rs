@@ -116,7 +116,7 @@ impl PathlabApp {
         let ov = canvas::Overlay {
             gps: gps.as_deref(),
             knowledge: heat.as_deref(),
-            hier_level: self.hier_level,
+            hier_level: self.parts.of_mut::<crate::app::overlays::HierLevel>().0,
             smoothed: band.as_deref(),
             title: &title,
             start: trace_ends
@@ -127,13 +127,20 @@ impl PathlabApp {
                 .unwrap_or(own.map_or(self.work.doc.goal, |w| w.goal)),
             selected: self.selected.filter(|_| doc_cells),
             rect_preview: self.rect_from.zip(self.hover).filter(|_| doc_cells),
-            crowd_areas: if doc_cells && self.crowd.open {
-                self.crowd.areas
+            crowd_areas: if doc_cells && self.parts.of_mut::<crate::app::crowd::CrowdWindow>().open
+            {
+                self.parts.of_mut::<crate::app::crowd::CrowdWindow>().areas
             } else {
                 [None, None]
             },
             diff: other.is_some(),
-            agent: (self.sim.agents.get(i).filter(|_| doc_cells)).map(|a| (&a.at, &a.trail[..])),
+            agent: (self
+                .parts
+                .of_mut::<crate::app::agent::AgentSim>()
+                .agents
+                .get(i)
+                .filter(|_| doc_cells))
+            .map(|a| (&a.at, &a.trail[..])),
             dragged: (self.drag_to.filter(|_| self.dragging_endpoint.is_some()))
                 .filter(|_| doc_cells),
             active: self.work.views.len() > 1 && i == self.active,

@@ -53,13 +53,18 @@ impl PathlabApp {
     pub(in crate::app) fn gesture(&mut self, g: Gesture, ui: &egui::Ui) {
         self.hover = g.hover;
         // Painting a crowd's start or goal area: the drag is the area, nothing else.
-        if let Some(k) = self.crowd.painting {
+        if let Some(k) = self
+            .parts
+            .of_mut::<crate::app::crowd::CrowdWindow>()
+            .painting
+        {
             if let Some(c) = g.pressed {
                 self.rect_from = Some(c);
             }
             if g.released {
                 if let (Some(a), Some(b)) = (self.rect_from.take(), g.released_at.or(g.hover)) {
-                    self.apply(crate::app::Command::CrowdArea(k, [a, b]));
+                    let area = crate::app::crowd_view::CrowdCommand::Area(k, [a, b]);
+                    self.apply(crate::app::Command::Crowd(area));
                 }
             }
             return;

@@ -37,7 +37,7 @@ impl PathlabApp {
         let side = crate::app::worlds::ui_of(&self.work.doc.world).side_view(self);
         let map = (self.work.space.width(), self.work.space.height());
         let lay = layout(full, legend_h, side.is_some(), self.work.views.len(), map);
-        self.view3d.rect = None;
+        self.parts.of_mut::<crate::app::view3d::View3d>().rect = None;
         if let (Some(part), Some(r)) = (side, lay.side) {
             part.show(self, ui, r, 0);
         }

@@ -63,7 +63,7 @@ impl PathlabApp {
         let zoom = self.cam_of(i).zoom.clamp(1.0, 64.0);
         let gps = self.gps_marks(i);
         let heat = self.heat_for(i);
-        let hier_level = self.hier_level;
+        let hier_level = self.parts.of_mut::<crate::app::overlays::HierLevel>().0;
         let diff = self.diff && self.work.views.len() >= 2;
         let v = &self.work.views[i];
         let family = v.world.as_deref().map_or(self.work.doc.world, |w| w.family);

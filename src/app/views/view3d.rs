@@ -36,6 +36,10 @@ type MarkersKey = (
     bool,
 );
 
+impl crate::app::parts::Part for View3d {
+    crate::app::parts::part_any!();
+}
+
 /// Orbit camera and what the view last built.
 pub struct View3d {
     pub show: bool,
@@ -142,7 +146,7 @@ impl PathlabApp {
         };
         let dims = vol.voxels.dims();
         let depth = dims[2];
-        let v = &mut self.view3d;
+        let v = &mut self.parts.of_mut::<crate::app::view3d::View3d>();
         if v.fitted != Some((dims, self.work.doc_serial)) {
             // Another world: all its layers, framed on the search between start and goal.
             v.layers = (0, depth - 1);
@@ -191,7 +195,7 @@ impl PathlabApp {
             egui::Id::unique("view3d"),
             egui::Sense::click_and_drag(),
         );
-        let v = &mut self.view3d;
+        let v = &mut self.parts.of_mut::<crate::app::view3d::View3d>();
         if resp.dragged_by(egui::PointerButton::Primary) {
             let d = resp.drag_delta();
             v.yaw -= d.x * 0.01;
@@ -228,9 +232,12 @@ impl PathlabApp {
     /// Picks the voxel under `at`: the first searched or blocked voxel along the ray within
     /// the layers drawn. Its layer goes to the 2D view and the voxel to the inspector.
     pub fn pick3d(&mut self, area: egui::Rect, at: egui::Pos2) -> Option<[u32; 3]> {
-        let (origin, dir) = self.view3d.ray(area, at);
+        let (origin, dir) = self
+            .parts
+            .of_mut::<crate::app::view3d::View3d>()
+            .ray(area, at);
         let vol = self.work.doc.volume.as_ref()?;
-        let layers = self.view3d.layers;
+        let layers = self.parts.of_mut::<crate::app::view3d::View3d>().layers;
         let i = self.active.min(self.work.views.len().saturating_sub(1));
         let cursor = self.work.views.get_mut(i).map(|v| v.run.event_cursor());
         let states = match (self.work.views.get_mut(i), cursor) {
@@ -269,7 +276,7 @@ impl PathlabApp {
             return;
         };
         let dims = vol.voxels.dims();
-        let v = &mut self.view3d;
+        let v = &mut self.parts.of_mut::<crate::app::view3d::View3d>();
         if v.fit_pending || v.fit_endpoints {
             let (s, g) = (self.work.doc.start_at(), self.work.doc.goal_at());
             let mut lo = [s.0.min(g.0), s.1.min(g.1), s.2.min(g.2)].map(|c| c as f32);
@@ -418,7 +425,9 @@ impl PathlabApp {
             parts.insert(1, moving);
             parts.push(agent);
         }
-        self.view3d.next_generation = generation;
+        self.parts
+            .of_mut::<crate::app::view3d::View3d>()
+            .next_generation = generation;
         let scene = Scene {
             parts,
             eye,

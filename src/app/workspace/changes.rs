@@ -260,8 +260,10 @@ impl PathlabApp {
     /// kept by the caller for undo; any other document change forgets it.
     pub(in crate::app) fn set_document(&mut self, doc: Document) -> Document {
         self.agents_stop();
-        self.sim.blocks = None;
-        self.flight = None;
+        self.parts.of_mut::<crate::app::agent::AgentSim>().blocks = None;
+        self.parts
+            .of_mut::<crate::app::flight::MovingScene>()
+            .flight = None;
         self.work.converted_from.clear();
         let old = std::mem::replace(&mut self.work.doc, doc);
         self.work.doc_serial += 1;

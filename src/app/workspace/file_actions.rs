@@ -395,7 +395,7 @@ impl PathlabApp {
             DialogPurpose::OpenTape => self.open_tape(&p),
             DialogPurpose::OpenTrace => self.open_trace(&p),
             DialogPurpose::ExportHeatPng => {
-                let written = match self.crowd.png() {
+                let written = match self.parts.of_mut::<crate::app::crowd::CrowdWindow>().png() {
                     Some(img) => crate::crowd::heat::write_png(&p, &img),
                     None => Err("no batch to export".into()),
                 };
@@ -405,14 +405,22 @@ impl PathlabApp {
                 };
             }
             DialogPurpose::ExportHeatCsv => {
-                let text = self.crowd.csv().unwrap_or_default();
+                let text = self
+                    .parts
+                    .of_mut::<crate::app::crowd::CrowdWindow>()
+                    .csv()
+                    .unwrap_or_default();
                 self.status = match crate::map::io::write_atomic(&p, text.as_bytes()) {
                     Ok(()) => format!("Counts written to {}", p.display()),
                     Err(e) => format!("Could not save {}: {e}", p.display()),
                 };
             }
             DialogPurpose::ExportCsv => {
-                let text = self.experiment.csv().unwrap_or_default();
+                let text = self
+                    .parts
+                    .of_mut::<crate::app::experiment::ExperimentWindow>()
+                    .csv()
+                    .unwrap_or_default();
                 self.status = match crate::map::io::write_atomic(&p, text.as_bytes()) {
                     Ok(()) => format!("Saved the experiment to {}", p.display()),
                     Err(e) => format!("Could not save {}: {e}", p.display()),

@@ -11,6 +11,10 @@ use crate::space::{CognitiveMap, Space};
 use eframe::egui;
 use std::sync::Arc;
 
+impl crate::app::parts::Part for KnowledgePanel {
+    crate::app::parts::part_any!();
+}
+
 /// The panel's settings and the last experiment's result.
 pub struct KnowledgePanel {
     /// Draw the heatmap.
@@ -87,7 +91,7 @@ impl PathlabApp {
     /// A cognitive map with `share`% of the walkable hexes known, built by seeded prior
     /// explorations with the panel's δ and C.
     pub fn knowledge_at(&self, share: u32) -> Option<CognitiveMap> {
-        let k = &self.knowledge;
+        let k = &self.parts.of::<crate::app::knowledge::KnowledgePanel>();
         let w = self.hex_world()?;
         let p = Exploring {
             delta: k.delta,
@@ -105,7 +109,7 @@ impl PathlabApp {
 
     /// The GPS planner with the panel's δ and C, for new views.
     pub fn gps_choice(&self) -> AlgoChoice {
-        let k = &self.knowledge;
+        let k = &self.parts.of::<crate::app::knowledge::KnowledgePanel>();
         let spec = format!("gps:delta={},c={},seed={}", k.delta, k.c, k.seed);
         AlgoChoice::from_spec(&spec).unwrap_or_else(|_| AlgoChoice::named("gps"))
     }
@@ -153,7 +157,7 @@ impl PathlabApp {
         let Some(w) = self.hex_world() else {
             return;
         };
-        let k = &self.knowledge;
+        let k = &self.parts.of_mut::<crate::app::knowledge::KnowledgePanel>();
         let levels = vec![0, 25, 50, 75, 100];
         let setup = gps_run::Setup {
             knowledge: levels.clone(),
@@ -177,8 +181,12 @@ impl PathlabApp {
                         .collect::<Vec<_>>()
                         .join(", ")
                 );
-                self.knowledge.chart = Some(m);
-                self.knowledge.chart_open = true;
+                self.parts
+                    .of_mut::<crate::app::knowledge::KnowledgePanel>()
+                    .chart = Some(m);
+                self.parts
+                    .of_mut::<crate::app::knowledge::KnowledgePanel>()
+                    .chart_open = true;
             }
             Err(e) => self.report_error("The experiment did not run", e),
         }
@@ -193,9 +201,13 @@ impl PathlabApp {
             return;
         }
         let hexes = self.work.space.num_nodes();
-        let c_max = self.knowledge.c_max;
+        let c_max = self
+            .parts
+            .of_mut::<crate::app::knowledge::KnowledgePanel>()
+            .c_max;
         let stroke = self
-            .knowledge
+            .parts
+            .of_mut::<crate::app::knowledge::KnowledgePanel>()
             .stroke
             .get_or_insert_with(|| (self.work.doc.knowledge.clone(), Default::default()));
         if !stroke.1.insert(n) {
@@ -218,7 +230,12 @@ impl PathlabApp {
 
     /// Ends a Know stroke: one undoable change, and the runs search again.
     pub(in crate::app) fn end_knowledge_stroke(&mut self) {
-        if let Some((before, hexes)) = self.knowledge.stroke.take() {
+        if let Some((before, hexes)) = self
+            .parts
+            .of_mut::<crate::app::knowledge::KnowledgePanel>()
+            .stroke
+            .take()
+        {
             let after = std::mem::replace(&mut self.work.doc.knowledge, before);
             self.set_knowledge(after, format!("Knowledge painted on {} hexes", hexes.len()));
         }
@@ -253,7 +270,7 @@ pub(in crate::app) fn panel(app: &mut PathlabApp, ui: &mut egui::Ui) {
     egui::CollapsingHeader::new("Cognitive map (Rahmani 2020)")
         .default_open(wanted)
         .show(ui, |ui| {
-            let k = &mut app.knowledge;
+            let k = &mut app.parts.of_mut::<crate::app::knowledge::KnowledgePanel>();
             ui.label(format!(
                 "{known} of {walkable} walkable hexes known ({:.0}%). Blue: visits, darker the \
                  better known; the counter heuristic and GPS of the brain read them.",
@@ -390,7 +407,14 @@ impl PathlabApp {
     /// A perceptual study's settings: δ and C for the panel and every GPS view, and the
     /// knowledge it names, built.
     fn apply_preset(&mut self, share: Option<u32>, delta: f64, c: u32) {
-        (self.knowledge.delta, self.knowledge.c) = (delta, c);
+        (
+            self.parts
+                .of_mut::<crate::app::knowledge::KnowledgePanel>()
+                .delta,
+            self.parts
+                .of_mut::<crate::app::knowledge::KnowledgePanel>()
+                .c,
+        ) = (delta, c);
         for i in 0..self.work.views.len() {
             if self.work.views[i].run.choice.info.draws(Overlay::Walk) {
                 let mut choice = self.work.views[i].run.choice.clone();
@@ -401,7 +425,9 @@ impl PathlabApp {
         }
         match share {
             Some(s) => {
-                self.knowledge.share = s;
+                self.parts
+                    .of_mut::<crate::app::knowledge::KnowledgePanel>()
+                    .share = s;
                 let m = self.knowledge_at(s);
                 self.set_knowledge(m, format!("δ = {delta}, C = {c}, {s}% known"));
             }

@@ -38,7 +38,11 @@ impl WorldUi for FamilyUi {
             .filter_map(|v| v.run.choice.values.get("levels").copied())
             .fold(0.0, f64::max) as usize;
         if levels > 0 {
-            let shown = app.hier_level.min(levels);
+            let shown = app
+                .parts
+                .of_mut::<crate::app::overlays::HierLevel>()
+                .0
+                .min(levels);
             let mut pick = shown;
             ui.horizontal(|ui| {
                 ui.label("Hierarchy level");

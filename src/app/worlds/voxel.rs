@@ -3,6 +3,7 @@
 
 use super::geometry::{self, CellGeometry};
 use super::WorldUi;
+use crate::app::view3d::View3d;
 use crate::app::views::ViewPart;
 use crate::app::{palette, PathlabApp};
 use crate::space::{Connectivity, VoxelMoves};
@@ -11,6 +12,26 @@ use eframe::egui;
 
 /// The voxel world's part: its layer drawn as squares, its panel, the 3D view beside.
 pub(crate) struct FamilyUi;
+
+/// The voxel panel's settings: the height a square map is extruded to and the `.3dscen`
+/// problem last chosen.
+pub(crate) struct VoxelChoice {
+    pub extrude_height: u32,
+    pub problem: usize,
+}
+
+impl Default for VoxelChoice {
+    fn default() -> Self {
+        VoxelChoice {
+            extrude_height: 8,
+            problem: 0,
+        }
+    }
+}
+
+impl crate::app::parts::Part for VoxelChoice {
+    crate::app::parts::part_any!();
+}
 
 impl WorldUi for FamilyUi {
     fn cost_unit(&self) -> (&'static str, &'static str) {
@@ -59,7 +80,7 @@ impl WorldUi for FamilyUi {
     }
 
     fn side_view(&self, app: &PathlabApp) -> Option<&'static dyn ViewPart> {
-        let shown = app.view3d.show && app.work.doc.volume.is_some();
+        let shown = app.parts.of::<View3d>().show && app.work.doc.volume.is_some();
         shown.then_some(&crate::app::view3d::View3dPart as &dyn ViewPart)
     }
 }
@@ -122,7 +143,7 @@ pub(in crate::app) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
             }
         });
         if problems > 0 {
-            let mut k = app.problem3.min(problems - 1) + 1;
+            let mut k = app.parts.of::<VoxelChoice>().problem.min(problems - 1) + 1;
             ui.horizontal_wrapped(|ui| {
                 let l = ui.label("Problem");
                 ui.add(egui::DragValue::new(&mut k).range(1..=problems))
@@ -132,9 +153,12 @@ pub(in crate::app) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     app.choose_problem3(k - 1);
                 }
             });
-            app.problem3 = k - 1;
+            app.parts.of_mut::<VoxelChoice>().problem = k - 1;
         }
-        ui.checkbox(&mut app.view3d.show, "3D view beside the layer");
+        ui.checkbox(
+            &mut app.parts.of_mut::<View3d>().show,
+            "3D view beside the layer",
+        );
     });
     crate::app::flight::panel(app, ui);
 }
@@ -144,7 +168,7 @@ pub(in crate::app) fn extrude(app: &mut PathlabApp, ui: &mut egui::Ui) {
     ui.horizontal_wrapped(|ui| {
         let l = ui.label("Height");
         ui.add(
-            egui::DragValue::new(&mut app.extrude_height)
+            egui::DragValue::new(&mut app.parts.of_mut::<VoxelChoice>().extrude_height)
                 .range(1..=256)
                 .suffix(" voxels"),
         )
@@ -154,7 +178,9 @@ pub(in crate::app) fn extrude(app: &mut PathlabApp, ui: &mut egui::Ui) {
             .on_hover_text("a new, unsaved voxel world: each wall a column, 26-connected")
             .clicked()
         {
-            app.request(crate::app::PendingAction::ToVoxels(app.extrude_height));
+            app.request(crate::app::PendingAction::ToVoxels(
+                app.parts.of::<VoxelChoice>().extrude_height,
+            ));
         }
     });
 }
@@ -190,7 +216,7 @@ impl PathlabApp {
         else {
             return;
         };
-        self.problem3 = i;
+        self.parts.of_mut::<VoxelChoice>().problem = i;
         self.work.doc.set_endpoints_3d(p.start, p.goal);
         self.set_layer(p.start[2]);
         self.restart_all();
