@@ -136,14 +136,14 @@ impl PathlabApp {
             Command::MoveEndpoint(start, c) => self.move_endpoint(start, c),
             Command::SetLayer(z) => self.set_layer(z),
             Command::SetHierLevel(l) => self.parts.of_mut::<HierLevel>().0 = l.max(1),
-            Command::SetTool(t) => self.tool = t,
-            Command::SetMaterial(m) => self.material = m,
-            Command::Select(c) => self.selected = c,
+            Command::SetTool(t) => self.edit.tool = t,
+            Command::SetMaterial(m) => self.edit.material = m,
+            Command::Select(c) => self.edit.selected = c,
             Command::SelectInView(i, c) => {
-                self.active = i.min(self.work.views.len().saturating_sub(1));
-                self.world_selected = Some((i, c));
+                self.display.active = i.min(self.work.views.len().saturating_sub(1));
+                self.edit.world_selected = Some((i, c));
             }
-            Command::SetGenSize(w, h) => self.gen_size = (w.max(1), h.max(1)),
+            Command::SetGenSize(w, h) => self.generator.size = (w.max(1), h.max(1)),
             Command::SetAlgorithm(i, choice) if i < self.work.views.len() => {
                 self.set_algorithm(i, choice)
             }
@@ -152,16 +152,18 @@ impl PathlabApp {
             Command::RemoveView => {
                 if self.work.views.len() > 1 {
                     self.work.views.pop();
-                    self.diff &= self.work.views.len() >= 2;
-                    self.active = self.active.min(self.work.views.len() - 1);
+                    self.display.diff &= self.work.views.len() >= 2;
+                    self.display.active = self.display.active.min(self.work.views.len() - 1);
                 }
             }
-            Command::SetActive(i) => self.active = i.min(self.work.views.len().saturating_sub(1)),
+            Command::SetActive(i) => {
+                self.display.active = i.min(self.work.views.len().saturating_sub(1))
+            }
             Command::CompareKnowledge(levels) => self.compare_knowledge(&levels),
-            Command::SetDiff(on) => self.diff = on,
-            Command::SetSmoothed(on) => self.smoothed = on,
-            Command::ToggleLegend => self.show_legend = !self.show_legend,
-            Command::ToggleHelp => self.show_help = !self.show_help,
+            Command::SetDiff(on) => self.display.diff = on,
+            Command::SetSmoothed(on) => self.display.smoothed = on,
+            Command::ToggleLegend => self.display.show_legend = !self.display.show_legend,
+            Command::ToggleHelp => self.display.show_help = !self.display.show_help,
             Command::Fit => self.cam.fit_pending = true,
             Command::Zoom(z) => {
                 self.cam.zoom = z.clamp(0.05, 200.0);
@@ -177,24 +179,24 @@ impl PathlabApp {
                 (v.yaw, v.pitch, v.dist, v.target) = (yaw, pitch, dist, target);
             }
             Command::StepForward(n) => {
-                self.playing = false;
+                self.play.playing = false;
                 self.step_forward(n);
             }
             Command::StepBack(n) => {
-                self.playing = false;
+                self.play.playing = false;
                 self.step_back(n);
             }
             Command::GoTo(s) => {
-                self.playing = false;
+                self.play.playing = false;
                 self.go_to(s, false);
             }
             Command::ToEnd => self.to_end(),
             Command::TogglePlay => self.toggle_play(),
             Command::Play { playing, max_speed } => {
-                self.max_speed = max_speed;
-                self.playing = playing;
+                self.play.max_speed = max_speed;
+                self.play.playing = playing;
             }
-            Command::BreakAtNode(n) => self.breakpoints.node = n,
+            Command::BreakAtNode(n) => self.play.breakpoints.node = n,
             Command::FilterProblems(f) => self.problems.filter = f,
             Command::OrderProblems(o) => self.problems.order = o,
             Command::ChooseProblem(i) => self.choose_problem(i),

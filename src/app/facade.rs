@@ -62,49 +62,49 @@ impl PathlabApp {
         self.work.cursor
     }
     pub fn playing(&self) -> bool {
-        self.playing
+        self.play.playing
     }
     pub fn max_speed(&self) -> bool {
-        self.max_speed
+        self.play.max_speed
     }
     pub fn diff(&self) -> bool {
-        self.diff
+        self.display.diff
     }
     pub fn smoothed(&self) -> bool {
-        self.smoothed
+        self.display.smoothed
     }
     pub fn breakpoints(&self) -> &Breakpoints {
-        &self.breakpoints
+        &self.play.breakpoints
     }
     /// The status line.
     pub fn status(&self) -> &str {
         &self.status
     }
     pub fn tool(&self) -> Tool {
-        self.tool
+        self.edit.tool
     }
     pub fn material(&self) -> u8 {
-        self.material
+        self.edit.material
     }
     /// The view the inspector and the status line speak of.
     pub fn active(&self) -> usize {
-        self.active
+        self.display.active
     }
     pub fn selected(&self) -> Option<(u32, u32)> {
-        self.selected
+        self.edit.selected
     }
     pub fn world_selected(&self) -> Option<(usize, (u32, u32))> {
-        self.world_selected
+        self.edit.world_selected
     }
     pub fn show_legend(&self) -> bool {
-        self.show_legend
+        self.display.show_legend
     }
     pub fn show_help(&self) -> bool {
-        self.show_help
+        self.display.show_help
     }
     /// Files opened lately, newest first.
     pub fn recent(&self) -> &[std::path::PathBuf] {
-        &self.recent
+        &self.files.recent
     }
     /// Why the file named on the command line did not open.
     pub fn startup_error(&self) -> Option<&str> {
@@ -112,20 +112,20 @@ impl PathlabApp {
     }
     /// Cells the world changed last (agents walking): the canvas flashes them.
     pub fn flashed(&self) -> &[(u32, u32)] {
-        &self.flash.0
+        &self.edit.flash.0
     }
     /// Where the views, the canvas, the legend and the menu bar were drawn on the last frame.
     pub fn view_rects(&self) -> &[Rect] {
-        &self.view_rects
+        &self.display.view_rects
     }
     pub fn canvas_rect(&self) -> Option<Rect> {
-        self.canvas_rect
+        self.display.canvas_rect
     }
     pub fn legend_rect(&self) -> Option<Rect> {
-        self.legend_rect
+        self.display.legend_rect
     }
     pub fn menu_bottom(&self) -> f32 {
-        self.menu_bottom
+        self.display.menu_bottom
     }
     /// The scenario's problem list.
     pub fn problems(&self) -> &ProblemList {
@@ -133,7 +133,7 @@ impl PathlabApp {
     }
     /// Agents crossing the map while it changes.
     pub fn sim(&self) -> &AgentSim {
-        &self.parts.of::<crate::app::agent::AgentSim>()
+        self.parts.of()
     }
     /// Krafft 2019's moving 3D scene, when it is the open world.
     pub fn flight(&self) -> Option<&Flight> {
@@ -144,23 +144,23 @@ impl PathlabApp {
     }
     /// The cognitive map's panel.
     pub fn knowledge(&self) -> &KnowledgePanel {
-        &self.parts.of::<crate::app::knowledge::KnowledgePanel>()
+        self.parts.of()
     }
     /// The 3D view of a voxel world.
     pub fn view3d(&self) -> &View3d {
-        &self.parts.of::<crate::app::view3d::View3d>()
+        self.parts.of()
     }
     /// The dynamic experiment's window.
     pub fn experiment(&self) -> &ExperimentWindow {
-        &self.parts.of::<crate::app::experiment::ExperimentWindow>()
+        self.parts.of()
     }
     /// Run ▸ Crowd: its settings, the batch in flight and the last result.
     pub fn crowd(&self) -> &CrowdWindow {
-        &self.parts.of::<crate::app::crowd::CrowdWindow>()
+        self.parts.of()
     }
     /// Run ▸ Vehicle planner: its settings, the plan in flight and the last result.
     pub fn vehicle(&self) -> &VehicleWindow {
-        &self.parts.of::<crate::app::vehicle::VehicleWindow>()
+        self.parts.of()
     }
     /// Help ▸ Lessons: the lesson played, where others were left, the list.
     pub fn lessons(&self) -> &crate::app::Lessons {

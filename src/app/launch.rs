@@ -173,7 +173,7 @@ pub fn run(opts: Options) -> Result<(), String> {
                     }
                 }
             }
-            app.failure = fail;
+            app.shots.failure = fail;
             if let Some(storage) = cc.storage {
                 let saved = eframe::get_value::<Settings>(storage, "settings");
                 // The first start (no settings saved, or none since lessons came) offers the

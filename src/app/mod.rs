@@ -15,6 +15,7 @@ mod launch;
 mod overlays;
 mod parts;
 mod scripted;
+mod state;
 mod ui;
 mod views;
 mod workspace;
@@ -46,14 +47,11 @@ pub use problems::{Order as ProblemOrder, ProblemList};
 pub use run::{AlgoChoice, Breakpoints, Run};
 pub use view_world::ViewWorld;
 
-use crate::map::Cell;
 use crate::space::{Connectivity, TerrainRule};
 use canvas::Camera;
 use eframe::egui;
-use files::PendingDialog;
-use scripted::{FrameLog, Laps};
+use scripted::Laps;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use texture::MapTexture;
 
@@ -183,12 +181,12 @@ impl Settings {
     /// The settings of `app`, as saved at exit.
     pub fn of(app: &PathlabApp) -> Settings {
         Settings {
-            recent: app.recent.clone(),
-            speed: app.speed,
-            max_speed: app.max_speed,
-            step_n: app.step_n,
-            show_legend: app.show_legend,
-            material: app.material,
+            recent: app.files.recent.clone(),
+            speed: app.play.speed,
+            max_speed: app.play.max_speed,
+            step_n: app.play.step_n,
+            show_legend: app.display.show_legend,
+            material: app.edit.material,
             lessons_offered: true,
         }
     }
@@ -196,116 +194,45 @@ impl Settings {
     /// Applies saved settings to an app that may already have opened a file (from the command
     /// line): that file stays first among the recent ones.
     pub fn apply(self, app: &mut PathlabApp) {
-        let mut recent = std::mem::take(&mut app.recent);
+        let mut recent = std::mem::take(&mut app.files.recent);
         for p in self.recent {
             if !recent.contains(&p) {
                 recent.push(p);
             }
         }
         recent.truncate(8);
-        app.recent = recent;
-        app.speed = self.speed.clamp(1.0, 20000.0);
-        app.max_speed = self.max_speed;
-        app.step_n = self.step_n.clamp(1, 1_000_000);
-        app.show_legend = self.show_legend;
-        app.material = self.material;
+        app.files.recent = recent;
+        app.play.speed = self.speed.clamp(1.0, 20000.0);
+        app.play.max_speed = self.max_speed;
+        app.play.step_n = self.step_n.clamp(1, 1_000_000);
+        app.display.show_legend = self.show_legend;
+        app.edit.material = self.material;
     }
 }
-
-/// Cells and their values, as a brush stroke collects them.
-type CellList = Vec<(u32, u32, Cell)>;
-
-/// The open-list view's rows (node, f, g), cached for one (run serial, step).
-type BestOpen = ((u64, usize), Vec<(u32, f32, f32)>);
 
 /// The whole app state.
 pub struct PathlabApp {
     /// The document, its world, the runs and the timeline's cursor.
     pub(crate) work: Workspace,
     pub(crate) cam: Camera,
-    pub(crate) tool: Tool,
-    pub(crate) material: u8,
-    /// The view the inspector, the open list and the status line speak of: the one under the
-    /// pointer, else the last one hovered or clicked.
-    pub(crate) active: usize,
-    pub(crate) playing: bool,
-    /// Expansions per second while playing.
-    pub(crate) speed: f32,
-    pub(crate) max_speed: bool,
-    /// Steps taken by the ×N buttons and Shift+arrows.
-    pub(crate) step_n: usize,
-    pub(crate) sync: Sync,
-    pub(crate) diff: bool,
-    /// Draw each found path rubber-banded too (View menu).
-    pub(crate) smoothed: bool,
-    pub(crate) breakpoints: Breakpoints,
+    pub(crate) edit: state::Editing,
+    pub(crate) play: state::Playback,
+    pub(crate) display: state::Display,
+    pub(crate) generator: state::Generator,
+    pub(crate) files: state::FileState,
+    pub(crate) shots: state::Shots,
     pub(crate) status: String,
-    pub(crate) selected: Option<(u32, u32)>,
-    hover: Option<(u32, u32)>,
-    /// The cell under the pointer, and the one clicked, in a view of its own world (hexes of
-    /// the square map, a knowledge level): its index and the cell in its own grid.
-    pub(crate) world_hover: Option<(usize, (u32, u32))>,
-    pub(crate) world_selected: Option<(usize, (u32, u32))>,
-    /// Cells painted by the current drag, and what they were.
-    stroke: Option<(CellList, CellList)>,
-    rect_from: Option<(u32, u32)>,
-    /// Pointer cell of the brush stroke's last frame.
-    brush_last: Option<(u32, u32)>,
-    dragging_endpoint: Option<bool>,
-    /// Where the dragged endpoint would land: its disc follows the pointer there.
-    drag_to: Option<(bool, (u32, u32))>,
-    play_acc: f64,
-    /// Microseconds of each frame given to searching (see `pump_runs`).
-    search_budget_us: u64,
-    pub(crate) show_help: bool,
-    /// Bottom edge of the menu bar: windows open below it.
-    pub(crate) menu_bottom: f32,
-    pub(crate) show_legend: bool,
-    pub(crate) gen_seed: u64,
-    pub(crate) gen_size: (u32, u32),
-    pub(crate) gen_density: f64,
-    pub(crate) gen_room: u32,
-    pub(crate) gen_corridor: u32,
-    pub(crate) recent: Vec<PathBuf>,
-    dialog: Option<PendingDialog>,
-    /// The path field standing in for the native dialog.
-    path_prompt: Option<path_prompt::PathPrompt>,
-    /// No native dialog can open in this session: file questions go to the path field.
-    no_portal: bool,
-    /// The recovery slot this instance owns (locked while it runs).
-    recovery: Option<files::RecoverySlot>,
     prompt: Option<Prompt>,
-    recovery_written: u64,
-    recovery_at: Instant,
-    recovery_job: Option<jobs::Job<Result<(), String>>>,
     opts: Options,
     frame: u32,
-    /// The window title last sent: sending one asks for a repaint, so it goes only on change.
-    title_sent: String,
-    shot: Arc<Mutex<Option<Arc<egui::ColorImage>>>>,
-    shot_target: Option<(PathBuf, Option<egui::Rect>)>,
-    shot_requested: bool,
-    pub(crate) canvas_rect: Option<egui::Rect>,
-    /// Where each view was drawn on the last frame.
-    pub(crate) view_rects: Vec<egui::Rect>,
-    /// Where the legend strip was drawn on the last frame.
-    pub(crate) legend_rect: Option<egui::Rect>,
-    failure: Arc<Mutex<Option<String>>>,
     /// Why the file named on the command line did not open.
     pub(crate) startup_error: Option<String>,
-    frame_log: FrameLog,
-    space_panned: bool,
-    best_open_cache: Option<BestOpen>,
     quit_now: bool,
-    /// Cells the world changed last (agents walking), and when: the canvas flashes them.
-    pub(crate) flash: (Vec<(u32, u32)>, Instant),
     /// The scenario's problem list: filter, order, the chosen problem.
     pub(crate) problems: problems::ProblemList,
     /// The features, world panels' and overlays' parts, each owning its state.
     pub(crate) parts: parts::Parts,
 }
-
-const SPEED_DEFAULT: f32 = 20.0;
 
 /// How the moves setting reads in the UI.
 pub fn moves_name(c: Connectivity) -> &'static str {
@@ -342,65 +269,21 @@ impl PathlabApp {
                 doc_serial: 0,
             },
             cam: Camera::default(),
-            tool: Tool::Select,
-            material: b'@',
-            active: 0,
-            playing: false,
-            speed: SPEED_DEFAULT,
-            max_speed: false,
-            step_n: 10,
-            sync: Sync::Shared,
-            diff: false,
-            smoothed: false,
-            breakpoints: Breakpoints::default(),
+            edit: Default::default(),
+            play: Default::default(),
+            display: Default::default(),
+            generator: Default::default(),
+            files: state::FileState::new(opts.no_portal || files::portal_missing()),
+            shots: Default::default(),
             status: "Ready: Space plays, Right steps, Left steps back, F1 explains colours, algorithms and keys"
                 .into(),
-            selected: None,
-            hover: None,
-            world_hover: None,
-            world_selected: None,
-            stroke: None,
-            rect_from: None,
-            brush_last: None,
-            dragging_endpoint: None,
-            drag_to: None,
-            play_acc: 0.0,
-            search_budget_us: 4000,
-            show_help: false,
-            menu_bottom: 24.0,
-            show_legend: true,
-            gen_seed: 1,
-            gen_size: (64, 48),
-            gen_density: 0.3,
-            gen_room: 8,
-            gen_corridor: 2,
-            recent: vec![],
-            dialog: None,
-            path_prompt: None,
-            no_portal: opts.no_portal || files::portal_missing(),
-            recovery: None,
             prompt: None,
-            recovery_written: 0,
-            recovery_at: Instant::now(),
-            recovery_job: None,
             opts: opts.clone(),
             frame: 0,
-            title_sent: String::new(),
-            shot: Arc::default(),
-            shot_target: None,
-            shot_requested: false,
-            canvas_rect: None,
-            view_rects: vec![],
-            legend_rect: None,
-            failure: Arc::default(),
             startup_error: None,
-            frame_log: FrameLog::default(),
-            space_panned: false,
-            best_open_cache: None,
             quit_now: false,
             problems: Default::default(),
             parts: Default::default(),
-            flash: (vec![], Instant::now()),
         };
         app.work.seen_tiles = app.work.doc.grid.tiles().to_vec();
         let first = opts.algo.as_deref().map(AlgoChoice::from_spec);
@@ -431,7 +314,7 @@ impl PathlabApp {
                 .recovery_file
                 .clone()
                 .unwrap_or_else(files::recovery_path);
-            app.recovery = Some(files::claim_recovery(&base));
+            app.files.recovery = Some(files::claim_recovery(&base));
             if app.recovery_file().is_file() {
                 app.prompt = Some(Prompt::Recover);
             }
@@ -468,9 +351,9 @@ impl PathlabApp {
             }
         }
         let title = format!("pathlab — {}", self.work.doc.title());
-        if title != self.title_sent {
+        if title != self.display.title_sent {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
-            self.title_sent = title;
+            self.display.title_sent = title;
         }
         self.shortcuts(&ctx);
         self.pump_runs(ui.input(|i| i.unstable_dt));
@@ -496,14 +379,14 @@ impl PathlabApp {
         laps.lap("canvas");
         laps.report(16.0);
         panels::prompts(self, &ctx);
-        if self.show_help {
+        if self.display.show_help {
             help::show(self, &ctx);
         }
         self.parts_turn(|p, cx| p.windows(cx, &ctx));
         if self.searching()
-            || self.playing
+            || self.play.playing
             || self.parts.iter().any(|p| p.wants_repaint())
-            || self.dialog.is_some()
+            || self.files.dialog.is_some()
             || self.opts.scrub_test
             // A scripted screenshot counts frames: they must come without input.
             || self.opts.screenshot.is_some()
@@ -534,7 +417,7 @@ impl eframe::App for PathlabApp {
     fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
         if let Some(ms) = frame.info().cpu_usage.filter(|_| self.opts.frame_log) {
-            self.frame_log.cpu_ms.push(ms * 1000.0);
+            self.shots.frame_log.cpu_ms.push(ms * 1000.0);
         }
         // A scripted screenshot closes the window itself: never ask then (a lesson or a
         // conversion may have left an unsaved document; the recovery file keeps it).

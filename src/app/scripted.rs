@@ -48,7 +48,7 @@ impl Laps {
 
 /// Frame-time statistics for `--frame-log`.
 #[derive(Default)]
-pub(super) struct FrameLog {
+pub(crate) struct FrameLog {
     last: Option<Instant>,
     ui_ms: Vec<f32>,
     gap_ms: Vec<f32>,
@@ -79,7 +79,7 @@ impl PathlabApp {
             // Halfway through, every search runs to its end: the picture shows what each
             // algorithm searched and the path it found.
             if self.frame == self.opts.frames.max(2) / 2
-                && self.shot_target.is_none()
+                && self.shots.shot_target.is_none()
                 && self.opts.lesson.is_none()
             {
                 self.apply(Command::ToEnd);
@@ -90,31 +90,31 @@ impl PathlabApp {
                     self.apply(Command::Flight(crate::app::flight::FlightCommand::FlyTo(t)));
                 }
             }
-            if self.frame >= self.opts.frames.max(1) && self.shot_target.is_none() {
+            if self.frame >= self.opts.frames.max(1) && self.shots.shot_target.is_none() {
                 if let Some(svg) = self.opts.svg.clone() {
                     if let Err(e) = self.export_svg(0, &svg) {
-                        *self.failure.lock().expect("not poisoned") =
+                        *self.shots.failure.lock().expect("not poisoned") =
                             Some(format!("{}: {e}", svg.display()));
                     }
                 }
-                self.shot_target = Some((out, None));
+                self.shots.shot_target = Some((out, None));
             }
         }
-        let Some((path, crop)) = self.shot_target.clone() else {
+        let Some((path, crop)) = self.shots.shot_target.clone() else {
             return;
         };
-        if !self.shot_requested {
-            let slot = self.shot.clone();
+        if !self.shots.shot_requested {
+            let slot = self.shots.shot.clone();
             ctx.request_screenshot(move |img| {
                 if let Ok(mut s) = slot.lock() {
                     *s = Some(img);
                 }
             });
-            self.shot_requested = true;
+            self.shots.shot_requested = true;
             ctx.request_repaint();
             return;
         }
-        let img = self.shot.lock().ok().and_then(|mut s| s.take());
+        let img = self.shots.shot.lock().ok().and_then(|mut s| s.take());
         let Some(img) = img else {
             ctx.request_repaint();
             return;
@@ -124,11 +124,11 @@ impl PathlabApp {
             None => (*img).clone(),
         };
         let result = files::write_png(&path, &img);
-        self.shot_target = None;
-        self.shot_requested = false;
+        self.shots.shot_target = None;
+        self.shots.shot_requested = false;
         if self.opts.screenshot.is_some() {
             if let Err(e) = result {
-                *self.failure.lock().expect("not poisoned") = Some(e);
+                *self.shots.failure.lock().expect("not poisoned") = Some(e);
             }
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         } else {
@@ -201,7 +201,7 @@ impl PathlabApp {
 
     pub(super) fn log_frame(&mut self, t0: Instant) {
         let now = Instant::now();
-        let log = &mut self.frame_log;
+        let log = &mut self.shots.frame_log;
         log.ui_ms.push(t0.elapsed().as_secs_f32() * 1000.0);
         if let Some(last) = log.last {
             log.gap_ms.push((now - last).as_secs_f32() * 1000.0);

@@ -276,7 +276,7 @@ impl PathlabApp {
             self.restart_all();
         }
         self.parts.of_mut::<AgentSim>().agents.clear();
-        self.flash.0.clear();
+        self.edit.flash.0.clear();
     }
 
     /// Runs every view to its end (agents need whole paths).
@@ -438,7 +438,7 @@ impl PathlabApp {
             return;
         }
         // Flashed on the canvas, then outlined until the next change (docs/ui.md).
-        self.flash = (xy.clone(), Instant::now());
+        self.edit.flash = (xy.clone(), Instant::now());
         self.work.doc.revision += 1;
         let before = self.work.space.revision();
         let around = self.work.space.apply_cells(&self.work.doc.grid, &xy);
@@ -470,7 +470,7 @@ impl PathlabApp {
             a.recompute_ms.push(dt.as_secs_f64() * 1e3);
             a.pos = 0;
         }
-        self.best_open_cache = None;
+        self.display.best_open_cache = None;
     }
 }
 

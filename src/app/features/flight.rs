@@ -148,7 +148,12 @@ impl PathlabApp {
     /// Flies the agent through the scene with the active view's algorithm and starts the
     /// replay from its first frame.
     pub fn fly(&mut self) {
-        let Some(view) = self.work.views.get(self.active).or(self.work.views.first()) else {
+        let Some(view) = self
+            .work
+            .views
+            .get(self.display.active)
+            .or(self.work.views.first())
+        else {
             return;
         };
         let (spec, label) = (view.run.choice.spec(), view.run.choice.label());

@@ -13,7 +13,7 @@ pub(in crate::app) fn status_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 ui.label(app.summary());
                 ui.separator();
                 ui.label(&app.status);
-                if let Some(c) = app.hover {
+                if let Some(c) = app.edit.hover {
                     ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                         ui.label(format!("cell ({}, {})", c.0, c.1));
                     });
@@ -28,8 +28,8 @@ pub(in crate::app) fn timeline(app: &mut PathlabApp, ui: &mut egui::Ui) {
         .show(ui, |ui| {
             ui.add_space(4.0);
             ui.horizontal(|ui| {
-                let n = app.step_n;
-                let play = if app.playing { "Pause" } else { "Play" };
+                let n = app.play.step_n;
+                let play = if app.play.playing { "Pause" } else { "Play" };
                 for (label, tip, c) in [
                     ("|<", "To start (Home)", Command::GoTo(0)),
                     ("<<", "Back N steps (Shift+Left)", Command::StepBack(n)),
@@ -57,7 +57,7 @@ pub(in crate::app) fn timeline(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     }
                 }
                 ui.add(
-                    egui::DragValue::new(&mut app.step_n)
+                    egui::DragValue::new(&mut app.play.step_n)
                         .range(1..=1_000_000)
                         .prefix("N = "),
                 )
@@ -71,14 +71,14 @@ pub(in crate::app) fn timeline(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 }
                 ui.separator();
                 ui.add_enabled(
-                    !app.max_speed,
-                    egui::Slider::new(&mut app.speed, 1.0..=20000.0)
+                    !app.play.max_speed,
+                    egui::Slider::new(&mut app.play.speed, 1.0..=20000.0)
                         .logarithmic(true)
                         .suffix(" exp/s")
                         .text("speed"),
                 )
                 .on_hover_text("Expansions per second while playing");
-                ui.checkbox(&mut app.max_speed, "max");
+                ui.checkbox(&mut app.play.max_speed, "max");
             });
             let max = app.max_steps();
             ui.horizontal(|ui| {
@@ -95,7 +95,7 @@ pub(in crate::app) fn timeline(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     .of_mut::<crate::app::features::lesson::Lessons>()
                     .control("slider", &r);
                 if r.changed() {
-                    app.playing = false;
+                    app.play.playing = false;
                     app.go_to(s, false);
                 }
             });

@@ -324,12 +324,14 @@ fn guarantee(g: Guarantee) -> String {
     }
 }
 
-/// Draws the help window while `app.show_help` is set.
+/// Draws the help window while `app.display.show_help` is set.
 pub(in crate::app) fn show(app: &mut PathlabApp, ctx: &egui::Context) {
-    let mut open = app.show_help;
+    let mut open = app.display.show_help;
     let screen = ctx.content_rect();
-    let below_menu =
-        egui::Rect::from_min_max(egui::pos2(screen.min.x, app.menu_bottom + 2.0), screen.max);
+    let below_menu = egui::Rect::from_min_max(
+        egui::pos2(screen.min.x, app.display.menu_bottom + 2.0),
+        screen.max,
+    );
     egui::Window::new("Help: what you see")
         .open(&mut open)
         .collapsible(false)
@@ -344,7 +346,7 @@ pub(in crate::app) fn show(app: &mut PathlabApp, ctx: &egui::Context) {
         .show(ctx, |ui| {
             egui::ScrollArea::vertical().show(ui, contents);
         });
-    app.show_help = open;
+    app.display.show_help = open;
 }
 
 fn contents(ui: &mut egui::Ui) {

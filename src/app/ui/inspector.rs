@@ -2,6 +2,7 @@
 //! statistics across the views, and the plots against the step.
 
 use crate::app::envelope::envelope;
+use crate::app::overlays::HierLevel;
 use crate::app::{panels::frame, PathlabApp};
 use crate::search::registry::Estimate;
 use crate::trace::NodeState;
@@ -29,7 +30,10 @@ pub(in crate::app) fn right(app: &mut PathlabApp, ui: &mut egui::Ui) {
 
 fn inspector(app: &mut PathlabApp, ui: &mut egui::Ui) {
     ui.heading("Inspector");
-    let vi = app.active.min(app.work.views.len().saturating_sub(1));
+    let vi = app
+        .display
+        .active
+        .min(app.work.views.len().saturating_sub(1));
     if !app.work.views.is_empty() {
         // Which run the values below belong to: with compare views they differ per view.
         ui.label(RichText::new(app.view_name(vi)).strong())
@@ -40,9 +44,9 @@ fn inspector(app: &mut PathlabApp, ui: &mut egui::Ui) {
     let own_world = app.work.views.get(vi).is_some_and(|v| v.world.is_some());
     let (hover, selected) = if own_world {
         let mine = |c: Option<(usize, (u32, u32))>| c.filter(|c| c.0 == vi).map(|c| c.1);
-        (mine(app.world_hover), mine(app.world_selected))
+        (mine(app.edit.world_hover), mine(app.edit.world_selected))
     } else {
-        (app.hover, app.selected)
+        (app.edit.hover, app.edit.selected)
     };
     let (cell, how) = match (hover, selected) {
         (Some(c), _) => (c, "under the pointer"),
@@ -190,12 +194,7 @@ fn inspect_cell(
         format!("polygon {n} (cells {x0}–{}, {y0}–{})", x1 - 1, y1 - 1)
     });
     let graph_node = if hierarchical {
-        graph_node_of(
-            &run.choice,
-            space,
-            n,
-            app.parts.of_mut::<crate::app::overlays::HierLevel>().0,
-        )
+        graph_node_of(&run.choice, space, n, app.parts.of_mut::<HierLevel>().0)
     } else {
         None
     };
@@ -265,16 +264,20 @@ fn inspect_cell(
         .id_salt("open-list")
         .show(ui, |ui| {
             let key = (view.serial, run.shown);
-            let fresh = app.best_open_cache.as_ref().is_some_and(|c| c.0 == key);
+            let fresh = app
+                .display
+                .best_open_cache
+                .as_ref()
+                .is_some_and(|c| c.0 == key);
             if !fresh {
                 // Scanning a big map's open nodes every frame while playing would cost frames.
-                if app.playing && space.num_nodes() > 300_000 {
+                if app.play.playing && space.num_nodes() > 300_000 {
                     ui.label("(shown when paused)");
                     return;
                 }
-                app.best_open_cache = Some((key, run.best_open(20)));
+                app.display.best_open_cache = Some((key, run.best_open(20)));
             }
-            let list = &app.best_open_cache.as_ref().expect("set above").1;
+            let list = &app.display.best_open_cache.as_ref().expect("set above").1;
             egui::Grid::new("open").striped(true).show(ui, |ui| {
                 ui.label("cell");
                 ui.label("f");

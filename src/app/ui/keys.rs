@@ -68,7 +68,7 @@ impl PathlabApp {
         // Every press counts, however many come within one frame (and auto-repeat too), each
         // with the modifiers it was pressed with: a quick Shift+→ whose Shift went down and up
         // within the frame leaves the frame's modifiers without Shift, its key event not.
-        let big = self.step_n.max(1);
+        let big = self.play.step_n.max(1);
         let steps = |key: Key| -> usize {
             presses(ctx, key)
                 .iter()
@@ -118,7 +118,12 @@ impl PathlabApp {
         // at any zoom.
         let plain = |key: Key| presses(ctx, key).iter().any(|m| !m.command && !m.alt);
         let (set_s, set_t) = (plain(Key::S), plain(Key::T));
-        if let Some(c) = self.hover.or(self.selected).filter(|_| set_s || set_t) {
+        if let Some(c) = self
+            .edit
+            .hover
+            .or(self.edit.selected)
+            .filter(|_| set_s || set_t)
+        {
             asked.push(Command::MoveEndpoint(set_s, c));
         } else if set_s || set_t {
             self.status = "Point at a cell (or select one) first, then press S or T".into();
@@ -127,9 +132,9 @@ impl PathlabApp {
         let (sp_pressed, sp_released) =
             ctx.input(|i| (i.key_pressed(Key::Space), i.key_released(Key::Space)));
         if sp_pressed {
-            self.space_panned = false;
+            self.display.space_panned = false;
         }
-        if sp_released && !self.space_panned {
+        if sp_released && !self.display.space_panned {
             asked.push(Command::TogglePlay);
         }
         for c in asked {

@@ -1,6 +1,7 @@
 //! The panels around the canvas: menus, status line, the left panel (tools, algorithms,
 //! breakpoints) and the modal prompts (the status line and timeline are in `bottom.rs`).
 
+use crate::app::agent::AgentSim;
 use crate::app::files::DialogPurpose;
 use crate::app::parts::Menu;
 use crate::app::Command;
@@ -33,10 +34,10 @@ pub(in crate::app) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     }
                 });
                 ui.menu_button("Open recent", |ui| {
-                    if app.recent.is_empty() {
+                    if app.files.recent.is_empty() {
                         ui.label("(none yet)");
                     }
-                    for p in app.recent.clone() {
+                    for p in app.files.recent.clone() {
                         if ui.button(p.display().to_string()).clicked() {
                             app.apply(Command::Open(Some(p)));
                         }
@@ -105,12 +106,12 @@ pub(in crate::app) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 if ui.button("Fit map to window  (F)").clicked() {
                     app.apply(Command::Fit);
                 }
-                ui.checkbox(&mut app.show_legend, "Legend  (L)");
+                ui.checkbox(&mut app.display.show_legend, "Legend  (L)");
                 ui.add_enabled(
                     app.work.views.len() >= 2,
-                    egui::Checkbox::new(&mut app.diff, "Diff of the first two runs"),
+                    egui::Checkbox::new(&mut app.display.diff, "Diff of the first two runs"),
                 );
-                ui.checkbox(&mut app.smoothed, "Rubber-banded paths")
+                ui.checkbox(&mut app.display.smoothed, "Rubber-banded paths")
                     .on_hover_text(
                         "each path found, with the nodes it can see past removed (Yu & Novitch 2020), drawn dashed over it",
                     );
@@ -147,9 +148,9 @@ pub(in crate::app) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 ui.separator();
                 part_entries(app, ui, Menu::Run);
                 ui.separator();
-                ui.radio_value(&mut app.sync, Sync::Shared, "Views share one step cursor");
+                ui.radio_value(&mut app.play.sync, Sync::Shared, "Views share one step cursor");
                 ui.radio_value(
-                    &mut app.sync,
+                    &mut app.play.sync,
                     Sync::Completed,
                     "Each view runs to completion",
                 );
@@ -159,7 +160,7 @@ pub(in crate::app) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     .button("Colours, algorithms, statistics and keys  (F1 or ?)")
                     .clicked()
                 {
-                    app.show_help = true;
+                    app.display.show_help = true;
                 }
                 if ui
                     .button("Lessons…")
@@ -172,7 +173,7 @@ pub(in crate::app) fn menu_bar(app: &mut PathlabApp, ui: &mut egui::Ui) {
         });
     });
     // Windows (help, prompts) are kept below the menu bar, so it stays usable under them.
-    app.menu_bottom = bar.response.rect.max.y;
+    app.display.menu_bottom = bar.response.rect.max.y;
 }
 
 /// The entries of the parts that offer their window in `menu`, in the parts' order.
@@ -219,7 +220,7 @@ pub(in crate::app) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
                         ),
                     ] {
                         let r = ui
-                            .selectable_value(&mut app.tool, t, label)
+                            .selectable_value(&mut app.edit.tool, t, label)
                             .on_hover_text(tip);
                         if t == Tool::Brush {
                             app.parts
@@ -229,13 +230,13 @@ pub(in crate::app) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     }
                     let own = crate::app::worlds::ui_of(&app.work.doc.world).tools();
                     for &(t, label, tip) in own {
-                        ui.selectable_value(&mut app.tool, t, label)
+                        ui.selectable_value(&mut app.edit.tool, t, label)
                             .on_hover_text(tip);
                     }
-                    if !Tool::EVERY_WORLD.contains(&app.tool)
-                        && !own.iter().any(|o| o.0 == app.tool)
+                    if !Tool::EVERY_WORLD.contains(&app.edit.tool)
+                        && !own.iter().any(|o| o.0 == app.edit.tool)
                     {
-                        app.tool = Tool::Select;
+                        app.edit.tool = Tool::Select;
                     }
                 });
                 ui.horizontal_wrapped(|ui| {
@@ -247,7 +248,7 @@ pub(in crate::app) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
                         (b'W', "water"),
                         (b'T', "trees"),
                     ] {
-                        ui.selectable_value(&mut app.material, tile, name);
+                        ui.selectable_value(&mut app.edit.material, tile, name);
                     }
                 });
                 ui.label(
@@ -259,13 +260,10 @@ pub(in crate::app) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 );
                 ui.separator();
                 // A new map under walking agents would strand them: stop them first.
-                ui.add_enabled_ui(
-                    !app.parts.of_mut::<crate::app::agent::AgentSim>().active,
-                    |ui| {
-                        crate::app::world_panels::generators(app, ui);
-                        crate::app::worlds::ui_of(&app.work.doc.world).panel(app, ui);
-                    },
-                );
+                ui.add_enabled_ui(!app.parts.of_mut::<AgentSim>().active, |ui| {
+                    crate::app::world_panels::generators(app, ui);
+                    crate::app::worlds::ui_of(&app.work.doc.world).panel(app, ui);
+                });
                 ui.separator();
                 algorithms(app, ui);
                 if !app.work.doc.problems.is_empty() {
@@ -447,9 +445,9 @@ fn terrain_combo(ui: &mut egui::Ui, rule: &mut crate::space::TerrainRule) {
 
 fn breakpoints(app: &mut PathlabApp, ui: &mut egui::Ui) {
     ui.collapsing("Breakpoints", |ui| {
-        let sel = app.selected;
-        let mut on = app.breakpoints.node.is_some();
-        let label = match (app.breakpoints.node, sel) {
+        let sel = app.edit.selected;
+        let mut on = app.play.breakpoints.node.is_some();
+        let label = match (app.play.breakpoints.node, sel) {
             (Some(n), _) => {
                 let (x, y) = app.work.space.xy(n);
                 format!("stop when ({x}, {y}) is expanded")
@@ -458,21 +456,24 @@ fn breakpoints(app: &mut PathlabApp, ui: &mut egui::Ui) {
             (None, None) => "stop at a node (select a cell first)".into(),
         };
         if ui.checkbox(&mut on, label).changed() {
-            app.breakpoints.node = if on {
+            app.play.breakpoints.node = if on {
                 sel.and_then(|(x, y)| app.work.space.node(x, y))
             } else {
                 None
             };
         }
-        ui.checkbox(&mut app.breakpoints.f_decrease, "stop when f decreases");
-        ui.checkbox(&mut app.breakpoints.phase, "stop when a phase begins")
+        ui.checkbox(
+            &mut app.play.breakpoints.f_decrease,
+            "stop when f decreases",
+        );
+        ui.checkbox(&mut app.play.breakpoints.phase, "stop when a phase begins")
             .on_hover_text("ARA*'s and AD*'s passes; any search that runs in phases");
-        let mut open_on = app.breakpoints.open_over.is_some();
+        let mut open_on = app.play.breakpoints.open_over.is_some();
         ui.horizontal_wrapped(|ui| {
             ui.checkbox(&mut open_on, "stop when open list >");
-            let mut n = app.breakpoints.open_over.unwrap_or(100);
+            let mut n = app.play.breakpoints.open_over.unwrap_or(100);
             ui.add(egui::DragValue::new(&mut n).range(1..=u64::MAX));
-            app.breakpoints.open_over = open_on.then_some(n);
+            app.play.breakpoints.open_over = open_on.then_some(n);
         });
     });
 }

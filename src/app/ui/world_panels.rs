@@ -1,6 +1,7 @@
 //! The left panel's world sections: map generators (new, resize, seeded maps) and the
 //! dynamic world (agents on a changing map).
 
+use crate::app::agent::AgentSim;
 use crate::app::files::DialogPurpose;
 use crate::app::{PathlabApp, PendingAction};
 use crate::map::{Cell, Edit, Generator};
@@ -11,7 +12,7 @@ use eframe::egui::{self, RichText};
 pub(in crate::app) fn dynamic_world(app: &mut PathlabApp, ui: &mut egui::Ui) {
     use crate::experiment::behaviour::Mover;
     ui.heading("Dynamic world");
-    let sim = &mut app.parts.of_mut::<crate::app::agent::AgentSim>();
+    let sim = &mut app.parts.of_mut::<AgentSim>();
     ui.add_enabled_ui(!sim.active, |ui| {
         ui.checkbox(&mut sim.flips, "Wall blocks flip (Mäntysalo 2024)")
             .on_hover_text(
@@ -50,7 +51,7 @@ pub(in crate::app) fn dynamic_world(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     .labelled_by(l.id);
                 ui.end_row();
             });
-        let at = app.selected.unwrap_or(app.work.doc.start);
+        let at = app.edit.selected.unwrap_or(app.work.doc.start);
         ui.horizontal_wrapped(|ui| {
             if ui
                 .button("+ Timed block")
@@ -106,7 +107,7 @@ pub(in crate::app) fn dynamic_world(app: &mut PathlabApp, ui: &mut egui::Ui) {
             sim.movers.remove(i);
         }
     });
-    let sim = &app.parts.of_mut::<crate::app::agent::AgentSim>();
+    let sim = &app.parts.of_mut::<AgentSim>();
     let (active, playing, has_tape) = (sim.active, sim.playing, sim.last_tape.is_some());
     ui.horizontal_wrapped(|ui| {
         if !active {
@@ -140,7 +141,7 @@ pub(in crate::app) fn dynamic_world(app: &mut PathlabApp, ui: &mut egui::Ui) {
             }
         } else {
             if ui.button(if playing { "Pause" } else { "Go on" }).clicked() {
-                app.parts.of_mut::<crate::app::agent::AgentSim>().playing = !playing;
+                app.parts.of_mut::<AgentSim>().playing = !playing;
             }
             if ui.button("Tick").clicked() {
                 app.agent_tick();
@@ -157,20 +158,15 @@ pub(in crate::app) fn dynamic_world(app: &mut PathlabApp, ui: &mut egui::Ui) {
     let l = ui.label("speed");
     ui.add(
         egui::Slider::new(
-            &mut app
-                .parts
-                .of_mut::<crate::app::agent::AgentSim>()
-                .ticks_per_sec,
+            &mut app.parts.of_mut::<AgentSim>().ticks_per_sec,
             1.0..=200.0,
         )
         .logarithmic(true)
         .suffix(" ticks/s"),
     )
     .labelled_by(l.id);
-    if app.parts.of_mut::<crate::app::agent::AgentSim>().active {
-        ui.label(
-            RichText::new(app.parts.of_mut::<crate::app::agent::AgentSim>().summary()).small(),
-        );
+    if app.parts.of_mut::<AgentSim>().active {
+        ui.label(RichText::new(app.parts.of_mut::<AgentSim>().summary()).small());
         ui.label(
             RichText::new("Click cells to toggle walls while they walk: every view replans.")
                 .small(),
@@ -182,11 +178,11 @@ pub(in crate::app) fn generators(app: &mut PathlabApp, ui: &mut egui::Ui) {
     ui.collapsing("Map: new, resize, generate", |ui| {
         ui.horizontal_wrapped(|ui| {
             let l = ui.label("Size");
-            ui.add(egui::DragValue::new(&mut app.gen_size.0).range(2..=4096))
+            ui.add(egui::DragValue::new(&mut app.generator.size.0).range(2..=4096))
                 .labelled_by(l.id)
                 .on_hover_text("width in cells");
             let l = ui.label("×");
-            ui.add(egui::DragValue::new(&mut app.gen_size.1).range(2..=4096))
+            ui.add(egui::DragValue::new(&mut app.generator.size.1).range(2..=4096))
                 .labelled_by(l.id)
                 .on_hover_text("height in cells");
         });
@@ -200,43 +196,45 @@ pub(in crate::app) fn generators(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 .clicked()
             {
                 app.edit(Edit::Resize {
-                    width: app.gen_size.0,
-                    height: app.gen_size.1,
+                    width: app.generator.size.0,
+                    height: app.generator.size.1,
                     fill: Cell::FREE,
                 });
             }
         });
         ui.horizontal_wrapped(|ui| {
             let l = ui.label("Seed");
-            ui.add(egui::DragValue::new(&mut app.gen_seed))
+            ui.add(egui::DragValue::new(&mut app.generator.seed))
                 .labelled_by(l.id);
         });
         let mut gen = None;
         ui.horizontal_wrapped(|ui| {
-            ui.add(egui::Slider::new(&mut app.gen_density, 0.0..=0.6).text("density"));
+            ui.add(egui::Slider::new(&mut app.generator.density, 0.0..=0.6).text("density"));
             if ui.button("Random").clicked() {
                 gen = Some(Generator::RandomBlocks {
-                    density: app.gen_density,
+                    density: app.generator.density,
                 });
             }
         });
         ui.horizontal_wrapped(|ui| {
             ui.add(
-                egui::DragValue::new(&mut app.gen_room)
+                egui::DragValue::new(&mut app.generator.room)
                     .range(2..=64)
                     .prefix("room "),
             );
             if ui.button("Rooms").clicked() {
-                gen = Some(Generator::Rooms { room: app.gen_room });
+                gen = Some(Generator::Rooms {
+                    room: app.generator.room,
+                });
             }
             ui.add(
-                egui::DragValue::new(&mut app.gen_corridor)
+                egui::DragValue::new(&mut app.generator.corridor)
                     .range(1..=16)
                     .prefix("corridor "),
             );
             if ui.button("Maze").clicked() {
                 gen = Some(Generator::Maze {
-                    corridor: app.gen_corridor,
+                    corridor: app.generator.corridor,
                 });
             }
         });
@@ -256,8 +254,8 @@ pub(in crate::app) fn generators(app: &mut PathlabApp, ui: &mut egui::Ui) {
         if let Some(kind) = paper_map {
             let m = crate::experiment::dynamic::DynamicMap::generate(
                 kind,
-                app.gen_size.0,
-                app.gen_seed,
+                app.generator.size.0,
+                app.generator.seed,
             );
             app.edit(Edit::Replace(Box::new(m.initial_grid())));
             app.work.doc.set_start(m.start);
@@ -267,13 +265,17 @@ pub(in crate::app) fn generators(app: &mut PathlabApp, ui: &mut egui::Ui) {
             app.status = format!(
                 "Generated Mäntysalo 2024's {} map with seed {}: {} dynamic obstacles",
                 kind.name(),
-                app.gen_seed,
+                app.generator.seed,
                 m.obstacles.len()
             );
-            app.parts.of_mut::<crate::app::agent::AgentSim>().blocks = Some(m);
+            app.parts.of_mut::<AgentSim>().blocks = Some(m);
         }
         if let Some(g) = gen {
-            let grid = g.generate(app.gen_size.0, app.gen_size.1, app.gen_seed);
+            let grid = g.generate(
+                app.generator.size.0,
+                app.generator.size.1,
+                app.generator.seed,
+            );
             // As an undoable edit of the whole map, so a generated map can be taken back.
             app.edit(Edit::Replace(Box::new(grid)));
             let (w, h) = (app.work.doc.grid.width(), app.work.doc.grid.height());
@@ -283,7 +285,7 @@ pub(in crate::app) fn generators(app: &mut PathlabApp, ui: &mut egui::Ui) {
             app.work.doc.set_goal(t);
             app.touched(crate::app::Touched::Endpoints);
             app.cam.fit_pending = true;
-            app.status = format!("Generated {g} with seed {}", app.gen_seed);
+            app.status = format!("Generated {g} with seed {}", app.generator.seed);
         }
     });
 }

@@ -2,6 +2,8 @@
 //! and what the pointer did on it (a view of its own world is inspected, not edited).
 
 use super::{canvas, split_pair, ViewPart};
+use crate::app::crowd::CrowdWindow;
+use crate::app::overlays::HierLevel;
 use crate::app::{PathlabApp, View};
 use eframe::egui;
 
@@ -29,7 +31,7 @@ impl PathlabApp {
         // Diff: view 0 against view 1, and view 1 against view 0.
         // (Views of different worlds have no cells in common to compare.)
         let same_world = self.work.views.iter().take(2).all(|v| v.world.is_none());
-        let other = if self.diff && self.work.views.len() >= 2 && i < 2 && same_world {
+        let other = if self.display.diff && self.work.views.len() >= 2 && i < 2 && same_world {
             Some(1 - i)
         } else {
             None
@@ -88,7 +90,7 @@ impl PathlabApp {
             },
             None => title,
         };
-        let band: Option<Vec<crate::space::NodeId>> = if self.smoothed {
+        let band: Option<Vec<crate::space::NodeId>> = if self.display.smoothed {
             let v = &mut self.work.views[i];
             let space = v.world.as_deref().map_or(&self.work.space, |w| &w.space);
             v.run
@@ -116,7 +118,7 @@ impl PathlabApp {
         let ov = canvas::Overlay {
             gps: gps.as_deref(),
             knowledge: heat.as_deref(),
-            hier_level: self.parts.of_mut::<crate::app::overlays::HierLevel>().0,
+            hier_level: self.parts.of_mut::<HierLevel>().0,
             smoothed: band.as_deref(),
             title: &title,
             start: trace_ends
@@ -125,11 +127,14 @@ impl PathlabApp {
             goal: trace_ends
                 .1
                 .unwrap_or(own.map_or(self.work.doc.goal, |w| w.goal)),
-            selected: self.selected.filter(|_| doc_cells),
-            rect_preview: self.rect_from.zip(self.hover).filter(|_| doc_cells),
-            crowd_areas: if doc_cells && self.parts.of_mut::<crate::app::crowd::CrowdWindow>().open
-            {
-                self.parts.of_mut::<crate::app::crowd::CrowdWindow>().areas
+            selected: self.edit.selected.filter(|_| doc_cells),
+            rect_preview: self
+                .edit
+                .rect_from
+                .zip(self.edit.hover)
+                .filter(|_| doc_cells),
+            crowd_areas: if doc_cells && self.parts.of_mut::<CrowdWindow>().open {
+                self.parts.of_mut::<CrowdWindow>().areas
             } else {
                 [None, None]
             },
@@ -141,14 +146,21 @@ impl PathlabApp {
                 .get(i)
                 .filter(|_| doc_cells))
             .map(|a| (&a.at, &a.trail[..])),
-            dragged: (self.drag_to.filter(|_| self.dragging_endpoint.is_some()))
-                .filter(|_| doc_cells),
-            active: self.work.views.len() > 1 && i == self.active,
+            dragged: (self
+                .edit
+                .drag_to
+                .filter(|_| self.edit.dragging_endpoint.is_some()))
+            .filter(|_| doc_cells),
+            active: self.work.views.len() > 1 && i == self.display.active,
             pointer: self
+                .edit
                 .hover
                 .filter(|_| self.work.views.len() > 1 && doc_cells),
             flash: if doc_cells {
-                (&self.flash.0[..], self.flash.1.elapsed().as_secs_f32())
+                (
+                    &self.edit.flash.0[..],
+                    self.edit.flash.1.elapsed().as_secs_f32(),
+                )
             } else {
                 (&[][..], 0.0)
             },
@@ -169,20 +181,20 @@ impl PathlabApp {
             // Its cells are not the document's: it is looked at and inspected in its own
             // cells, not edited; a stroke there says why nothing is painted.
             if let Some(c) = g.hover {
-                self.active = i;
-                self.world_hover = Some((i, c));
-            } else if self.world_hover.is_some_and(|h| h.0 == i) {
-                self.world_hover = None;
+                self.display.active = i;
+                self.edit.world_hover = Some((i, c));
+            } else if self.edit.world_hover.is_some_and(|h| h.0 == i) {
+                self.edit.world_hover = None;
             }
-            let picked = match (self.tool, g.clicked) {
+            let picked = match (self.edit.tool, g.clicked) {
                 (crate::app::Tool::Select, Some(c)) => Some(c),
                 _ => g.secondary.or(g.menu.map(|m| m.1)),
             };
             if let Some(c) = picked {
-                self.world_selected = Some((i, c));
-                self.active = i;
+                self.edit.world_selected = Some((i, c));
+                self.display.active = i;
             }
-            if g.pressed.is_some() && self.tool != crate::app::Tool::Select {
+            if g.pressed.is_some() && self.edit.tool != crate::app::Tool::Select {
                 self.status = format!(
                     "View {} searches a world of its own ({}): the {} tool edits the \
                      document in its other views",
@@ -196,7 +208,7 @@ impl PathlabApp {
                         ),
                         None => String::new(),
                     },
-                    self.tool.name()
+                    self.edit.tool.name()
                 );
             }
             g = canvas::Gesture::default();

@@ -19,7 +19,7 @@ impl PathlabApp {
             y: c.1,
             cell,
         }) {
-            let s = self.stroke.get_or_insert_with(|| (vec![], vec![]));
+            let s = self.edit.stroke.get_or_insert_with(|| (vec![], vec![]));
             s.0.push((c.0, c.1, cell));
             s.1.push((c.0, c.1, before));
             match changed {
@@ -39,8 +39,8 @@ impl PathlabApp {
     }
 
     pub(in crate::app) fn end_stroke(&mut self) {
-        self.brush_last = None;
-        if let Some((redo, mut undo)) = self.stroke.take() {
+        self.edit.brush_last = None;
+        if let Some((redo, mut undo)) = self.edit.stroke.take() {
             // Restore in reverse order so a cell painted twice gets its first value back.
             undo.reverse();
             self.work
@@ -51,7 +51,7 @@ impl PathlabApp {
 
     /// Handles the pointer on the canvas: every cell of the frame's stroke, in order.
     pub(in crate::app) fn gesture(&mut self, g: Gesture, ui: &egui::Ui) {
-        self.hover = g.hover;
+        self.edit.hover = g.hover;
         // Painting a crowd's start or goal area: the drag is the area, nothing else.
         if let Some(k) = self
             .parts
@@ -59,10 +59,11 @@ impl PathlabApp {
             .painting
         {
             if let Some(c) = g.pressed {
-                self.rect_from = Some(c);
+                self.edit.rect_from = Some(c);
             }
             if g.released {
-                if let (Some(a), Some(b)) = (self.rect_from.take(), g.released_at.or(g.hover)) {
+                if let (Some(a), Some(b)) = (self.edit.rect_from.take(), g.released_at.or(g.hover))
+                {
                     let area = crate::app::crowd_view::CrowdCommand::Area(k, [a, b]);
                     self.apply(crate::app::Command::Crowd(area));
                 }
@@ -73,23 +74,23 @@ impl PathlabApp {
         if let Some(is_start) = g.grab {
             // Start and goal can be dragged whatever the tool: a press on their disc is never
             // meant as painting.
-            self.dragging_endpoint = Some(is_start);
-            self.rect_from = None;
+            self.edit.dragging_endpoint = Some(is_start);
+            self.edit.rect_from = None;
         } else if let Some(c) = g.pressed {
-            self.brush_last = None;
-            if self.tool == Tool::Rect {
-                self.rect_from = Some(c);
+            self.edit.brush_last = None;
+            if self.edit.tool == Tool::Rect {
+                self.edit.rect_from = Some(c);
             }
         }
-        if let Some(is_start) = self.dragging_endpoint {
+        if let Some(is_start) = self.edit.dragging_endpoint {
             if let Some(&c) = g.stroke.last() {
-                self.drag_to = Some((is_start, c));
+                self.edit.drag_to = Some((is_start, c));
             }
             if g.released {
-                self.dragging_endpoint = None;
+                self.edit.dragging_endpoint = None;
                 // Dropped where the button came up, not where the pointer was a frame before.
-                let to = g.released_at.or(self.drag_to.map(|d| d.1));
-                self.drag_to = None;
+                let to = g.released_at.or(self.edit.drag_to.map(|d| d.1));
+                self.edit.drag_to = None;
                 if let Some(c) = to {
                     let c = self.nearest_passable(c, self.snap_radius());
                     self.move_endpoint(is_start, c);
@@ -100,29 +101,31 @@ impl PathlabApp {
         for &c in &g.stroke {
             // A cell already painted at the end of the last frame's part of the stroke is
             // not painted (or, with Know, visited) twice.
-            if self.brush_last == Some(c) {
+            if self.edit.brush_last == Some(c) {
                 continue;
             }
-            match self.tool {
-                Tool::Brush => self.paint(c, self.material),
+            match self.edit.tool {
+                Tool::Brush => self.paint(c, self.edit.material),
                 Tool::Erase => self.paint(c, b'.'),
                 Tool::Know => self.paint_knowledge(c, forget),
                 _ => {}
             }
-            self.brush_last = Some(c);
+            self.edit.brush_last = Some(c);
         }
         if g.released {
-            match self.tool {
+            match self.edit.tool {
                 Tool::Brush | Tool::Erase => self.end_stroke(),
                 Tool::Know => {
-                    self.brush_last = None;
+                    self.edit.brush_last = None;
                     self.end_knowledge_stroke();
                 }
                 Tool::Rect => {
-                    if let (Some(a), Some(b)) = (self.rect_from.take(), g.released_at.or(g.hover)) {
+                    if let (Some(a), Some(b)) =
+                        (self.edit.rect_from.take(), g.released_at.or(g.hover))
+                    {
                         self.edit(Edit::SetRect {
                             rect: crate::map::Rect::from_corners(a, b),
-                            cell: Cell::tile(self.material),
+                            cell: Cell::tile(self.edit.material),
                         });
                     }
                 }
@@ -130,25 +133,27 @@ impl PathlabApp {
             }
         }
         if let Some(c) = g.clicked {
-            match self.tool {
-                Tool::Select => self.selected = Some(c),
+            match self.edit.tool {
+                Tool::Select => self.edit.selected = Some(c),
                 Tool::Fill => self.edit(Edit::Fill {
                     x: c.0,
                     y: c.1,
-                    cell: Cell::tile(self.material),
+                    cell: Cell::tile(self.edit.material),
                 }),
                 // Painted by the stroke's one cell.
                 Tool::Brush | Tool::Erase | Tool::Know | Tool::Rect => {}
             }
         }
         if ui.input(|i| i.key_down(egui::Key::Space)) && !g.stroke.is_empty() {
-            self.space_panned = true;
+            self.display.space_panned = true;
         }
     }
 
     /// The endpoint being dragged (`true`: start) and the cell its disc is drawn on.
     pub fn dragged_endpoint(&self) -> Option<(bool, (u32, u32))> {
-        self.drag_to.filter(|_| self.dragging_endpoint.is_some())
+        self.edit
+            .drag_to
+            .filter(|_| self.edit.dragging_endpoint.is_some())
     }
 
     /// Cells within this many of a drop are searched for a passable one: about 6 pixels, so
@@ -194,9 +199,9 @@ impl PathlabApp {
         match a {
             canvas::MenuAction::SetStart => self.move_endpoint(true, c),
             canvas::MenuAction::SetGoal => self.move_endpoint(false, c),
-            canvas::MenuAction::Select => self.selected = Some(c),
+            canvas::MenuAction::Select => self.edit.selected = Some(c),
             canvas::MenuAction::BreakAt => {
-                self.breakpoints.node = self.work.space.node(c.0, c.1);
+                self.play.breakpoints.node = self.work.space.node(c.0, c.1);
                 self.status = format!("Playing stops when ({}, {}) is expanded", c.0, c.1);
             }
         }

@@ -15,6 +15,7 @@ mod view3d_camera;
 pub(crate) mod view3d_gl;
 pub(crate) mod view3d_mesh;
 
+use crate::app::view3d::View3d;
 use crate::app::{PathlabApp, View};
 use canvas_view::Canvas2d;
 use eframe::egui;
@@ -26,9 +27,9 @@ impl PathlabApp {
         // The legend gets a strip of its own under the views, so it never covers map cells;
         // on a voxel world it runs under the 3D view too (in the 2D column alone it took a
         // third of its height).
-        let diff = self.diff && self.work.views.len() >= 2;
+        let diff = self.display.diff && self.work.views.len() >= 2;
         let extras = self.legend_extras();
-        let legend_h = if self.show_legend {
+        let legend_h = if self.display.show_legend {
             legend::legend_height(ui, full.width(), diff, &extras)
         } else {
             0.0
@@ -37,22 +38,22 @@ impl PathlabApp {
         let side = crate::app::worlds::ui_of(&self.work.doc.world).side_view(self);
         let map = (self.work.space.width(), self.work.space.height());
         let lay = layout(full, legend_h, side.is_some(), self.work.views.len(), map);
-        self.parts.of_mut::<crate::app::view3d::View3d>().rect = None;
+        self.parts.of_mut::<View3d>().rect = None;
         if let (Some(part), Some(r)) = (side, lay.side) {
             part.show(self, ui, r, 0);
         }
-        self.canvas_rect = Some(lay.canvas);
-        self.view_rects = lay.views.clone();
+        self.display.canvas_rect = Some(lay.canvas);
+        self.display.view_rects = lay.views.clone();
         let mut gestures = vec![];
         for (i, &rect) in lay.views.iter().enumerate() {
             if let Some(g) = Canvas2d.show(self, ui, rect, i) {
                 gestures.push(g);
             }
         }
-        self.legend_rect = None;
+        self.display.legend_rect = None;
         if legend_h > 0.0 {
             legend::draw_legend(ui, lay.legend, diff, &extras);
-            self.legend_rect = Some(lay.legend);
+            self.display.legend_rect = Some(lay.legend);
         }
         // The pointer's cell is cleared when it leaves every view, so the inspector never
         // speaks of a cell the user is no longer pointing at.
@@ -60,21 +61,21 @@ impl PathlabApp {
         for (i, g) in gestures.into_iter().enumerate() {
             if g.hover.is_some() {
                 hover = g.hover;
-                self.active = i;
+                self.display.active = i;
             }
             let (secondary, menu) = (g.secondary, g.menu);
             if g.hover.is_some() || g.released || !g.stroke.is_empty() || g.clicked.is_some() {
                 self.gesture(g, ui);
             }
             if let Some(c) = secondary {
-                self.selected = Some(c);
-                self.active = i;
+                self.edit.selected = Some(c);
+                self.display.active = i;
             }
             if let Some((a, c)) = menu {
                 self.menu_action(a, c);
             }
         }
-        self.hover = hover;
+        self.edit.hover = hover;
     }
 }
 
@@ -92,7 +93,7 @@ impl PathlabApp {
 
     /// The legend strip's entries as it shows them now, in order.
     pub fn legend_shown(&self) -> Vec<&'static str> {
-        let diff = self.diff && self.work.views.len() >= 2;
+        let diff = self.display.diff && self.work.views.len() >= 2;
         legend::legend_items(diff, &self.legend_extras())
             .into_iter()
             .map(|e| e.1)

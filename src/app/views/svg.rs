@@ -8,6 +8,7 @@
 use super::svg_shapes::{capture, hex, write_shapes, xml};
 use crate::app::camera::Camera;
 use crate::app::legend::{legend_items, Extras};
+use crate::app::overlays::HierLevel;
 use crate::app::{PathlabApp, View};
 use eframe::egui::{self, Color32};
 use std::collections::HashMap;
@@ -63,8 +64,8 @@ impl PathlabApp {
         let zoom = self.cam_of(i).zoom.clamp(1.0, 64.0);
         let gps = self.gps_marks(i);
         let heat = self.heat_for(i);
-        let hier_level = self.parts.of_mut::<crate::app::overlays::HierLevel>().0;
-        let diff = self.diff && self.work.views.len() >= 2;
+        let hier_level = self.parts.of_mut::<HierLevel>().0;
+        let diff = self.display.diff && self.work.views.len() >= 2;
         let v = &self.work.views[i];
         let family = v.world.as_deref().map_or(self.work.doc.world, |w| w.family);
         let extras: Extras = crate::app::legend::view_extras(&v.run, &family);

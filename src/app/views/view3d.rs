@@ -146,7 +146,7 @@ impl PathlabApp {
         };
         let dims = vol.voxels.dims();
         let depth = dims[2];
-        let v = &mut self.parts.of_mut::<crate::app::view3d::View3d>();
+        let v = &mut self.parts.of_mut::<View3d>();
         if v.fitted != Some((dims, self.work.doc_serial)) {
             // Another world: all its layers, framed on the search between start and goal.
             v.layers = (0, depth - 1);
@@ -195,7 +195,7 @@ impl PathlabApp {
             egui::Id::unique("view3d"),
             egui::Sense::click_and_drag(),
         );
-        let v = &mut self.parts.of_mut::<crate::app::view3d::View3d>();
+        let v = &mut self.parts.of_mut::<View3d>();
         if resp.dragged_by(egui::PointerButton::Primary) {
             let d = resp.drag_delta();
             v.yaw -= d.x * 0.01;
@@ -232,13 +232,13 @@ impl PathlabApp {
     /// Picks the voxel under `at`: the first searched or blocked voxel along the ray within
     /// the layers drawn. Its layer goes to the 2D view and the voxel to the inspector.
     pub fn pick3d(&mut self, area: egui::Rect, at: egui::Pos2) -> Option<[u32; 3]> {
-        let (origin, dir) = self
-            .parts
-            .of_mut::<crate::app::view3d::View3d>()
-            .ray(area, at);
+        let (origin, dir) = self.parts.of_mut::<View3d>().ray(area, at);
         let vol = self.work.doc.volume.as_ref()?;
-        let layers = self.parts.of_mut::<crate::app::view3d::View3d>().layers;
-        let i = self.active.min(self.work.views.len().saturating_sub(1));
+        let layers = self.parts.of_mut::<View3d>().layers;
+        let i = self
+            .display
+            .active
+            .min(self.work.views.len().saturating_sub(1));
         let cursor = self.work.views.get_mut(i).map(|v| v.run.event_cursor());
         let states = match (self.work.views.get_mut(i), cursor) {
             (Some(v), Some(c)) => Some(v.run.rec.seek(c).clone()),
@@ -265,7 +265,7 @@ impl PathlabApp {
             p
         };
         self.set_layer(picked[2]);
-        self.selected = Some((picked[0], picked[1]));
+        self.edit.selected = Some((picked[0], picked[1]));
         self.status = format!("Picked voxel ({}, {}, {})", picked[0], picked[1], picked[2]);
         Some(picked)
     }
@@ -276,7 +276,7 @@ impl PathlabApp {
             return;
         };
         let dims = vol.voxels.dims();
-        let v = &mut self.parts.of_mut::<crate::app::view3d::View3d>();
+        let v = &mut self.parts.of_mut::<View3d>();
         if v.fit_pending || v.fit_endpoints {
             let (s, g) = (self.work.doc.start_at(), self.work.doc.goal_at());
             let mut lo = [s.0.min(g.0), s.1.min(g.1), s.2.min(g.2)].map(|c| c as f32);
@@ -314,7 +314,10 @@ impl PathlabApp {
         // The search at the active view's cursor: the sets on a worker thread for big
         // worlds (a closed set of millions of voxels takes a few hundred milliseconds to
         // mesh), the markers here.
-        let i = self.active.min(self.work.views.len().saturating_sub(1));
+        let i = self
+            .display
+            .active
+            .min(self.work.views.len().saturating_sub(1));
         if let Some(view) = self.work.views.get_mut(i) {
             let cursor = view.run.event_cursor();
             let rev = self.work.doc.revision;
@@ -364,11 +367,11 @@ impl PathlabApp {
                 view.serial,
                 cursor,
                 vol.z,
-                self.selected,
+                self.edit.selected,
                 rev,
                 self.work.doc.start_at(),
                 self.work.doc.goal_at(),
-                self.smoothed,
+                self.display.smoothed,
             );
             if v.markers_key != Some(mkey) {
                 let mut tris = Tris::default();
@@ -380,7 +383,7 @@ impl PathlabApp {
                         }
                     }
                 }
-                if self.smoothed && view.run.path_visible() {
+                if self.display.smoothed && view.run.path_visible() {
                     // View ▸ Rubber-banded paths: thinner, beside the path.
                     if let Some(band) = view.run.smoothed_path(&self.work.space) {
                         for w in band.windows(2) {
@@ -402,7 +405,7 @@ impl PathlabApp {
                 let (s, g) = (self.work.doc.start_at(), self.work.doc.goal_at());
                 tris.cube_at([s.0, s.1, s.2], 1.6, palette::START);
                 tris.cube_at([g.0, g.1, g.2], 1.6, palette::GOAL);
-                if let Some((x, y)) = self.selected {
+                if let Some((x, y)) = self.edit.selected {
                     tris.cube_at([x, y, vol.z], 1.25, palette::POINTER);
                 }
                 tris.layer_frame(dims, vol.z, palette::LAYER_FRAME);
@@ -425,9 +428,7 @@ impl PathlabApp {
             parts.insert(1, moving);
             parts.push(agent);
         }
-        self.parts
-            .of_mut::<crate::app::view3d::View3d>()
-            .next_generation = generation;
+        self.parts.of_mut::<View3d>().next_generation = generation;
         let scene = Scene {
             parts,
             eye,
@@ -446,7 +447,7 @@ impl PathlabApp {
         if self.work.doc.set_layer(z) {
             self.work.space.set_layer(z);
             self.work.seen_tiles = self.work.doc.grid.tiles().to_vec();
-            self.best_open_cache = None;
+            self.display.best_open_cache = None;
         }
     }
 }

@@ -2,6 +2,7 @@
 //! redo, a new document, a scenario problem, other moves or terrain rule. Incremental
 //! searches repair; the others restart and the timeline cursor returns where it was.
 
+use crate::app::agent::AgentSim;
 use crate::app::timeline::Resume;
 use crate::app::{
     moves_name, rule_name, AlgoChoice, Document, MapTexture, PathlabApp, Run, Touched, View,
@@ -96,7 +97,7 @@ impl PathlabApp {
                     world: Some(Box::new(w)),
                     gps: Default::default(),
                 });
-                self.active = self.work.views.len() - 1;
+                self.display.active = self.work.views.len() - 1;
                 self.restart_all();
             }
             Err(e) => self.report_error(&format!("Could not show the map as {}", family.name()), e),
@@ -181,7 +182,7 @@ impl PathlabApp {
         if notices.len() > 1 {
             self.status = notices.join("; ");
         }
-        self.best_open_cache = None;
+        self.display.best_open_cache = None;
         self.work.resume = Some(target);
         self.settle_cursor();
     }
@@ -246,7 +247,7 @@ impl PathlabApp {
                 self.rerun_view(i);
             }
         }
-        self.best_open_cache = None;
+        self.display.best_open_cache = None;
         self.work.resume = Some(target);
         if target == Resume::End {
             self.to_end();
@@ -260,7 +261,7 @@ impl PathlabApp {
     /// kept by the caller for undo; any other document change forgets it.
     pub(in crate::app) fn set_document(&mut self, doc: Document) -> Document {
         self.agents_stop();
-        self.parts.of_mut::<crate::app::agent::AgentSim>().blocks = None;
+        self.parts.of_mut::<AgentSim>().blocks = None;
         self.parts
             .of_mut::<crate::app::flight::MovingScene>()
             .flight = None;
@@ -272,9 +273,9 @@ impl PathlabApp {
         self.cam.fit_pending = true;
         self.work.cursor = 0;
         self.work.resume = None;
-        self.playing = false;
-        self.selected = None;
-        self.active = 0;
+        self.play.playing = false;
+        self.edit.selected = None;
+        self.display.active = 0;
         self.restart_all();
         old
     }
@@ -319,7 +320,7 @@ impl PathlabApp {
         }
         self.work.converted_from = before;
         self.work.converted_from.push((old, views));
-        self.active = 0;
+        self.display.active = 0;
         self.restart_all();
         let notes = notes.join("; ");
         self.status = notes.clone();

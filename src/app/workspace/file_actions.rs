@@ -1,6 +1,7 @@
 //! What the app does with files: opening, saving, the file questions (native dialog or path
 //! field), dropped files and the recovery file (a run's exports and traces: `run_files`).
 
+use crate::app::crowd::CrowdWindow;
 use crate::app::files::{self, DialogPurpose, PendingDialog};
 use crate::app::jobs::{Job, Polled};
 use crate::app::{path_prompt, AlgoChoice, Document, PathlabApp, PendingAction, Prompt};
@@ -12,7 +13,7 @@ use std::time::{Duration, Instant};
 impl PathlabApp {
     /// Where unsaved work is written: this instance's recovery slot.
     pub fn recovery_file(&self) -> PathBuf {
-        match &self.recovery {
+        match &self.files.recovery {
             Some(slot) => slot.path.clone(),
             None => self
                 .opts
@@ -24,12 +25,12 @@ impl PathlabApp {
 
     /// True while a file question (native dialog or path field) is open.
     pub fn asking_file(&self) -> bool {
-        self.dialog.is_some() || self.path_prompt.is_some()
+        self.files.dialog.is_some() || self.files.path_prompt.is_some()
     }
 
     /// The typed-path field, while it stands in for the native dialog: its text and purpose.
     pub fn path_field(&mut self) -> Option<&mut String> {
-        self.path_prompt.as_mut().map(|p| &mut p.text)
+        self.files.path_prompt.as_mut().map(|p| &mut p.text)
     }
 
     /// The folder file questions start in: the document's, else the last file's, else the
@@ -39,7 +40,7 @@ impl PathlabApp {
             .doc
             .path
             .as_ref()
-            .or(self.recent.first())
+            .or(self.files.recent.first())
             .and_then(|p| p.parent())
             .filter(|p| p.is_dir())
             .map(std::path::Path::to_path_buf)
@@ -53,14 +54,14 @@ impl PathlabApp {
         if self.asking_file() {
             return;
         }
-        if self.no_portal {
-            self.path_prompt = Some(path_prompt::PathPrompt::new(
+        if self.files.no_portal {
+            self.files.path_prompt = Some(path_prompt::PathPrompt::new(
                 purpose,
                 self.file_folder(),
                 suggested,
             ));
         } else {
-            self.dialog = Some(PendingDialog::spawn(purpose, suggested));
+            self.files.dialog = Some(PendingDialog::spawn(purpose, suggested));
         }
     }
 
@@ -152,7 +153,9 @@ impl PathlabApp {
         match crate::examples::open(e) {
             Ok(l) => {
                 self.open_loaded(std::path::Path::new(e.file), l);
-                self.recent.retain(|p| p != std::path::Path::new(e.file));
+                self.files
+                    .recent
+                    .retain(|p| p != std::path::Path::new(e.file));
                 self.status = format!("Example: {} — {}", e.title, e.shows);
             }
             Err(err) => self.report_error("Could not open the example", err.to_string()),
@@ -207,9 +210,9 @@ impl PathlabApp {
                 }
             }
         }
-        self.recent.retain(|p| p != path);
-        self.recent.insert(0, path.to_path_buf());
-        self.recent.truncate(8);
+        self.files.recent.retain(|p| p != path);
+        self.files.recent.insert(0, path.to_path_buf());
+        self.files.recent.truncate(8);
         self.status = format!(
             "Opened {} ({w}×{h}{}){}{refused}",
             path.display(),
@@ -248,7 +251,7 @@ impl PathlabApp {
                 if crate::app::worlds::ui_of(&self.work.doc.world).new_document(self) {
                     return;
                 }
-                let (w, h) = self.gen_size;
+                let (w, h) = self.generator.size;
                 let grid = crate::map::Grid::new(w.max(2), h.max(1), Cell::FREE);
                 let mut doc = Document::new(grid, (0, h / 2), (w - 1, h / 2), None);
                 // A new map of the same world: hexes stay hexes, to be drawn directly.
@@ -343,31 +346,33 @@ impl PathlabApp {
     }
 
     pub(in crate::app) fn poll_dialog(&mut self, ctx: &egui::Context) {
-        if let Some(p) = &mut self.path_prompt {
+        if let Some(p) = &mut self.files.path_prompt {
             match p.show(ctx) {
                 Some(path_prompt::Answer::Chosen(path)) => {
                     let purpose = p.purpose;
-                    self.path_prompt = None;
+                    self.files.path_prompt = None;
                     self.file_chosen(purpose, path);
                 }
                 Some(path_prompt::Answer::Cancelled) => {
-                    self.path_prompt = None;
+                    self.files.path_prompt = None;
                     self.status = "Cancelled".into();
                 }
                 None => {}
             }
             return;
         }
-        let Some(d) = &mut self.dialog else { return };
+        let Some(d) = &mut self.files.dialog else {
+            return;
+        };
         let Some(result) = d.poll() else { return };
         let (purpose, suggested) = (d.purpose, d.suggested.clone());
-        self.dialog = None;
+        self.files.dialog = None;
         match result {
             files::DialogResult::Chosen(p) => self.file_chosen(purpose, p),
             files::DialogResult::Cancelled => self.status = "Cancelled".into(),
             files::DialogResult::Unavailable => {
                 // Remembered for the session: the next question goes straight to the field.
-                self.no_portal = true;
+                self.files.no_portal = true;
                 self.ask_file(purpose, &suggested);
                 self.status = "No file dialog could open (no desktop portal): type a path".into();
             }
@@ -382,12 +387,16 @@ impl PathlabApp {
             DialogPurpose::ExportRun => self.export_run(&p),
             DialogPurpose::ExportPosthoc => self.export_posthoc(&p),
             DialogPurpose::ExportPng => {
-                self.shot_target = Some((p, self.canvas_rect));
-                self.shot_requested = false;
+                self.shots.shot_target = Some((p, self.display.canvas_rect));
+                self.shots.shot_requested = false;
             }
             DialogPurpose::ExportSvg => {
-                self.status = match self.export_svg(self.active, &p) {
-                    Ok(()) => format!("View {} written to {}", self.active + 1, p.display()),
+                self.status = match self.export_svg(self.display.active, &p) {
+                    Ok(()) => format!(
+                        "View {} written to {}",
+                        self.display.active + 1,
+                        p.display()
+                    ),
                     Err(e) => format!("Not written: {e}"),
                 };
             }
@@ -395,7 +404,7 @@ impl PathlabApp {
             DialogPurpose::OpenTape => self.open_tape(&p),
             DialogPurpose::OpenTrace => self.open_trace(&p),
             DialogPurpose::ExportHeatPng => {
-                let written = match self.parts.of_mut::<crate::app::crowd::CrowdWindow>().png() {
+                let written = match self.parts.of_mut::<CrowdWindow>().png() {
                     Some(img) => crate::crowd::heat::write_png(&p, &img),
                     None => Err("no batch to export".into()),
                 };
@@ -405,11 +414,7 @@ impl PathlabApp {
                 };
             }
             DialogPurpose::ExportHeatCsv => {
-                let text = self
-                    .parts
-                    .of_mut::<crate::app::crowd::CrowdWindow>()
-                    .csv()
-                    .unwrap_or_default();
+                let text = self.parts.of_mut::<CrowdWindow>().csv().unwrap_or_default();
                 self.status = match crate::map::io::write_atomic(&p, text.as_bytes()) {
                     Ok(()) => format!("Counts written to {}", p.display()),
                     Err(e) => format!("Could not save {}: {e}", p.display()),
@@ -447,7 +452,7 @@ impl PathlabApp {
         // One write at a time, off the UI thread (a 1024×1024 map is a megabyte of RON). The
         // last write's outcome is taken every frame, so a failure shows when it happens rather
         // than at the next edit.
-        if let Some(job) = &mut self.recovery_job {
+        if let Some(job) = &mut self.files.recovery_job {
             match job.poll() {
                 Polled::Running => return,
                 Polled::Done(Err(e)) => {
@@ -456,11 +461,11 @@ impl PathlabApp {
                 Polled::Done(Ok(())) => {}
                 Polled::Lost => self.status = "Cannot write the recovery file".into(),
             }
-            self.recovery_job = None;
+            self.files.recovery_job = None;
         }
         if !self.work.doc.dirty
-            || self.work.doc.revision == self.recovery_written
-            || self.recovery_at.elapsed() < Duration::from_secs(2)
+            || self.work.doc.revision == self.files.recovery_written
+            || self.files.recovery_at.elapsed() < Duration::from_secs(2)
             || self.opts.screenshot.is_some()
         {
             return;
@@ -470,16 +475,16 @@ impl PathlabApp {
             .doc
             .to_project(&self.user_grid(), self.algo_settings(None));
         let path = self.recovery_file();
-        self.recovery_job = Some(Job::spawn("recovery file", 0, move |_| {
+        self.files.recovery_job = Some(Job::spawn("recovery file", 0, move |_| {
             files::write_recovery(&path, &project)
         }));
-        self.recovery_written = self.work.doc.revision;
-        self.recovery_at = Instant::now();
+        self.files.recovery_written = self.work.doc.revision;
+        self.files.recovery_at = Instant::now();
     }
 
     /// Waits for a recovery write in progress (tests, and before removing the file).
     pub fn flush_recovery(&mut self) {
-        if let Some(job) = self.recovery_job.take() {
+        if let Some(job) = self.files.recovery_job.take() {
             let _ = job.wait();
         }
     }

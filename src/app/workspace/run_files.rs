@@ -55,7 +55,7 @@ impl PathlabApp {
         if self.work.views.len() >= 4 {
             let why = "Four views already: remove one (View ▸ Remove view) to open a trace";
             if self.opts.screenshot.is_some() {
-                *self.failure.lock().expect("not poisoned") = Some(format!("--trace: {why}"));
+                *self.shots.failure.lock().expect("not poisoned") = Some(format!("--trace: {why}"));
             }
             self.status = why.into();
             return;
@@ -157,7 +157,7 @@ impl PathlabApp {
                 let before = self.work.views.len();
                 self.add_view(choice);
                 if self.work.views.len() > before {
-                    self.active = before;
+                    self.display.active = before;
                     self.status = format!("Trace of {n} events from {}; {notes}", p.display());
                 }
             }
@@ -165,7 +165,7 @@ impl PathlabApp {
                 // A scripted run (`--screenshot --trace`) fails with it rather than draw
                 // without the trace.
                 if self.opts.screenshot.is_some() {
-                    *self.failure.lock().expect("not poisoned") = Some(e.clone());
+                    *self.shots.failure.lock().expect("not poisoned") = Some(e.clone());
                 }
                 self.report_error("Could not read the trace", e)
             }

@@ -48,7 +48,7 @@ impl PathlabApp {
             }
             None => self.work.cursor = self.work.cursor.min(max),
         }
-        if self.sync == Sync::Completed {
+        if self.play.sync == Sync::Completed {
             self.work.cursor = max;
             for v in &mut self.work.views {
                 let end = v.run.steps();
@@ -86,7 +86,10 @@ impl PathlabApp {
         if check && s > self.work.cursor {
             let mut hit: Option<(usize, String)> = None;
             for v in &self.work.views {
-                if let Some(b) = v.run.first_break(self.work.cursor, s, &self.breakpoints) {
+                if let Some(b) = v
+                    .run
+                    .first_break(self.work.cursor, s, &self.play.breakpoints)
+                {
                     if hit.as_ref().is_none_or(|h| b.0 < h.0) {
                         hit = Some(b);
                     }
@@ -94,7 +97,7 @@ impl PathlabApp {
             }
             if let Some((at, why)) = hit {
                 target = at;
-                self.playing = false;
+                self.play.playing = false;
                 self.status = format!("Stopped at step {at}: {why}");
             }
         }
@@ -126,12 +129,15 @@ impl PathlabApp {
             v.run.finish(space);
         }
         self.go_to(self.max_steps(), false);
-        self.playing = false;
+        self.play.playing = false;
     }
 
     /// The view the inspector and the status line speak of.
     pub fn active_view(&self) -> Option<&View> {
-        self.work.views.get(self.active).or(self.work.views.first())
+        self.work
+            .views
+            .get(self.display.active)
+            .or(self.work.views.first())
     }
 
     /// How the active view is named on screen: its algorithm, with its number when several
@@ -152,7 +158,7 @@ impl PathlabApp {
         let Some(v) = self.active_view() else {
             return "no algorithm".into();
         };
-        let i = self.active.min(self.work.views.len() - 1);
+        let i = self.display.active.min(self.work.views.len() - 1);
         let r = &v.run;
         let at_end = r.shown >= r.steps();
         let state = match r.status() {
@@ -187,14 +193,14 @@ impl PathlabApp {
     /// before the window does.
     pub(in crate::app) fn pump_runs(&mut self, last_frame: f32) {
         if self.searching() {
-            self.search_budget_us = if last_frame > 0.014 {
-                (self.search_budget_us * 3 / 4).max(500)
+            self.play.search_budget_us = if last_frame > 0.014 {
+                (self.play.search_budget_us * 3 / 4).max(500)
             } else {
-                (self.search_budget_us + 250).min(8000)
+                (self.play.search_budget_us + 250).min(8000)
             };
         }
         let budget =
-            Duration::from_micros(self.search_budget_us / self.work.views.len().max(1) as u64);
+            Duration::from_micros(self.play.search_budget_us / self.work.views.len().max(1) as u64);
         for v in &mut self.work.views {
             let space = v.world.as_ref().map_or(&self.work.space, |w| &w.space);
             v.run.pump(space, budget);
@@ -203,23 +209,23 @@ impl PathlabApp {
     }
 
     pub(in crate::app) fn advance_play(&mut self, dt: f32) {
-        if !self.playing {
-            self.play_acc = 0.0;
+        if !self.play.playing {
+            self.play.play_acc = 0.0;
             return;
         }
-        if self.max_speed {
-            self.play_acc += 1e9;
+        if self.play.max_speed {
+            self.play.play_acc += 1e9;
         } else {
-            self.play_acc += (self.speed * dt) as f64;
+            self.play.play_acc += (self.play.speed * dt) as f64;
         }
-        let n = self.play_acc.floor() as usize;
+        let n = self.play.play_acc.floor() as usize;
         if n > 0 {
-            self.play_acc -= n as f64;
+            self.play.play_acc -= n as f64;
             let before = self.work.cursor;
             let want = (self.work.cursor + n).min(self.max_steps());
             self.go_to(want, true);
             if self.work.cursor == before && !self.searching() {
-                self.playing = false;
+                self.play.playing = false;
                 self.status = "End of run".into();
             }
         }
@@ -227,9 +233,9 @@ impl PathlabApp {
 
     /// Play or pause; playing from the end starts over.
     pub fn toggle_play(&mut self) {
-        if !self.playing && self.work.cursor >= self.max_steps() && !self.searching() {
+        if !self.play.playing && self.work.cursor >= self.max_steps() && !self.searching() {
             self.go_to(0, false);
         }
-        self.playing = !self.playing;
+        self.play.playing = !self.play.playing;
     }
 }

@@ -89,7 +89,7 @@ impl WorldUi for FamilyUi {
 /// The hex settings for turning a square map into hexes, or searching it as hexes beside.
 pub(in crate::app) fn to_hexes(app: &mut PathlabApp, ui: &mut egui::Ui) {
     {
-        let c = &mut app.parts.of_mut::<crate::app::worlds::hex::HexChoice>();
+        let c = &mut app.parts.of_mut::<HexChoice>();
         ui.horizontal_wrapped(|ui| {
             let l = ui.label("Hex size");
             ui.add(

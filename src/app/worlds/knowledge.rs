@@ -91,7 +91,7 @@ impl PathlabApp {
     /// A cognitive map with `share`% of the walkable hexes known, built by seeded prior
     /// explorations with the panel's δ and C.
     pub fn knowledge_at(&self, share: u32) -> Option<CognitiveMap> {
-        let k = &self.parts.of::<crate::app::knowledge::KnowledgePanel>();
+        let k = &self.parts.of::<KnowledgePanel>();
         let w = self.hex_world()?;
         let p = Exploring {
             delta: k.delta,
@@ -109,7 +109,7 @@ impl PathlabApp {
 
     /// The GPS planner with the panel's δ and C, for new views.
     pub fn gps_choice(&self) -> AlgoChoice {
-        let k = &self.parts.of::<crate::app::knowledge::KnowledgePanel>();
+        let k = &self.parts.of::<KnowledgePanel>();
         let spec = format!("gps:delta={},c={},seed={}", k.delta, k.c, k.seed);
         AlgoChoice::from_spec(&spec).unwrap_or_else(|_| AlgoChoice::named("gps"))
     }
@@ -141,8 +141,8 @@ impl PathlabApp {
             }
         }
         self.work.views = views;
-        self.active = 0;
-        self.diff = false;
+        self.display.active = 0;
+        self.display.diff = false;
         self.restart_all();
         self.to_end();
         let names: Vec<String> = levels.iter().map(|l| format!("{l}%")).collect();
@@ -157,7 +157,7 @@ impl PathlabApp {
         let Some(w) = self.hex_world() else {
             return;
         };
-        let k = &self.parts.of_mut::<crate::app::knowledge::KnowledgePanel>();
+        let k = &self.parts.of_mut::<KnowledgePanel>();
         let levels = vec![0, 25, 50, 75, 100];
         let setup = gps_run::Setup {
             knowledge: levels.clone(),
@@ -181,12 +181,8 @@ impl PathlabApp {
                         .collect::<Vec<_>>()
                         .join(", ")
                 );
-                self.parts
-                    .of_mut::<crate::app::knowledge::KnowledgePanel>()
-                    .chart = Some(m);
-                self.parts
-                    .of_mut::<crate::app::knowledge::KnowledgePanel>()
-                    .chart_open = true;
+                self.parts.of_mut::<KnowledgePanel>().chart = Some(m);
+                self.parts.of_mut::<KnowledgePanel>().chart_open = true;
             }
             Err(e) => self.report_error("The experiment did not run", e),
         }
@@ -201,13 +197,10 @@ impl PathlabApp {
             return;
         }
         let hexes = self.work.space.num_nodes();
-        let c_max = self
-            .parts
-            .of_mut::<crate::app::knowledge::KnowledgePanel>()
-            .c_max;
+        let c_max = self.parts.of_mut::<KnowledgePanel>().c_max;
         let stroke = self
             .parts
-            .of_mut::<crate::app::knowledge::KnowledgePanel>()
+            .of_mut::<KnowledgePanel>()
             .stroke
             .get_or_insert_with(|| (self.work.doc.knowledge.clone(), Default::default()));
         if !stroke.1.insert(n) {
@@ -230,12 +223,7 @@ impl PathlabApp {
 
     /// Ends a Know stroke: one undoable change, and the runs search again.
     pub(in crate::app) fn end_knowledge_stroke(&mut self) {
-        if let Some((before, hexes)) = self
-            .parts
-            .of_mut::<crate::app::knowledge::KnowledgePanel>()
-            .stroke
-            .take()
-        {
+        if let Some((before, hexes)) = self.parts.of_mut::<KnowledgePanel>().stroke.take() {
             let after = std::mem::replace(&mut self.work.doc.knowledge, before);
             self.set_knowledge(after, format!("Knowledge painted on {} hexes", hexes.len()));
         }
@@ -270,7 +258,7 @@ pub(in crate::app) fn panel(app: &mut PathlabApp, ui: &mut egui::Ui) {
     egui::CollapsingHeader::new("Cognitive map (Rahmani 2020)")
         .default_open(wanted)
         .show(ui, |ui| {
-            let k = &mut app.parts.of_mut::<crate::app::knowledge::KnowledgePanel>();
+            let k = &mut app.parts.of_mut::<KnowledgePanel>();
             ui.label(format!(
                 "{known} of {walkable} walkable hexes known ({:.0}%). Blue: visits, darker the \
                  better known; the counter heuristic and GPS of the brain read them.",
@@ -408,12 +396,8 @@ impl PathlabApp {
     /// knowledge it names, built.
     fn apply_preset(&mut self, share: Option<u32>, delta: f64, c: u32) {
         (
-            self.parts
-                .of_mut::<crate::app::knowledge::KnowledgePanel>()
-                .delta,
-            self.parts
-                .of_mut::<crate::app::knowledge::KnowledgePanel>()
-                .c,
+            self.parts.of_mut::<KnowledgePanel>().delta,
+            self.parts.of_mut::<KnowledgePanel>().c,
         ) = (delta, c);
         for i in 0..self.work.views.len() {
             if self.work.views[i].run.choice.info.draws(Overlay::Walk) {
@@ -425,9 +409,7 @@ impl PathlabApp {
         }
         match share {
             Some(s) => {
-                self.parts
-                    .of_mut::<crate::app::knowledge::KnowledgePanel>()
-                    .share = s;
+                self.parts.of_mut::<KnowledgePanel>().share = s;
                 let m = self.knowledge_at(s);
                 self.set_knowledge(m, format!("δ = {delta}, C = {c}, {s}% known"));
             }

@@ -128,7 +128,7 @@ pub(crate) fn turn_into_or_compare(
             .on_hover_text(compare.1)
             .clicked()
         {
-            let active = app.active.min(app.work.views.len() - 1);
+            let active = app.display.active.min(app.work.views.len() - 1);
             let choice = app.work.views[active].run.choice.clone();
             app.add_world_view(choice, family, fill);
         }

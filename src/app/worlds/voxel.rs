@@ -233,7 +233,7 @@ impl PathlabApp {
         let Some(old) = self.work.doc.volume.as_ref() else {
             return;
         };
-        let (w, h) = self.gen_size;
+        let (w, h) = self.generator.size;
         let (d, moves) = (old.voxels.dims()[2], old.moves);
         let voxels = match crate::map::voxel::VoxelGrid::new(w.max(2), h.max(1), d) {
             Ok(v) => v,
