@@ -54,6 +54,7 @@ fn run_app(a: cli::AppArgs) -> i32 {
         scrub_test: a.scrub_test,
         crowd: (!a.crowd.is_empty()).then_some((a.crowd, a.crowd_agents)),
         vehicle: a.vehicle,
+        windows: a.windows,
         ..Default::default()
     };
     match pathlab::app::run(opts) {

@@ -37,6 +37,8 @@ pub struct Options {
     pub crowd: Option<(Vec<String>, usize)>,
     /// Open Run ▸ Vehicle planner and plan between the map's endpoints.
     pub vehicle: bool,
+    /// Open these parts' windows (by [`Part::name`](crate::app::parts::Part::name)).
+    pub windows: Vec<String>,
     /// Print frame times to stderr.
     pub frame_log: bool,
     /// Scripted scrubbing and painting, for frame-time measurements.
@@ -131,6 +133,13 @@ pub fn run(opts: Options) -> Result<(), String> {
                 "--lesson {n}: there are {count} lessons (1 to {count})"
             ));
         }
+    }
+    let names = crate::app::parts::Parts::default().window_names();
+    if let Some(w) = opts.windows.iter().find(|w| !names.contains(&w.as_str())) {
+        return Err(format!(
+            "--window {w}: no such window (one of: {})",
+            names.join(", ")
+        ));
     }
     if let Some((views, _)) = &opts.crowd {
         for v in views {

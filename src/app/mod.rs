@@ -345,6 +345,9 @@ impl PathlabApp {
             for t in self.opts.traces.clone() {
                 self.apply(Command::OpenTrace(Some(t)));
             }
+            for w in self.opts.windows.clone() {
+                self.open_part(&w);
+            }
             if self.opts.vehicle {
                 self.apply(Command::OpenPart("vehicle"));
                 self.apply(Command::Vehicle(vehicle::VehicleCommand::Plan));

@@ -98,6 +98,7 @@ fn every_part() -> Vec<Box<dyn Part>> {
         Box::new(features::experiment::ExperimentWindow::default()),
         Box::new(features::crowd::CrowdWindow::default()),
         Box::new(features::vehicle::VehicleWindow::default()),
+        Box::new(features::map_stats::MapStats::default()),
         Box::new(features::lesson::Lessons::default()),
         Box::new(worlds::hex::HexChoice::default()),
         Box::new(worlds::voxel::VoxelChoice::default()),
@@ -144,6 +145,14 @@ impl Parts {
     /// Every part, in order, to change.
     pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut Box<dyn Part>> {
         self.list.iter_mut()
+    }
+
+    /// The names of the parts with a window to open (see [`Part::menu_entry`]).
+    pub fn window_names(&self) -> Vec<&'static str> {
+        self.iter()
+            .filter(|p| p.menu_entry().is_some())
+            .map(|p| p.name())
+            .collect()
     }
 
     /// The part named `name` (see [`Part::name`]).

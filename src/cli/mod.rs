@@ -95,6 +95,10 @@ pub struct AppArgs {
     /// endpoints, beside grid A*'s.
     #[arg(long)]
     pub vehicle: bool,
+    /// Open a window at start, by name: experiment, crowd, vehicle, map-stats (repeatable;
+    /// with --screenshot, to picture it).
+    #[arg(long = "window", value_name = "NAME")]
+    pub windows: Vec<String>,
     /// Print frame times (update and frame interval, ms) to stderr every 60 frames.
     #[arg(long)]
     pub frame_log: bool,

@@ -8,6 +8,7 @@ pub(crate) mod crowd_view;
 pub(crate) mod experiment;
 pub(crate) mod flight;
 pub(crate) mod lesson;
+pub(crate) mod map_stats;
 pub(crate) mod vehicle;
 pub(crate) mod vehicle_paint;
 pub(crate) mod vehicle_view;
