@@ -108,6 +108,8 @@ pub enum Command {
     // Parts (each part's own commands are its own enum).
     /// Opens the window of the part so named (Run ▸ Crowd: "crowd"), as its menu entry does.
     OpenPart(&'static str),
+    /// Closes the window of the part so named, ending its work, as its close button does.
+    ClosePart(&'static str),
     Agents(AgentCommand),
     Flight(FlightCommand),
     Experiment(ExperimentCommand),
@@ -202,6 +204,11 @@ impl PathlabApp {
             Command::ChooseProblem(i) => self.choose_problem(i),
             Command::ChooseProblem3d(i) => self.choose_problem3(i),
             Command::OpenPart(name) => self.open_part(name),
+            Command::ClosePart(name) => {
+                if let Some(p) = self.parts.named_mut(name) {
+                    p.close();
+                }
+            }
             Command::Agents(c) => self.apply_agents(c),
             Command::Flight(c) => self.apply_flight(c),
             Command::Experiment(c) => self.parts.of_mut::<ExperimentWindow>().apply(c),

@@ -72,6 +72,9 @@ pub(crate) trait Part: Any {
     fn open(&mut self, cx: &mut Cx) {
         let _ = cx;
     }
+    /// Closes the part's window, and with it ends the work it started: a part's jobs are its
+    /// own, and a dropped [`Job`] is cancelled.
+    fn close(&mut self) {}
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
 }

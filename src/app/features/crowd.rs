@@ -113,7 +113,7 @@ pub struct CrowdWindow {
     /// The animation's step (cells walked) and whether it plays.
     pub time: f32,
     pub playing: bool,
-    job: Option<Job<Result<CrowdResult, String>>>,
+    pub(super) job: Option<Job<Result<CrowdResult, String>>>,
     pub result: Option<CrowdResult>,
     pub error: Option<String>,
     serial: u64,

@@ -83,10 +83,8 @@ impl CrowdWindow {
                     asked = a;
                 }
             });
-        self.open = open;
         if !open {
-            // A closed window wants no batch: its job stops (between dispatches on the GPU).
-            self.cancel();
+            Part::close(self);
         }
         if self.running() {
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
@@ -497,6 +495,15 @@ impl Part for CrowdWindow {
     }
     fn open(&mut self, _: &mut Cx) {
         self.open = true;
+    }
+    /// A closed window wants no batch: its job stops (between dispatches on the GPU) and the
+    /// animation with it.
+    fn close(&mut self) {
+        self.open = false;
+        self.playing = false;
+        if self.job.take().is_some() {
+            self.error = Some("Cancelled.".into());
+        }
     }
     part_any!();
 }

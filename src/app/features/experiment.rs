@@ -68,6 +68,10 @@ impl Part for ExperimentWindow {
     fn open(&mut self, _: &mut Cx) {
         self.open = true;
     }
+    fn close(&mut self) {
+        self.open = false;
+        self.job = None;
+    }
     part_any!();
 }
 
@@ -187,11 +191,8 @@ impl ExperimentWindow {
                 ui.separator();
                 save = self.results(ui);
             });
-        self.open = open;
         if !open {
-            // The experiment is the window's: closing it ends the work (a dropped job is
-            // cancelled).
-            self.job = None;
+            self.close();
         }
         if self.running() {
             ctx.request_repaint_after(std::time::Duration::from_millis(100));

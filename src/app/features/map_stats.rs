@@ -149,10 +149,8 @@ impl Part for MapStats {
             .default_pos([270.0, 60.0])
             .default_width(320.0)
             .show(ctx, |ui| self.contents(ui));
-        self.open = open;
         if !open {
-            // The measure is the window's: closing it ends the work.
-            self.job = None;
+            self.close();
         }
         if self.job.is_some() {
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
@@ -170,6 +168,11 @@ impl Part for MapStats {
     }
     fn open(&mut self, _: &mut Cx) {
         self.open = true;
+    }
+    /// The measure is the window's: closing it ends the work.
+    fn close(&mut self) {
+        self.open = false;
+        self.job = None;
     }
     part_any!();
 }

@@ -148,6 +148,13 @@ impl Part for VehicleWindow {
     fn name(&self) -> &'static str {
         "vehicle"
     }
+    /// The car stops (it drives by the clock, only while the window shows it) and the plan in
+    /// flight ends.
+    fn close(&mut self) {
+        self.open = false;
+        self.playing = false;
+        self.job = None;
+    }
     /// Opens with start and goal at the map's endpoints the first time.
     fn open(&mut self, cx: &mut Cx) {
         let doc = &cx.work.doc;

@@ -73,12 +73,8 @@ impl VehicleWindow {
                 ui.separator();
                 self.views(ui, map);
             });
-        self.open = open;
-        // A closed window's car stops: it drives by the clock, only while the window shows it.
-        self.playing &= open;
         if !open {
-            // The plan is the window's: closing it ends the work (a dropped job is cancelled).
-            self.job = None;
+            crate::app::parts::Part::close(self);
         }
         if self.running() {
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
