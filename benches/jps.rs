@@ -9,7 +9,7 @@ use common::pathfinding_astar_plain;
 use criterion::{criterion_group, criterion_main, Criterion};
 use pathlab::experiment::{Selection, Suite};
 use pathlab::search::prepared::PreparedCache;
-use pathlab::search::registry::{self, build_cached};
+use pathlab::search::registry::build_cached;
 use pathlab::search::{DynSearch, Query};
 use pathlab::space::GridSpace;
 use std::hint::black_box;
@@ -22,7 +22,7 @@ fn rounds(crate_round_s: f64) -> usize {
 }
 
 fn build(name: &str, suite: &Suite, cache: &mut PreparedCache) -> Box<dyn DynSearch<GridSpace>> {
-    let (info, params) = registry::parse_spec(name).expect("registered");
+    let (info, params) = pathlab::algorithms::parse_spec(name).expect("registered");
     build_cached(info, &params, &suite.space, suite.queries[0], cache).expect("runs on squares")
 }
 

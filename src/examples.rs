@@ -54,8 +54,9 @@ pub const EXAMPLES: &[Example] = &[
 ];
 
 /// The example as an opened world (parsed as its file would be).
-pub fn open(e: &Example) -> Result<crate::map::io::Opened, crate::map::io::IoError> {
-    use crate::map::io::{parse_map, project_world, Opened};
+pub fn open(e: &Example) -> Result<crate::open::Opened, crate::map::io::IoError> {
+    use crate::map::io::parse_map;
+    use crate::open::{project_world, Opened};
     let path = std::path::Path::new("maps").join(e.file);
     let mut opened = if e.file.ends_with(".ron") {
         project_world(e.text, &path)?
@@ -98,13 +99,13 @@ mod tests {
                 start: sp.node(s.0, s.1).unwrap(),
                 goal: sp.node(g.0, g.1).unwrap(),
             };
-            let mut d = registry::build("dijkstra", &sp, q).unwrap();
+            let mut d = crate::algorithms::build("dijkstra", &sp, q).unwrap();
             assert_eq!(d.run_null(&sp), Status::Found, "{}", e.file);
             let best = d.cost().unwrap();
             for a in &o.algorithms {
-                let mut s = registry::build(&a.name, &sp, q).unwrap();
+                let mut s = crate::algorithms::build(&a.name, &sp, q).unwrap();
                 assert_eq!(s.run_null(&sp), Status::Found, "{}", e.file);
-                let info = registry::find(&a.name).unwrap();
+                let info = crate::algorithms::find(&a.name).unwrap();
                 if matches!(info.guarantee, registry::Guarantee::Optimal) {
                     assert!(
                         (s.cost().unwrap() - best).abs() < 1e-9,

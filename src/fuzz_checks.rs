@@ -6,7 +6,6 @@
 use crate::experiment::behaviour::ChangeTape;
 use crate::map::io::{self, check_problem, write_map, Project};
 use crate::map::Grid;
-use crate::search::registry;
 use crate::space::{Connectivity, GridSpace, Space, TerrainRule};
 use crate::trace::run_file::RunFile;
 use crate::trace::{posthoc, Event, EventKind, Recorder, Tracer};
@@ -45,7 +44,7 @@ fn search(g: &Grid) {
         };
         let q = crate::search::Query { start, goal };
         let cost = |spec: &str| {
-            let mut s = registry::build_grid(spec, &space, q).expect("registered");
+            let mut s = crate::algorithms::build_grid(spec, &space, q).expect("registered");
             s.run_null(&space);
             s.cost()
         };
@@ -95,7 +94,7 @@ pub fn scen(bytes: &[u8]) {
 pub fn project(bytes: &[u8]) {
     let path = Path::new("fuzz.ron");
     let Some(t) = text(bytes) else { return };
-    if let Ok(w) = io::project_world(t, path) {
+    if let Ok(w) = crate::open::project_world(t, path) {
         within_limits(&w.grid);
         let mut p = Project::new(&w.grid);
         p.start = w.start;
@@ -106,7 +105,7 @@ pub fn project(bytes: &[u8]) {
             (p.connectivity, p.terrain_rule) = (c, r);
         }
         let saved = ron::ser::to_string(&p).expect("a project serialises");
-        let back = io::project_world(&saved, path).expect("a saved project reads back");
+        let back = crate::open::project_world(&saved, path).expect("a saved project reads back");
         assert_eq!(back.grid, w.grid);
         assert_eq!(back.problems, w.problems);
         assert_eq!(back.algorithms, w.algorithms);

@@ -186,7 +186,7 @@ mod tests {
                     }
                     if let Do::Views(v) = d {
                         for spec in v {
-                            crate::search::registry::parse_spec(spec)
+                            crate::algorithms::parse_spec(spec)
                                 .unwrap_or_else(|e| panic!("{name}: {e}"));
                         }
                     }

@@ -2,10 +2,12 @@
 //! formats. Nothing here needs a display or a GPU; the app (`app`, behind the `gui` feature)
 //! and the CLI sit on top.
 
+pub mod algorithms;
 #[cfg(feature = "gui")]
 pub mod app;
 pub mod bits;
 pub mod builtin;
+pub mod car;
 pub mod crowd;
 pub mod examples;
 pub mod experiment;
@@ -18,6 +20,7 @@ pub mod huge_pages;
 pub mod lessons;
 pub mod limits;
 pub mod map;
+pub mod open;
 pub mod search;
 pub mod space;
 pub mod trace;

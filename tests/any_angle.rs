@@ -7,6 +7,7 @@
 
 mod common;
 
+use pathlab::algorithms;
 use pathlab::map::voxel::VoxelGrid;
 use pathlab::map::{Cell, Grid};
 use pathlab::search::{registry, Query, Status};
@@ -68,7 +69,7 @@ fn check_run<S: registry::Family>(
     strict: bool,
 ) {
     for name in ANY_ANGLE {
-        let mut a = registry::build(name, space, q).unwrap();
+        let mut a = algorithms::build(name, space, q).unwrap();
         let status = a.run_null(space);
         let Some(opt) = opt else {
             assert_eq!(status, Status::NoPath, "{ctx}, {name}");
@@ -126,7 +127,7 @@ fn check_run<S: registry::Family>(
 }
 
 fn astar<S: registry::Family>(space: &S, q: Query) -> Option<f64> {
-    let mut a = registry::build("astar", space, q).unwrap();
+    let mut a = algorithms::build("astar", space, q).unwrap();
     (a.run_null(space) == Status::Found).then(|| a.cost().unwrap())
 }
 

@@ -8,7 +8,7 @@ use common::{default_app, harness};
 use egui_kittest::kittest::Queryable;
 use pathlab::app::AlgoChoice;
 use pathlab::map::{Cell, Edit};
-use pathlab::search::{registry, Query};
+use pathlab::search::Query;
 use pathlab::space::GridSpace;
 
 fn astar_cost(grid: &pathlab::map::Grid, s: (u32, u32), t: (u32, u32)) -> f64 {
@@ -17,7 +17,7 @@ fn astar_cost(grid: &pathlab::map::Grid, s: (u32, u32), t: (u32, u32)) -> f64 {
         start: sp.node(s.0, s.1).unwrap(),
         goal: sp.node(t.0, t.1).unwrap(),
     };
-    let mut a = registry::build("astar", &sp, q).unwrap();
+    let mut a = pathlab::algorithms::build("astar", &sp, q).unwrap();
     a.run_null(&sp);
     a.cost().unwrap()
 }

@@ -9,7 +9,7 @@ use common::*;
 use pathlab::app::Command;
 use pathlab::map::io::{write_project, Project};
 use pathlab::map::{Cell, Edit, Grid};
-use pathlab::search::{registry, Query, Status};
+use pathlab::search::{Query, Status};
 use pathlab::space::{NavmeshSpace, Space, TerrainRule};
 use pathlab::trace::NodeState;
 use pathlab::world::Family;
@@ -21,7 +21,7 @@ fn core_cost(grid: &Grid, s: (u32, u32), t: (u32, u32)) -> f64 {
         start: mesh.polygon_at(s.0, s.1).unwrap(),
         goal: mesh.polygon_at(t.0, t.1).unwrap(),
     };
-    let mut a = registry::build("astar", &mesh, q).unwrap();
+    let mut a = pathlab::algorithms::build("astar", &mesh, q).unwrap();
     assert_eq!(a.run_null(&mesh), Status::Found);
     a.cost().unwrap()
 }

@@ -12,7 +12,7 @@ use pathlab::app::AlgoChoice;
 use pathlab::experiment::scene3d::Scene;
 use pathlab::experiment::scene3d_run::{fly, FlightEnd, Setup};
 use pathlab::map::voxel::VoxelGrid;
-use pathlab::search::{registry, Query};
+use pathlab::search::Query;
 use pathlab::space::{VoxelMoves, VoxelSpace};
 use pathlab::world::Family;
 
@@ -23,7 +23,7 @@ fn astar_cost(v: &VoxelGrid, s: [u32; 3], g: [u32; 3]) -> Option<f64> {
         start: sp.node(s[0], s[1], s[2])?,
         goal: sp.node(g[0], g[1], g[2])?,
     };
-    let mut a = registry::build("astar", &sp, q).ok()?;
+    let mut a = pathlab::algorithms::build("astar", &sp, q).ok()?;
     a.run_null(&sp);
     a.cost()
 }

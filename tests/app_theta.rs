@@ -6,9 +6,10 @@ mod common;
 
 use common::{default_app, harness};
 use egui_kittest::kittest::Queryable;
+use pathlab::algorithms;
 use pathlab::app::AlgoChoice;
 use pathlab::app::Command;
-use pathlab::search::{registry, Query};
+use pathlab::search::Query;
 use pathlab::space::{GridSpace, Space};
 
 #[test]
@@ -43,13 +44,13 @@ fn theta_star_steps_and_shows_its_sight_checks() {
         start: sp.node(s.0, s.1).unwrap(),
         goal: sp.node(t.0, t.1).unwrap(),
     };
-    let mut core = registry::build("theta-star", &sp, q).unwrap();
+    let mut core = algorithms::build("theta-star", &sp, q).unwrap();
     core.run_null(&sp);
     let cost = core.cost().unwrap();
     h.get_by_label_contains(&format!("cost {cost:.3}"));
     h.get_by_label("los_checks");
     h.get_by_label(&core.stats().los_checks.to_string());
-    let mut astar = registry::build("astar", &sp, q).unwrap();
+    let mut astar = algorithms::build("astar", &sp, q).unwrap();
     astar.run_null(&sp);
     assert!(cost < astar.cost().unwrap(), "any-angle is shorter here");
 

@@ -10,10 +10,11 @@ mod common;
 use common::{app_for, harness};
 use eframe::egui;
 use egui_kittest::kittest::Queryable;
+use pathlab::algorithms;
 use pathlab::app::Command;
 use pathlab::map::io::{write_3dmap_file, write_3dscen, Problem3};
 use pathlab::map::voxel::VoxelGrid;
-use pathlab::search::{registry, Query};
+use pathlab::search::Query;
 use pathlab::space::{VoxelMoves, VoxelSpace};
 use pathlab::trace::NodeState;
 use pathlab::world::Family;
@@ -53,7 +54,7 @@ fn core_cost(v: &VoxelGrid, s: [u32; 3], g: [u32; 3], algo: &str) -> f64 {
         start: sp.node(s[0], s[1], s[2]).unwrap(),
         goal: sp.node(g[0], g[1], g[2]).unwrap(),
     };
-    let mut a = registry::build(algo, &sp, q).unwrap();
+    let mut a = algorithms::build(algo, &sp, q).unwrap();
     a.run_null(&sp);
     a.cost().unwrap()
 }
@@ -264,7 +265,7 @@ fn bad_voxel_files_give_one_line() {
     for (name, text, says) in cases {
         let f = dir.join(name);
         std::fs::write(&f, text).unwrap();
-        let e = pathlab::map::io::open_world(&f, rules)
+        let e = pathlab::open::open_world(&f, rules)
             .unwrap_err()
             .to_string();
         assert!(e.contains(says), "{name}: {e}");
@@ -310,7 +311,7 @@ fn extruding_the_map_makes_a_voxel_world_with_the_square_costs() {
         start: sq.node(s.0, s.1).unwrap(),
         goal: sq.node(g.0, g.1).unwrap(),
     };
-    let mut a = registry::build("astar", &sq, q).unwrap();
+    let mut a = algorithms::build("astar", &sq, q).unwrap();
     a.run_null(&sq);
     assert!(
         (cost - a.cost().unwrap()).abs() < 1e-9,

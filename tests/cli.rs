@@ -389,7 +389,7 @@ fn voxel_maps_solve_and_bad_voxel_files_are_one_line() {
     let ron = tmp("v.ron");
     let r = pathlab(&["convert", &s, ron.to_str().unwrap()]);
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
-    let opened = pathlab::map::io::open_world(&ron, Default::default()).unwrap();
+    let opened = pathlab::open::open_world(&ron, Default::default()).unwrap();
     let vol = opened.volume.expect("a voxel project");
     let original = pathlab::map::io::read_3dmap(std::path::Path::new(&m)).unwrap();
     assert_eq!(vol.voxels, original);
@@ -580,7 +580,7 @@ fn hier_bench_prints_one_row_per_problem_and_method_and_refuses_a_mismatch() {
             start: space.node(a.0, a.1).unwrap(),
             goal: space.node(b.0, b.1).unwrap(),
         };
-        let mut astar = pathlab::search::registry::build("astar", &space, q).unwrap();
+        let mut astar = pathlab::algorithms::build("astar", &space, q).unwrap();
         astar.run_null(&space);
         scen += &format!(
             "0\thier_bench.map\t20\t7\t{}\t{}\t{}\t{}\t{:.8}\n",

@@ -320,7 +320,7 @@ fn experiment_gps_prints_its_csv_and_refuses_bad_settings() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1 + f[1] as u64);
         assert_eq!(endpoints(&world, &mut rng).unwrap(), (s, g), "{l}");
         let q = pathlab::search::Query { start: s, goal: g };
-        let mut a = pathlab::search::registry::build("astar", &world.space, q).unwrap();
+        let mut a = pathlab::algorithms::build("astar", &world.space, q).unwrap();
         a.run_null(&world.space);
         assert!((a.cost().unwrap() - f[6]).abs() < 1e-3, "{l}");
     }

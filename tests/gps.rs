@@ -5,10 +5,11 @@
 
 mod common;
 
+use pathlab::algorithms;
 use pathlab::experiment::gps_run::{self, build_knowledge, HexWorld, Setup};
 use pathlab::map::{Cell, Grid};
 use pathlab::search::gps::{self, Exploring, Options, Walking};
-use pathlab::search::{registry, Query};
+use pathlab::search::Query;
 use pathlab::space::CognitiveMap;
 use pathlab::space::{HexOrientation, HexSpace, NodeId, Space, TerrainRule};
 use rand::{Rng, SeedableRng};
@@ -47,7 +48,7 @@ fn passable(rng: &mut ChaCha8Rng, s: &HexSpace) -> Option<NodeId> {
 }
 
 fn dijkstra(s: &HexSpace, a: NodeId, b: NodeId) -> Option<f64> {
-    let mut d = registry::build("dijkstra", s, Query { start: a, goal: b }).unwrap();
+    let mut d = algorithms::build("dijkstra", s, Query { start: a, goal: b }).unwrap();
     d.run_null(s);
     d.cost()
 }
@@ -299,10 +300,10 @@ fn the_gps_planner_steps_and_records_its_walk() {
     };
     let spec = "gps:delta=-0.5,c=5,seed=4";
     let mut whole = Recorder::new(space.num_nodes());
-    let mut a = registry::build(spec, &space, q).unwrap();
+    let mut a = algorithms::build(spec, &space, q).unwrap();
     assert_eq!(a.run_record(&space, &mut whole), Status::Found);
     let mut stepped = Recorder::new(space.num_nodes());
-    let mut b = registry::build(spec, &space, q).unwrap();
+    let mut b = algorithms::build(spec, &space, q).unwrap();
     let mut steps = 0;
     while b.step_record(&space, &mut stepped) == Status::Running {
         steps += 1;

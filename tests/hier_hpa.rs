@@ -4,7 +4,7 @@
 //! every 20th problem of the 29 MovingAI maps answered.
 
 use pathlab::hier::hpa::{smooth, Hpa};
-use pathlab::search::{path_cost, registry, Query, Status};
+use pathlab::search::{path_cost, Query, Status};
 use pathlab::space::{Connectivity, GridSpace, NodeId, Space, TerrainRule};
 use pathlab::trace::NullTracer;
 use rand::{Rng, SeedableRng};
@@ -37,7 +37,8 @@ fn hpa_finds_what_grid_astar_finds_on_1000_random_maps() {
             let (Some(s), Some(t)) = (pick(&mut rng), pick(&mut rng)) else {
                 continue;
             };
-            let mut astar = registry::build("astar", &space, Query { start: s, goal: t }).unwrap();
+            let mut astar =
+                pathlab::algorithms::build("astar", &space, Query { start: s, goal: t }).unwrap();
             let reachable = astar.run_null(&space) == Status::Found;
             queries += 1;
             found += usize::from(reachable);

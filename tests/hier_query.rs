@@ -5,10 +5,11 @@
 //! stays on walkable cells; stepped with a recorder it passes the four phases in order and ends
 //! with the same path. On the 29 MovingAI maps every sampled problem is found and valid.
 
+use pathlab::algorithms;
 use pathlab::hier::hna::Hierarchy;
 use pathlab::hier::query::{Connect, HierQuery};
 use pathlab::map::Grid;
-use pathlab::search::{path_cost, registry, Query, Status};
+use pathlab::search::{path_cost, Query, Status};
 use pathlab::space::{Connectivity, GridSpace, NavmeshSpace, NodeId, Space, TerrainRule};
 use pathlab::trace::{NullTracer, Recorder};
 use rand::{Rng, SeedableRng};
@@ -66,7 +67,7 @@ fn hna_finds_what_grid_astar_finds_on_1000_random_maps() {
                 continue;
             };
             let node = |c: (u32, u32)| squares.node(c.0, c.1).unwrap();
-            let mut grid = registry::build(
+            let mut grid = algorithms::build(
                 "astar",
                 &squares,
                 Query {
@@ -81,7 +82,7 @@ fn hna_finds_what_grid_astar_finds_on_1000_random_maps() {
                 mesh.polygon_at(b.0, b.1).unwrap(),
             );
             let mut dijkstra =
-                registry::build("dijkstra", &mesh, Query { start: s, goal: t }).unwrap();
+                algorithms::build("dijkstra", &mesh, Query { start: s, goal: t }).unwrap();
             dijkstra.run_null(&mesh);
             let optimum = dijkstra.cost();
             queries += 1;
@@ -207,7 +208,7 @@ fn the_registry_runs_hierarchies_built_in_the_background() {
     );
     let h = Hierarchy::build(&mesh, 10, 2, true, &|_, _| {}).unwrap();
     for (name, c) in [("hna", Connect::Sequential), ("pccp", Connect::Pccp)] {
-        let mut search = registry::build(name, &mesh, Query { start: s, goal: t }).unwrap();
+        let mut search = algorithms::build(name, &mesh, Query { start: s, goal: t }).unwrap();
         while search.preparing().is_some() {
             search.step_null(&mesh);
         }

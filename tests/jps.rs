@@ -1,6 +1,7 @@
 //! Jump point search against A* on random maps, stepping against running, refusals, and JPS+'s
 //! patched table against one rebuilt from scratch.
 
+use pathlab::algorithms;
 use pathlab::map::{Cell, Grid};
 use pathlab::search::jps::{refusal, Jps, JpsPlus, JumpTable};
 use pathlab::search::params::Params;
@@ -103,7 +104,7 @@ fn refused_on_four_connected_moves_and_terrain_costs() {
     let why = refusal("jps-plus", &GridSpace::octile(&costly)).expect("refused");
     assert!(why.contains("uniform costs"), "{why}");
     let q = Query { start: 0, goal: 63 };
-    let why = pathlab::search::registry::build("jps", &GridSpace::octile(&costly), q);
+    let why = algorithms::build("jps", &GridSpace::octile(&costly), q);
     assert!(why.err().is_some_and(|w| w.contains("uniform costs")));
     assert_eq!(refusal("jps", &GridSpace::octile(&grid)), None);
 }
@@ -173,10 +174,8 @@ fn jump_searches_are_refused_on_terrain_costs_by_the_registry() {
     let space = GridSpace::octile(&g);
     let q = Query { start: 0, goal: 35 };
     for name in ["jps", "jps-plus"] {
-        let why = pathlab::search::registry::build(name, &space, q)
-            .err()
-            .expect("refused");
+        let why = algorithms::build(name, &space, q).err().expect("refused");
         assert!(why.contains("uniform costs"), "{why}");
     }
-    assert!(pathlab::search::registry::build("astar", &space, q).is_ok());
+    assert!(algorithms::build("astar", &space, q).is_ok());
 }

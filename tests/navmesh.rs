@@ -4,8 +4,8 @@
 //! and funnelled paths that stay on walkable cells, no longer than the path through portal
 //! midpoints and no shorter than the straight line.
 
+use pathlab::algorithms;
 use pathlab::map::Grid;
-use pathlab::search::registry;
 use pathlab::search::{Query, Status};
 use pathlab::space::{
     Connectivity, GridSpace, NavmeshSpace, NodeId, Space, TerrainRule, NO_POLYGON,
@@ -156,7 +156,7 @@ fn navmeshes_of_1000_random_maps_search_like_their_grids() {
             let s = rng.random_range(0..mesh.num_nodes()) as NodeId;
             let t = rng.random_range(0..mesh.num_nodes()) as NodeId;
             let q = Query { start: s, goal: t };
-            let mut a = registry::build("astar", &mesh, q).unwrap();
+            let mut a = algorithms::build("astar", &mesh, q).unwrap();
             let status = a.run_null(&mesh);
             let want = dijkstra(&mesh, s, t);
             queries += 1;
@@ -214,7 +214,7 @@ fn an_open_room_is_one_polygon_and_a_wall_splits_it() {
     // From the left part to the right one: through the bottom middle cell; the funnel bends
     // at the wall's lower corners.
     let q = Query { start: 0, goal: 1 };
-    let mut a = registry::build("astar", &m, q).unwrap();
+    let mut a = algorithms::build("astar", &m, q).unwrap();
     assert_eq!(a.run_null(&m), Status::Found);
     assert_eq!(a.path().unwrap(), &[0, 2, 1]);
     let pulled = m.funnel(&[0, 2, 1], [0.5, 0.5], [3.5, 0.5]);

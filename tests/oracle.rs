@@ -2,6 +2,7 @@
 //! random worlds: optimal algorithms must match its cost, weighted A* must stay within its bound,
 //! BFS must find a fewest-moves path, greedy a valid one, and all must agree when there is no path.
 
+use pathlab::algorithms;
 use pathlab::map::{Cell, Grid};
 use pathlab::search::registry::{self, Guarantee};
 use pathlab::search::{path_cost, Query, Status};
@@ -122,7 +123,7 @@ fn check_every_algorithm<S: registry::Family>(
     let mut checked = 0;
     // Any-angle searches leave the grid's edges: tests/any_angle.rs checks them.
     // (and only those of this world: the GPS planner walks hexes only).
-    for info in registry::all()
+    for info in algorithms::all()
         .iter()
         .filter(|i| i.guarantee != Guarantee::AnyAngle && S::maker(&i.makers).is_some())
     {
@@ -132,7 +133,7 @@ fn check_every_algorithm<S: registry::Family>(
             _ => info.name.to_string(),
         };
         // Refused where the world lacks what it needs (JPS: 8 moves, uniform costs).
-        let mut search = match registry::build(&spec, space, q) {
+        let mut search = match algorithms::build(&spec, space, q) {
             Ok(s) => s,
             Err(why) if why.contains(" needs ") => continue,
             Err(why) => panic!("{why}"),
@@ -221,8 +222,11 @@ fn a_wall_across_the_map_means_no_path() {
         start: space.node(0, 1).unwrap(),
         goal: space.node(4, 1).unwrap(),
     };
-    for info in registry::all().iter().filter(|i| i.makers.square.is_some()) {
-        let mut s = registry::build_grid(info.name, &space, q).unwrap();
+    for info in algorithms::all()
+        .iter()
+        .filter(|i| i.makers.square.is_some())
+    {
+        let mut s = algorithms::build_grid(info.name, &space, q).unwrap();
         assert_eq!(s.run_null(&space), Status::NoPath, "{}", info.name);
     }
 }
@@ -240,15 +244,18 @@ fn stepping_and_running_record_the_same_events() {
         let Some(q) = random_query(&mut rng, &space) else {
             continue;
         };
-        for info in registry::all().iter().filter(|i| i.makers.square.is_some()) {
+        for info in algorithms::all()
+            .iter()
+            .filter(|i| i.makers.square.is_some())
+        {
             let mut whole = Recorder::new(space.num_nodes());
-            let Ok(mut a) = registry::build_grid(info.name, &space, q) else {
+            let Ok(mut a) = algorithms::build_grid(info.name, &space, q) else {
                 // Refused on this world (JPS on terrain costs): checked where it runs.
                 continue;
             };
             let end = a.run_record(&space, &mut whole);
             let mut stepped = Recorder::new(space.num_nodes());
-            let mut b = registry::build_grid(info.name, &space, q).unwrap();
+            let mut b = algorithms::build_grid(info.name, &space, q).unwrap();
             while b.step_record(&space, &mut stepped) == Status::Running {}
             let name = info.name;
             assert_eq!(b.status(), end, "{name}");
@@ -292,7 +299,7 @@ fn astar_with_every_consistent_heuristic_matches_the_oracle() {
         };
         for name in heuristics {
             let spec = format!("astar:heuristic={name}");
-            let mut search = registry::build_grid(&spec, &space, q).unwrap();
+            let mut search = algorithms::build_grid(&spec, &space, q).unwrap();
             let mut rec = Recorder::new(space.num_nodes());
             let status = search.run_record(&space, &mut rec);
             // Every expansion's f is g plus this heuristic, not another one.
@@ -338,7 +345,7 @@ fn every_algorithm_agrees_with_the_oracle_on_1000_random_hex_worlds() {
         };
         // Every algorithm but the jump searches and Field D* (squares only), the hierarchies
         // (navmeshes and squares) and the car planner (vehicle lattices) runs on hexes.
-        assert!(registry::all()
+        assert!(algorithms::all()
             .iter()
             .filter(|i| !i.name.starts_with("jps")
                 && i.name != "aipath"
@@ -362,23 +369,23 @@ fn hex_worlds_take_only_their_own_heuristics() {
     let space = HexSpace::new(&grid, HexOrientation::Pointy, 2.0, TerrainRule::Class);
     let q = Query { start: 0, goal: 80 };
     for h in ["octile", "manhattan"] {
-        let e = registry::build(&format!("astar:heuristic={h}"), &space, q)
+        let e = algorithms::build(&format!("astar:heuristic={h}"), &space, q)
             .err()
             .unwrap();
         assert!(e.contains("does not fit hex grids"), "{e}");
     }
     let opt = oracle_cost(&space, q.start, q.goal).unwrap();
     for h in ["native", "hex", "euclidean", "zero"] {
-        let mut s = registry::build(&format!("astar:heuristic={h}"), &space, q).unwrap();
+        let mut s = algorithms::build(&format!("astar:heuristic={h}"), &space, q).unwrap();
         s.run_null(&space);
         assert!((s.cost().unwrap() - opt).abs() < 1e-9, "{h}");
     }
     // Hex distance is exact on an open map: A* expands the path's nodes and nothing else (the
     // goal's expansion included), where Euclidean h strays.
-    let mut s = registry::build("astar", &space, q).unwrap();
+    let mut s = algorithms::build("astar", &space, q).unwrap();
     s.run_null(&space);
     assert_eq!(s.stats().expanded as usize, s.path().unwrap().len());
-    let mut e = registry::build("astar:heuristic=euclidean", &space, q).unwrap();
+    let mut e = algorithms::build("astar:heuristic=euclidean", &space, q).unwrap();
     e.run_null(&space);
     assert!(e.stats().expanded > s.stats().expanded);
 }
@@ -402,8 +409,8 @@ fn incremental_repairs_on_hex_worlds_match_search_from_scratch_on_300_tapes() {
         };
         let eps = 2.0;
         let mut searches = [
-            registry::build("dstar-lite", &space, q).unwrap(),
-            registry::build(&format!("ad-star:epsilon={eps}"), &space, q).unwrap(),
+            algorithms::build("dstar-lite", &space, q).unwrap(),
+            algorithms::build(&format!("ad-star:epsilon={eps}"), &space, q).unwrap(),
         ];
         for s in &mut searches {
             s.run_null(&space);
@@ -469,7 +476,7 @@ fn the_counter_a_star_with_every_counter_at_c_max_is_optimal_on_1000_hex_worlds(
         let mut map = pathlab::space::CognitiveMap::new(space.num_nodes(), c_max);
         map.counters.iter_mut().for_each(|c| *c = c_max);
         space.set_knowledge(Some(std::sync::Arc::new(map)));
-        let mut a = registry::build("astar:heuristic=counter", &space, q).unwrap();
+        let mut a = algorithms::build("astar:heuristic=counter", &space, q).unwrap();
         a.run_null(&space);
         match (a.cost(), oracle_cost(&space, q.start, q.goal)) {
             (None, None) => none += 1,

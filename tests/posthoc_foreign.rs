@@ -5,7 +5,7 @@
 //! ids never place an event unless drawn events show that they name cells; numeric text is a
 //! number; a second YAML document is refused; `trace --check` says how many events it placed.
 
-use pathlab::search::{registry, Query, Status};
+use pathlab::search::{Query, Status};
 use pathlab::space::{GridSpace, Space};
 use pathlab::trace::posthoc_in::{import, Target};
 use pathlab::trace::{EventKind, NONE};
@@ -92,7 +92,8 @@ fn a_tutorial_trace_in_the_render_form_is_placed_on_its_map() {
             .1;
         cost += step;
     }
-    let mut astar = registry::build("astar", &space, Query { start: 0, goal: 24 }).unwrap();
+    let mut astar =
+        pathlab::algorithms::build("astar", &space, Query { start: 0, goal: 24 }).unwrap();
     assert_eq!(
         astar.run_record(
             &space,

@@ -5,7 +5,8 @@
 //! malformed files each get one line naming the file and the line; `trace --compare` says
 //! where two traces differ.
 
-use pathlab::search::{registry, Query, Status};
+use pathlab::algorithms;
+use pathlab::search::{Query, Status};
 use pathlab::space::{GridSpace, HexOrientation, HexSpace, Space};
 use pathlab::trace::posthoc::{to_yaml, Layout};
 use pathlab::trace::posthoc_in::{import, Place, Target};
@@ -74,8 +75,8 @@ fn every_algorithms_export_reads_back_to_the_same_run() {
     };
     let xy = |n: u32| space.xy(n);
     let mut tried = 0;
-    for info in registry::all() {
-        let Ok(mut search) = registry::build(info.name, &space, q) else {
+    for info in algorithms::all() {
+        let Ok(mut search) = algorithms::build(info.name, &space, q) else {
             continue;
         };
         while search.preparing().is_some() {
@@ -113,7 +114,7 @@ fn every_algorithms_export_reads_back_to_the_same_run() {
         .filter(|&n| hex.is_passable(n))
         .collect();
     let (hs, hg) = (open[0], *open.last().unwrap());
-    let mut a = registry::build(
+    let mut a = algorithms::build(
         "astar",
         &hex,
         Query {
@@ -149,7 +150,7 @@ fn a_dstar_lite_repair_reads_back_with_its_world_change() {
     let mut grid = pathlab::map::Grid::from_rows(&rows);
     let mut space = GridSpace::octile(&grid);
     let q = Query { start: 0, goal: 39 };
-    let mut d = registry::build("dstar-lite", &space, q).unwrap();
+    let mut d = algorithms::build("dstar-lite", &space, q).unwrap();
     let mut rec = Recorder::for_space(&space, &[]);
     assert_eq!(d.run_record(&space, &mut rec), Status::Found);
     for y in 0..3 {
@@ -424,8 +425,8 @@ fn hostile_traces_are_refused_or_read_without_exhausting_anything() {
 
 #[test]
 fn a_replay_ends_as_its_last_plan_ended() {
+    use pathlab::search::replay::Replay;
     use pathlab::search::{Search, SearchState};
-    use pathlab::trace::replay::Replay;
     use pathlab::trace::NONE;
     let e = |kind, node| Event::new(kind, node, NONE, 1.0, 1.0);
     let events = vec![

@@ -6,6 +6,7 @@
 mod cli_support;
 
 use cli_support::*;
+use pathlab::algorithms;
 use pathlab::map::Generator;
 use pathlab::search::{registry, Query, Status};
 use pathlab::space::{Space, SpaceKind, VehicleSpace};
@@ -34,7 +35,7 @@ fn the_registry_refuses_searches_that_walk_edges_backwards_and_runs_the_rest() {
         goal: free[free.len() / 2],
     };
     let mut ran = 0;
-    for info in registry::all() {
+    for info in algorithms::all() {
         if !info.spaces().contains(&SpaceKind::Vehicle) {
             continue;
         }
@@ -48,11 +49,11 @@ fn the_registry_refuses_searches_that_walk_edges_backwards_and_runs_the_rest() {
         }
     }
     for name in ["dstar-lite", "ad-star", "rtd-star"] {
-        let why = registry::build(name, &space, q).err().unwrap();
+        let why = algorithms::build(name, &space, q).err().unwrap();
         assert!(why.contains("directed"), "{name}: {why}");
     }
     for name in ["astar", "dijkstra", "weighted-astar", "greedy", "ara-star"] {
-        assert!(registry::build(name, &space, q).is_ok(), "{name}");
+        assert!(algorithms::build(name, &space, q).is_ok(), "{name}");
     }
     assert!(ran >= 5, "only {ran} algorithms ran");
     // Ids and states round-trip; a cell's own node (at rest, facing +x) has the cell's id,
@@ -92,7 +93,7 @@ fn registry_dijkstra_on_the_lattice_costs_what_the_planners_lattice_dijkstra_cos
             start: node(),
             goal: node(),
         };
-        let mut s = registry::build("dijkstra", &space, q).unwrap();
+        let mut s = algorithms::build("dijkstra", &space, q).unwrap();
         s.run_null(&space);
         // The planner's lattice: every action's end snapped to its state; the goal test met
         // by the goal state alone.
@@ -150,7 +151,7 @@ fn a_recording_of_the_lattice_is_projected_onto_cells_and_keeps_every_event() {
         start: free[0],
         goal: *free.last().unwrap(),
     };
-    let mut s = registry::build("astar", &space, q).unwrap();
+    let mut s = algorithms::build("astar", &space, q).unwrap();
     let mut rec = Recorder::for_space(&space, &[]);
     assert_eq!(rec.num_nodes(), space.cells() as usize);
     assert!(space.num_nodes() > 100 * rec.num_nodes());

@@ -3,9 +3,10 @@
 //! seeded random worlds, half of them with terrain; and the Warframe benchmark's published
 //! optima.
 
+use pathlab::algorithms;
 use pathlab::map::io::{read_3dmap, read_3dscen};
 use pathlab::map::voxel::VoxelGrid;
-use pathlab::search::registry::{self, Guarantee};
+use pathlab::search::registry::Guarantee;
 use pathlab::search::{path_cost, Query, Status};
 use pathlab::space::{NodeId, Space, VoxelMoves, VoxelSpace};
 use rand::{Rng, SeedableRng};
@@ -108,7 +109,7 @@ fn every_algorithm_agrees_with_a_3d_dijkstra_on_1000_random_voxel_worlds() {
         let best = oracle(&g, moves, sp.xyz(q.start), sp.xyz(q.goal));
         no_path += best.is_none() as usize;
         // Any-angle searches leave the grid's edges: tests/any_angle.rs checks them.
-        for info in registry::all()
+        for info in algorithms::all()
             .iter()
             .filter(|i| i.guarantee != Guarantee::AnyAngle && i.makers.voxel.is_some())
         {
@@ -117,7 +118,7 @@ fn every_algorithm_agrees_with_a_3d_dijkstra_on_1000_random_voxel_worlds() {
                 Guarantee::BoundedBy(p) => format!("{}:{p}={weight}", info.name),
                 _ => info.name.to_string(),
             };
-            let mut s = registry::build(&spec, &sp, q).unwrap();
+            let mut s = algorithms::build(&spec, &sp, q).unwrap();
             let status = s.run_null(&sp);
             let ctx = format!("voxel world {world} {:?}, {spec}, {moves:?}", g.dims());
             let Some(opt) = best else {
@@ -177,10 +178,10 @@ fn warframe_problems_are_solved_optimally() {
         assert_eq!(named, format!("{name}.3dmap"));
         let sp = VoxelSpace::new(grid, VoxelMoves::TwentySix);
         let q0 = Query { start: 0, goal: 0 };
-        let mut astar = registry::build("astar", &sp, q0).unwrap();
-        let mut others = vec![registry::build("dstar-lite", &sp, q0).unwrap()];
+        let mut astar = algorithms::build("astar", &sp, q0).unwrap();
+        let mut others = vec![algorithms::build("dstar-lite", &sp, q0).unwrap()];
         if dijkstra {
-            others.push(registry::build("dijkstra", &sp, q0).unwrap());
+            others.push(algorithms::build("dijkstra", &sp, q0).unwrap());
         }
         for (i, p) in problems.iter().enumerate().step_by(every) {
             let node = |v: [u32; 3]| sp.node(v[0], v[1], v[2]).unwrap();
@@ -215,9 +216,10 @@ fn warframe_problems_are_solved_optimally() {
 /// costs are damaged is refused with one line naming them.
 #[test]
 fn extruded_terrain_costs_match_the_square_map_and_survive_a_project() {
-    use pathlab::map::io::{project_world, Project};
+    use pathlab::map::io::Project;
     use pathlab::map::volume::Volume;
     use pathlab::map::Grid;
+    use pathlab::open::project_world;
     use pathlab::space::GridSpace;
     let mut rng = ChaCha8Rng::seed_from_u64(17);
     let mut compared = 0;
@@ -257,13 +259,13 @@ fn extruded_terrain_costs_match_the_square_map_and_survive_a_project() {
             let (ax, ay) = sq.xy(a);
             let (bx, by) = sq.xy(b);
             let (az, bz) = (rng.random_range(0..height), rng.random_range(0..height));
-            let mut s2 = registry::build("astar", &sq, Query { start: a, goal: b }).unwrap();
+            let mut s2 = algorithms::build("astar", &sq, Query { start: a, goal: b }).unwrap();
             s2.run_null(&sq);
             let q3 = Query {
                 start: vs.node(ax, ay, az).unwrap(),
                 goal: vs.node(bx, by, bz).unwrap(),
             };
-            let mut s3 = registry::build("astar", &vs, q3).unwrap();
+            let mut s3 = algorithms::build("astar", &vs, q3).unwrap();
             s3.run_null(&vs);
             let want = oracle(&v, VoxelMoves::TwentySix, [ax, ay, az], [bx, by, bz]);
             assert_eq!(s3.cost().is_some(), want.is_some(), "world {world}");

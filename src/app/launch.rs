@@ -124,7 +124,7 @@ pub fn run(opts: Options) -> Result<(), String> {
     for (flag, spec) in specs.chain(opts.beside.iter().map(|s| ("--beside", s))) {
         AlgoChoice::from_spec(spec).map_err(|e| format!("{flag}: {e}"))?;
         let name = spec.split(':').next().unwrap_or(spec);
-        crate::map::io::check_runs_on(name, world).map_err(|e| format!("{flag}: {e}"))?;
+        crate::open::check_runs_on(name, world).map_err(|e| format!("{flag}: {e}"))?;
     }
     if let Some(n) = opts.lesson {
         let count = crate::lessons::FILES.len();

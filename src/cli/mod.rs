@@ -15,10 +15,10 @@ use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use pathlab::experiment::voxel_suite::{VoxelSolver, VoxelSuite};
 use pathlab::experiment::{Selection, Solver, Suite};
-use pathlab::map::io::{open_world, write_map_file, write_project, Project};
+use pathlab::map::io::{write_map_file, write_project, Project};
 use pathlab::map::HexFill;
+use pathlab::open::open_world;
 use pathlab::search::params::ParamKind;
-use pathlab::search::registry;
 use pathlab::search::registry::Family as SpaceFamily;
 use pathlab::space::VoxelMoves;
 use pathlab::space::{Connectivity, TerrainRule};
@@ -388,7 +388,7 @@ pub fn run(cmd: Command) -> Result<i32> {
         Command::Agents(args) => agents::run(&args),
         Command::Gpu => gpu(),
         Command::Algos => {
-            for a in registry::all() {
+            for a in pathlab::algorithms::all() {
                 let worlds: Vec<&str> = a.spaces().iter().map(|k| k.name()).collect();
                 println!(
                     "{:<16} {}  [{}; worlds: {}]",

@@ -5,7 +5,7 @@ use super::*;
 /// Runs `then` on the suite the arguments name, in the world family they ask for.
 fn with_suite(args: &SuiteArgs, then: &mut dyn FnMut(&dyn SuiteRun) -> Result<i32>) -> Result<i32> {
     // Check the algorithm and the world before reading big files.
-    registry::parse_spec(&args.algo).map_err(anyhow::Error::msg)?;
+    pathlab::algorithms::parse_spec(&args.algo).map_err(anyhow::Error::msg)?;
     let family = args.rules.family()?;
     let sel = Selection {
         every: args.every as usize,
@@ -45,9 +45,8 @@ impl pathlab::world::FamilyFn for LoadSuite<'_> {
     fn call<W: pathlab::world::WorldFamily>(self) -> Result<i32> {
         let a = self.args;
         // Refused before the suite (and on some worlds its optima) is loaded.
-        let (info, _) =
-            pathlab::search::registry::parse_spec(&a.algo).map_err(anyhow::Error::msg)?;
-        if let Some(why) = pathlab::search::registry::family_refusal::<W>(info) {
+        let (info, _) = pathlab::algorithms::parse_spec(&a.algo).map_err(anyhow::Error::msg)?;
+        if let Some(why) = pathlab::algorithms::family_refusal::<W>(info) {
             bail!("{why}");
         }
         let fill = a.rules.hex_fill();

@@ -5,7 +5,7 @@ use super::{ext, refuse_overwrite, RuleArgs};
 use anyhow::{bail, Result};
 use pathlab::map::io::read_map;
 use pathlab::search::registry::Family as SpaceFamily;
-use pathlab::search::{registry, Status};
+use pathlab::search::Status;
 use pathlab::space::{HexOrientation, Space, VoxelMoves, VoxelSpace};
 use pathlab::trace::run_file::{RunFile, VoxelRun, RUN_VERSION};
 use pathlab::trace::{posthoc, posthoc_in, Recorder};
@@ -116,7 +116,7 @@ pub(super) fn trace(
     ph: Option<&Path>,
     rules: RuleArgs,
 ) -> Result<i32> {
-    registry::parse_spec(algo).map_err(anyhow::Error::msg)?;
+    pathlab::algorithms::parse_spec(algo).map_err(anyhow::Error::msg)?;
     if let Some(ph) = ph {
         posthoc::check_name(ph).map_err(anyhow::Error::msg)?;
     }
@@ -214,7 +214,7 @@ fn trace_in<S: SpaceFamily>(
     (out, ph): (&Path, Option<&Path>),
 ) -> Result<i32> {
     let (start, goal) = (xy(q.start), xy(q.goal));
-    let mut search = registry::build(algo, space, q).map_err(anyhow::Error::msg)?;
+    let mut search = pathlab::algorithms::build(algo, space, q).map_err(anyhow::Error::msg)?;
     // Data prepared on a thread (a hierarchy) first: its layers are known once it is built,
     // and the steps until then record nothing.
     while search.preparing().is_some() {

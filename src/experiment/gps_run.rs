@@ -11,7 +11,7 @@
 use crate::map::Grid;
 use crate::map::{hexes_from_square, HexFill};
 use crate::search::gps::{self, Exploring, Options};
-use crate::search::{registry, Query};
+use crate::search::Query;
 use crate::space::CognitiveMap;
 use crate::space::{HexOrientation, HexSpace, NodeId, Space, TerrainRule};
 use rand::{Rng, SeedableRng};
@@ -275,7 +275,7 @@ pub fn run(w: &HexWorld, s: &Setup) -> Result<(Vec<GpsRow>, Builds), String> {
             let mut rng = ChaCha8Rng::seed_from_u64(s.seed.wrapping_add(r as u64));
             let (a, b) = endpoints(w, &mut rng)?;
             let q = Query { start: a, goal: b };
-            let mut astar = registry::build("astar", &w.space, q)?;
+            let mut astar = crate::algorithms::build("astar", &w.space, q)?;
             astar.run_null(&w.space);
             let (Some(opt), Some(steps)) = (astar.cost(), astar.path().map(|p| p.len())) else {
                 return Err("no A* path inside the largest connected part".into());

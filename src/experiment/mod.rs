@@ -118,7 +118,7 @@ impl<S: Family> Suite<S> {
             None
         } else {
             let q = Query { start: 0, goal: 0 };
-            Some(registry::build("dijkstra", space, q).map_err(SuiteError::Algorithm)?)
+            Some(crate::algorithms::build("dijkstra", space, q).map_err(SuiteError::Algorithm)?)
         };
         let (mut problems, mut queries, mut skipped) = (vec![], vec![], 0);
         for p in all
@@ -296,7 +296,7 @@ pub fn length_ok<S: Space>(
 
 /// True for algorithms whose paths are any-angle segments.
 pub fn is_any_angle(spec: &str) -> bool {
-    registry::parse_spec(spec)
+    crate::algorithms::parse_spec(spec)
         .is_ok_and(|(i, _)| i.guarantee == crate::search::registry::Guarantee::AnyAngle)
 }
 
@@ -308,7 +308,7 @@ impl<S: Family> Solver<S> {
             .first()
             .copied()
             .unwrap_or(Query { start: 0, goal: 0 });
-        let (info, params) = registry::parse_spec(spec).map_err(SuiteError::Algorithm)?;
+        let (info, params) = crate::algorithms::parse_spec(spec).map_err(SuiteError::Algorithm)?;
         let mut prepared = crate::search::prepared::PreparedCache::default();
         let search = registry::build_cached(info, &params, &suite.space, q, &mut prepared)
             .map_err(SuiteError::Algorithm)?;

@@ -16,7 +16,7 @@
 
 use super::scene3d::{Scene, Timed, TimedClock, DIMS};
 use crate::map::voxel::VoxelGrid;
-use crate::search::{registry, DynSearch, Query, Status};
+use crate::search::{DynSearch, Query, Status};
 use crate::space::{NodeId, VoxelMoves, VoxelSpace};
 use crate::trace::Recorder;
 use rand::{Rng, SeedableRng};
@@ -206,9 +206,12 @@ pub fn fly(
     t0: f32,
     run: u32,
 ) -> Result<(RunResult, FlightLog), String> {
-    let (info, _) = registry::parse_spec(spec)?;
+    let (info, _) = crate::algorithms::parse_spec(spec)?;
     let incremental = matches!(info.name, "dstar-lite" | "ad-star");
-    let epsilon = registry::parse_spec(spec)?.1.get("epsilon").max(1.0);
+    let epsilon = crate::algorithms::parse_spec(spec)?
+        .1
+        .get("epsilon")
+        .max(1.0);
     let mut world = VoxelGrid::new(1, 1, 1).map_err(|e| e.to_string())?;
     let mut truth = world.clone();
     let mut clock = TimedClock::new(scene, t0);
@@ -316,7 +319,7 @@ pub fn fly(
                     let base = if repaired {
                         before
                     } else {
-                        search = Some(registry::build(spec, &space, q)?);
+                        search = Some(crate::algorithms::build(spec, &space, q)?);
                         0
                     };
                     let a = search.as_mut().expect("built");
@@ -347,7 +350,7 @@ pub fn fly(
                         _ => vec![],
                     };
                     if incremental && status == Status::Found {
-                        let mut check = registry::build("astar", &space, q)?;
+                        let mut check = crate::algorithms::build("astar", &space, q)?;
                         if check.run_null(&space) == Status::Found {
                             let (c, o) = (
                                 a.cost().unwrap_or(f64::INFINITY),

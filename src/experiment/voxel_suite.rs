@@ -3,7 +3,7 @@
 
 use super::{Row, Selection, SuiteError};
 use crate::map::io::{check_problem3, read_3dmap, read_3dscen, Problem3};
-use crate::search::{registry, DynSearch, Query};
+use crate::search::{DynSearch, Query};
 use crate::space::{VoxelMoves, VoxelSpace};
 use std::path::Path;
 
@@ -74,7 +74,8 @@ impl VoxelSolver {
             .first()
             .copied()
             .unwrap_or(Query { start: 0, goal: 0 });
-        let search = registry::build(spec, &suite.space, q).map_err(SuiteError::Algorithm)?;
+        let search =
+            crate::algorithms::build(spec, &suite.space, q).map_err(SuiteError::Algorithm)?;
         Ok(VoxelSolver {
             search,
             any_angle: super::is_any_angle(spec),

@@ -138,43 +138,6 @@ fn maze(w: u32, h: u32, corridor: u32, rng: &mut ChaCha8Rng) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{Bfs, Query, Search, Status};
-    use crate::space::{GridSpace, Space};
-    use crate::trace::NullTracer;
-
-    fn free_cells(g: &Grid) -> Vec<u32> {
-        (0..g.tiles().len() as u32)
-            .filter(|&i| g.tiles()[i as usize] == b'.')
-            .collect()
-    }
-
-    /// Every free cell reachable from the first one (4-connected, so diagonals cannot help).
-    fn connected(g: &Grid) -> bool {
-        let sp = GridSpace::new(
-            g,
-            crate::space::Connectivity::Four,
-            crate::space::TerrainRule::Class,
-        );
-        let free = free_cells(g);
-        let mut bfs = Bfs::new(
-            &sp,
-            Query {
-                start: free[0],
-                goal: free[0],
-            },
-        );
-        free.iter().all(|&t| {
-            Search::reset(
-                &mut bfs,
-                &sp,
-                Query {
-                    start: free[0],
-                    goal: t,
-                },
-            );
-            bfs.run(&sp, &mut NullTracer) == Status::Found
-        }) && sp.is_passable(free[0])
-    }
 
     #[test]
     fn same_seed_same_map_other_seed_other_map() {
@@ -195,20 +158,5 @@ mod tests {
         let g = Generator::RandomBlocks { density: 0.25 }.generate(100, 100, 1);
         let walls = g.tiles().iter().filter(|&&t| t == b'@').count();
         assert!((2300..2700).contains(&walls), "{walls}");
-    }
-
-    #[test]
-    fn rooms_and_mazes_are_connected() {
-        for seed in 0..5 {
-            assert!(connected(
-                &Generator::Rooms { room: 6 }.generate(33, 27, seed)
-            ));
-            assert!(connected(
-                &Generator::Maze { corridor: 1 }.generate(31, 21, seed)
-            ));
-            assert!(connected(
-                &Generator::Maze { corridor: 3 }.generate(40, 30, seed)
-            ));
-        }
     }
 }

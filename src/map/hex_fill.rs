@@ -9,7 +9,7 @@
 //! [`wall_crossings`] counts them.
 
 use super::Grid;
-use crate::space::{HexOrientation, TerrainRule};
+use crate::map::{HexOrientation, TerrainRule};
 
 /// Whether a tile blocks (under the benchmark's class rule, the hexes' own).
 pub(crate) fn blocked(t: u8) -> bool {

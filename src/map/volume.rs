@@ -4,7 +4,7 @@
 
 use super::io::Problem3;
 use super::voxel::VoxelGrid;
-use crate::space::VoxelMoves;
+use crate::map::VoxelMoves;
 
 #[derive(Clone, Debug)]
 pub struct Volume {

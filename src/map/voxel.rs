@@ -150,7 +150,7 @@ impl VoxelGrid {
         for (z, l) in layers.iter().enumerate() {
             v.store_layer_costs(z as u32, l);
             for (i, &t) in l.tiles().iter().enumerate() {
-                if crate::space::TerrainRule::Class.class(t) == 0 {
+                if crate::map::TerrainRule::Class.class(t) == 0 {
                     let (x, y) = l.coords(i);
                     v.set(x, y, z as u32, true);
                 }
@@ -168,7 +168,7 @@ impl VoxelGrid {
         }
         for y in 0..grid.height() {
             for x in 0..grid.width() {
-                if crate::space::TerrainRule::Class.class(grid.get(x, y).map_or(b'@', |c| c.tile))
+                if crate::map::TerrainRule::Class.class(grid.get(x, y).map_or(b'@', |c| c.tile))
                     == 0
                 {
                     for z in 0..height {
@@ -210,7 +210,7 @@ impl VoxelGrid {
         let mut changed = self.store_layer_costs(z, grid);
         for (i, &t) in grid.tiles().iter().enumerate() {
             let (x, y) = grid.coords(i);
-            let blocked = crate::space::TerrainRule::Class.class(t) == 0;
+            let blocked = crate::map::TerrainRule::Class.class(t) == 0;
             if self.is_blocked(x as i64, y as i64, z as i64) != blocked {
                 self.set(x, y, z, blocked);
                 changed += 1;

@@ -3,7 +3,7 @@
 //! the space and the view differ (the family itself is `world::Family`).
 
 use super::{Cell, Grid};
-use crate::space::{HexOrientation, TerrainRule};
+use crate::map::{HexOrientation, TerrainRule};
 use serde::{Deserialize, Serialize};
 
 /// How a hex takes its terrain from the square cells it covers.

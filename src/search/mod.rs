@@ -26,6 +26,7 @@ pub mod params;
 pub mod prepared;
 pub mod prepared_background;
 pub mod registry;
+pub mod replay;
 pub mod rtd;
 mod smooth;
 mod theta_star;

@@ -1,43 +1,7 @@
 //! Square grids as search graphs: 4- or 8-connected, octile costs, no corner cutting.
 
 use super::{CellWorld, Heuristic, NodeId, Space, SpaceKind};
-use crate::map::{Grid, Rect, Terrain};
-use serde::{Deserialize, Serialize};
-
-/// Which moves a grid allows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Connectivity {
-    /// North, east, south, west; cost 1 each.
-    Four,
-    /// Also diagonals, cost √2, allowed only when both orthogonal neighbours are passable.
-    #[default]
-    Eight,
-}
-
-/// Which terrain may be crossed, and from where (ANCHORS §1.1).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum TerrainRule {
-    /// The benchmark author's rule (HOG2 `Map::CanStep`): a move needs both cells in the same
-    /// terrain class — ground (`.`, `G`, `S`) or water (`W`); `T`, `@`, `O` are never entered.
-    #[default]
-    Class,
-    /// Only `.` and `G` are passable (PathFinding.js's reading of the format).
-    GroundOnly,
-}
-
-impl TerrainRule {
-    /// The class of a map character: cells of equal class connect; 0 means impassable.
-    #[inline]
-    pub fn class(self, tile: u8) -> u8 {
-        match (self, Terrain::of(tile)) {
-            (_, Terrain::OutOfBounds | Terrain::Trees) => 0,
-            (TerrainRule::Class, Terrain::Water) => 2,
-            (TerrainRule::Class, _) => 1,
-            (TerrainRule::GroundOnly, Terrain::Ground | Terrain::Grass) => 1,
-            (TerrainRule::GroundOnly, _) => 0,
-        }
-    }
-}
+use crate::map::{Connectivity, Grid, Rect, TerrainRule};
 
 /// Moves by direction: N, E, S, W, then NE, SE, SW, NW (the order of a cell's move bits).
 pub const DIRS: [(i32, i32); 8] = [
@@ -545,5 +509,40 @@ mod tests {
             .filter(|x| x.0 == (2, 2))
             .collect();
         assert!((c[0].1 - 2.5).abs() < 1e-12);
+    }
+
+    /// Every free cell of a generated map reachable from the first one (4-connected, so
+    /// diagonals cannot help): the generators' rooms and mazes are one component.
+    fn connected(g: &Grid) -> bool {
+        use crate::search::{Bfs, Query, Search, Status};
+        let sp = GridSpace::new(g, Connectivity::Four, TerrainRule::Class);
+        let free: Vec<u32> = (0..g.tiles().len() as u32)
+            .filter(|&i| g.tiles()[i as usize] == b'.')
+            .collect();
+        let first = Query {
+            start: free[0],
+            goal: free[0],
+        };
+        let mut bfs = Bfs::new(&sp, first);
+        free.iter().all(|&t| {
+            Search::reset(&mut bfs, &sp, Query { goal: t, ..first });
+            bfs.run(&sp, &mut crate::trace::NullTracer) == Status::Found
+        }) && sp.is_passable(free[0])
+    }
+
+    #[test]
+    fn generated_rooms_and_mazes_are_connected() {
+        use crate::map::Generator;
+        for seed in 0..5 {
+            assert!(connected(
+                &Generator::Rooms { room: 6 }.generate(33, 27, seed)
+            ));
+            assert!(connected(
+                &Generator::Maze { corridor: 1 }.generate(31, 21, seed)
+            ));
+            assert!(connected(
+                &Generator::Maze { corridor: 3 }.generate(40, 30, seed)
+            ));
+        }
     }
 }

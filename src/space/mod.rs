@@ -1,22 +1,24 @@
 //! How a world becomes a search graph. Algorithms see only this trait, so grids, hexes, voxels,
-//! meshes and hierarchy levels all drop in behind it; connectivity rules live here only.
+//! meshes and hierarchy levels all drop in behind it; the rules
+//! they apply (moves, terrain, hex orientation) are named in `map/`, with the files that store them.
 
 mod grid;
 mod heuristic;
 mod hex;
-pub mod knowledge;
 pub mod los;
 mod navmesh;
 mod vehicle;
 mod voxel;
 
-pub use grid::{Connectivity, GridSpace, TerrainRule, DIRS};
+// The rules and the cognitive map live with the map, below the spaces that search by them.
+pub use crate::map::knowledge;
+pub use crate::map::{CognitiveMap, Connectivity, HexOrientation, TerrainRule, VoxelMoves};
+pub use grid::{GridSpace, DIRS};
 pub use heuristic::Heuristic;
-pub use hex::{lattice_centre as hex_lattice_centre, HexOrientation, HexSpace};
-pub use knowledge::CognitiveMap;
+pub use hex::{lattice_centre as hex_lattice_centre, HexSpace};
 pub use navmesh::{dist as plane_distance, NavmeshSpace, Portal, NO_POLYGON};
 pub use vehicle::VehicleSpace;
-pub use voxel::{VoxelMoves, VoxelSpace};
+pub use voxel::VoxelSpace;
 
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-//! A vehicle's pure lattice over a square map (Schnieders 2014, as `crate::vehicle` models it):
+//! A vehicle's pure lattice over a square map (Schnieders 2014, as [`crate::car`] models it):
 //! a node is a cell, a heading bin and a speed bin; its edges are the composite actions driven
 //! from the bin's centre pose (the cell's centre, the bin's heading and speed), each ending
 //! snapped to the node it lands in, at the action's time. Edges are directed (a car does not
@@ -11,13 +11,13 @@
 //! the nodes a cell names (at rest, facing +x, where searches between cells start and end):
 //! their ids are the cells' own.
 //!
-//! The exact-pose planner (AIPATH, `crate::vehicle::Planner`) keeps one exact pose per node;
+//! The exact-pose planner (AIPATH, in `vehicle/`, above the searches) keeps one exact pose per node;
 //! this lattice keeps none, so its paths are what A* and Dijkstra find on the discretised graph
 //! (docs/schnieders2014.md compares the two).
 
 use super::{Heuristic, NodeId, Space, SpaceKind};
+use crate::car::{Discretisation, Model, Pose, Vehicle};
 use crate::map::Grid;
-use crate::vehicle::{Discretisation, Model, Pose, Vehicle};
 
 /// A vehicle's lattice over a map.
 #[derive(Clone, Debug)]
@@ -200,11 +200,9 @@ impl Space for VehicleSpace {
     fn heuristic(&self, h: Heuristic, a: NodeId, b: NodeId) -> f64 {
         match h {
             Heuristic::Zero => 0.0,
-            _ => crate::vehicle::Heuristic::SOUND.eval(
-                &self.model.vehicle,
-                &self.pose(a),
-                &self.pose(b),
-            ),
+            _ => {
+                crate::car::Heuristic::SOUND.eval(&self.model.vehicle, &self.pose(a), &self.pose(b))
+            }
         }
     }
 

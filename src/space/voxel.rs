@@ -17,24 +17,11 @@
 
 use super::{Heuristic, NodeId, NodeSet, Space, SpaceKind};
 use crate::map::voxel::VoxelGrid;
+use crate::map::VoxelMoves;
 use crate::trace::NONE;
-use serde::{Deserialize, Serialize};
 
-/// Which moves a voxel world allows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum VoxelMoves {
-    /// Across faces only (cost 1).
-    Six,
-    /// Across faces and edges (1, √2).
-    Eighteen,
-    /// Across faces, edges and corners (1, √2, √3): the Warframe benchmark's setting.
-    #[default]
-    TwentySix,
-}
-
+/// What a search may assume of each voxel world's moves.
 impl VoxelMoves {
-    pub const ALL: [VoxelMoves; 3] = [VoxelMoves::Six, VoxelMoves::Eighteen, VoxelMoves::TwentySix];
-
     /// The heuristics that never overestimate with these moves (Manhattan only without
     /// diagonals).
     pub fn heuristics(self) -> &'static [Heuristic] {
@@ -52,19 +39,6 @@ impl VoxelMoves {
                 Heuristic::Euclidean,
                 Heuristic::Zero,
             ],
-        }
-    }
-
-    /// Reads "6", "18" or "26".
-    pub fn from_name(s: &str) -> Option<VoxelMoves> {
-        VoxelMoves::ALL.into_iter().find(|m| m.name() == s)
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            VoxelMoves::Six => "6",
-            VoxelMoves::Eighteen => "18",
-            VoxelMoves::TwentySix => "26",
         }
     }
 }

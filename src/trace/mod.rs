@@ -7,7 +7,6 @@ pub mod posthoc_in;
 mod posthoc_text;
 mod posthoc_yaml;
 mod recorder;
-pub mod replay;
 pub mod run_file;
 mod states;
 

@@ -5,8 +5,8 @@
 //! the lateral limit allows at the step's higher speed; the speed stays within 0 and the top
 //! speed; the arc stays on free ground; and the step's time is what the physics says.
 
-use super::model::{along, drive, turn_between, Model};
 use super::search::Arrival;
+use crate::car::model::{along, drive, turn_between, Model};
 
 /// Slack for float rounding in every comparison.
 const EPS: f64 = 1e-6;

@@ -11,8 +11,8 @@
 //!
 //! Events name nodes by their key; the probe's iterations and A*'s are phases 0 and 1.
 
-use super::heuristic::Heuristic;
-use super::model::{Action, Model, Pose, Step};
+use crate::car::heuristic::Heuristic;
+use crate::car::model::{Action, Model, Pose, Step};
 use crate::search::{key, Mark, NodeTable, OpenHeap, Stats, Status, Ties};
 use crate::trace::{Event, EventKind, Tracer, NONE};
 use rustc_hash::FxHashMap;

@@ -1,7 +1,7 @@
 //! The vehicle search's states: the goal test, the discretised keys two poses share when they
 //! count as one node, and the distances around a map's walls an estimate may also use.
 
-use super::model::{turn_between, Model, Pose};
+use crate::car::model::{turn_between, Model, Pose};
 use crate::search::key;
 
 /// Where the search must end: a pose, within a distance, a heading and a speed.

@@ -49,7 +49,7 @@ macro_rules! declare_any_search {
             }
 
             /// A recorded trace played back on `space`'s family.
-            pub fn replay(space: &AnySpace, r: crate::trace::replay::Replay) -> AnySearch {
+            pub fn replay(space: &AnySpace, r: crate::search::replay::Replay) -> AnySearch {
                 match space {
                     $(AnySpace::$v(_) => AnySearch::$v(Box::new(r)),)*
                 }

@@ -37,7 +37,7 @@ macro_rules! for_each_family {
             Hex { orientation: $crate::space::HexOrientation, pitch: f64 } / hex: $crate::space::HexSpace => $crate::space::HexSpace, "hex", "hex grids";
             Voxel { moves: $crate::space::VoxelMoves } / voxel: $crate::world::VoxelWorld => $crate::space::VoxelSpace, "voxel", "voxel worlds";
             Navmesh / navmesh: $crate::space::NavmeshSpace => $crate::space::NavmeshSpace, "navmesh", "navmeshes";
-            Vehicle { vehicle: $crate::vehicle::Vehicle, heading: f64, speed: f64 } / vehicle: $crate::space::VehicleSpace => $crate::space::VehicleSpace, "vehicle", "vehicle lattices";
+            Vehicle { vehicle: $crate::car::Vehicle, heading: f64, speed: f64 } / vehicle: $crate::space::VehicleSpace => $crate::space::VehicleSpace, "vehicle", "vehicle lattices";
         }
     };
 }

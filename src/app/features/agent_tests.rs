@@ -208,7 +208,7 @@ fn a_jps_plus_agent_replans_on_the_patched_table() {
     let mut app = app();
     app.set_algorithm(0, AlgoChoice::named("jps-plus"));
     send_agents_on_flips(&mut app);
-    let astar = crate::search::registry::find("astar").unwrap();
+    let astar = crate::algorithms::find("astar").unwrap();
     let params = crate::search::params::Params::default();
     let mut checked = 0;
     for _ in 0..2000 {

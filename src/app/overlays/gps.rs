@@ -177,7 +177,7 @@ pub struct GpsCache {
 /// A*'s path on a hex world, the walk's yardstick.
 fn reference_path(space: &AnySpace, q: crate::search::Query) -> Option<Vec<NodeId>> {
     let hex = space.as_hex()?;
-    let mut a = crate::search::registry::build("astar", hex, q).ok()?;
+    let mut a = crate::algorithms::build("astar", hex, q).ok()?;
     a.run_null(hex);
     a.path().map(<[_]>::to_vec)
 }

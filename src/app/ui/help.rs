@@ -2,7 +2,7 @@
 //! statistics count, and the keys. It opens below the menu bar and never covers it.
 
 use crate::app::{palette, PathlabApp};
-use crate::search::registry::{self, Guarantee};
+use crate::search::registry::Guarantee;
 use eframe::egui::{self, Color32, RichText};
 
 /// The colours of the canvas and what they mean: every legend entry, by its label in the
@@ -390,7 +390,7 @@ fn contents(ui: &mut egui::Ui) {
     egui::CollapsingHeader::new("Algorithms")
         .default_open(true)
         .show(ui, |ui| {
-            for a in registry::all() {
+            for a in crate::algorithms::all() {
                 ui.horizontal_wrapped(|ui| {
                     ui.label(RichText::new(a.title).strong());
                     ui.label(RichText::new(format!("({})", guarantee(a.guarantee))).weak());

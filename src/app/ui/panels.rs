@@ -303,7 +303,7 @@ fn algorithms(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 .show_ui(ui, |ui| {
                     // The algorithms that run on this view's world, by family.
                     for g in registry::Group::ALL {
-                        let mine: Vec<_> = registry::all()
+                        let mine: Vec<_> = crate::algorithms::all()
                             .iter()
                             .filter(|a| a.group == g && a.spaces().contains(&kind))
                             .collect();

@@ -87,7 +87,7 @@ pub fn every_entry() -> Vec<(Option<Color32>, &'static str)> {
     v.extend(legend_items(true, &[]));
     v.extend(repair_extras());
     let mut overlays = vec![];
-    for a in crate::search::registry::all() {
+    for a in crate::algorithms::all() {
         for &o in a.overlays {
             if !overlays.contains(&o) {
                 overlays.push(o);

@@ -8,7 +8,7 @@ use crate::app::{
     moves_name, rule_name, AlgoChoice, Document, MapTexture, PathlabApp, Run, Touched, View,
 };
 use crate::map::Edit;
-use crate::search::{registry, Query};
+use crate::search::Query;
 use crate::space::{Connectivity, TerrainRule};
 use crate::world::AnySpace;
 
@@ -61,7 +61,7 @@ impl PathlabApp {
             let (choice, swapped) = match Run::new(choice.clone(), &w.space, w.query()) {
                 Ok(run) => return Ok((w, run, None)),
                 Err(_) => {
-                    let instead = registry::all()
+                    let instead = crate::algorithms::all()
                         .iter()
                         .find(|a| a.group == choice.info.group && a.spaces().contains(&kind))
                         .map_or_else(|| AlgoChoice::named("astar"), |a| AlgoChoice::named(a.name));

@@ -71,7 +71,7 @@ impl PartialEq for AlgoChoice {
 impl AlgoChoice {
     /// The registered algorithm `name` with its defaults (A* if the name is unknown).
     pub fn named(name: &str) -> AlgoChoice {
-        let info = registry::find(name).unwrap_or(&registry::all()[0]);
+        let info = crate::algorithms::find(name).unwrap_or(&crate::algorithms::all()[0]);
         let values = info
             .params
             .iter()
@@ -95,7 +95,7 @@ impl AlgoChoice {
 
     /// The algorithm a spec like `weighted-astar:weight=2` names, with its parameters checked.
     pub fn from_spec(spec: &str) -> Result<AlgoChoice, String> {
-        let (info, params) = registry::parse_spec(spec)?;
+        let (info, params) = crate::algorithms::parse_spec(spec)?;
         Ok(AlgoChoice {
             info,
             values: params.values().clone(),
@@ -142,7 +142,7 @@ impl AlgoChoice {
                     t.name
                 ));
             }
-            let r = crate::trace::replay::Replay::new(t.events.clone());
+            let r = crate::search::replay::Replay::new(t.events.clone());
             return Ok(AnySearch::replay(space, r));
         }
         let params = Params::resolve(self.info.params, &self.values)?;

@@ -163,7 +163,7 @@ impl PathlabApp {
     }
 
     /// Makes an opened file the document.
-    pub fn open_loaded(&mut self, path: &std::path::Path, l: crate::map::io::Opened) {
+    pub fn open_loaded(&mut self, path: &std::path::Path, l: crate::open::Opened) {
         let (w, h) = (l.grid.width(), l.grid.height());
         let start = l.start.unwrap_or((w / 8, h / 2));
         let goal = l.goal.unwrap_or((w - 1 - w / 8, h / 2));

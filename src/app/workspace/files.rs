@@ -2,8 +2,9 @@
 //! the recovery file, and exports.
 
 use crate::app::jobs::{Job, Polled};
-use crate::map::io::{self, Opened};
+use crate::map::io;
 use crate::map::Grid;
+use crate::open::Opened;
 use std::path::{Path, PathBuf};
 
 /// Reads a `.map`, `.scen` (with its map), pathlab project `.ron` or `.png`, checked by the
@@ -12,7 +13,7 @@ pub fn load(
     path: &Path,
     rules: (crate::space::Connectivity, crate::space::TerrainRule),
 ) -> Result<Opened, String> {
-    io::open_world(path, rules).map_err(|e| e.to_string())
+    crate::open::open_world(path, rules).map_err(|e| e.to_string())
 }
 
 /// The run file (`pathlab trace --out`) at `path`, if it is one: a `.ron` that reads as a run.

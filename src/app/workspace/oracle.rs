@@ -23,7 +23,7 @@ impl Oracle {
     /// Compares `repaired` with A* from scratch on `space` for `query`.
     pub fn check(space: &AnySpace, query: Query, repaired: Option<f64>, bound: f64) -> Oracle {
         // The world's own heuristic: exact on open ground, admissible everywhere.
-        let astar = crate::search::registry::find("astar").expect("registered");
+        let astar = crate::algorithms::find("astar").expect("registered");
         let params = crate::search::params::Params::default();
         let mut a = crate::world::AnySearch::build(astar, &params, space, query)
             .expect("A* runs on every world");

@@ -3,7 +3,6 @@
 
 mod guard;
 mod movingai;
-mod open;
 mod png;
 mod project;
 mod scen;
@@ -13,20 +12,24 @@ mod warframe;
 pub use guard::check_output;
 pub use guard::{guard_inputs, resolve};
 pub use movingai::{parse_map, read_map, write_map, write_map_file};
-pub use open::{
-    check_algorithm, check_problem, check_runs_on, extension, open_world, project_world, Opened,
-};
 pub use png::{decode_png, read_png, PNG_DARK_THRESHOLD};
 pub use project::{
     parse_project, read_project, write_project, AlgoSettings, Project, PROJECT_VERSION,
 };
-pub use scen::{parse_scen, read_scen, write_scen, write_scen_file, Problem};
+pub use scen::{check_problem, parse_scen, read_scen, write_scen, write_scen_file, Problem};
 pub use warframe::{
     check_problem3, parse_3dmap, parse_3dscen, read_3dmap, read_3dscen, write_3dmap,
     write_3dmap_file, write_3dscen, Problem3,
 };
 
 use std::path::{Path, PathBuf};
+
+/// The lower-case extension of `path`.
+pub fn extension(path: &Path) -> String {
+    path.extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default()
+}
 
 /// A failure to read or write a file.
 #[derive(Debug, thiserror::Error)]

@@ -2,7 +2,7 @@
 
 use super::{read_text, write_atomic, IoError, Problem};
 use crate::map::Grid;
-use crate::space::{Connectivity, TerrainRule};
+use crate::map::{Connectivity, TerrainRule};
 use crate::world::Family;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -83,7 +83,7 @@ pub struct Project {
     pub goal_z: u32,
     /// A hex world's cognitive map: a visit counter per hex, row-major, and C_max.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub knowledge: Option<crate::space::CognitiveMap>,
+    pub knowledge: Option<crate::map::CognitiveMap>,
 }
 
 impl Project {

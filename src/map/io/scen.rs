@@ -2,6 +2,7 @@
 //! bucket, map, map width, map height, start x, y, goal x, y, optimal length.
 
 use super::{numbered_lines, read_text, write_atomic, IoError};
+use crate::map::{Grid, TerrainRule};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -171,6 +172,39 @@ pub fn write_scen(problems: &[Problem]) -> String {
 /// Writes a `.scen` file atomically.
 pub fn write_scen_file(problems: &[Problem], path: &Path) -> Result<(), IoError> {
     write_atomic(path, write_scen(problems).as_bytes())
+}
+
+/// Why `p` is not a problem on `grid` under `rule`, or `Ok`: its map size, start and goal
+/// inside the map and on passable cells, a finite optimal length that is not negative.
+pub fn check_problem(p: &Problem, grid: &Grid, rule: TerrainRule) -> Result<(), String> {
+    if (p.map_width, p.map_height) != (grid.width(), grid.height()) {
+        return Err(format!(
+            "the problem is for a {}×{} map but the map is {}×{}",
+            p.map_width,
+            p.map_height,
+            grid.width(),
+            grid.height()
+        ));
+    }
+    if !(p.optimal.is_finite() && p.optimal >= 0.0) {
+        return Err(format!(
+            "optimal length {} is not a length (finite, 0 or more)",
+            p.optimal
+        ));
+    }
+    for (what, (x, y)) in [("start", p.start), ("goal", p.goal)] {
+        let tile = grid.get(x, y).ok_or_else(|| {
+            format!(
+                "{what} ({x}, {y}) is outside the {}×{} map",
+                grid.width(),
+                grid.height()
+            )
+        })?;
+        if rule.class(tile.tile) == 0 {
+            return Err(format!("{what} ({x}, {y}) is on a blocked cell"));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,17 +1,18 @@
 //! Opening any file pathlab reads as a world, with everything in it checked once, here, for every
 //! entry point (the app's Open, a file on the command line, `convert`): the map within the
 //! limits, every problem inside the map and on passable cells, every algorithm known with
-//! parameters in range.
+//! parameters in range. The formats are read by `map::io`, which knows no algorithm; the
+//! algorithms a project names are checked here, against the list ([`crate::algorithms`]),
+//! above the worlds they run on.
 
-use super::{
-    check_problem3, parse_project, read_3dmap, read_3dscen, read_map, read_png, read_scen,
-    AlgoSettings, IoError, Problem, Problem3,
+use crate::map::io::{
+    check_problem, check_problem3, extension, parse_project, read_3dmap, read_3dscen, read_map,
+    read_png, read_scen, read_text, AlgoSettings, IoError, Problem, Problem3, Project,
 };
 use crate::map::voxel::VoxelGrid;
-use crate::map::Grid;
+use crate::map::{Connectivity, Grid, TerrainRule};
 use crate::search::params::Params;
 use crate::search::registry;
-use crate::space::{Connectivity, TerrainRule};
 use std::path::{Path, PathBuf};
 
 /// A world read from a file.
@@ -32,14 +33,7 @@ pub struct Opened {
     /// A voxel world's voxels, problems and layers; `grid` is then the layer shown.
     pub volume: Option<Box<crate::map::volume::Volume>>,
     /// A hex world's cognitive map (Rahmani 2020), from a project.
-    pub knowledge: Option<crate::space::CognitiveMap>,
-}
-
-/// The lower-case extension of `path`.
-pub fn extension(path: &Path) -> String {
-    path.extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default()
+    pub knowledge: Option<crate::map::CognitiveMap>,
 }
 
 /// Reads a `.map`, `.scen` (with its map), pathlab project `.ron` or `.png`. `rules` are the
@@ -65,7 +59,7 @@ pub fn open_world(path: &Path, rules: (Connectivity, TerrainRule)) -> Result<Ope
     match extension(path).as_str() {
         "map" => Ok(plain(read_map(path)?, true)),
         "png" => Ok(plain(read_png(path)?, false)),
-        "ron" => project_world(&super::read_text(path)?, path),
+        "ron" => project_world(&read_text(path)?, path),
         "scen" => {
             let problems = read_scen(path)?;
             let map = scen_map(path, problems.first()).ok_or_else(|| {
@@ -121,7 +115,7 @@ pub fn open_world(path: &Path, rules: (Connectivity, TerrainRule)) -> Result<Ope
 /// A voxel world read from `path` (a `.3dmap`), 26-connected as the Warframe benchmark, shown
 /// at its start's layer.
 fn voxel_world(voxels: VoxelGrid, problems: Vec<Problem3>, path: &Path) -> Opened {
-    let moves = crate::space::VoxelMoves::TwentySix;
+    let moves = crate::map::VoxelMoves::TwentySix;
     let (volume, start, goal) = crate::map::volume::Volume::new(voxels, moves, problems);
     Opened {
         grid: volume.voxels.slice(volume.z),
@@ -253,8 +247,8 @@ pub fn project_world(text: &str, path: &Path) -> Result<Opened, IoError> {
 /// A voxel project's volume, checked: voxels present and readable, the layer and the start's
 /// and goal's layers inside, start and goal on free voxels.
 fn project_volume(
-    p: &super::Project,
-    moves: crate::space::VoxelMoves,
+    p: &Project,
+    moves: crate::map::VoxelMoves,
 ) -> Result<crate::map::volume::Volume, String> {
     let text = p
         .voxels
@@ -314,44 +308,9 @@ fn scen_map(scen: &Path, first: Option<&Problem>) -> Option<PathBuf> {
     named.into_iter().chain(stripped).find(|p| p.is_file())
 }
 
-/// Why `p` is not a problem on `grid` under `rule`, or `Ok`: its map size, start and goal
-/// inside the map and on passable cells, a finite optimal length that is not negative.
-pub fn check_problem(p: &Problem, grid: &Grid, rule: TerrainRule) -> Result<(), String> {
-    if (p.map_width, p.map_height) != (grid.width(), grid.height()) {
-        return Err(format!(
-            "the problem is for a {}×{} map but the map is {}×{}",
-            p.map_width,
-            p.map_height,
-            grid.width(),
-            grid.height()
-        ));
-    }
-    if !(p.optimal.is_finite() && p.optimal >= 0.0) {
-        return Err(format!(
-            "optimal length {} is not a length (finite, 0 or more)",
-            p.optimal
-        ));
-    }
-    for (what, (x, y)) in [("start", p.start), ("goal", p.goal)] {
-        let tile = grid.get(x, y).ok_or_else(|| {
-            format!(
-                "{what} ({x}, {y}) is outside the {}×{} map",
-                grid.width(),
-                grid.height()
-            )
-        })?;
-        if rule.class(tile.tile) == 0 {
-            return Err(format!("{what} ({x}, {y}) is on a blocked cell"));
-        }
-    }
-    Ok(())
-}
-
-/// Why `a` names no algorithm of the registry or carries a parameter it does not take or out of
-/// its range, or `Ok`.
 /// Refuses an algorithm the registry does not offer on `world` (GPS of the brain on squares).
 pub fn check_runs_on(name: &str, world: crate::world::Family) -> Result<(), String> {
-    let Some(info) = registry::find(name) else {
+    let Some(info) = crate::algorithms::find(name) else {
         return Ok(());
     };
     let kinds = info.spaces();
@@ -366,6 +325,8 @@ pub fn check_runs_on(name: &str, world: crate::world::Family) -> Result<(), Stri
     ))
 }
 
+/// Why `a` names no algorithm of the registry or carries a parameter it does not take or out of
+/// its range, or `Ok`.
 pub fn check_algorithm(a: &AlgoSettings) -> Result<(), String> {
     // A trace view names its file and nothing else; no other view names one.
     match (a.name == registry::TRACE.name, &a.trace) {
@@ -384,8 +345,8 @@ pub fn check_algorithm(a: &AlgoSettings) -> Result<(), String> {
         }
         (false, None) => {}
     }
-    let info = registry::find(&a.name).ok_or_else(|| {
-        let names: Vec<_> = registry::all().iter().map(|i| i.name).collect();
+    let info = crate::algorithms::find(&a.name).ok_or_else(|| {
+        let names: Vec<_> = crate::algorithms::all().iter().map(|i| i.name).collect();
         format!(
             "unknown algorithm `{}` (pathlab has: {})",
             a.name,

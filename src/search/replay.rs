@@ -2,9 +2,9 @@
 //! expansion, so a trace read from a file (another planner's, through Posthoc's format) steps
 //! in a view as a live run does, beside one.
 
-use super::{Event, EventKind, Tracer, NONE};
-use crate::search::{Query, Search, SearchState, Stats, Status};
+use super::{Query, Search, SearchState, Stats, Status};
 use crate::space::{NodeId, Space};
+use crate::trace::{Event, EventKind, Tracer, NONE};
 use std::collections::HashMap;
 use std::sync::Arc;
 

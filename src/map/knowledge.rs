@@ -1,9 +1,11 @@
 //! A cognitive map (Rahmani 2020, ch. 5): a visit counter per hex of a hex world. A hex never
 //! visited is unknown; the more visits, the better known, up to C_max. The counter heuristic
-//! ([`super::Heuristic::Counter`]) and the GPS planner read it.
+//! (`Heuristic::Counter` in `space`) and the GPS planner read it.
 
-use super::NodeId;
 use serde::{Deserialize, Serialize};
+
+/// A hex's number, as a hex space numbers its nodes (y · width + x).
+type NodeId = u32;
 
 /// C_max when none is given (the thesis gives no value).
 pub const DEFAULT_C_MAX: u32 = 5;
