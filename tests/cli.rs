@@ -457,6 +457,26 @@ fn convert_makes_voxel_worlds_from_maps_and_png_slices() {
     );
 }
 
+/// `convert` reads square maps, images, projects and the formats the family list names (the
+/// voxels' `.3dmap` and `.3dscen`); any other ending is one line listing them.
+#[test]
+fn convert_names_the_endings_it_reads() {
+    let input = tmp("odd.txt");
+    std::fs::write(&input, "type octile\n").unwrap();
+    let err = one_clean_line(&pathlab(&[
+        "convert",
+        input.to_str().unwrap(),
+        tmp("odd-out.map").to_str().unwrap(),
+    ]));
+    assert_eq!(
+        err.trim_end(),
+        format!(
+            "pathlab: {}: cannot read .txt files (use .map, .png, .ron, .3dmap or .3dscen)",
+            input.display()
+        ),
+    );
+}
+
 /// The app's `--algo` is checked before a window opens: an unknown algorithm or a bad
 /// parameter is one line naming the flag, exit 2.
 #[test]

@@ -24,7 +24,7 @@ pub(super) fn to_voxels(input: &Path, output: &Path, height: Option<u32>) -> Res
             .map(|p| read_png(p))
             .collect::<Result<Vec<_>, _>>()?;
         VoxelGrid::from_slices(&layers).map_err(fail)?
-    } else if ext(input) == "3dmap" {
+    } else if Family::of_map_file(input) == Some(SpaceKind::Voxel) {
         read_3dmap(input)?
     } else if let Some(v) = open_world(input, (Connectivity::default(), TerrainRule::default()))
         .ok()
@@ -55,14 +55,21 @@ pub(super) fn to_voxels(input: &Path, output: &Path, height: Option<u32>) -> Res
 pub(super) fn convert(input: &Path, output: &Path, rules: &RuleArgs) -> Result<i32> {
     refuse_overwrite(&[input], &[output])?;
     let family = rules.family()?;
-    let opened = match ext(input).as_str() {
-        // Through the app's reader, so a project is checked as fully as when it is opened.
-        "map" | "png" | "ron" | "3dmap" | "3dscen" => open_world(input, rules.rules())?,
-        e => bail!(
-            "{}: cannot read .{e} files (use .map, .png, .ron, .3dmap or .3dscen)",
-            input.display()
-        ),
-    };
+    // Square maps, images and projects, and the families' own formats (voxels' .3dmap and
+    // .3dscen, as the family list says).
+    let mut endings = vec!["map", "png", "ron"];
+    endings.extend(Family::own_endings());
+    let e = ext(input);
+    if !endings.contains(&e.as_str()) {
+        let (last, rest) = endings.split_last().expect("square maps are always read");
+        bail!(
+            "{}: cannot read .{e} files (use .{} or .{last})",
+            input.display(),
+            rest.join(", .")
+        );
+    }
+    // Through the app's reader, so a project is checked as fully as when it is opened.
+    let opened = open_world(input, rules.rules())?;
     if let Some(v) = &opened.volume {
         rules.refuse_all(&input.display().to_string())?;
         // A voxel world: only a project holds it with its layer, start and goal.

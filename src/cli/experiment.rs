@@ -451,7 +451,9 @@ pub fn run(e: Experiment) -> Result<i32> {
                     last = k;
                 })
             };
-            let (rows, cold) = if super::ext(&map) == "3dmap" {
+            let (rows, cold) = if pathlab::world::Family::of_map_file(&map)
+                == Some(pathlab::space::SpaceKind::Voxel)
+            {
                 let moves = pathlab::space::VoxelMoves::TwentySix;
                 let suite =
                     pathlab::experiment::voxel_suite::VoxelSuite::load(&map, &scen, sel, moves)?;

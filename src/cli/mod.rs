@@ -20,8 +20,7 @@ use pathlab::map::HexFill;
 use pathlab::open::open_world;
 use pathlab::search::params::ParamKind;
 use pathlab::search::registry::Family as SpaceFamily;
-use pathlab::space::VoxelMoves;
-use pathlab::space::{Connectivity, TerrainRule};
+use pathlab::space::{Connectivity, SpaceKind, TerrainRule, VoxelMoves};
 use pathlab::world::Family;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -365,7 +364,7 @@ pub fn run(cmd: Command) -> Result<i32> {
             output,
             height,
             rules,
-        } if ext(&output) == "3dmap" => {
+        } if Family::of_map_file(&output) == Some(SpaceKind::Voxel) => {
             rules.refuse_all(&output.display().to_string())?;
             convert::to_voxels(&input, &output, height)
         }

@@ -12,7 +12,7 @@ fn with_suite(args: &SuiteArgs, then: &mut dyn FnMut(&dyn SuiteRun) -> Result<i3
         limit: args.limit.map(|l| l as usize),
     };
     let (c, r) = args.rules.rules();
-    if ext(&args.map) == "3dmap" {
+    if Family::of_map_file(&args.map) == Some(SpaceKind::Voxel) {
         // A Warframe voxel map: 26-connected, the benchmark's rule.
         args.rules.refuse_all(&args.map.display().to_string())?;
         let suite = VoxelSuite::load(&args.map, &args.scen, sel, VoxelMoves::TwentySix)?;

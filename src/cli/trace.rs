@@ -1,12 +1,12 @@
 //! `pathlab trace`: one search recorded to a run file (RON) and optionally a Posthoc trace, on
 //! a square map, its hexes, or a Warframe voxel map.
 
-use super::{ext, refuse_overwrite, RuleArgs};
+use super::{refuse_overwrite, RuleArgs};
 use anyhow::{bail, Result};
 use pathlab::map::io::read_map;
 use pathlab::search::registry::Family as SpaceFamily;
 use pathlab::search::Status;
-use pathlab::space::{HexOrientation, Space, VoxelMoves, VoxelSpace};
+use pathlab::space::{HexOrientation, Space, SpaceKind, VoxelMoves, VoxelSpace};
 use pathlab::trace::run_file::{RunFile, VoxelRun, RUN_VERSION};
 use pathlab::trace::{posthoc, posthoc_in, Recorder};
 use pathlab::world::Family;
@@ -122,7 +122,7 @@ pub(super) fn trace(
     }
     let outputs: Vec<&Path> = std::iter::once(out).chain(ph).collect();
     refuse_overwrite(&[map], &outputs)?;
-    if ext(map) == "3dmap" {
+    if Family::of_map_file(map) == Some(SpaceKind::Voxel) {
         rules.refuse_all(&map.display().to_string())?;
         return trace_voxels(map, (start, goal), algo, out, ph);
     }

@@ -124,6 +124,13 @@ pub trait WorldFamily: Clone + std::fmt::Debug {
     /// Whether a `.map` file (square cells only) holds its maps.
     const SAVES_AS_MAP: bool = false;
 
+    /// The ending of the files that hold its maps in a format of its own (voxels: `.3dmap`),
+    /// read without a square map to make them from; none where its maps are square maps.
+    const MAP_ENDING: Option<&'static str> = None;
+
+    /// The ending of the scenario files for its own map format (voxels: `.3dscen`).
+    const SCENARIO_ENDING: Option<&'static str> = None;
+
     /// The moves of its worlds when a project keeps them as a volume of voxels.
     fn volume_moves(_family: Family) -> Option<crate::space::VoxelMoves> {
         None

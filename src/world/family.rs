@@ -91,6 +91,26 @@ macro_rules! declare_family {
                 }
             }
 
+            /// The family whose own map format a file with this path's ending holds (a
+            /// `.3dmap` holds voxels), as each family's `MAP_ENDING` says; none for the
+            /// formats of square maps, which any family is made from.
+            pub fn of_map_file(path: &std::path::Path) -> Option<SpaceKind> {
+                let ending = crate::map::io::extension(path);
+                $(if <$world as WorldFamily>::MAP_ENDING == Some(ending.as_str()) {
+                    return Some(SpaceKind::$v);
+                })*
+                None
+            }
+
+            /// The endings of the families' own formats: each one's maps, then its scenarios.
+            pub fn own_endings() -> Vec<&'static str> {
+                [$([<$world as WorldFamily>::MAP_ENDING, <$world as WorldFamily>::SCENARIO_ENDING]),*]
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .collect()
+            }
+
             /// The families `--world` names (those made from a square map by flags).
             pub fn flag_names() -> Vec<&'static str> {
                 [$(($name, <$world as WorldFamily>::from_flags(1.0, "pointy").is_some())),*]
@@ -129,6 +149,19 @@ impl Default for Family {
 mod tests {
     use super::*;
     use crate::space::HexOrientation;
+
+    #[test]
+    fn the_family_list_names_the_endings_of_its_own_formats() {
+        use std::path::Path;
+        assert_eq!(
+            Family::of_map_file(Path::new("a/B.3DMAP")),
+            Some(SpaceKind::Voxel)
+        );
+        for square in ["m.map", "s.scen", "p.ron", "i.png", "v.3dscen", "none"] {
+            assert_eq!(Family::of_map_file(Path::new(square)), None, "{square}");
+        }
+        assert_eq!(Family::own_endings(), ["3dmap", "3dscen"]);
+    }
 
     #[test]
     fn world_flags_parse_to_families_named_by_the_list() {

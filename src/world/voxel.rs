@@ -16,6 +16,9 @@ pub struct VoxelWorld {
 
 impl WorldFamily for VoxelWorld {
     type Space = VoxelSpace;
+    // Warframe's formats (Brewer & Sturtevant 2018's voxel benchmark).
+    const MAP_ENDING: Option<&'static str> = Some("3dmap");
+    const SCENARIO_ENDING: Option<&'static str> = Some("3dscen");
 
     fn heuristics_of(family: Family) -> &'static [Heuristic] {
         Self::volume_moves(family).unwrap_or_default().heuristics()
