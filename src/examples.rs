@@ -72,8 +72,7 @@ pub fn open(e: &Example) -> Result<crate::open::Opened, crate::map::io::IoError>
             algorithms: vec![],
             rules: None,
             world: crate::world::Family::Square,
-            volume: None,
-            knowledge: None,
+            data: None,
         }
     };
     // Saving an example asks where: the shipped file is not the user's.

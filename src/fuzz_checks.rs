@@ -104,7 +104,7 @@ pub fn project(bytes: &[u8]) {
         if let Some((c, r)) = w.rules {
             (p.connectivity, p.terrain_rule) = (c, r);
         }
-        let saved = ron::ser::to_string(&p).expect("a project serialises");
+        let saved = p.to_text().expect("a project serialises");
         let back = crate::open::project_world(&saved, path).expect("a saved project reads back");
         assert_eq!(back.grid, w.grid);
         assert_eq!(back.problems, w.problems);

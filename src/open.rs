@@ -9,6 +9,7 @@ use crate::map::io::{
     check_problem, check_problem3, extension, parse_project, read_3dmap, read_3dscen, read_map,
     read_png, read_scen, read_text, AlgoSettings, IoError, Problem, Problem3, Project,
 };
+use crate::map::io::{FamilyData, VoxelRuns};
 use crate::map::voxel::VoxelGrid;
 use crate::map::{Connectivity, Grid, TerrainRule};
 use crate::search::params::Params;
@@ -30,10 +31,9 @@ pub struct Opened {
     pub rules: Option<(Connectivity, TerrainRule)>,
     /// Square or hex (only a project can hold hexes), or voxels.
     pub world: crate::world::Family,
-    /// A voxel world's voxels, problems and layers; `grid` is then the layer shown.
-    pub volume: Option<Box<crate::map::volume::Volume>>,
-    /// A hex world's cognitive map (Rahmani 2020), from a project.
-    pub knowledge: Option<crate::map::CognitiveMap>,
+    /// What the world's family keeps beside the cells: a voxel world's volume (`grid` is
+    /// then the layer shown), a hex world's cognitive map (Rahmani 2020, from a project).
+    pub data: Option<crate::world::AnyData>,
 }
 
 /// Reads a `.map`, `.scen` (with its map), pathlab project `.ron` or `.png`. `rules` are the
@@ -49,8 +49,7 @@ pub fn open_world(path: &Path, rules: (Connectivity, TerrainRule)) -> Result<Ope
         algorithms: vec![],
         rules: None,
         world: crate::world::Family::default(),
-        volume: None,
-        knowledge: None,
+        data: None,
     };
     let format = |msg: String| IoError::Format {
         file: path.to_path_buf(),
@@ -80,8 +79,7 @@ pub fn open_world(path: &Path, rules: (Connectivity, TerrainRule)) -> Result<Ope
                 algorithms: vec![],
                 rules: None,
                 world: crate::world::Family::default(),
-                volume: None,
-                knowledge: None,
+                data: None,
             })
         }
         "3dmap" => Ok(voxel_world(read_3dmap(path)?, vec![], path)),
@@ -126,8 +124,7 @@ fn voxel_world(voxels: VoxelGrid, problems: Vec<Problem3>, path: &Path) -> Opene
         algorithms: vec![],
         rules: None,
         world: crate::world::Family::Voxel { moves },
-        volume: Some(Box::new(volume)),
-        knowledge: None,
+        data: Some(crate::world::AnyData::Voxel(volume)),
     }
 }
 
@@ -139,23 +136,20 @@ pub fn project_world(text: &str, path: &Path) -> Result<Opened, IoError> {
         msg,
     };
     let (p, mut grid) = parse_project(text, path)?;
-    let volume = match p.world.volume_moves() {
+    let runs = match &p.data {
+        Some(FamilyData::Voxels(r)) => Some(r),
+        _ => None,
+    };
+    let mut data = match p.world.volume_moves() {
         Some(moves) => {
-            let v = project_volume(&p, moves).map_err(format)?;
+            let v = project_volume(&p, runs, moves).map_err(format)?;
             grid = v.voxels.slice(v.z);
-            Some(Box::new(v))
+            Some(crate::world::AnyData::Voxel(v))
         }
         None => {
             // Voxels in a project of another world would be dropped by the next save, and
             // nothing would search them: a voxel world says so in its `world`.
-            let voxel_only = [
-                ("voxels", p.voxels.is_some()),
-                ("voxel_costs", p.voxel_costs.is_some()),
-                ("layer", p.layer != 0),
-                ("start_z", p.start_z != 0),
-                ("goal_z", p.goal_z != 0),
-            ];
-            if let Some((field, _)) = voxel_only.iter().find(|f| f.1) {
+            if let Some(field) = runs.and_then(|r| r.keys().first().copied()) {
                 let msg = format!(
                     "`{field}` belongs to a voxel world, and this project's world is {} (give it `world: Voxel(moves: …)` or remove `{field}`)",
                     p.world.name()
@@ -219,12 +213,13 @@ pub fn project_world(text: &str, path: &Path) -> Result<Opened, IoError> {
                 }
             })?;
     }
-    if let Some(k) = &p.knowledge {
+    if let Some(k) = p.knowledge() {
         if !p.world.keeps_knowledge() {
             return Err(format("a cognitive map needs a hex world".into()));
         }
         k.check((grid.width() * grid.height()) as usize)
             .map_err(format)?;
+        data = Some(crate::world::AnyData::Hex(k.clone()));
     }
     for (i, s) in p.scenarios.iter().enumerate() {
         check_problem(s, &grid, p.terrain_rule)
@@ -239,8 +234,7 @@ pub fn project_world(text: &str, path: &Path) -> Result<Opened, IoError> {
         algorithms: p.algorithms,
         rules: Some((p.connectivity, p.terrain_rule)),
         world: p.world,
-        volume,
-        knowledge: p.knowledge,
+        data,
     })
 }
 
@@ -248,14 +242,17 @@ pub fn project_world(text: &str, path: &Path) -> Result<Opened, IoError> {
 /// and goal's layers inside, start and goal on free voxels.
 fn project_volume(
     p: &Project,
+    runs: Option<&VoxelRuns>,
     moves: crate::map::VoxelMoves,
 ) -> Result<crate::map::volume::Volume, String> {
-    let text = p
+    let none = VoxelRuns::default();
+    let r = runs.unwrap_or(&none);
+    let text = r
         .voxels
         .as_deref()
         .ok_or("a voxel project holds no `voxels`")?;
     let mut voxels = VoxelGrid::from_runs(text).map_err(|e| format!("its voxels: {e}"))?;
-    if let Some(c) = &p.voxel_costs {
+    if let Some(c) = &r.voxel_costs {
         voxels
             .set_costs_from_runs(c)
             .map_err(|e| format!("its voxel costs: {e}"))?;
@@ -271,15 +268,15 @@ fn project_volume(
         ));
     }
     for (what, z) in [
-        ("layer", p.layer),
-        ("start's layer", p.start_z),
-        ("goal's layer", p.goal_z),
+        ("layer", r.layer),
+        ("start's layer", r.start_z),
+        ("goal's layer", r.goal_z),
     ] {
         if z >= d {
             return Err(format!("the {what} {z} is outside the {d} layers"));
         }
     }
-    for (what, xy, z) in [("start", p.start, p.start_z), ("goal", p.goal, p.goal_z)] {
+    for (what, xy, z) in [("start", p.start, r.start_z), ("goal", p.goal, r.goal_z)] {
         if let Some((x, y)) = xy {
             if voxels.is_blocked(x as i64, y as i64, z as i64) {
                 return Err(format!("the {what} ({x}, {y}, {z}) is on a blocked voxel"));
@@ -290,9 +287,9 @@ fn project_volume(
         voxels,
         moves,
         problems: vec![],
-        z: p.layer,
-        start_z: p.start_z,
-        goal_z: p.goal_z,
+        z: r.layer,
+        start_z: r.start_z,
+        goal_z: r.goal_z,
     })
 }
 

@@ -56,7 +56,7 @@ fn knowledge_is_built_painted_saved_and_compared_like_the_core() {
     h.run();
     let p = Exploring { delta: -0.5, c: 5 };
     let (want, _) = build_knowledge(&w, 0.5, p, 5, 1);
-    assert_eq!(h.state().doc().knowledge.as_ref(), Some(&want));
+    assert_eq!(h.state().doc().knowledge(), Some(&want));
     let known = w.cells.iter().filter(|&&c| want.known(c)).count();
     assert_eq!(known, (w.cells.len() as f64 * 0.5).round() as usize);
     h.get_by_label_contains(&format!("{known} of {} walkable hexes", w.cells.len()));
@@ -73,7 +73,7 @@ fn knowledge_is_built_painted_saved_and_compared_like_the_core() {
     common::press_and_move(&mut h, pa, pb);
     h.drop_at(pb);
     h.run();
-    let painted = h.state().doc().knowledge.clone().unwrap();
+    let painted = h.state().doc().knowledge().cloned().unwrap();
     let more: Vec<usize> = (0..want.counters.len())
         .filter(|&i| painted.counters[i] != want.counters[i])
         .collect();
@@ -96,7 +96,7 @@ fn knowledge_is_built_painted_saved_and_compared_like_the_core() {
     h.state_mut().undo();
     h.run();
     assert_eq!(
-        h.state().doc().knowledge.as_ref(),
+        h.state().doc().knowledge(),
         Some(&want),
         "undo takes the stroke back"
     );
@@ -106,7 +106,7 @@ fn knowledge_is_built_painted_saved_and_compared_like_the_core() {
     h.state_mut().save_to(&saved);
     h.state_mut().open_now(&saved).unwrap();
     h.run();
-    assert_eq!(h.state().doc().knowledge.as_ref(), Some(&want));
+    assert_eq!(h.state().doc().knowledge(), Some(&want));
 
     // Compare views at 0, 50 and 100%: each walk is the core's, on the core's map.
     h.state_mut()
@@ -166,7 +166,7 @@ fn knowledge_is_built_painted_saved_and_compared_like_the_core() {
 
     // The Know tool on a knowledge level's view says why it paints nothing there, and the
     // document's map stays as it was.
-    let before = h.state().doc().knowledge.clone();
+    let before = h.state().doc().knowledge().cloned();
     h.state_mut()
         .apply(Command::SetTool(pathlab::app::Tool::Know));
     let at = {
@@ -179,7 +179,7 @@ fn knowledge_is_built_painted_saved_and_compared_like_the_core() {
     h.drop_at(at);
     h.run();
     h.get_by_label_contains("its own cognitive map");
-    assert_eq!(h.state().doc().knowledge, before);
+    assert_eq!(h.state().doc().knowledge().cloned(), before);
     h.state_mut()
         .apply(Command::SetTool(pathlab::app::Tool::Select));
     h.run();

@@ -40,7 +40,7 @@ fn check_setup(app: &mut PathlabApp, setup: &[Do], ctx: &str) {
                     assert_eq!(app.doc().grid.tiles(), grid.tiles(), "{ctx}: {f}");
                 }
             }
-            Do::Scene3d => assert!(app.doc().volume.is_some(), "{ctx}: no voxels"),
+            Do::Scene3d => assert!(app.doc().volume().is_some(), "{ctx}: no voxels"),
             Do::World(name, _) => assert_eq!(app.doc().world.name(), name, "{ctx}"),
             Do::Views(specs) => {
                 let names: Vec<&str> = app.views().iter().map(|v| v.run.choice.info.name).collect();

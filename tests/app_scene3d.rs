@@ -52,7 +52,7 @@ fn the_moving_scene_flies_replays_and_checks_every_repair() {
         scene.timed_on_schedule(0.0),
         &mut at_start,
     );
-    assert_eq!(h.state().doc().volume.as_ref().unwrap().voxels, at_start);
+    assert_eq!(h.state().doc().volume().unwrap().voxels, at_start);
 
     h.state_mut()
         .set_algorithm(0, AlgoChoice::named("dstar-lite"));
@@ -113,7 +113,7 @@ fn the_moving_scene_flies_replays_and_checks_every_repair() {
         scene.rasterise(got_log.t0 + rp.t, setup.safety, timed, &mut graph);
         let app = h.state();
         assert_eq!(app.flight().as_ref().unwrap().frame, k);
-        let vol = app.doc().volume.as_ref().unwrap();
+        let vol = app.doc().volume().unwrap();
         assert!(vol.voxels == graph, "frame {k}: the graph of replan {r}");
         if rp.start != rp.goal {
             let (s, g) = (app.doc().start_at(), app.doc().goal_at());

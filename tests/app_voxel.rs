@@ -190,7 +190,7 @@ fn a_voxel_world_steps_picks_paints_and_saves_like_the_core() {
         h.drop_at(p);
         h.run();
     }
-    let vol = h.state().doc().volume.as_ref().unwrap().voxels.clone();
+    let vol = h.state().doc().volume().unwrap().voxels.clone();
     assert!(vol.is_blocked(8, 9, 5) && vol.is_blocked(8, 10, 5));
     assert!(!vol.is_blocked(8, 9, 6), "layer 6 untouched");
     assert_eq!(vol.count_blocked(), voxels.count_blocked() + 2);
@@ -217,7 +217,7 @@ fn a_voxel_world_steps_picks_paints_and_saves_like_the_core() {
         5,
         "undo shows the layer it changes"
     );
-    assert_eq!(h.state().doc().volume.as_ref().unwrap().voxels, voxels);
+    assert_eq!(h.state().doc().volume().unwrap().voxels, voxels);
 
     // The second problem of the scenario, from the World panel.
     h.state_mut().choose_problem3(1);
@@ -236,7 +236,7 @@ fn a_voxel_world_steps_picks_paints_and_saves_like_the_core() {
     again.state_mut().open_now(&ron).unwrap();
     again.run();
     let a = again.state();
-    assert_eq!(a.doc().volume.as_ref().unwrap().voxels, voxels);
+    assert_eq!(a.doc().volume().unwrap().voxels, voxels);
     assert_eq!(a.doc().start_at(), (1, 10, 6));
     assert_eq!(a.doc().goal_at(), (14, 1, 0));
     assert_eq!(a.doc().layer(), 6);
@@ -286,13 +286,7 @@ fn extruding_the_map_makes_a_voxel_world_with_the_square_costs() {
     h.run();
     h.get_by_label("Extrude into voxels").click();
     h.run();
-    let vol = h
-        .state()
-        .doc()
-        .volume
-        .as_ref()
-        .expect("a voxel world")
-        .clone();
+    let vol = h.state().doc().volume().expect("a voxel world").clone();
     assert_eq!(vol.voxels.dims(), [square.width(), square.height(), 8]);
     for z in [0, 7] {
         assert_eq!(vol.voxels.slice(z).tiles().len(), square.tiles().len());
@@ -327,7 +321,7 @@ fn extruding_the_map_makes_a_voxel_world_with_the_square_costs() {
     });
     h.run();
     h.get_by_label_contains("layers stay");
-    assert_eq!(h.state().doc().volume.as_ref().unwrap().voxels, vol.voxels);
+    assert_eq!(h.state().doc().volume().unwrap().voxels, vol.voxels);
 
     // File ▸ New (Ctrl+N; the extruded world counts as saved here, so nothing asks first).
     h.state_mut().apply(Command::SetGenSize(20, 10));
@@ -336,7 +330,7 @@ fn extruding_the_map_makes_a_voxel_world_with_the_square_costs() {
     // The extruded world is unsaved: New asks first, and the user discards it.
     h.get_by_label("Discard").click();
     h.run();
-    let v = h.state().doc().volume.as_ref().expect("still voxels");
+    let v = h.state().doc().volume().expect("still voxels");
     assert_eq!(v.voxels.dims(), [20, 10, 8]);
     assert_eq!(v.voxels.count_blocked(), 0);
 }

@@ -390,7 +390,8 @@ fn voxel_maps_solve_and_bad_voxel_files_are_one_line() {
     let r = pathlab(&["convert", &s, ron.to_str().unwrap()]);
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
     let opened = pathlab::open::open_world(&ron, Default::default()).unwrap();
-    let vol = opened.volume.expect("a voxel project");
+    let data = opened.data.expect("a voxel project");
+    let vol: &pathlab::map::volume::Volume = data.get().expect("a volume");
     let original = pathlab::map::io::read_3dmap(std::path::Path::new(&m)).unwrap();
     assert_eq!(vol.voxels, original);
     assert_eq!((opened.start, vol.start_z), (Some((0, 0)), 0));

@@ -87,8 +87,16 @@ fn layers_point_one_way() {
             &["algorithms", "world", "app"],
             "the planner is named by the list above it",
         ),
-        ("world", &["algorithms", "app"], "the list of algorithms reads the families"),
-        ("algorithms", &["app", "open"], "the list sits below the files and the app"),
+        (
+            "world",
+            &["algorithms", "app"],
+            "the list of algorithms reads the families",
+        ),
+        (
+            "algorithms",
+            &["app", "open"],
+            "the list sits below the files and the app",
+        ),
     ];
     let mut broken = vec![];
     for (path, banned, why) in rules {
@@ -98,5 +106,9 @@ fn layers_point_one_way() {
             }
         }
     }
-    assert!(broken.is_empty(), "arrows pointing up:\n{}", broken.join("\n"));
+    assert!(
+        broken.is_empty(),
+        "arrows pointing up:\n{}",
+        broken.join("\n")
+    );
 }

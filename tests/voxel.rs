@@ -4,7 +4,7 @@
 //! optima.
 
 use pathlab::algorithms;
-use pathlab::map::io::{read_3dmap, read_3dscen};
+use pathlab::map::io::{read_3dmap, read_3dscen, FamilyData};
 use pathlab::map::voxel::VoxelGrid;
 use pathlab::search::registry::Guarantee;
 use pathlab::search::{path_cost, Query, Status};
@@ -285,14 +285,21 @@ fn extruded_terrain_costs_match_the_square_map_and_survive_a_project() {
             moves: VoxelMoves::TwentySix,
         };
         p.set_volume(&vol);
-        assert_eq!(p.voxel_costs.is_some(), v.costs().is_some());
+        fn voxel_costs(p: &mut Project) -> &mut Option<String> {
+            match &mut p.data {
+                Some(FamilyData::Voxels(runs)) => &mut runs.voxel_costs,
+                _ => panic!("a voxel project holds voxels"),
+            }
+        }
+        assert_eq!(voxel_costs(&mut p).is_some(), v.costs().is_some());
         let path = std::path::Path::new("terrain.ron");
-        let text = ron::ser::to_string(&p).unwrap();
-        let back = project_world(&text, path).unwrap().volume.unwrap();
+        let text = p.to_text().unwrap();
+        let back = project_world(&text, path).unwrap().data.unwrap();
+        let back: &Volume = back.get().expect("a volume");
         assert_eq!(back.voxels, v, "world {world}");
-        if let Some(c) = &p.voxel_costs {
-            p.voxel_costs = Some(format!("{c} 2 1"));
-            let text = ron::ser::to_string(&p).unwrap();
+        if let Some(c) = voxel_costs(&mut p).clone() {
+            *voxel_costs(&mut p) = Some(format!("{c} 2 1"));
+            let text = p.to_text().unwrap();
             let e = project_world(&text, path).unwrap_err().to_string();
             assert!(
                 e.contains("voxel costs") && e.contains("terrain.ron"),

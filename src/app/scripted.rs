@@ -149,12 +149,7 @@ impl PathlabApp {
                 self.work.doc.set_start(p.start);
                 self.work.doc.set_goal(p.goal);
             }
-            let voxel_problems = self
-                .work
-                .doc
-                .volume
-                .as_ref()
-                .map_or(0, |v| v.problems.len());
+            let voxel_problems = self.work.doc.volume().map_or(0, |v| v.problems.len());
             if voxel_problems > 0 {
                 let k = std::env::var("PATHLAB_SCRUB_PROBLEM")
                     .ok()

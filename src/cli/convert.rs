@@ -1,6 +1,7 @@
 //! `convert`: maps between formats, square maps into hex projects or voxel worlds.
 
 use super::*;
+use pathlab::map::volume::Volume;
 
 /// `convert` to a `.3dmap`: from a `.3dmap`, a square map extruded to `height`, or a folder of
 /// PNG slices (z = 0 first, by file name).
@@ -28,10 +29,11 @@ pub(super) fn to_voxels(input: &Path, output: &Path, height: Option<u32>) -> Res
         read_3dmap(input)?
     } else if let Some(v) = open_world(input, (Connectivity::default(), TerrainRule::default()))
         .ok()
-        .and_then(|o| o.volume)
+        .and_then(|o| o.data)
+        .and_then(|d| d.get::<Volume>().map(|v| v.voxels.clone()))
     {
         // A voxel project.
-        v.voxels
+        v
     } else {
         let Some(h) = height else {
             bail!(
@@ -70,7 +72,7 @@ pub(super) fn convert(input: &Path, output: &Path, rules: &RuleArgs) -> Result<i
     }
     // Through the app's reader, so a project is checked as fully as when it is opened.
     let opened = open_world(input, rules.rules())?;
-    if let Some(v) = &opened.volume {
+    if let Some(v) = opened.data.as_ref().and_then(|d| d.get::<Volume>()) {
         rules.refuse_all(&input.display().to_string())?;
         // A voxel world: only a project holds it with its layer, start and goal.
         if ext(output) != "ron" {

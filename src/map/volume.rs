@@ -6,7 +6,7 @@ use super::io::Problem3;
 use super::voxel::VoxelGrid;
 use crate::map::VoxelMoves;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Volume {
     pub voxels: VoxelGrid,
     pub moves: VoxelMoves,

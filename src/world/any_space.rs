@@ -10,6 +10,9 @@ use crate::space::{CognitiveMap, Connectivity, Heuristic, NodeId, Space, SpaceKi
 pub trait WorldFamily: Clone + std::fmt::Debug {
     /// The graph searches run on.
     type Space: Searchable + Clone;
+    /// What the family keeps beside its map of cells, carried in [`crate::world::AnyData`]
+    /// ([`crate::world::NoData`] where it keeps nothing).
+    type Data: Clone + std::fmt::Debug + PartialEq + 'static;
 
     /// Builds the world of `family` from a square map.
     fn build(grid: &Grid, family: Family, rules: (Connectivity, TerrainRule)) -> Self;

@@ -10,6 +10,8 @@ use crate::space::{
 };
 
 impl WorldFamily for HexSpace {
+    /// The cognitive map (Rahmani 2020) its counter heuristic reads.
+    type Data = CognitiveMap;
     type Space = HexSpace;
     const KEEPS_KNOWLEDGE: bool = true;
 

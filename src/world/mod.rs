@@ -13,6 +13,7 @@
 
 mod any_search;
 mod any_space;
+mod data;
 mod family;
 mod hex;
 mod navmesh;
@@ -22,6 +23,7 @@ mod voxel;
 
 pub use any_search::AnySearch;
 pub use any_space::{dispatch, AnySpace, CellNodes, FamilyFn, SpaceFn, WorldFamily};
+pub use data::{data_of, data_of_mut, AnyData, NoData};
 pub use family::Family;
 pub use voxel::VoxelWorld;
 

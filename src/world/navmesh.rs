@@ -8,6 +8,7 @@ use crate::map::{Grid, HexFill, Rect};
 use crate::space::{Connectivity, Heuristic, NavmeshSpace, NodeId, Space, TerrainRule};
 
 impl WorldFamily for NavmeshSpace {
+    type Data = super::NoData;
     type Space = NavmeshSpace;
     /// Lengths through polygon centres are not the square grid's optima: scenarios are solved
     /// again on the navmesh.

@@ -6,6 +6,7 @@ use crate::map::{Grid, HexFill, Rect};
 use crate::space::{CellWorld, Connectivity, GridSpace, Heuristic, NodeId, TerrainRule};
 
 impl WorldFamily for GridSpace {
+    type Data = super::NoData;
     const WALKED_BY_CROWDS: bool = true;
 
     type Space = GridSpace;

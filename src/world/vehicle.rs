@@ -21,6 +21,7 @@ impl VehicleSpace {
 }
 
 impl WorldFamily for VehicleSpace {
+    type Data = super::NoData;
     type Space = VehicleSpace;
     /// Times of a car, not lengths: scenario lengths are not its optima.
     const FILE_OPTIMA: bool = false;

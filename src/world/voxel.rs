@@ -15,6 +15,8 @@ pub struct VoxelWorld {
 }
 
 impl WorldFamily for VoxelWorld {
+    /// The voxels, their moves, the `.3dscen` problems and the layers.
+    type Data = crate::map::volume::Volume;
     type Space = VoxelSpace;
     // Warframe's formats (Brewer & Sturtevant 2018's voxel benchmark).
     const MAP_ENDING: Option<&'static str> = Some("3dmap");

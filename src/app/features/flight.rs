@@ -237,7 +237,7 @@ impl PathlabApp {
         f.scene
             .rasterise(flown.log.t0 + rp.t, f.setup.safety, timed, &mut grid);
         let (start, goal) = (rp.start, rp.goal);
-        let Some(vol) = self.work.doc.volume.as_mut() else {
+        let Some(vol) = self.work.doc.volume_mut() else {
             return;
         };
         vol.voxels = grid;
@@ -310,7 +310,7 @@ fn scene_document(f: &Flight, t: f32) -> Result<Document, String> {
         None,
     );
     doc.world = Family::Voxel { moves };
-    doc.volume = Some(Box::new(vol));
+    doc.data = Some(crate::world::AnyData::Voxel(vol));
     Ok(doc)
 }
 

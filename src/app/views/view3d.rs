@@ -141,7 +141,7 @@ impl crate::app::views::ViewPart for View3dPart {
 impl PathlabApp {
     /// The 3D view in `rect` with its strip of controls on top.
     pub(in crate::app) fn show_view3d(&mut self, ui: &mut egui::Ui, rect: egui::Rect) {
-        let Some(vol) = self.work.doc.volume.as_ref() else {
+        let Some(vol) = self.work.doc.volume() else {
             return;
         };
         let dims = vol.voxels.dims();
@@ -233,7 +233,7 @@ impl PathlabApp {
     /// the layers drawn. Its layer goes to the 2D view and the voxel to the inspector.
     pub fn pick3d(&mut self, area: egui::Rect, at: egui::Pos2) -> Option<[u32; 3]> {
         let (origin, dir) = self.parts.of_mut::<View3d>().ray(area, at);
-        let vol = self.work.doc.volume.as_ref()?;
+        let vol = self.work.doc.volume()?;
         let layers = self.parts.of_mut::<View3d>().layers;
         let i = self
             .display
@@ -272,7 +272,7 @@ impl PathlabApp {
 
     /// Builds what changed and paints.
     fn view3d_paint(&mut self, ui: &mut egui::Ui, area: egui::Rect) {
-        let Some(vol) = self.work.doc.volume.as_ref() else {
+        let Some(vol) = self.work.doc.volume() else {
             return;
         };
         let dims = vol.voxels.dims();

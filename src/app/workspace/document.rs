@@ -1,8 +1,11 @@
 //! The map being edited: grid, start, goal, where it came from, and the undo history.
 
 use crate::map::io::{Problem, Project};
+use crate::map::volume::Volume;
+use crate::map::CognitiveMap;
 use crate::map::{Edit, Grid, Rect};
 use crate::space::{Connectivity, TerrainRule};
+use crate::world::{data_of, data_of_mut, AnyData};
 use std::path::PathBuf;
 
 /// A change the user made; undo applies its inverse.
@@ -16,7 +19,7 @@ pub enum Change {
     /// Goal moved from → to.
     Goal(At, At),
     /// The cognitive map changed; this is the one to put back.
-    Knowledge(Option<Box<crate::space::CognitiveMap>>),
+    Knowledge(Option<Box<CognitiveMap>>),
 }
 
 /// A cell and its layer (0 but on voxel worlds).
@@ -48,11 +51,10 @@ pub struct Document {
     pub rule: TerrainRule,
     /// Square cells or hexes (the grid then holds hexes in offset coordinates), or voxels.
     pub world: crate::world::Family,
-    /// A voxel world: `grid` is then its layer `volume.z`, written back after every edit.
-    pub volume: Option<Box<crate::map::volume::Volume>>,
-    /// A hex world's cognitive map (Rahmani 2020): the counter heuristic and the GPS planner
-    /// read it. Saved with the project.
-    pub knowledge: Option<crate::space::CognitiveMap>,
+    /// What the world's family keeps beside the cells (saved with the project): a voxel
+    /// world's volume (`grid` is then its layer shown, written back after every edit), a hex
+    /// world's cognitive map (Rahmani 2020: the counter heuristic and the GPS planner read it).
+    pub data: Option<AnyData>,
     /// Changed since the last save.
     pub dirty: bool,
     /// Bumped on every change, so the recovery writer knows when to write.
@@ -73,8 +75,7 @@ impl Document {
             moves: Connectivity::Eight,
             rule: TerrainRule::Class,
             world: crate::world::Family::default(),
-            volume: None,
-            knowledge: None,
+            data: None,
             dirty: false,
             revision: 0,
             undo: vec![],
@@ -184,7 +185,7 @@ impl Document {
     /// A layer of a voxel world is edited in place: an edit that would give it another size
     /// (resize, a generated map of another size) is refused.
     fn keeps_layer_size(&self, edit: &Edit) -> Result<(), String> {
-        let Some(v) = &self.volume else {
+        let Some(v) = self.volume() else {
             return Ok(());
         };
         let [w, h, _] = v.voxels.dims();
@@ -201,33 +202,47 @@ impl Document {
         }
     }
 
+    /// A voxel world's voxels, problems and layers.
+    pub fn volume(&self) -> Option<&Volume> {
+        data_of(&self.data)
+    }
+
+    pub fn volume_mut(&mut self) -> Option<&mut Volume> {
+        data_of_mut(&mut self.data)
+    }
+
+    /// A hex world's cognitive map.
+    pub fn knowledge(&self) -> Option<&CognitiveMap> {
+        data_of(&self.data)
+    }
+
     /// The layer shown and edited (0 but on voxel worlds).
     pub fn layer(&self) -> u32 {
-        self.volume.as_ref().map_or(0, |v| v.z)
+        self.volume().map_or(0, |v| v.z)
     }
 
     /// Start with its layer.
     pub fn start_at(&self) -> At {
-        let z = self.volume.as_ref().map_or(0, |v| v.start_z);
+        let z = self.volume().map_or(0, |v| v.start_z);
         (self.start.0, self.start.1, z)
     }
 
     /// Goal with its layer.
     pub fn goal_at(&self) -> At {
-        let z = self.volume.as_ref().map_or(0, |v| v.goal_z);
+        let z = self.volume().map_or(0, |v| v.goal_z);
         (self.goal.0, self.goal.1, z)
     }
 
     fn put_start(&mut self, p: At) {
         self.start = (p.0, p.1);
-        if let Some(v) = &mut self.volume {
+        if let Some(v) = self.volume_mut() {
             v.start_z = p.2;
         }
     }
 
     fn put_goal(&mut self, p: At) {
         self.goal = (p.0, p.1);
-        if let Some(v) = &mut self.volume {
+        if let Some(v) = self.volume_mut() {
             v.goal_z = p.2;
         }
     }
@@ -244,7 +259,7 @@ impl Document {
     /// Shows and edits layer `z` of a voxel world in 2D (not an edit: nothing to save).
     /// Returns false when there is no such layer.
     pub fn set_layer(&mut self, z: u32) -> bool {
-        let Some(v) = &mut self.volume else {
+        let Some(v) = self.volume_mut() else {
             return false;
         };
         if z >= v.voxels.dims()[2] {
@@ -259,26 +274,42 @@ impl Document {
     }
 
     /// Replaces the cognitive map (undoable).
-    pub fn set_knowledge(&mut self, k: Option<crate::space::CognitiveMap>) {
-        let before = std::mem::replace(&mut self.knowledge, k);
+    pub fn set_knowledge(&mut self, k: Option<CognitiveMap>) {
+        let before = self.swap_knowledge(k);
         self.record(Change::Knowledge(before.map(Box::new)));
+    }
+
+    /// The cognitive map to change in place (a Know stroke), made by `new` if there is none;
+    /// not an edit until [`Self::set_knowledge`] records it.
+    pub fn knowledge_mut(&mut self, new: impl FnOnce() -> CognitiveMap) -> &mut CognitiveMap {
+        if self.knowledge().is_none() {
+            self.data = Some(AnyData::Hex(new()));
+        }
+        data_of_mut(&mut self.data).expect("a cognitive map, just made")
+    }
+
+    /// Puts `k` in place of the cognitive map, not as an edit; the one it replaces.
+    pub fn swap_knowledge(&mut self, k: Option<CognitiveMap>) -> Option<CognitiveMap> {
+        let before = self.knowledge().cloned();
+        self.data = k.map(AnyData::Hex);
+        before
     }
 
     /// Writes the layer shown back into the voxels after an edit.
     fn store_layer(&mut self) {
-        if let Some(v) = &mut self.volume {
+        if let Some(v) = data_of_mut::<Volume>(&mut self.data) {
             v.voxels.store_slice(v.z, &self.grid);
         }
     }
 
     /// The search graph of this document's world.
     pub fn space(&self) -> crate::world::AnySpace {
-        match &self.volume {
+        match self.volume() {
             Some(v) => crate::world::AnySpace::of_volume(v),
             None => {
                 let mut s =
                     crate::world::AnySpace::new(&self.grid, self.world, (self.moves, self.rule));
-                s.set_knowledge(self.knowledge.as_ref());
+                s.set_knowledge(self.knowledge());
                 s
             }
         }
@@ -364,7 +395,7 @@ impl Document {
                 (Touched::Endpoints, Change::Goal(to, from))
             }
             Change::Knowledge(back) => {
-                let now = std::mem::replace(&mut self.knowledge, back.map(|b| *b));
+                let now = self.swap_knowledge(back.map(|b| *b));
                 (Touched::Knowledge, Change::Knowledge(now.map(Box::new)))
             }
         }
@@ -385,9 +416,9 @@ impl Document {
         p.world = self.world;
         p.algorithms = algorithms;
         if self.world.keeps_knowledge() {
-            p.knowledge = self.knowledge.clone();
+            p.set_knowledge(self.knowledge());
         }
-        if let Some(v) = &self.volume {
+        if let Some(v) = self.volume() {
             p.set_volume(v);
         }
         p

@@ -178,8 +178,7 @@ impl PathlabApp {
         // A project brings its own moves and terrain rule; other files keep the current ones.
         (doc.moves, doc.rule) = l.rules.unwrap_or((self.work.doc.moves, self.work.doc.rule));
         doc.world = l.world;
-        doc.volume = l.volume;
-        doc.knowledge = l.knowledge;
+        doc.data = l.data;
         // A view whose algorithm the new world refuses says so in the status line.
         self.status.clear();
         self.set_document(doc);
@@ -501,7 +500,7 @@ impl PathlabApp {
                 (doc.moves, doc.rule) =
                     l.rules.unwrap_or((self.work.doc.moves, self.work.doc.rule));
                 doc.world = l.world;
-                doc.volume = l.volume;
+                doc.data = l.data;
                 doc.dirty = true;
                 doc.revision = 1;
                 self.set_document(doc);

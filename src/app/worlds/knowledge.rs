@@ -202,29 +202,26 @@ impl PathlabApp {
             .parts
             .of_mut::<KnowledgePanel>()
             .stroke
-            .get_or_insert_with(|| (self.work.doc.knowledge.clone(), Default::default()));
+            .get_or_insert_with(|| (self.work.doc.knowledge().cloned(), Default::default()));
         if !stroke.1.insert(n) {
             return;
         }
         let map = self
             .work
             .doc
-            .knowledge
-            .get_or_insert_with(|| CognitiveMap::new(hexes, c_max));
+            .knowledge_mut(|| CognitiveMap::new(hexes, c_max));
         if forget {
             map.counters[n as usize] = 0;
         } else {
             map.visit(n);
         }
-        self.work
-            .space
-            .set_knowledge(self.work.doc.knowledge.as_ref());
+        self.work.space.set_knowledge(self.work.doc.knowledge());
     }
 
     /// Ends a Know stroke: one undoable change, and the runs search again.
     pub(in crate::app) fn end_knowledge_stroke(&mut self) {
         if let Some((before, hexes)) = self.parts.of_mut::<KnowledgePanel>().stroke.take() {
-            let after = std::mem::replace(&mut self.work.doc.knowledge, before);
+            let after = self.work.doc.swap_knowledge(before);
             self.set_knowledge(after, format!("Knowledge painted on {} hexes", hexes.len()));
         }
     }
@@ -241,7 +238,7 @@ pub(in crate::app) fn panel(app: &mut PathlabApp, ui: &mut egui::Ui) {
     let walkable = (0..hex.num_nodes() as u32)
         .filter(|&n| hex.is_passable(n))
         .count();
-    let known = app.work.doc.knowledge.as_ref().map_or(0, |k| {
+    let known = app.work.doc.knowledge().map_or(0, |k| {
         (0..k.counters.len() as u32)
             .filter(|&n| k.known(n) && hex.is_passable(n))
             .count()
@@ -249,7 +246,7 @@ pub(in crate::app) fn panel(app: &mut PathlabApp, ui: &mut egui::Ui) {
     let mut act: Option<Action> = None;
     // Open by default only when a GPS view or a cognitive map is there to work with: the panel
     // is long, and pushes the dynamic world's controls down.
-    let wanted = app.work.doc.knowledge.is_some()
+    let wanted = app.work.doc.knowledge().is_some()
         || app
             .work
             .views
@@ -274,7 +271,7 @@ pub(in crate::app) fn panel(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 if k.c_max != before {
                     let c_max = k.c_max;
                     act = Some(Box::new(move |app: &mut PathlabApp| {
-                        let mut m = app.work.doc.knowledge.clone();
+                        let mut m = app.work.doc.knowledge().cloned();
                         if let Some(m) = m.as_mut() {
                             m.set_c_max(c_max);
                         }

@@ -80,13 +80,13 @@ impl WorldUi for FamilyUi {
     }
 
     fn side_view(&self, app: &PathlabApp) -> Option<&'static dyn ViewPart> {
-        let shown = app.parts.of::<View3d>().show && app.work.doc.volume.is_some();
+        let shown = app.parts.of::<View3d>().show && app.work.doc.volume().is_some();
         shown.then_some(&crate::app::view3d::View3dPart as &dyn ViewPart)
     }
 }
 
 pub(in crate::app) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
-    let Some(vol) = app.work.doc.volume.as_ref() else {
+    let Some(vol) = app.work.doc.volume() else {
         return;
     };
     let [w, h, d] = vol.voxels.dims();
@@ -188,7 +188,7 @@ pub(in crate::app) fn extrude(app: &mut PathlabApp, ui: &mut egui::Ui) {
 impl PathlabApp {
     /// The voxel world's moves: the space is rebuilt and every run restarts.
     pub fn set_voxel_moves(&mut self, m: VoxelMoves) {
-        let Some(vol) = self.work.doc.volume.as_mut() else {
+        let Some(vol) = self.work.doc.volume_mut() else {
             return;
         };
         if vol.moves == m {
@@ -209,8 +209,7 @@ impl PathlabApp {
         let Some(p) = self
             .work
             .doc
-            .volume
-            .as_ref()
+            .volume()
             .and_then(|v| v.problems.get(i))
             .cloned()
         else {
@@ -230,7 +229,7 @@ impl PathlabApp {
     /// File ▸ New on a voxel world: an empty one of the generator's width and height and this
     /// world's depth and moves.
     pub(in crate::app) fn new_voxel_world(&mut self) {
-        let Some(old) = self.work.doc.volume.as_ref() else {
+        let Some(old) = self.work.doc.volume() else {
             return;
         };
         let (w, h) = self.generator.size;
@@ -243,7 +242,7 @@ impl PathlabApp {
         let mut doc =
             crate::app::Document::new(vol.voxels.slice(vol.z), (s[0], s[1]), (g[0], g[1]), None);
         doc.world = Family::Voxel { moves };
-        doc.volume = Some(Box::new(vol));
+        doc.data = Some(crate::world::AnyData::Voxel(vol));
         self.set_document(doc);
         self.status = format!("New {}×{}×{d} voxel world", w.max(2), h.max(1));
     }
@@ -266,7 +265,7 @@ impl PathlabApp {
             None,
         );
         doc.world = Family::Voxel { moves };
-        doc.volume = Some(Box::new(vol));
+        doc.data = Some(crate::world::AnyData::Voxel(vol));
         doc.dirty = true;
         doc.revision = 1;
         let swapped = self.set_converted(doc);

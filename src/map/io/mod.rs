@@ -14,7 +14,8 @@ pub use guard::{guard_inputs, resolve};
 pub use movingai::{parse_map, read_map, write_map, write_map_file};
 pub use png::{decode_png, read_png, PNG_DARK_THRESHOLD};
 pub use project::{
-    parse_project, read_project, write_project, AlgoSettings, Project, PROJECT_VERSION,
+    parse_project, read_project, write_project, AlgoSettings, FamilyData, Project, VoxelRuns,
+    PROJECT_VERSION,
 };
 pub use scen::{check_problem, parse_scen, read_scen, write_scen, write_scen_file, Problem};
 pub use warframe::{

@@ -39,51 +39,166 @@ impl Default for AlgoSettings {
     }
 }
 
-/// Everything a user saves: the world, its problems and how to search it. A field this build
-/// does not know is refused (a misspelt `goal` must not be dropped in silence).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// Everything a user saves: the world, its problems and how to search it. It is written and
+/// read as [`ProjectFile`], whose keys every earlier project file used.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Project {
     pub version: u32,
     /// Map rows as text, one string per row (readable and diffable).
     pub rows: Vec<String>,
     /// Per-cell cost multipliers, row-major; absent when every cost is 1.
-    #[serde(default)]
     pub costs: Option<Vec<f32>>,
-    #[serde(default)]
     pub connectivity: Connectivity,
-    #[serde(default)]
     pub terrain_rule: TerrainRule,
-    #[serde(default)]
     pub start: Option<(u32, u32)>,
-    #[serde(default)]
     pub goal: Option<(u32, u32)>,
-    #[serde(default)]
     pub scenarios: Vec<Problem>,
-    #[serde(default)]
     pub algorithms: Vec<AlgoSettings>,
-    /// Square cells or hexes (`rows` then hold the hexes in offset coordinates); files from
-    /// before hex worlds have none and are square.
-    #[serde(default)]
+    /// Square cells, hexes (`rows` then hold the hexes in offset coordinates), voxels (`rows`
+    /// hold the layer shown), a navmesh or a lattice; files from before hex worlds are square.
     pub world: Family,
-    /// A voxel world's voxels ([`crate::map::voxel::VoxelGrid::to_runs`]); `rows` then hold
-    /// the layer shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub voxels: Option<String>,
-    /// A voxel world's terrain costs ([`crate::map::voxel::VoxelGrid::costs_to_runs`]),
-    /// absent when every voxel costs 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub voxel_costs: Option<String>,
-    /// The layer shown, and the start's and goal's layers (voxel worlds).
-    #[serde(default)]
-    pub layer: u32,
-    #[serde(default)]
-    pub start_z: u32,
-    #[serde(default)]
-    pub goal_z: u32,
+    /// What the world's family keeps beside its cells, as the file holds it.
+    pub data: Option<FamilyData>,
+}
+
+/// A family's own payload as a project file holds it, under the keys earlier files used. The
+/// world's family decodes it (`open.rs`), checked against the family the file names.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FamilyData {
+    /// A voxel world: its voxels ([`crate::map::voxel::VoxelGrid::to_runs`]), their terrain
+    /// costs (absent when every voxel costs 1), the layer shown and the start's and goal's
+    /// layers. Any of the keys makes one, so a stray key is named (`voxels` may be missing).
+    Voxels(VoxelRuns),
     /// A hex world's cognitive map: a visit counter per hex, row-major, and C_max.
+    Knowledge(crate::map::CognitiveMap),
+}
+
+/// A voxel world's keys in a project file.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct VoxelRuns {
+    pub voxels: Option<String>,
+    pub voxel_costs: Option<String>,
+    pub layer: u32,
+    pub start_z: u32,
+    pub goal_z: u32,
+}
+
+impl VoxelRuns {
+    /// The keys present (non-zero layers count as present), in the file's order.
+    pub fn keys(&self) -> Vec<&'static str> {
+        [
+            ("voxels", self.voxels.is_some()),
+            ("voxel_costs", self.voxel_costs.is_some()),
+            ("layer", self.layer != 0),
+            ("start_z", self.start_z != 0),
+            ("goal_z", self.goal_z != 0),
+        ]
+        .iter()
+        .filter(|k| k.1)
+        .map(|k| k.0)
+        .collect()
+    }
+}
+
+/// The project file as written: [`Project`] with each family's payload under its own keys. A
+/// field this build does not know is refused (a misspelt `goal` must not be dropped in
+/// silence).
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProjectFile {
+    version: u32,
+    rows: Vec<String>,
+    #[serde(default)]
+    costs: Option<Vec<f32>>,
+    #[serde(default)]
+    connectivity: Connectivity,
+    #[serde(default)]
+    terrain_rule: TerrainRule,
+    #[serde(default)]
+    start: Option<(u32, u32)>,
+    #[serde(default)]
+    goal: Option<(u32, u32)>,
+    #[serde(default)]
+    scenarios: Vec<Problem>,
+    #[serde(default)]
+    algorithms: Vec<AlgoSettings>,
+    #[serde(default)]
+    world: Family,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub knowledge: Option<crate::map::CognitiveMap>,
+    voxels: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    voxel_costs: Option<String>,
+    #[serde(default)]
+    layer: u32,
+    #[serde(default)]
+    start_z: u32,
+    #[serde(default)]
+    goal_z: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    knowledge: Option<crate::map::CognitiveMap>,
+}
+
+impl ProjectFile {
+    /// The project the file holds; a file cannot hold both voxels and a cognitive map.
+    fn into_project(self) -> Result<Project, String> {
+        let runs = VoxelRuns {
+            voxels: self.voxels,
+            voxel_costs: self.voxel_costs,
+            layer: self.layer,
+            start_z: self.start_z,
+            goal_z: self.goal_z,
+        };
+        let data = match (runs.keys().is_empty(), self.knowledge) {
+            (true, None) => None,
+            (false, None) => Some(FamilyData::Voxels(runs)),
+            (true, Some(k)) => Some(FamilyData::Knowledge(k)),
+            (false, Some(_)) => {
+                return Err(format!(
+                    "`knowledge` (a hex world's) and `{}` (a voxel world's) cannot both be in one project",
+                    runs.keys()[0]
+                ))
+            }
+        };
+        Ok(Project {
+            version: self.version,
+            rows: self.rows,
+            costs: self.costs,
+            connectivity: self.connectivity,
+            terrain_rule: self.terrain_rule,
+            start: self.start,
+            goal: self.goal,
+            scenarios: self.scenarios,
+            algorithms: self.algorithms,
+            world: self.world,
+            data,
+        })
+    }
+
+    fn of(p: &Project) -> ProjectFile {
+        let (runs, knowledge) = match &p.data {
+            Some(FamilyData::Voxels(r)) => (r.clone(), None),
+            Some(FamilyData::Knowledge(k)) => (VoxelRuns::default(), Some(k.clone())),
+            None => (VoxelRuns::default(), None),
+        };
+        ProjectFile {
+            version: p.version,
+            rows: p.rows.clone(),
+            costs: p.costs.clone(),
+            connectivity: p.connectivity,
+            terrain_rule: p.terrain_rule,
+            start: p.start,
+            goal: p.goal,
+            scenarios: p.scenarios.clone(),
+            algorithms: p.algorithms.clone(),
+            world: p.world,
+            voxels: runs.voxels,
+            voxel_costs: runs.voxel_costs,
+            layer: runs.layer,
+            start_z: runs.start_z,
+            goal_z: runs.goal_z,
+            knowledge,
+        }
+    }
 }
 
 impl Project {
@@ -105,20 +220,32 @@ impl Project {
             scenarios: vec![],
             algorithms: vec![AlgoSettings::default()],
             world: Family::default(),
-            voxels: None,
-            voxel_costs: None,
-            layer: 0,
-            start_z: 0,
-            goal_z: 0,
-            knowledge: None,
+            data: None,
         }
     }
 
     /// Holds the voxel world `v`: its voxels, terrain costs and layers.
     pub fn set_volume(&mut self, v: &crate::map::volume::Volume) {
-        self.voxels = Some(v.voxels.to_runs());
-        self.voxel_costs = v.voxels.costs_to_runs();
-        (self.layer, self.start_z, self.goal_z) = (v.z, v.start_z, v.goal_z);
+        self.data = Some(FamilyData::Voxels(VoxelRuns {
+            voxels: Some(v.voxels.to_runs()),
+            voxel_costs: v.voxels.costs_to_runs(),
+            layer: v.z,
+            start_z: v.start_z,
+            goal_z: v.goal_z,
+        }));
+    }
+
+    /// Holds the cognitive map `k` (hex worlds), or none.
+    pub fn set_knowledge(&mut self, k: Option<&crate::map::CognitiveMap>) {
+        self.data = k.cloned().map(FamilyData::Knowledge);
+    }
+
+    /// The cognitive map the project holds, if any.
+    pub fn knowledge(&self) -> Option<&crate::map::CognitiveMap> {
+        match &self.data {
+            Some(FamilyData::Knowledge(k)) => Some(k),
+            _ => None,
+        }
     }
 
     /// The map as a grid; errors say what is inconsistent.
@@ -192,24 +319,31 @@ pub fn parse_project(text: &str, path: &Path) -> Result<(Project, Grid), IoError
             ));
         }
     }
-    let project: Project = ron::from_str(text)
+    let file: ProjectFile = ron::from_str(text)
         .map_err(|e| IoError::parse(path, e.span.start.line, e.code.to_string()))?;
-    let grid = project.grid().map_err(|msg| IoError::Format {
+    let format = |msg| IoError::Format {
         file: path.to_path_buf(),
         msg,
-    })?;
+    };
+    let project = file.into_project().map_err(format)?;
+    let grid = project.grid().map_err(format)?;
     Ok((project, grid))
+}
+
+impl Project {
+    /// The project as the file's text.
+    pub fn to_text(&self) -> Result<String, String> {
+        ron::ser::to_string_pretty(&ProjectFile::of(self), ron::ser::PrettyConfig::default())
+            .map_err(|e| e.to_string())
+    }
 }
 
 /// Writes a project file atomically.
 pub fn write_project(project: &Project, path: &Path) -> Result<(), IoError> {
-    let text =
-        ron::ser::to_string_pretty(project, ron::ser::PrettyConfig::default()).map_err(|e| {
-            IoError::Format {
-                file: path.to_path_buf(),
-                msg: e.to_string(),
-            }
-        })?;
+    let text = project.to_text().map_err(|msg| IoError::Format {
+        file: path.to_path_buf(),
+        msg,
+    })?;
     write_atomic(path, text.as_bytes())
 }
 
@@ -217,6 +351,65 @@ pub fn write_project(project: &Project, path: &Path) -> Result<(), IoError> {
 mod tests {
     use super::*;
     use crate::map::Cell;
+
+    /// A hex project as files have held it since cognitive maps came, and a voxel one: each
+    /// family's payload under its own keys, read into `data` and written back under them.
+    #[test]
+    fn old_files_keep_their_keys_and_families_their_payloads() {
+        let hex = r#"(
+    version: 1,
+    rows: ["...", "..."],
+    world: Hex(orientation: Pointy, pitch: 1.0),
+    knowledge: Some((counters: [0, 1, 2, 0, 5, 0], c_max: 5)),
+)"#;
+        let (p, _) = parse_project(hex, Path::new("h.ron")).unwrap();
+        let want = crate::map::CognitiveMap {
+            counters: vec![0, 1, 2, 0, 5, 0],
+            c_max: 5,
+        };
+        assert_eq!(p.data, Some(FamilyData::Knowledge(want.clone())));
+        assert_eq!(p.knowledge(), Some(&want));
+        let text = p.to_text().unwrap();
+        assert!(
+            text.contains("knowledge:") && !text.contains("data"),
+            "{text}"
+        );
+        assert_eq!(parse_project(&text, Path::new("h.ron")).unwrap().0, p);
+
+        let voxels = r#"(
+    version: 1,
+    rows: ["..", ".."],
+    layer: 1,
+    voxels: Some("2 2 2"),
+)"#;
+        let (p, _) = parse_project(voxels, Path::new("v.ron")).unwrap();
+        let runs = VoxelRuns {
+            voxels: Some("2 2 2".into()),
+            layer: 1,
+            ..VoxelRuns::default()
+        };
+        assert_eq!(runs.keys(), ["voxels", "layer"]);
+        assert_eq!(p.data, Some(FamilyData::Voxels(runs)));
+        let text = p.to_text().unwrap();
+        assert!(
+            text.contains("voxels:") && text.contains("layer: 1"),
+            "{text}"
+        );
+        assert_eq!(parse_project(&text, Path::new("v.ron")).unwrap().0, p);
+
+        // One family's payload at a time.
+        let both = voxels.replace(
+            "layer: 1,",
+            "layer: 1,\n    knowledge: Some((counters: [0, 0, 0, 0], c_max: 5)),",
+        );
+        let e = parse_project(&both, Path::new("b.ron"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("b.ron") && e.contains("`knowledge`") && e.contains("`voxels`"),
+            "{e}"
+        );
+    }
 
     #[test]
     fn round_trip_and_errors() {
