@@ -4,8 +4,9 @@
 //! and what it accepts must be a world pathlab can hold, save and search.
 
 use crate::experiment::behaviour::ChangeTape;
-use crate::map::io::{self, check_problem, write_map, Project};
+use crate::map::io::{self, check_problem, write_map};
 use crate::map::Grid;
+use crate::project::Project;
 use crate::space::{Connectivity, GridSpace, Space, TerrainRule};
 use crate::trace::run_file::RunFile;
 use crate::trace::{posthoc, Event, EventKind, Recorder, Tracer};

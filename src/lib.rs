@@ -21,6 +21,7 @@ pub mod lessons;
 pub mod limits;
 pub mod map;
 pub mod open;
+pub mod project;
 pub mod search;
 pub mod space;
 pub mod trace;

@@ -6,12 +6,13 @@
 //! above the worlds they run on.
 
 use crate::map::io::{
-    check_problem, check_problem3, extension, parse_project, read_3dmap, read_3dscen, read_map,
-    read_png, read_scen, read_text, AlgoSettings, IoError, Problem, Problem3, Project,
+    check_problem, check_problem3, extension, read_3dmap, read_3dscen, read_map, read_png,
+    read_scen, read_text, IoError, Problem, Problem3,
 };
-use crate::map::io::{FamilyData, VoxelRuns};
 use crate::map::voxel::VoxelGrid;
 use crate::map::{Connectivity, Grid, TerrainRule};
+use crate::project::{parse_project, AlgoSettings, Project};
+use crate::project::{FamilyData, VoxelRuns};
 use crate::search::params::Params;
 use crate::search::registry;
 use std::path::{Path, PathBuf};

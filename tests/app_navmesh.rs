@@ -7,8 +7,8 @@ mod common;
 
 use common::*;
 use pathlab::app::Command;
-use pathlab::map::io::{write_project, Project};
 use pathlab::map::{Cell, Edit, Grid};
+use pathlab::project::{write_project, Project};
 use pathlab::search::{Query, Status};
 use pathlab::space::{NavmeshSpace, Space, TerrainRule};
 use pathlab::trace::NodeState;

@@ -440,7 +440,7 @@ fn convert_makes_voxel_worlds_from_maps_and_png_slices() {
     let mut grid = pathlab::map::Grid::from_rows(&["..@", "..."]);
     grid.set_costs(vec![1.0, 2.0, 1.0, 1.0, 1.0, 3.0]).unwrap();
     let proj = tmp("terrain.ron");
-    pathlab::map::io::write_project(&pathlab::map::io::Project::new(&grid), &proj).unwrap();
+    pathlab::project::write_project(&pathlab::project::Project::new(&grid), &proj).unwrap();
     let out = tmp("terrain.3dmap");
     let r = pathlab(&[
         "convert",

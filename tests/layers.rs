@@ -54,7 +54,7 @@ fn layers_point_one_way() {
         ),
         (
             "map",
-            &["space", "search", "algorithms", "app"],
+            &["space", "search", "world", "project", "algorithms", "app"],
             "maps and their formats sit below the graphs made of them",
         ),
         (

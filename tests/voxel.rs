@@ -4,8 +4,9 @@
 //! optima.
 
 use pathlab::algorithms;
-use pathlab::map::io::{read_3dmap, read_3dscen, FamilyData};
+use pathlab::map::io::{read_3dmap, read_3dscen};
 use pathlab::map::voxel::VoxelGrid;
+use pathlab::project::FamilyData;
 use pathlab::search::registry::Guarantee;
 use pathlab::search::{path_cost, Query, Status};
 use pathlab::space::{NodeId, Space, VoxelMoves, VoxelSpace};
@@ -216,10 +217,10 @@ fn warframe_problems_are_solved_optimally() {
 /// costs are damaged is refused with one line naming them.
 #[test]
 fn extruded_terrain_costs_match_the_square_map_and_survive_a_project() {
-    use pathlab::map::io::Project;
     use pathlab::map::volume::Volume;
     use pathlab::map::Grid;
     use pathlab::open::project_world;
+    use pathlab::project::Project;
     use pathlab::space::GridSpace;
     let mut rng = ChaCha8Rng::seed_from_u64(17);
     let mut compared = 0;

@@ -1,9 +1,10 @@
 //! The map being edited: grid, start, goal, where it came from, and the undo history.
 
-use crate::map::io::{Problem, Project};
+use crate::map::io::Problem;
 use crate::map::volume::Volume;
 use crate::map::CognitiveMap;
 use crate::map::{Edit, Grid, Rect};
+use crate::project::Project;
 use crate::space::{Connectivity, TerrainRule};
 use crate::world::{data_of, data_of_mut, AnyData};
 use std::path::PathBuf;
@@ -405,7 +406,7 @@ impl Document {
     pub fn to_project(
         &self,
         grid: &Grid,
-        algorithms: Vec<crate::map::io::AlgoSettings>,
+        algorithms: Vec<crate::project::AlgoSettings>,
     ) -> Project {
         let mut p = Project::new(grid);
         p.start = Some(self.start);

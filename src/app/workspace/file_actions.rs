@@ -119,7 +119,7 @@ impl PathlabApp {
             (l.start, l.goal) = (Some(run.start), Some(run.goal));
         }
         if let Ok(c) = AlgoChoice::from_spec(&run.algorithm) {
-            l.algorithms = vec![crate::map::io::AlgoSettings {
+            l.algorithms = vec![crate::project::AlgoSettings {
                 name: c.info.name.into(),
                 params: c.values.clone(),
                 ..Default::default()
@@ -310,11 +310,11 @@ impl PathlabApp {
     pub(in crate::app) fn algo_settings(
         &self,
         dir: Option<&std::path::Path>,
-    ) -> Vec<crate::map::io::AlgoSettings> {
+    ) -> Vec<crate::project::AlgoSettings> {
         self.work
             .views
             .iter()
-            .map(|v| crate::map::io::AlgoSettings {
+            .map(|v| crate::project::AlgoSettings {
                 name: v.run.choice.info.name.into(),
                 params: v.run.choice.values.clone(),
                 // A knowledge level's view is saved as a plain view of the document's world.

@@ -43,9 +43,9 @@ fn ext(path: &Path) -> String {
 }
 
 /// Saves the grid (and for projects, everything else) to `path`, atomically.
-pub fn save(path: &Path, project: &crate::map::io::Project, grid: &Grid) -> Result<(), String> {
+pub fn save(path: &Path, project: &crate::project::Project, grid: &Grid) -> Result<(), String> {
     let r = match ext(path).as_str() {
-        "ron" => io::write_project(project, path),
+        "ron" => crate::project::write_project(project, path),
         _ => io::write_map_file(grid, path),
     };
     r.map_err(|e| e.to_string())
@@ -299,11 +299,11 @@ pub fn recovery_path() -> PathBuf {
 }
 
 /// Writes the recovery file (a project holding the unsaved map) to `p`, atomically.
-pub fn write_recovery(p: &Path, project: &crate::map::io::Project) -> Result<(), String> {
+pub fn write_recovery(p: &Path, project: &crate::project::Project) -> Result<(), String> {
     if let Some(dir) = p.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
-    io::write_project(project, p).map_err(|e| e.to_string())
+    crate::project::write_project(project, p).map_err(|e| e.to_string())
 }
 
 /// Writes an RGBA image as PNG.

@@ -4,7 +4,6 @@
 mod guard;
 mod movingai;
 mod png;
-mod project;
 mod scen;
 mod warframe;
 
@@ -13,10 +12,6 @@ pub use guard::check_output;
 pub use guard::{guard_inputs, resolve};
 pub use movingai::{parse_map, read_map, write_map, write_map_file};
 pub use png::{decode_png, read_png, PNG_DARK_THRESHOLD};
-pub use project::{
-    parse_project, read_project, write_project, AlgoSettings, FamilyData, Project, VoxelRuns,
-    PROJECT_VERSION,
-};
 pub use scen::{check_problem, parse_scen, read_scen, write_scen, write_scen_file, Problem};
 pub use warframe::{
     check_problem3, parse_3dmap, parse_3dscen, read_3dmap, read_3dscen, write_3dmap,

@@ -1,6 +1,8 @@
 //! pathlab's project file (RON): the map, its scenarios and the algorithm settings, versioned.
+//! Above `world/` (it names the family) and below `open.rs` (which checks what it names against
+//! the families and the list of algorithms).
 
-use super::{read_text, write_atomic, IoError, Problem};
+use crate::map::io::{read_text, write_atomic, IoError, Problem};
 use crate::map::Grid;
 use crate::map::{Connectivity, TerrainRule};
 use crate::world::Family;
