@@ -93,6 +93,11 @@ fn layers_point_one_way() {
             "the list of algorithms reads the families",
         ),
         (
+            "project.rs",
+            &["algorithms", "open", "app"],
+            "the project file names families and algorithms; open.rs checks them",
+        ),
+        (
             "algorithms",
             &["app", "open"],
             "the list sits below the files and the app",
