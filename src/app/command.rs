@@ -10,6 +10,7 @@ use crate::app::experiment::{ExperimentCommand, ExperimentWindow};
 use crate::app::features::lesson::LessonCommand;
 use crate::app::files::DialogPurpose;
 use crate::app::flight::FlightCommand;
+use crate::app::knowledge::KnowledgeCommand;
 use crate::app::overlays::HierLevel;
 use crate::app::parts::Cx;
 use crate::app::vehicle::{VehicleCommand, VehicleWindow};
@@ -48,6 +49,18 @@ pub enum Command {
     MoveEndpoint(bool, (u32, u32)),
     /// The voxel layer the 2D views show and edit.
     SetLayer(u32),
+    /// The voxel world's moves: the space is rebuilt and every run restarts.
+    SetVoxelMoves(crate::map::VoxelMoves),
+    /// The square map as another family's world, in a new unsaved document (asks first when
+    /// there are unsaved changes).
+    ToFamily(crate::world::Family, crate::map::HexFill),
+    /// The square map extruded to this many voxel layers, in a new unsaved document.
+    ToVoxels(u32),
+    /// A view beside the others searching the map as another family's world, with the active
+    /// view's algorithm.
+    CompareOn(crate::world::Family, crate::map::HexFill),
+    /// The cognitive map of a hex world.
+    Knowledge(KnowledgeCommand),
     /// The hierarchy level hierarchical runs draw (1-based; past the top draws the top).
     SetHierLevel(usize),
     SetTool(Tool),
@@ -137,6 +150,17 @@ impl PathlabApp {
             Command::Redo => self.redo(),
             Command::MoveEndpoint(start, c) => self.move_endpoint(start, c),
             Command::SetLayer(z) => self.set_layer(z),
+            Command::SetVoxelMoves(m) => self.set_voxel_moves(m),
+            Command::ToFamily(f, fill) => self.request(PendingAction::ToFamily(f, fill)),
+            Command::ToVoxels(h) => self.request(PendingAction::ToVoxels(h)),
+            Command::CompareOn(f, fill) => {
+                if (1..4).contains(&self.work.views.len()) {
+                    let active = self.display.active.min(self.work.views.len() - 1);
+                    let choice = self.work.views[active].run.choice.clone();
+                    self.add_world_view(choice, f, fill);
+                }
+            }
+            Command::Knowledge(c) => self.apply_knowledge(c),
             Command::SetHierLevel(l) => self.parts.of_mut::<HierLevel>().0 = l.max(1),
             Command::SetTool(t) => self.edit.tool = t,
             Command::SetMaterial(m) => self.edit.material = m,

@@ -46,6 +46,7 @@ pub use legend::legend_names;
 pub use problems::{Order as ProblemOrder, ProblemList};
 pub use run::{AlgoChoice, Breakpoints, Run};
 pub use view_world::ViewWorld;
+pub use worlds::knowledge::KnowledgeCommand;
 
 use crate::space::{Connectivity, TerrainRule};
 use canvas::Camera;

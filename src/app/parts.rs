@@ -38,6 +38,34 @@ impl<'a> Cx<'a> {
     }
 }
 
+/// What a world family's panel sees while it draws: the workspace to read, the parts (a
+/// family's settings are a part's) and a queue of commands the app applies after the panel.
+pub(crate) struct PanelCx<'a> {
+    pub work: &'a Workspace,
+    pub parts: &'a mut Parts,
+    commands: Vec<Command>,
+}
+
+impl<'a> PanelCx<'a> {
+    pub fn new(work: &'a Workspace, parts: &'a mut Parts) -> PanelCx<'a> {
+        PanelCx {
+            work,
+            parts,
+            commands: vec![],
+        }
+    }
+
+    /// Asks the app to do `c` after the panel is drawn.
+    pub fn send(&mut self, c: Command) {
+        self.commands.push(c);
+    }
+
+    /// The commands sent, in order.
+    pub fn into_commands(self) -> Vec<Command> {
+        self.commands
+    }
+}
+
 /// The menu a part offers its window in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Menu {

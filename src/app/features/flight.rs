@@ -58,6 +58,8 @@ pub struct MovingScene {
 /// What can be asked of the moving scene.
 #[derive(Clone, Debug, PartialEq)]
 pub enum FlightCommand {
+    /// Flies the agent through the scene with the active view's algorithm, from the start.
+    Fly,
     /// Flies the agent through the scene and shows it at `t` seconds, paused.
     FlyTo(f32),
     /// Shows logged frame `k` of the flight (clamped to it).
@@ -205,6 +207,7 @@ impl PathlabApp {
                 }
             }
             FlightCommand::Seek(frame) => self.seek_flight(frame),
+            FlightCommand::Fly => self.fly(),
         }
     }
 
@@ -393,8 +396,8 @@ pub(in crate::app) fn badge(app: &PathlabApp, ui: &egui::Ui, area: egui::Rect) {
 }
 
 /// The panel of the moving scene (under the voxel world's panel).
-pub(in crate::app) fn panel(app: &mut PathlabApp, ui: &mut egui::Ui) {
-    let Some(f) = app.parts.of_mut::<MovingScene>().flight.as_mut() else {
+pub(in crate::app) fn panel(cx: &mut crate::app::parts::PanelCx, ui: &mut egui::Ui) {
+    let Some(f) = cx.parts.of_mut::<MovingScene>().flight.as_mut() else {
         return;
     };
     let [w, h, d] = DIMS;
@@ -451,7 +454,7 @@ pub(in crate::app) fn panel(app: &mut PathlabApp, ui: &mut egui::Ui) {
         }
     });
     if fly {
-        app.fly();
+        cx.send(Command::Flight(FlightCommand::Fly));
     }
 }
 

@@ -262,7 +262,12 @@ pub(in crate::app) fn left(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 // A new map under walking agents would strand them: stop them first.
                 ui.add_enabled_ui(!app.parts.of_mut::<AgentSim>().active, |ui| {
                     crate::app::world_panels::generators(app, ui);
-                    crate::app::worlds::ui_of(&app.work.doc.world).panel(app, ui);
+                    let part = crate::app::worlds::ui_of(&app.work.doc.world);
+                    let mut cx = crate::app::parts::PanelCx::new(&app.work, &mut app.parts);
+                    part.panel(&mut cx, ui);
+                    for c in cx.into_commands() {
+                        app.apply(c);
+                    }
                 });
                 ui.separator();
                 algorithms(app, ui);

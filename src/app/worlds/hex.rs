@@ -3,7 +3,8 @@
 
 use super::geometry::{self, CellGeometry};
 use super::WorldUi;
-use crate::app::{PathlabApp, Tool};
+use crate::app::parts::PanelCx;
+use crate::app::Tool;
 use crate::map::HexFill;
 use crate::space::{Connectivity, HexOrientation};
 use crate::world::Family;
@@ -52,15 +53,15 @@ impl WorldUi for FamilyUi {
         }
     }
 
-    fn panel(&self, app: &mut PathlabApp, ui: &mut egui::Ui) {
-        let pitch = match app.work.doc.world {
+    fn panel(&self, cx: &mut PanelCx, ui: &mut egui::Ui) {
+        let pitch = match cx.work.doc.world {
             Family::Hex { pitch, .. } => pitch,
             _ => 1.0,
         };
         ui.collapsing(format!("World: hexes, {pitch} cells apart"), |ui| {
             ui.label("Every tool paints hexes. Open a square map to make hexes of another.");
         });
-        crate::app::knowledge::panel(app, ui)
+        crate::app::knowledge::panel(cx, ui)
     }
 
     fn moves(&self, _: &Family, ui: &mut egui::Ui, _: &mut Connectivity) -> bool {
@@ -87,9 +88,9 @@ impl WorldUi for FamilyUi {
 }
 
 /// The hex settings for turning a square map into hexes, or searching it as hexes beside.
-pub(in crate::app) fn to_hexes(app: &mut PathlabApp, ui: &mut egui::Ui) {
+pub(in crate::app) fn to_hexes(cx: &mut PanelCx, ui: &mut egui::Ui) {
     {
-        let c = &mut app.parts.of_mut::<HexChoice>();
+        let c = cx.parts.of_mut::<HexChoice>();
         ui.horizontal_wrapped(|ui| {
             let l = ui.label("Hex size");
             ui.add(
@@ -126,7 +127,7 @@ pub(in crate::app) fn to_hexes(app: &mut PathlabApp, ui: &mut egui::Ui) {
         });
         let (family, fill) = (c.family(), c.fill);
         super::turn_into_or_compare(
-            app,
+            cx,
             ui,
             (family, fill),
             ("Turn into hexes", "a new, unsaved hex project of this map"),

@@ -3,7 +3,8 @@
 //! perceptual studies' settings, compare views at several knowledge levels, and the experiment
 //! of the thesis's Fig. 5.9 as a chart. The Know tool paints visits by hand.
 
-use crate::app::{AlgoChoice, PathlabApp, Touched};
+use crate::app::parts::PanelCx;
+use crate::app::{AlgoChoice, Command, PathlabApp, Touched};
 use crate::experiment::gps_run::{self, build_knowledge, HexWorld};
 use crate::search::gps::{Exploring, Options};
 use crate::search::registry::Overlay;
@@ -227,27 +228,71 @@ impl PathlabApp {
     }
 }
 
-/// What a click in the panel does, once the panel has been drawn.
-type Action = Box<dyn FnOnce(&mut PathlabApp)>;
+/// What the panel asks of the cognitive map.
+#[derive(Clone, Debug, PartialEq)]
+pub enum KnowledgeCommand {
+    /// C_max of the map (and of maps built later).
+    CMax(u32),
+    /// Nothing known.
+    Clear,
+    /// Every hex known C_max times.
+    AllKnown,
+    /// Explorations between random hexes until this share (%) is known.
+    Build(u32),
+    /// One of the perceptual studies' settings ([`PRESETS`]): a share to build, δ and C.
+    Preset(Option<u32>, f64, u32),
+    /// The experiment of Fig. 5.9 at 0, 25, 50, 75 and 100% known, against A*.
+    Experiment,
+}
 
-/// The panel (hex worlds only).
-pub(in crate::app) fn panel(app: &mut PathlabApp, ui: &mut egui::Ui) {
-    let Some(hex) = app.work.space.as_hex() else {
+impl PathlabApp {
+    /// Does what `c` asks of the cognitive map.
+    pub(crate) fn apply_knowledge(&mut self, c: KnowledgeCommand) {
+        match c {
+            KnowledgeCommand::CMax(c_max) => {
+                let mut m = self.work.doc.knowledge().cloned();
+                if let Some(m) = m.as_mut() {
+                    m.set_c_max(c_max);
+                }
+                self.set_knowledge(m, format!("C_max is now {c_max}"));
+            }
+            KnowledgeCommand::Clear => {
+                self.set_knowledge(None, "The cognitive map is cleared".into())
+            }
+            KnowledgeCommand::AllKnown => {
+                let m = self.knowledge_at(100).map(|mut m| {
+                    m.counters.iter_mut().for_each(|c| *c = m.c_max);
+                    m
+                });
+                self.set_knowledge(m, "Every hex known C_max times".into())
+            }
+            KnowledgeCommand::Build(share) => {
+                let m = self.knowledge_at(share);
+                self.set_knowledge(m, format!("A cognitive map with {share}% known"))
+            }
+            KnowledgeCommand::Preset(share, delta, c) => self.apply_preset(share, delta, c),
+            KnowledgeCommand::Experiment => self.knowledge_experiment(),
+        }
+    }
+}
+
+pub(in crate::app) fn panel(cx: &mut PanelCx, ui: &mut egui::Ui) {
+    let Some(hex) = cx.work.space.as_hex() else {
         return;
     };
     let walkable = (0..hex.num_nodes() as u32)
         .filter(|&n| hex.is_passable(n))
         .count();
-    let known = app.work.doc.knowledge().map_or(0, |k| {
+    let known = cx.work.doc.knowledge().map_or(0, |k| {
         (0..k.counters.len() as u32)
             .filter(|&n| k.known(n) && hex.is_passable(n))
             .count()
     });
-    let mut act: Option<Action> = None;
+    let mut act: Option<Command> = None;
     // Open by default only when a GPS view or a cognitive map is there to work with: the panel
     // is long, and pushes the dynamic world's controls down.
-    let wanted = app.work.doc.knowledge().is_some()
-        || app
+    let wanted = cx.work.doc.knowledge().is_some()
+        || cx
             .work
             .views
             .iter()
@@ -255,7 +300,7 @@ pub(in crate::app) fn panel(app: &mut PathlabApp, ui: &mut egui::Ui) {
     egui::CollapsingHeader::new("Cognitive map (Rahmani 2020)")
         .default_open(wanted)
         .show(ui, |ui| {
-            let k = &mut app.parts.of_mut::<KnowledgePanel>();
+            let k = cx.parts.of_mut::<KnowledgePanel>();
             ui.label(format!(
                 "{known} of {walkable} walkable hexes known ({:.0}%). Blue: visits, darker the \
                  better known; the counter heuristic and GPS of the brain read them.",
@@ -269,34 +314,19 @@ pub(in crate::app) fn panel(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     .labelled_by(l.id)
                     .on_hover_text("the most visits a hex counts: λ runs from 1 (known C_max times) to 2·C_max (unknown)");
                 if k.c_max != before {
-                    let c_max = k.c_max;
-                    act = Some(Box::new(move |app: &mut PathlabApp| {
-                        let mut m = app.work.doc.knowledge().cloned();
-                        if let Some(m) = m.as_mut() {
-                            m.set_c_max(c_max);
-                        }
-                        app.set_knowledge(m, format!("C_max is now {c_max}"));
-                    }));
+                    act = Some(Command::Knowledge(KnowledgeCommand::CMax(k.c_max)));
                 }
             });
             ui.horizontal_wrapped(|ui| {
                 if ui.button("Clear").on_hover_text("nothing known").clicked() {
-                    act = Some(Box::new(|app: &mut PathlabApp| {
-                        app.set_knowledge(None, "The cognitive map is cleared".into())
-                    }));
+                    act = Some(Command::Knowledge(KnowledgeCommand::Clear));
                 }
                 if ui
                     .button("All at C_max")
                     .on_hover_text("every hex known as well as can be: the counter A* is A*")
                     .clicked()
                 {
-                    act = Some(Box::new(|app: &mut PathlabApp| {
-                        let m = app.knowledge_at(100).map(|mut m| {
-                            m.counters.iter_mut().for_each(|c| *c = m.c_max);
-                            m
-                        });
-                        app.set_knowledge(m, "Every hex known C_max times".into())
-                    }));
+                    act = Some(Command::Knowledge(KnowledgeCommand::AllKnown));
                 }
             });
             ui.horizontal_wrapped(|ui| {
@@ -320,11 +350,7 @@ pub(in crate::app) fn panel(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     .on_hover_text("explorations between random hexes until this share is known")
                     .clicked()
                 {
-                    let share = k.share;
-                    act = Some(Box::new(move |app: &mut PathlabApp| {
-                        let m = app.knowledge_at(share);
-                        app.set_knowledge(m, format!("A cognitive map with {share}% known"))
-                    }));
+                    act = Some(Command::Knowledge(KnowledgeCommand::Build(k.share)));
                 }
             });
             ui.horizontal_wrapped(|ui| {
@@ -334,9 +360,8 @@ pub(in crate::app) fn panel(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     .show_ui(ui, |ui| {
                         for (name, share, delta, c) in PRESETS {
                             if ui.selectable_label(false, name).clicked() {
-                                act = Some(Box::new(move |app: &mut PathlabApp| {
-                                    app.apply_preset(share, delta, c)
-                                }));
+                                let preset = KnowledgeCommand::Preset(share, delta, c);
+                                act = Some(Command::Knowledge(preset));
                             }
                         }
                     })
@@ -346,14 +371,10 @@ pub(in crate::app) fn panel(app: &mut PathlabApp, ui: &mut egui::Ui) {
             ui.horizontal_wrapped(|ui| {
                 let tip = "views of GPS of the brain, each on its own cognitive map";
                 if ui.button("Compare 0 / 50 / 100% known").on_hover_text(tip).clicked() {
-                    act = Some(Box::new(|app: &mut PathlabApp| {
-                        app.compare_knowledge(&[0, 50, 100])
-                    }));
+                    act = Some(Command::CompareKnowledge(vec![0, 50, 100]));
                 }
                 if ui.button("0 / 25 / 50 / 75 / 100%").on_hover_text(tip).clicked() {
-                    act = Some(Box::new(|app: &mut PathlabApp| {
-                        app.compare_knowledge(&[0, 25, 50, 75, 100])
-                    }));
+                    act = Some(Command::CompareKnowledge(vec![0, 25, 50, 75, 100]));
                 }
             });
             ui.horizontal_wrapped(|ui| {
@@ -362,7 +383,7 @@ pub(in crate::app) fn panel(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     .on_hover_text("walks between random hexes at 0, 25, 50, 75 and 100% known, against A*")
                     .clicked()
                 {
-                    act = Some(Box::new(|app: &mut PathlabApp| app.knowledge_experiment()));
+                    act = Some(Command::Knowledge(KnowledgeCommand::Experiment));
                 }
                 let l = ui.label("runs");
                 ui.add(egui::DragValue::new(&mut k.runs).range(1..=500))
@@ -383,8 +404,8 @@ pub(in crate::app) fn panel(app: &mut PathlabApp, ui: &mut egui::Ui) {
                 k.chart_open = open;
             }
         });
-    if let Some(f) = act {
-        f(app);
+    if let Some(c) = act {
+        cx.send(c);
     }
 }
 

@@ -11,7 +11,9 @@ pub(crate) mod vehicle;
 pub(crate) mod view_world;
 pub(crate) mod voxel;
 
+use crate::app::parts::PanelCx;
 use crate::app::views::ViewPart;
+use crate::app::Command;
 use crate::app::{PathlabApp, Tool};
 use crate::space::Connectivity;
 use crate::world::Family;
@@ -22,8 +24,9 @@ use geometry::CellGeometry;
 pub(crate) trait WorldUi: Sync {
     /// How the family's cells lie in a 2D view.
     fn geometry(&self, family: &Family) -> &'static dyn CellGeometry;
-    /// The World section of the left panel.
-    fn panel(&self, app: &mut PathlabApp, ui: &mut egui::Ui);
+    /// The World section of the left panel, drawn from the workspace; what it changes goes
+    /// through `cx`'s commands, and its settings are a part's.
+    fn panel(&self, cx: &mut PanelCx, ui: &mut egui::Ui);
     /// The moves line of the rules every view shares, editing `moves` where the family's moves
     /// are a connectivity; whether the terrain rule applies too.
     fn moves(&self, family: &Family, ui: &mut egui::Ui, moves: &mut Connectivity) -> bool;
@@ -113,7 +116,7 @@ crate::for_each_family!(declare_world_uis);
 /// project of that family) and "+ Compare on …" (a view searching the map as that world beside
 /// the squares), with their labels and hover texts.
 pub(crate) fn turn_into_or_compare(
-    app: &mut PathlabApp,
+    cx: &mut PanelCx,
     ui: &mut egui::Ui,
     (family, fill): (Family, crate::map::HexFill),
     turn: (&str, &str),
@@ -121,16 +124,14 @@ pub(crate) fn turn_into_or_compare(
 ) {
     ui.horizontal_wrapped(|ui| {
         if ui.button(turn.0).on_hover_text(turn.1).clicked() {
-            app.request(crate::app::PendingAction::ToFamily(family, fill));
+            cx.send(Command::ToFamily(family, fill));
         }
         if ui
-            .add_enabled(app.work.views.len() < 4, egui::Button::new(compare.0))
+            .add_enabled(cx.work.views.len() < 4, egui::Button::new(compare.0))
             .on_hover_text(compare.1)
             .clicked()
         {
-            let active = app.display.active.min(app.work.views.len() - 1);
-            let choice = app.work.views[active].run.choice.clone();
-            app.add_world_view(choice, family, fill);
+            cx.send(Command::CompareOn(family, fill));
         }
     });
 }

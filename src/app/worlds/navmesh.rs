@@ -2,7 +2,8 @@
 
 use super::geometry::{self, CellGeometry};
 use super::WorldUi;
-use crate::app::{palette, PathlabApp};
+use crate::app::palette;
+use crate::app::parts::PanelCx;
 use crate::space::{Connectivity, NodeId, Space};
 use crate::world::Family;
 use eframe::egui;
@@ -15,8 +16,8 @@ impl WorldUi for FamilyUi {
         &geometry::SQUARES
     }
 
-    fn panel(&self, app: &mut PathlabApp, ui: &mut egui::Ui) {
-        let polygons = app.work.space.num_nodes();
+    fn panel(&self, cx: &mut PanelCx, ui: &mut egui::Ui) {
+        let polygons = cx.work.space.num_nodes();
         ui.collapsing(format!("World: navmesh, {polygons} polygons"), |ui| {
             ui.label(
                 "Walkable cells merged into rectangles; portals join rectangles that share a \
@@ -25,7 +26,7 @@ impl WorldUi for FamilyUi {
         });
         // The level a hierarchical run (HNA*, PCCP) draws: Rahmani 2020's Fig. 3.2, a level
         // at a time.
-        let levels = app
+        let levels = cx
             .work
             .views
             .iter()
@@ -38,9 +39,9 @@ impl WorldUi for FamilyUi {
             .filter_map(|v| v.run.choice.values.get("levels").copied())
             .fold(0.0, f64::max) as usize;
         if levels > 0 {
-            let shown = app
+            let shown = cx
                 .parts
-                .of_mut::<crate::app::overlays::HierLevel>()
+                .of::<crate::app::overlays::HierLevel>()
                 .0
                 .min(levels);
             let mut pick = shown;
@@ -51,7 +52,7 @@ impl WorldUi for FamilyUi {
                 }
             });
             if pick != shown {
-                app.apply(crate::app::command::Command::SetHierLevel(pick));
+                cx.send(crate::app::command::Command::SetHierLevel(pick));
             }
         }
     }
@@ -146,9 +147,9 @@ impl WorldUi for FamilyUi {
 }
 
 /// Turning a square map into a navmesh, or searching it as one beside the squares.
-pub(in crate::app) fn to_navmesh(app: &mut PathlabApp, ui: &mut egui::Ui) {
+pub(in crate::app) fn to_navmesh(cx: &mut PanelCx, ui: &mut egui::Ui) {
     super::turn_into_or_compare(
-        app,
+        cx,
         ui,
         (Family::Navmesh, crate::map::HexFill::default()),
         (

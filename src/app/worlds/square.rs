@@ -3,7 +3,7 @@
 
 use super::geometry::{self, CellGeometry};
 use super::WorldUi;
-use crate::app::PathlabApp;
+use crate::app::parts::PanelCx;
 use crate::space::Connectivity;
 use crate::world::Family;
 use eframe::egui;
@@ -15,15 +15,15 @@ impl WorldUi for FamilyUi {
         &geometry::SQUARES
     }
 
-    fn panel(&self, app: &mut PathlabApp, ui: &mut egui::Ui) {
+    fn panel(&self, cx: &mut PanelCx, ui: &mut egui::Ui) {
         ui.collapsing("World: squares (to other worlds)", |ui| {
-            super::hex::to_hexes(app, ui);
+            super::hex::to_hexes(cx, ui);
             ui.separator();
-            super::navmesh::to_navmesh(app, ui);
+            super::navmesh::to_navmesh(cx, ui);
             ui.separator();
-            super::vehicle::to_lattice(app, ui);
+            super::vehicle::to_lattice(cx, ui);
             ui.separator();
-            super::voxel::extrude(app, ui);
+            super::voxel::extrude(cx, ui);
         });
     }
 

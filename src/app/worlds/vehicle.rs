@@ -3,7 +3,7 @@
 
 use super::geometry::{self, CellGeometry};
 use super::WorldUi;
-use crate::app::PathlabApp;
+use crate::app::parts::PanelCx;
 use crate::space::{Connectivity, Space, VehicleSpace};
 use crate::world::Family;
 use eframe::egui;
@@ -15,8 +15,8 @@ impl WorldUi for FamilyUi {
         &geometry::SQUARES
     }
 
-    fn panel(&self, app: &mut PathlabApp, ui: &mut egui::Ui) {
-        let Some(lattice) = app.work.space.as_vehicle() else {
+    fn panel(&self, cx: &mut PanelCx, ui: &mut egui::Ui) {
+        let Some(lattice) = cx.work.space.as_vehicle() else {
             return;
         };
         ui.collapsing(format!("World: {}", describe(lattice)), |ui| {
@@ -71,9 +71,9 @@ fn describe(l: &VehicleSpace) -> String {
 }
 
 /// Searching the map as a vehicle's lattice, beside the squares.
-pub(in crate::app) fn to_lattice(app: &mut PathlabApp, ui: &mut egui::Ui) {
+pub(in crate::app) fn to_lattice(cx: &mut PanelCx, ui: &mut egui::Ui) {
     super::turn_into_or_compare(
-        app,
+        cx,
         ui,
         (VehicleSpace::DEFAULT_FAMILY, crate::map::HexFill::default()),
         (

@@ -3,8 +3,10 @@
 
 use super::geometry::{self, CellGeometry};
 use super::WorldUi;
+use crate::app::parts::PanelCx;
 use crate::app::view3d::View3d;
 use crate::app::views::ViewPart;
+use crate::app::Command;
 use crate::app::{palette, PathlabApp};
 use crate::space::{Connectivity, VoxelMoves};
 use crate::world::Family;
@@ -51,8 +53,8 @@ impl WorldUi for FamilyUi {
         &geometry::SQUARES
     }
 
-    fn panel(&self, app: &mut PathlabApp, ui: &mut egui::Ui) {
-        show(app, ui)
+    fn panel(&self, cx: &mut PanelCx, ui: &mut egui::Ui) {
+        show(cx, ui)
     }
 
     fn moves(&self, family: &Family, ui: &mut egui::Ui, _: &mut Connectivity) -> bool {
@@ -85,8 +87,8 @@ impl WorldUi for FamilyUi {
     }
 }
 
-pub(in crate::app) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
-    let Some(vol) = app.work.doc.volume() else {
+pub(in crate::app) fn show(cx: &mut PanelCx, ui: &mut egui::Ui) {
+    let Some(vol) = cx.work.doc.volume() else {
         return;
     };
     let [w, h, d] = vol.voxels.dims();
@@ -109,7 +111,7 @@ pub(in crate::app) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
                     .on_hover_text(hover)
                     .clicked()
                 {
-                    app.set_voxel_moves(m);
+                    cx.send(Command::SetVoxelMoves(m));
                 }
             }
         });
@@ -123,52 +125,52 @@ pub(in crate::app) fn show(app: &mut PathlabApp, ui: &mut egui::Ui) {
             ui.label(format!("of {d}"));
         });
         if layer != z {
-            app.set_layer(layer);
+            cx.send(Command::SetLayer(layer));
         }
-        let (s, g) = (app.work.doc.start_at(), app.work.doc.goal_at());
+        let (s, g) = (cx.work.doc.start_at(), cx.work.doc.goal_at());
         ui.horizontal_wrapped(|ui| {
             if ui
                 .button(format!("Start ({}, {}, {})", s.0, s.1, s.2))
                 .on_hover_text("show the start's layer")
                 .clicked()
             {
-                app.set_layer(s.2);
+                cx.send(Command::SetLayer(s.2));
             }
             if ui
                 .button(format!("Goal ({}, {}, {})", g.0, g.1, g.2))
                 .on_hover_text("show the goal's layer")
                 .clicked()
             {
-                app.set_layer(g.2);
+                cx.send(Command::SetLayer(g.2));
             }
         });
         if problems > 0 {
-            let mut k = app.parts.of::<VoxelChoice>().problem.min(problems - 1) + 1;
+            let mut k = cx.parts.of::<VoxelChoice>().problem.min(problems - 1) + 1;
             ui.horizontal_wrapped(|ui| {
                 let l = ui.label("Problem");
                 ui.add(egui::DragValue::new(&mut k).range(1..=problems))
                     .labelled_by(l.id);
                 ui.label(format!("of {problems}"));
                 if ui.button("Search it").clicked() {
-                    app.choose_problem3(k - 1);
+                    cx.send(Command::ChooseProblem3d(k - 1));
                 }
             });
-            app.parts.of_mut::<VoxelChoice>().problem = k - 1;
+            cx.parts.of_mut::<VoxelChoice>().problem = k - 1;
         }
         ui.checkbox(
-            &mut app.parts.of_mut::<View3d>().show,
+            &mut cx.parts.of_mut::<View3d>().show,
             "3D view beside the layer",
         );
     });
-    crate::app::flight::panel(app, ui);
+    crate::app::flight::panel(cx, ui);
 }
 
 /// The controls that extrude a square map into a voxel world.
-pub(in crate::app) fn extrude(app: &mut PathlabApp, ui: &mut egui::Ui) {
+pub(in crate::app) fn extrude(cx: &mut PanelCx, ui: &mut egui::Ui) {
     ui.horizontal_wrapped(|ui| {
         let l = ui.label("Height");
         ui.add(
-            egui::DragValue::new(&mut app.parts.of_mut::<VoxelChoice>().extrude_height)
+            egui::DragValue::new(&mut cx.parts.of_mut::<VoxelChoice>().extrude_height)
                 .range(1..=256)
                 .suffix(" voxels"),
         )
@@ -178,9 +180,8 @@ pub(in crate::app) fn extrude(app: &mut PathlabApp, ui: &mut egui::Ui) {
             .on_hover_text("a new, unsaved voxel world: each wall a column, 26-connected")
             .clicked()
         {
-            app.request(crate::app::PendingAction::ToVoxels(
-                app.parts.of::<VoxelChoice>().extrude_height,
-            ));
+            let height = cx.parts.of::<VoxelChoice>().extrude_height;
+            cx.send(Command::ToVoxels(height));
         }
     });
 }
