@@ -9,7 +9,8 @@ use crate::space::NodeId;
 use crate::trace::{EventKind, Recorder};
 use crate::world::AnySearch;
 use crate::world::AnySpace;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// A scan of jump point search: where it started, where it ended, whether at a jump point.
 pub type Scan = (NodeId, NodeId, bool);
