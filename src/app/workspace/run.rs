@@ -313,6 +313,11 @@ impl Run {
         self.search.state().preparing()
     }
 
+    /// Why the search could not run at all (its hierarchy could not be built), if it could not.
+    pub fn failure(&self) -> Option<&str> {
+        self.search.state().failure()
+    }
+
     /// Advances the search for about `budget`, recording every event.
     pub fn pump(&mut self, space: &AnySpace, budget: Duration) {
         if self.finished() {
