@@ -1,7 +1,8 @@
 //! Background work: every job the app starts off the UI thread (the dynamic experiment, the
 //! native file dialog, the recovery file, the timing of a finished run, the 3D view's meshes)
 //! runs as a [`Job`] — a named worker thread with progress and a cancel flag, whose result the
-//! owner polls once a frame and never waits for on the UI thread.
+//! owner polls once a frame and never waits for on the UI thread. In a browser there are no
+//! threads: a job's work runs within [`Job::spawn`] (see there).
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -88,6 +89,7 @@ impl<T: Send + 'static> Job<T> {
         let progress = Arc::new(Progress::default());
         let (tx, rx) = channel();
         let p = progress.clone();
+        #[cfg(not(target_arch = "wasm32"))]
         std::thread::Builder::new()
             .name(format!("pathlab: {name}"))
             .spawn(move || {
@@ -95,6 +97,12 @@ impl<T: Send + 'static> Job<T> {
                 let _ = tx.send(work(&p));
             })
             .expect("the system starts a thread");
+        // A page has no threads (`wasm32-unknown-unknown`): the work runs here, to the end,
+        // before `spawn` returns, and its result waits for the first poll. The frame that
+        // starts a long job stalls for its length (no progress shows meanwhile), but every
+        // owner sees what it sees on the desktop: a job, then its result on a poll.
+        #[cfg(target_arch = "wasm32")]
+        let _ = tx.send(work(&p));
         let taken = Arc::new(AtomicBool::new(false));
         OUTSTANDING.with(|o| o.borrow_mut().push((name, Arc::downgrade(&taken))));
         Job {

@@ -1,10 +1,14 @@
 //! Starting the app: its options from the command line, and the window.
 
-use super::{files, AlgoChoice, PathlabApp, Settings};
-use crate::space::{Connectivity, TerrainRule};
-use eframe::egui;
+use super::{PathlabApp, Settings};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+#[cfg(not(target_arch = "wasm32"))]
+use {
+    super::{files, AlgoChoice},
+    crate::space::{Connectivity, TerrainRule},
+    eframe::egui,
+    std::sync::{Arc, Mutex},
+};
 
 /// How the app was started.
 #[derive(Clone, Debug, Default)]
@@ -51,7 +55,52 @@ pub struct Options {
     pub no_portal: bool,
 }
 
+/// The settings an earlier session saved, applied to `app`; on a first start (no settings
+/// saved, or none since lessons came) the first lesson is offered, unless the app was started
+/// to do something else. The window and the page both start this way.
+pub(super) fn restore(
+    app: &mut PathlabApp,
+    storage: Option<&dyn eframe::Storage>,
+    first_start: bool,
+) {
+    let Some(storage) = storage else { return };
+    let saved = eframe::get_value::<Settings>(storage, "settings");
+    let plain = app.opts.screenshot.is_none() && !app.opts.scrub_test && first_start;
+    app.parts
+        .of_mut::<crate::app::features::lesson::Lessons>()
+        .offer = plain && !saved.as_ref().is_some_and(|s| s.lessons_offered);
+    if let Some(saved) = saved {
+        saved.apply(app);
+    }
+}
+
+/// The options a page's link asks for in its hash: `#lesson=3` opens lesson 3 at its first
+/// step, as `--lesson 3` does. A hash that names nothing pathlab knows is refused with why
+/// (the page then opens as with no hash, and says so).
+// Only the page reads a link (src/app/web.rs); the tests below read it everywhere.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(super) fn from_link(hash: &str) -> Result<Options, String> {
+    let hash = hash.trim_start_matches('#');
+    let mut opts = Options::default();
+    if hash.is_empty() {
+        return Ok(opts);
+    }
+    let count = crate::lessons::FILES.len();
+    let lessons = format!("#lesson=1 to #lesson={count}");
+    match hash.split_once('=') {
+        Some(("lesson", n)) => match n.parse::<usize>() {
+            Ok(n) if (1..=count).contains(&n) => {
+                opts.lesson = Some(n);
+                Ok(opts)
+            }
+            _ => Err(format!("#{hash}: there are {count} lessons ({lessons})")),
+        },
+        _ => Err(format!("#{hash}: a link can name a lesson ({lessons})")),
+    }
+}
+
 /// Opens the window and blocks until it is closed.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn run(opts: Options) -> Result<(), String> {
     // With software rendering (Mesa's llvmpipe: CI, virtual machines, no GPU), every egui shape
     // samples the font atlas, which egui marks for bilinear filtering. Nearest filtering draws
@@ -183,18 +232,7 @@ pub fn run(opts: Options) -> Result<(), String> {
                 }
             }
             app.shots.failure = fail;
-            if let Some(storage) = cc.storage {
-                let saved = eframe::get_value::<Settings>(storage, "settings");
-                // The first start (no settings saved, or none since lessons came) offers the
-                // first lesson, unless the app was started to do something else.
-                let plain = app.opts.screenshot.is_none() && !app.opts.scrub_test && first_start;
-                app.parts
-                    .of_mut::<crate::app::features::lesson::Lessons>()
-                    .offer = plain && !saved.as_ref().is_some_and(|s| s.lessons_offered);
-                if let Some(saved) = saved {
-                    saved.apply(&mut app);
-                }
-            }
+            restore(&mut app, cc.storage, first_start);
             Ok(Box::new(app))
         }),
     )
@@ -207,5 +245,36 @@ pub fn run(opts: Options) -> Result<(), String> {
     match failure {
         Some(e) => Err(e),
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::from_link;
+
+    #[test]
+    fn a_link_names_a_lesson_or_is_refused_with_why() {
+        let count = crate::lessons::FILES.len();
+        assert_eq!(from_link("").unwrap().lesson, None);
+        assert_eq!(from_link("#lesson=1").unwrap().lesson, Some(1));
+        assert_eq!(
+            from_link(&format!("#lesson={count}")).unwrap().lesson,
+            Some(count)
+        );
+        let many = format!("there are {count} lessons (#lesson=1 to #lesson={count})");
+        assert_eq!(
+            from_link("#lesson=0").unwrap_err(),
+            format!("#lesson=0: {many}")
+        );
+        let past = format!("#lesson={}", count + 1);
+        assert_eq!(from_link(&past).unwrap_err(), format!("{past}: {many}"));
+        assert_eq!(
+            from_link("#lesson=x").unwrap_err(),
+            format!("#lesson=x: {many}")
+        );
+        assert_eq!(
+            from_link("#example=maze").unwrap_err(),
+            format!("#example=maze: a link can name a lesson (#lesson=1 to #lesson={count})")
+        );
     }
 }

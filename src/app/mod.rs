@@ -18,6 +18,8 @@ mod scripted;
 mod state;
 mod ui;
 mod views;
+#[cfg(target_arch = "wasm32")]
+mod web;
 mod workspace;
 mod worlds;
 
@@ -41,7 +43,9 @@ pub use features::flight::FlightCommand;
 pub use features::lesson::{LessonCommand, Lessons};
 pub use features::vehicle::VehicleCommand;
 pub use files::DialogPurpose;
-pub use launch::{run, Options};
+#[cfg(not(target_arch = "wasm32"))]
+pub use launch::run;
+pub use launch::Options;
 pub use legend::legend_names;
 pub use problems::{Order as ProblemOrder, ProblemList};
 pub use run::{AlgoChoice, Breakpoints, Run};
@@ -53,8 +57,8 @@ use canvas::Camera;
 use eframe::egui;
 use scripted::Laps;
 use std::path::PathBuf;
-use std::time::Instant;
 use texture::MapTexture;
+use web_time::Instant;
 
 /// Editing tools.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -308,7 +312,13 @@ impl PathlabApp {
             app.apply(Command::OpenScene3d);
         }
 
-        if opts.screenshot.is_none() && !opts.scrub_test {
+        if cfg!(target_arch = "wasm32") {
+            // A page keeps no recovery file yet (the settings are kept, in the browser's
+            // storage): said where the user looks first, since nothing refuses later.
+            app.status = "Web build: the maps, examples and lessons are here; files need the \
+                          desktop app for now, and unsaved work goes when the page closes"
+                .into();
+        } else if opts.screenshot.is_none() && !opts.scrub_test {
             // Each running instance owns one recovery slot, so a second window never offers
             // to restore (and so take over) the first one's unsaved work.
             let base = opts

@@ -179,6 +179,8 @@ impl Parts {
     }
 
     /// The names of the parts with a window to open (see [`Part::menu_entry`]).
+    // The page takes no command line (src/app/web.rs).
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     pub fn window_names(&self) -> Vec<&'static str> {
         self.iter()
             .filter(|p| p.menu_entry().is_some())

@@ -4,7 +4,7 @@
 use super::{files, AlgoChoice, PathlabApp};
 use crate::app::Command;
 use eframe::egui;
-use std::time::Instant;
+use web_time::Instant;
 
 /// Section times of one update, printed for slow frames with `--frame-log`.
 pub(super) struct Laps {

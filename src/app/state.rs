@@ -11,7 +11,7 @@ use crate::map::Cell;
 use eframe::egui;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use web_time::Instant;
 
 /// Cells and their values, as a brush stroke collects them.
 pub(crate) type CellList = Vec<(u32, u32, Cell)>;

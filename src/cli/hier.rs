@@ -5,7 +5,7 @@ use pathlab::hier::hna::{mb, Budget, Estimate, Hierarchy};
 use pathlab::hier::levels::inter_edge_bound;
 use pathlab::space::{NavmeshSpace, TerrainRule};
 use std::path::PathBuf;
-use std::time::Instant;
+use web_time::Instant;
 
 #[derive(clap::Subcommand, Debug)]
 pub enum Hier {

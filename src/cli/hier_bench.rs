@@ -12,7 +12,7 @@ use pathlab::space::{GridSpace, Heuristic, NavmeshSpace, NodeId, TerrainRule};
 use pathlab::trace::NullTracer;
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::time::Instant;
+use web_time::Instant;
 
 /// The methods, as `--method` names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

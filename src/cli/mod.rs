@@ -25,7 +25,8 @@ use pathlab::space::{Connectivity, SpaceKind, TerrainRule, VoxelMoves};
 use pathlab::world::Family;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// pathlab: a desktop lab for pathfinding. With no command it opens the app.
 #[derive(Parser, Debug)]

@@ -11,7 +11,7 @@ use crate::search::{AStar, Query, Search, SearchState, Status};
 use crate::space::{GridSpace, Heuristic, NavmeshSpace, NodeId, Space};
 use crate::trace::{Event, EventKind, NullTracer, Tracer};
 use rayon::prelude::*;
-use std::time::Instant;
+use web_time::Instant;
 
 /// A batch's results.
 #[derive(Clone, Debug)]

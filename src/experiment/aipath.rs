@@ -26,7 +26,7 @@ use crate::vehicle::{
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use std::time::Instant;
+use web_time::Instant;
 
 /// Which test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

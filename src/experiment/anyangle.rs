@@ -12,7 +12,7 @@ use crate::search::{
 use crate::space::Space;
 use crate::trace::NullTracer;
 use std::fmt::Write;
-use std::time::Instant;
+use web_time::Instant;
 
 /// One algorithm on one problem.
 #[derive(Clone, Debug, PartialEq)]

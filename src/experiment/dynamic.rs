@@ -14,7 +14,8 @@ use crate::search::{
 };
 use crate::space::{Connectivity, GridSpace, Heuristic, NodeId, Space, TerrainRule};
 use crate::trace::NullTracer;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 pub use super::dynamic_maps::{DynamicMap, MapKind, Tape};
 pub use super::dynamic_runs::{csv, run_experiment, summarise, Row, Setup, Summary, CSV_HEADER};

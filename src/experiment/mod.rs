@@ -22,7 +22,7 @@ use crate::search::{DynSearch, Query, Status};
 use crate::space::{Connectivity, GridSpace, HexOrientation, HexSpace, Space, TerrainRule};
 use crate::world::WorldFamily;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use web_time::Instant;
 
 /// A failure to set up a suite; messages name the file and line.
 #[derive(Debug, thiserror::Error)]

@@ -20,7 +20,7 @@ use crate::search::{DynSearch, Query, Status};
 use crate::space::{NodeId, VoxelMoves, VoxelSpace};
 use crate::trace::Recorder;
 use rand::{Rng, SeedableRng};
-use std::time::Instant;
+use web_time::Instant;
 
 /// One run's outcome.
 #[derive(Clone, Debug, PartialEq)]

@@ -6,7 +6,7 @@ use crate::crowd::twin::FixedGrid;
 use crate::crowd::twin_astar::{AstarResult, Octile, Scratch};
 use crate::crowd::Batch;
 use crate::space::DIRS;
-use std::time::Instant;
+use web_time::Instant;
 
 const SOURCE: &str = concat!(
     include_str!("../../shaders/bounded.wgsl"),

@@ -6,7 +6,7 @@ use super::context::{groups, GoOn, Gpu, STOPPED};
 use crate::crowd::twin::{by_goal, FixedGrid, FlowResult, INF};
 use crate::crowd::Batch;
 use crate::space::DIRS;
-use std::time::Instant;
+use web_time::Instant;
 
 const SOURCE: &str = include_str!("../../shaders/flow.wgsl");
 

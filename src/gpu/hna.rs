@@ -9,7 +9,7 @@ use crate::crowd::twin::INF;
 use crate::crowd::twin_hna::{HnaGraph, HnaResult, Tally, CHAIN};
 use crate::crowd::{Batch, World};
 use crate::space::Space;
-use std::time::Instant;
+use web_time::Instant;
 
 const SOURCE: &str = concat!(
     include_str!("../../shaders/bounded.wgsl"),

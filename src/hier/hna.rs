@@ -13,7 +13,7 @@ use super::query::{Connect, HierQuery};
 use crate::space::plane_distance as dist;
 use crate::space::{NavmeshSpace, NodeId, Space};
 use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 
 impl HierBase for NavmeshSpace {
     fn leave_from(&self, point: [f64; 2], n: NodeId, m: NodeId, edge: f64) -> f64 {

@@ -15,7 +15,7 @@ use super::local::HierBase;
 use super::query::{Connect, HierQuery};
 use crate::space::{GridSpace, NodeId, Space, DIRS};
 use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 
 impl HierBase for GridSpace {
     fn smooth(&self, path: &[NodeId], reach: u32) -> Option<Vec<NodeId>> {

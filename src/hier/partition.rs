@@ -162,12 +162,14 @@ pub fn grow(g: &Csr, mu: usize) -> Vec<u32> {
 }
 
 /// Held while METIS partitions.
+#[cfg(not(target_arch = "wasm32"))]
 static METIS: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// Set (to anything) in the environment, every METIS call fails as METIS fails: how the tests
 /// reach what a failed partition does on inputs METIS never fails on.
 pub const FAIL_METIS_VAR: &str = "PATHLAB_FAIL_METIS";
 
+#[cfg(not(target_arch = "wasm32"))]
 fn forced_failure() -> bool {
     std::env::var_os(FAIL_METIS_VAR).is_some()
 }
@@ -183,9 +185,23 @@ fn forced_failure() -> bool {
 /// 0 vertices" and "You are trying to partition a graph into too many parts", and went on.
 /// No component of the 29 benchmark maps needs that many parts, so their hierarchies are as
 /// METIS alone makes them.
+///
+/// In a browser (wasm32) there is no METIS: it is C, and `wasm32-unknown-unknown` has no C
+/// library to build it with. Every call there ends with [`NO_METIS_ON_THE_WEB`], even where
+/// one part would do without METIS, so that a hierarchy is METIS's on every map or refused.
 pub fn kway(g: &Csr, mu: usize) -> Result<Vec<u32>, String> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = (g, mu);
+        Err(NO_METIS_ON_THE_WEB.into())
+    }
+    #[cfg(not(target_arch = "wasm32"))]
     Ok(connected_parts(g, &split(g, mu.max(1))?))
 }
+
+/// Why a hierarchy cannot be built in a browser.
+pub const NO_METIS_ON_THE_WEB: &str =
+    "hierarchies need the desktop app: METIS is C, and the web build has no C library";
 
 /// Parts in one METIS call at most.
 pub const MAX_PARTS: usize = 8192;
@@ -193,6 +209,7 @@ pub const MAX_PARTS: usize = 8192;
 pub const PIECE_PARTS: usize = 1024;
 
 /// Parts of about μ nodes of every component of `g` (not yet made connected).
+#[cfg(not(target_arch = "wasm32"))]
 fn split(g: &Csr, mu: usize) -> Result<Vec<u32>, String> {
     let comp = components(g);
     let ncomp = comp.iter().map(|&c| c as usize + 1).max().unwrap_or(0);
@@ -246,6 +263,7 @@ fn split(g: &Csr, mu: usize) -> Result<Vec<u32>, String> {
 
 /// The subgraph of `g` on `nodes`, numbered by their order there (`local` is scratch the
 /// size of `g`).
+#[cfg(not(target_arch = "wasm32"))]
 fn induced(g: &Csr, nodes: &[u32], local: &mut [u32]) -> Csr {
     for (i, &n) in nodes.iter().enumerate() {
         local[n as usize] = i as u32;
@@ -268,6 +286,7 @@ fn induced(g: &Csr, nodes: &[u32], local: &mut [u32]) -> Csr {
 }
 
 /// METIS's k-way partition of connected `g` into `k` parts (part ids 0..k).
+#[cfg(not(target_arch = "wasm32"))]
 fn metis_kway(g: &Csr, k: usize) -> Result<Vec<u32>, String> {
     let xadj: Vec<metis::Idx> = g.xadj.iter().map(|&x| x as metis::Idx).collect();
     let adjncy: Vec<metis::Idx> = g.adj.iter().map(|&x| x as metis::Idx).collect();

@@ -237,14 +237,6 @@ impl HierSearch {
             _ => None,
         }
     }
-
-    /// Why the abstraction could not be built, if it could not.
-    pub fn failure(&self) -> Option<&str> {
-        match &self.stage {
-            Stage::Failed(e) => Some(e),
-            _ => None,
-        }
-    }
 }
 
 impl SearchState for HierSearch {
@@ -292,6 +284,14 @@ impl SearchState for HierSearch {
     fn preparing(&self) -> Option<f32> {
         match &self.stage {
             Stage::Waiting(_, progress) => Some(progress()),
+            _ => None,
+        }
+    }
+
+    /// Why the abstraction could not be built, if it could not.
+    fn failure(&self) -> Option<&str> {
+        match &self.stage {
+            Stage::Failed(e) => Some(e),
             _ => None,
         }
     }

@@ -149,6 +149,13 @@ pub trait SearchState {
     fn preparing(&self) -> Option<f32> {
         None
     }
+
+    /// Why the search could not run at all, if it could not: the data it prepares could not
+    /// be built (a hierarchy whose partition failed, or one asked for in the web build, which
+    /// has no METIS). Its status is then `NoPath`; this says that no search took place.
+    fn failure(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// A search for one query on a space `S`, advanced by `step`.

@@ -8,7 +8,7 @@ use super::params::Params;
 use crate::space::{NodeId, Space};
 use std::any::Any;
 use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 
 /// A structure built once per world for an algorithm's queries. Kept in flat arrays behind an
 /// `Arc`, so threads (and, for the GPU's, buffers) read it as it is.

@@ -9,7 +9,7 @@ use crate::space::{NodeId, Space};
 use std::any::Any;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock};
-use std::time::Instant;
+use web_time::Instant;
 
 /// Prepared data that reports its progress while it is built.
 pub trait Background<S: Space>: Prepared<S> {

@@ -10,7 +10,7 @@ use crate::experiment::dynamic::DynamicMap;
 use crate::map::{Cell, Grid, Rect};
 use crate::space::NodeId;
 use rustc_hash::FxHashSet;
-use std::time::Instant;
+use web_time::Instant;
 
 /// One view's agent.
 #[derive(Clone, Debug, Default)]

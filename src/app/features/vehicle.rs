@@ -316,7 +316,7 @@ fn plan(
     cap: u64,
     tick: &dyn Fn() -> bool,
 ) -> Result<VehicleResult, String> {
-    let t0 = std::time::Instant::now();
+    let t0 = web_time::Instant::now();
     let goal = test.pose;
     model.check_pose("start", &start)?;
     model.check_pose("goal", &goal)?;

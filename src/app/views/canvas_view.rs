@@ -71,8 +71,13 @@ impl PathlabApp {
             .map_or(String::new(), |f| {
                 format!(" — building its {}: {:.0}%", "abstraction", 100.0 * f)
             });
+        // A search that could not run says why where its picture would be.
+        let failed = self.work.views[i]
+            .run
+            .failure()
+            .map_or(String::new(), |why| format!(" — not run: {why}"));
         let title = format!(
-            "{}{}{sol}{preparing}",
+            "{}{}{sol}{preparing}{failed}",
             self.work.views[i].run.choice.label(),
             if other.is_some() { " — diff" } else { "" }
         );

@@ -14,7 +14,7 @@ use crate::map::voxel_mesh;
 use crate::trace::NodeState;
 use eframe::egui;
 use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 
 /// Worlds up to this many voxels mesh their search sets within the frame; larger ones on a
 /// worker thread, the view showing the last finished mesh meanwhile.

@@ -2,13 +2,14 @@
 //! field), dropped files and the recovery file (a run's exports and traces: `run_files`).
 
 use crate::app::crowd::CrowdWindow;
-use crate::app::files::{self, DialogPurpose, PendingDialog};
+use crate::app::files::{self, DialogPurpose};
 use crate::app::jobs::{Job, Polled};
 use crate::app::{path_prompt, AlgoChoice, Document, PathlabApp, PendingAction, Prompt};
 use crate::map::Cell;
 use eframe::egui;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 impl PathlabApp {
     /// Where unsaved work is written: this instance's recovery slot.
@@ -35,6 +36,8 @@ impl PathlabApp {
 
     /// The folder file questions start in: the document's, else the last file's, else the
     /// working folder.
+    // The web build asks for no file yet (files::NO_FILES_ON_THE_WEB).
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     pub(in crate::app) fn file_folder(&self) -> PathBuf {
         self.work
             .doc
@@ -54,6 +57,12 @@ impl PathlabApp {
         if self.asking_file() {
             return;
         }
+        #[cfg(target_arch = "wasm32")]
+        {
+            let _ = (purpose, suggested);
+            self.report_error("Files", files::NO_FILES_ON_THE_WEB.into());
+        }
+        #[cfg(not(target_arch = "wasm32"))]
         if self.files.no_portal {
             self.files.path_prompt = Some(path_prompt::PathPrompt::new(
                 purpose,
@@ -61,7 +70,7 @@ impl PathlabApp {
                 suggested,
             ));
         } else {
-            self.files.dialog = Some(PendingDialog::spawn(purpose, suggested));
+            self.files.dialog = Some(files::PendingDialog::spawn(purpose, suggested));
         }
     }
 
@@ -442,6 +451,11 @@ impl PathlabApp {
                 .collect()
         });
         if let Some(p) = dropped.into_iter().next() {
+            // A dropped file on the web has a name and no path to open it by.
+            if cfg!(target_arch = "wasm32") {
+                self.report_error("Files", files::NO_FILES_ON_THE_WEB.into());
+                return;
+            }
             self.request(PendingAction::Open(Some(p)));
         }
     }
@@ -462,7 +476,10 @@ impl PathlabApp {
             }
             self.files.recovery_job = None;
         }
+        // A page has no file to write to (the browser's storage will hold it): said once, at
+        // the start (`PathlabApp::new`), rather than at every edit.
         if !self.work.doc.dirty
+            || cfg!(target_arch = "wasm32")
             || self.work.doc.revision == self.files.recovery_written
             || self.files.recovery_at.elapsed() < Duration::from_secs(2)
             || self.opts.screenshot.is_some()

@@ -113,8 +113,9 @@ impl DialogPurpose {
     }
 }
 
-/// How a native dialog ended.
+/// How a native dialog ended (the web build opens none yet: NO_FILES_ON_THE_WEB).
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 pub enum DialogResult {
     Chosen(PathBuf),
     Cancelled,
@@ -122,6 +123,7 @@ pub enum DialogResult {
     Unavailable,
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// A dialog that answers faster than this without a file did not open: nobody cancels a
 /// file dialog within a quarter second, while a missing desktop portal answers at once.
 const NO_DIALOG_WITHIN: std::time::Duration = std::time::Duration::from_millis(250);
@@ -133,6 +135,11 @@ pub fn portal_missing() -> bool {
         || std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none()
 }
 
+/// Why a page opens, saves and restores no files: it has no file system. The app says so
+/// where a file is asked for or dropped, rather than offering a path that cannot open.
+pub const NO_FILES_ON_THE_WEB: &str =
+    "Files need the desktop app for now: the web build opens, saves and exports no files yet";
+
 /// A native file dialog running on its own thread, so the UI keeps drawing.
 pub struct PendingDialog {
     pub purpose: DialogPurpose,
@@ -143,9 +150,10 @@ pub struct PendingDialog {
 
 impl PendingDialog {
     /// Opens a dialog for `purpose`.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn spawn(purpose: DialogPurpose, suggested: &str) -> PendingDialog {
         let name = suggested.to_string();
-        let asked = std::time::Instant::now();
+        let asked = web_time::Instant::now();
         let job = Job::spawn("file dialog", 0, move |_| {
             let d = rfd::AsyncFileDialog::new();
             let fut = async move {

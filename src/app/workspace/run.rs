@@ -9,7 +9,8 @@ use crate::space::NodeId;
 use crate::trace::{EventKind, Recorder};
 use crate::world::AnySearch;
 use crate::world::AnySpace;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// A scan of jump point search: where it started, where it ended, whether at a jump point.
 pub type Scan = (NodeId, NodeId, bool);
@@ -310,6 +311,11 @@ impl Run {
     /// While the search waits for data it prepares on a thread: the fraction done.
     pub fn preparing(&self) -> Option<f32> {
         self.search.state().preparing()
+    }
+
+    /// Why the search could not run at all (its hierarchy could not be built), if it could not.
+    pub fn failure(&self) -> Option<&str> {
+        self.search.state().failure()
     }
 
     /// Advances the search for about `budget`, recording every event.

@@ -174,6 +174,8 @@ impl PathlabApp {
             }
             crate::search::Status::Found | crate::search::Status::NoPath => r.doing().into(),
         };
+        // A search that could not run (its hierarchy was not built) says why, not "no path".
+        let state = r.failure().map_or(state, |why| format!("not run: {why}"));
         let own = if self.work.views.len() > 1 && r.steps() != self.max_steps() {
             format!(" (its step {} of {})", r.shown, r.steps())
         } else {

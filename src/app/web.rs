@@ -1,0 +1,71 @@
+//! The page: the app in a browser, drawn by eframe's web runner with WebGL2 (glow) on the
+//! `<canvas id="pathlab">` of `web/index.html`; `web/build.sh` builds the site (docs/web.md).
+//!
+//! A link can name a lesson: `#lesson=3` opens lesson 3 at its first step, as `--lesson 3`
+//! does on the desktop. A hash that names nothing pathlab knows is said in the status line.
+
+use super::{launch, Options, PathlabApp};
+use eframe::wasm_bindgen::JsCast as _;
+use wasm_bindgen::prelude::wasm_bindgen;
+
+/// The canvas the page draws on, and the line that shows while the module loads (and why the
+/// app could not start, if it could not).
+const CANVAS: &str = "pathlab";
+const STATUS: &str = "pathlab-status";
+
+/// Starts the app on the page's canvas; the JS glue calls this once the module is loaded.
+#[wasm_bindgen(start)]
+pub fn start() {
+    wasm_bindgen_futures::spawn_local(async {
+        let outcome = run().await;
+        let Some(line) = document().and_then(|d| d.get_element_by_id(STATUS)) else {
+            return;
+        };
+        match outcome {
+            Ok(()) => line.remove(),
+            Err(e) => line.set_text_content(Some(&format!("pathlab could not start: {e}"))),
+        }
+    });
+}
+
+fn document() -> Option<eframe::web_sys::Document> {
+    eframe::web_sys::window()?.document()
+}
+
+async fn run() -> Result<(), String> {
+    let canvas = document()
+        .and_then(|d| d.get_element_by_id(CANVAS))
+        .ok_or_else(|| format!("the page has no <canvas id=\"{CANVAS}\">"))?
+        .dyn_into::<eframe::web_sys::HtmlCanvasElement>()
+        .map_err(|_| format!("#{CANVAS} is not a <canvas>"))?;
+    let (opts, note) = match launch::from_link(&eframe::web::location_hash()) {
+        Ok(opts) => (opts, None),
+        Err(e) => (Options::default(), Some(e)),
+    };
+    let web = eframe::WebOptions {
+        // As on the desktop (launch.rs): flat colours need no dithering.
+        dithering: false,
+        // The 3D view needs a depth buffer.
+        depth_buffer: 24,
+        ..Default::default()
+    };
+    eframe::WebRunner::new()
+        .start(
+            canvas,
+            web,
+            Box::new(move |cc| {
+                let first_start = opts.lesson.is_none();
+                let mut app = PathlabApp::new(opts);
+                launch::restore(&mut app, cc.storage, first_start);
+                if let Some(note) = note {
+                    app.status = note;
+                }
+                Ok(Box::new(app))
+            }),
+        )
+        .await
+        .map_err(|e| {
+            e.as_string()
+                .unwrap_or_else(|| "the web runner refused the canvas".into())
+        })
+}
