@@ -30,10 +30,12 @@ use ui::{bottom, help, inspector, palette, panels, path_prompt, world_panels};
 use views::{camera, canvas, canvas_draw, legend, texture, view3d, view3d_gl, view3d_mesh};
 use workspace::Workspace;
 use workspace::{
-    choice, document, envelope, file_actions, files, oracle, prepared, problems, run, timeline,
+    breakpoints, choice, document, envelope, file_actions, files, oracle, prepared, problems, run,
+    timeline,
 };
 use worlds::{knowledge, view_world};
 
+pub use breakpoints::Breakpoints;
 pub use command::Command;
 pub use document::{Document, Touched};
 pub use features::agent::AgentCommand;
@@ -48,7 +50,7 @@ pub use launch::run;
 pub use launch::Options;
 pub use legend::legend_names;
 pub use problems::{Order as ProblemOrder, ProblemList};
-pub use run::{AlgoChoice, Breakpoints, Run};
+pub use run::{AlgoChoice, Run};
 pub use view_world::ViewWorld;
 pub use worlds::knowledge::KnowledgeCommand;
 

@@ -1,10 +1,10 @@
 //! `pathlab experiment …`: the theses' experiments from the command line.
 
+use super::experiment_csv::{write_csv, write_csv_and_table};
 use super::LateProgress;
 use anyhow::{bail, Result};
 use pathlab::experiment::dynamic::{self, run_experiment, DynAlgo, MapKind, Setup};
 use pathlab::experiment::mantysalo2024;
-use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
@@ -587,25 +587,4 @@ pub fn run(e: Experiment) -> Result<i32> {
             })
         }
     }
-}
-
-/// The CSV to its file (the table then on stdout) or to stdout (the table on stderr, so the
-/// CSV stays clean for a pipe).
-fn write_csv_and_table(to: Option<PathBuf>, text: &str, table: &str) -> Result<()> {
-    let to_file = to.is_some();
-    write_csv(to, text)?;
-    if to_file {
-        print!("{table}");
-    } else {
-        eprint!("{table}");
-    }
-    Ok(())
-}
-
-fn write_csv(to: Option<PathBuf>, text: &str) -> Result<()> {
-    match to {
-        Some(p) => pathlab::map::io::write_atomic(&p, text.as_bytes())?,
-        None => std::io::stdout().write_all(text.as_bytes())?,
-    }
-    Ok(())
 }

@@ -5,6 +5,7 @@ mod agents;
 mod agents_gpu;
 mod convert;
 mod experiment;
+mod experiment_csv;
 mod hier;
 mod hier_bench;
 mod suites;

@@ -1,6 +1,7 @@
 //! The workspace: the document, its runs and their timeline, files and problems, apart from
 //! the UI that shows them.
 
+pub(crate) mod breakpoints;
 pub(crate) mod changes;
 pub(crate) mod choice;
 pub(crate) mod document;
