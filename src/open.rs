@@ -6,8 +6,8 @@
 //! above the worlds they run on.
 
 use crate::map::io::{
-    check_problem, check_problem3, extension, read_3dmap, read_3dscen, read_map, read_png,
-    read_scen, read_text, IoError, Problem, Problem3,
+    check_problem, check_problem3, extension, input_exists, read_3dmap, read_3dscen, read_map,
+    read_png, read_scen, read_text, IoError, Problem, Problem3,
 };
 use crate::map::voxel::VoxelGrid;
 use crate::map::{Connectivity, Grid, TerrainRule};
@@ -93,7 +93,7 @@ pub fn open_world(path: &Path, rules: (Connectivity, TerrainRule)) -> Result<Ope
                 .map(PathBuf::from);
             let map = std::iter::once(dir.join(&name))
                 .chain(stripped)
-                .find(|p| p.is_file())
+                .find(|p| input_exists(p))
                 .ok_or_else(|| {
                     format(format!(
                         "cannot find {name}, the map this scenario names (looked beside it)"
@@ -303,7 +303,7 @@ fn scen_map(scen: &Path, first: Option<&Problem>) -> Option<PathBuf> {
         .to_string_lossy()
         .strip_suffix(".scen")
         .map(PathBuf::from);
-    named.into_iter().chain(stripped).find(|p| p.is_file())
+    named.into_iter().chain(stripped).find(|p| input_exists(p))
 }
 
 /// Refuses an algorithm the registry does not offer on `world` (GPS of the brain on squares).

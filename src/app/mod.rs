@@ -20,6 +20,8 @@ mod ui;
 mod views;
 #[cfg(target_arch = "wasm32")]
 mod web;
+#[cfg(target_arch = "wasm32")]
+mod web_files;
 mod workspace;
 mod worlds;
 
@@ -146,6 +148,9 @@ enum Prompt {
 #[derive(Clone, Debug, PartialEq)]
 enum PendingAction {
     Open(Option<PathBuf>),
+    /// Open files given by name and contents (a page's picked or dropped files; the first
+    /// scenario among them, else the first, with the others beside it).
+    OpenGiven(Vec<(PathBuf, Vec<u8>)>),
     New,
     /// The map as another family's world (hexes, a navmesh), in a new unsaved document (the
     /// square one is saved first or kept).
@@ -315,11 +320,11 @@ impl PathlabApp {
         }
 
         if cfg!(target_arch = "wasm32") {
-            // A page keeps no recovery file yet (the settings are kept, in the browser's
-            // storage): said where the user looks first, since nothing refuses later.
-            app.status = "Web build: the maps, examples and lessons are here; files need the \
-                          desktop app for now, and unsaved work goes when the page closes"
-                .into();
+            // A page's recovery file is in the browser's local storage.
+            #[cfg(target_arch = "wasm32")]
+            if web_files::stored(web_files::RECOVERY_KEY).is_some() && opts.lesson.is_none() {
+                app.prompt = Some(Prompt::Recover);
+            }
         } else if opts.screenshot.is_none() && !opts.scrub_test {
             // Each running instance owns one recovery slot, so a second window never offers
             // to restore (and so take over) the first one's unsaved work.

@@ -169,6 +169,12 @@ pub(crate) struct FileState {
     pub recovery_written: u64,
     pub recovery_at: Instant,
     pub recovery_job: Option<Job<Result<(), String>>>,
+    /// Files the browser is reading for the app: picked for this purpose, or dropped (`None`).
+    #[cfg(target_arch = "wasm32")]
+    pub arriving: Option<(
+        Option<crate::app::DialogPurpose>,
+        crate::app::web_files::Arriving,
+    )>,
 }
 
 impl FileState {
@@ -182,6 +188,8 @@ impl FileState {
             recovery_written: 0,
             recovery_at: Instant::now(),
             recovery_job: None,
+            #[cfg(target_arch = "wasm32")]
+            arriving: None,
         }
     }
 }

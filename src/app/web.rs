@@ -54,6 +54,10 @@ async fn run() -> Result<(), String> {
             canvas,
             web,
             Box::new(move |cc| {
+                // A page has no file system: what the app writes is downloaded, and picked
+                // files wake it when they have been read.
+                crate::map::io::write_files_to(super::web_files::download);
+                super::web_files::wake_with(&cc.egui_ctx);
                 let first_start = opts.lesson.is_none();
                 let mut app = PathlabApp::new(opts);
                 launch::restore(&mut app, cc.storage, first_start);

@@ -29,7 +29,7 @@ pub enum Answer {
 
 impl PathPrompt {
     /// A prompt in `folder`, with `suggested` as the file name for saves.
-    // The web build asks for no file yet (files::NO_FILES_ON_THE_WEB).
+    // A page asks the browser's file picker instead (`web_files`).
     #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     pub fn new(purpose: DialogPurpose, folder: PathBuf, suggested: &str) -> PathPrompt {
         let text = if purpose.opens() || suggested.is_empty() {

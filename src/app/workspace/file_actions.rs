@@ -3,7 +3,9 @@
 
 use crate::app::crowd::CrowdWindow;
 use crate::app::files::{self, DialogPurpose};
-use crate::app::jobs::{Job, Polled};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::app::jobs::Job;
+use crate::app::jobs::Polled;
 use crate::app::{path_prompt, AlgoChoice, Document, PathlabApp, PendingAction, Prompt};
 use crate::map::Cell;
 use eframe::egui;
@@ -36,7 +38,7 @@ impl PathlabApp {
 
     /// The folder file questions start in: the document's, else the last file's, else the
     /// working folder.
-    // The web build asks for no file yet (files::NO_FILES_ON_THE_WEB).
+    // A page asks the browser's file picker instead (`web_files`).
     #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     pub(in crate::app) fn file_folder(&self) -> PathBuf {
         self.work
@@ -57,10 +59,16 @@ impl PathlabApp {
         if self.asking_file() {
             return;
         }
+        // A page asks the browser's file picker for a file to read, and writes a file as a
+        // download named as suggested (the browser may ask where).
         #[cfg(target_arch = "wasm32")]
-        {
-            let _ = (purpose, suggested);
-            self.report_error("Files", files::NO_FILES_ON_THE_WEB.into());
+        if purpose.opens() {
+            match crate::app::web_files::Arriving::picked(purpose.extensions()) {
+                Ok(p) => self.files.arriving = Some((Some(purpose), p)),
+                Err(e) => self.report_error("Files", format!("The file picker did not open: {e}")),
+            }
+        } else {
+            self.file_chosen(purpose, PathBuf::from(suggested));
         }
         #[cfg(not(target_arch = "wasm32"))]
         if self.files.no_portal {
@@ -76,6 +84,8 @@ impl PathlabApp {
 
     /// Removes the recovery file (after a save, or when the user discards it).
     pub fn clear_recovery(&mut self) {
+        #[cfg(target_arch = "wasm32")]
+        crate::app::web_files::forget(crate::app::web_files::RECOVERY_KEY);
         self.flush_recovery();
         let _ = std::fs::remove_file(self.recovery_file());
     }
@@ -86,8 +96,20 @@ impl PathlabApp {
         self.prompt = Some(Prompt::Error(title.into(), message));
     }
 
+    /// Opens files given by name and contents, as a page's picked or dropped files arrive (the
+    /// first scenario among them, else the first; the others are read as if beside it), after
+    /// the unsaved-changes question.
+    pub fn open_given(&mut self, given: Vec<(PathBuf, Vec<u8>)>) {
+        self.request(PendingAction::OpenGiven(given));
+    }
+
     /// Opens a file now (no prompt).
     pub fn open_now(&mut self, path: &std::path::Path) -> Result<(), String> {
+        if files::is_trace(path) {
+            // A Posthoc trace opens as a view on the map that is open.
+            self.open_trace(path);
+            return Ok(());
+        }
         if let Some(run) = files::run_file(path) {
             return self.open_run_file(path, run);
         }
@@ -255,6 +277,15 @@ impl PathlabApp {
             PendingAction::Open(None) => {
                 self.ask_file(DialogPurpose::Open, "");
             }
+            PendingAction::OpenGiven(given) => {
+                let Some(main) = files::main_file(&given) else {
+                    return;
+                };
+                let opened = crate::map::io::reading_given(given, || self.open_now(&main));
+                if let Err(e) = opened {
+                    self.report_error("Could not open the file", e);
+                }
+            }
             PendingAction::New => {
                 if crate::app::worlds::ui_of(&self.work.doc.world).new_document(self) {
                     return;
@@ -354,6 +385,26 @@ impl PathlabApp {
     }
 
     pub(in crate::app) fn poll_dialog(&mut self, ctx: &egui::Context) {
+        // The picked or dropped files, once the browser has read them.
+        #[cfg(target_arch = "wasm32")]
+        if let Some((purpose, arriving)) = &self.files.arriving {
+            let purpose = *purpose;
+            if let Some(given) = arriving.poll() {
+                self.files.arriving = None;
+                match (purpose, files::main_file(&given)) {
+                    (_, None) => self.status = "Cancelled".into(),
+                    // Dropped: asked about unsaved changes now, as a dropped file is.
+                    (None, Some(_)) => self.open_given(given),
+                    // Picked for File ▸ Open: asked before the picker opened.
+                    (Some(DialogPurpose::Open), Some(_)) => {
+                        self.perform(PendingAction::OpenGiven(given))
+                    }
+                    (Some(purpose), Some(main)) => {
+                        crate::map::io::reading_given(given, || self.file_chosen(purpose, main))
+                    }
+                }
+            }
+        }
         if let Some(p) = &mut self.files.path_prompt {
             match p.show(ctx) {
                 Some(path_prompt::Answer::Chosen(path)) => {
@@ -443,20 +494,29 @@ impl PathlabApp {
     }
 
     pub(in crate::app) fn dropped_files(&mut self, ctx: &egui::Context) {
-        let dropped: Vec<PathBuf> = ctx.input(|i| {
-            i.raw
-                .dropped_files
-                .iter()
-                .map(|f| f.path().to_path_buf())
-                .collect()
-        });
-        if let Some(p) = dropped.into_iter().next() {
-            // A dropped file on the web has a name and no path to open it by.
-            if cfg!(target_arch = "wasm32") {
-                self.report_error("Files", files::NO_FILES_ON_THE_WEB.into());
-                return;
+        // A page's dropped files are read by the browser first (their bytes come later), and
+        // all of them are given together, so a scenario dropped with its map finds it.
+        #[cfg(target_arch = "wasm32")]
+        {
+            let dropped = ctx.input(|i| i.raw.dropped_files.clone());
+            if !dropped.is_empty() {
+                let arriving = crate::app::web_files::Arriving::dropped(dropped);
+                self.files.arriving = Some((None, arriving));
             }
-            self.request(PendingAction::Open(Some(p)));
+            return;
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let dropped: Vec<PathBuf> = ctx.input(|i| {
+                i.raw
+                    .dropped_files
+                    .iter()
+                    .map(|f| f.path().to_path_buf())
+                    .collect()
+            });
+            if let Some(p) = dropped.into_iter().next() {
+                self.request(PendingAction::Open(Some(p)));
+            }
         }
     }
 
@@ -476,10 +536,7 @@ impl PathlabApp {
             }
             self.files.recovery_job = None;
         }
-        // A page has no file to write to (the browser's storage will hold it): said once, at
-        // the start (`PathlabApp::new`), rather than at every edit.
         if !self.work.doc.dirty
-            || cfg!(target_arch = "wasm32")
             || self.work.doc.revision == self.files.recovery_written
             || self.files.recovery_at.elapsed() < Duration::from_secs(2)
             || self.opts.screenshot.is_some()
@@ -490,10 +547,22 @@ impl PathlabApp {
             .work
             .doc
             .to_project(&self.user_grid(), self.algo_settings(None));
-        let path = self.recovery_file();
-        self.files.recovery_job = Some(Job::spawn("recovery file", 0, move |_| {
-            files::write_recovery(&path, &project)
-        }));
+        // A page keeps it in local storage, written here: a page has no thread to hand it to,
+        // and storing a megabyte takes a few milliseconds.
+        #[cfg(target_arch = "wasm32")]
+        {
+            use crate::app::web_files::{store, RECOVERY_KEY};
+            if let Err(e) = project.to_text().and_then(|t| store(RECOVERY_KEY, &t)) {
+                self.status = format!("Cannot keep the unsaved work in the page: {e}");
+            }
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let path = self.recovery_file();
+            self.files.recovery_job = Some(Job::spawn("recovery file", 0, move |_| {
+                files::write_recovery(&path, &project)
+            }));
+        }
         self.files.recovery_written = self.work.doc.revision;
         self.files.recovery_at = Instant::now();
     }
@@ -508,7 +577,17 @@ impl PathlabApp {
     /// Restores the recovery file as an unsaved document.
     pub(in crate::app) fn recover(&mut self) {
         let p = self.recovery_file();
-        match files::load(&p, (self.work.doc.moves, self.work.doc.rule)) {
+        let rules = (self.work.doc.moves, self.work.doc.rule);
+        #[cfg(target_arch = "wasm32")]
+        let loaded = {
+            use crate::app::web_files::{stored, RECOVERY_KEY};
+            let text = stored(RECOVERY_KEY).unwrap_or_default();
+            let given = vec![(p.clone(), text.into_bytes())];
+            crate::map::io::reading_given(given, || files::load(&p, rules))
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        let loaded = files::load(&p, rules);
+        match loaded {
             Ok(l) => {
                 let s = l.start.unwrap_or((0, 0));
                 let g = l.goal.unwrap_or((1, 0));

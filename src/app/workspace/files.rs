@@ -35,7 +35,21 @@ pub fn run_map(run: &Path, map: &str) -> Option<PathBuf> {
         dir.join(named.file_name().unwrap_or_default()),
     ]
     .into_iter()
-    .find(|p| p.is_file())
+    .find(|p| io::input_exists(p))
+}
+
+/// The file of several given together that is opened: the first scenario (its map is among
+/// the others), else the first.
+pub fn main_file(given: &[(PathBuf, Vec<u8>)]) -> Option<PathBuf> {
+    let scenario = given
+        .iter()
+        .find(|(p, _)| matches!(ext(p).as_str(), "scen" | "3dscen"));
+    scenario.or(given.first()).map(|(p, _)| p.clone())
+}
+
+/// Whether `path` is a search trace (Posthoc's YAML, or its JSON), opened as a view.
+pub fn is_trace(path: &Path) -> bool {
+    matches!(ext(path).as_str(), "yaml" | "yml" | "json")
 }
 
 fn ext(path: &Path) -> String {
@@ -113,7 +127,7 @@ impl DialogPurpose {
     }
 }
 
-/// How a native dialog ended (the web build opens none yet: NO_FILES_ON_THE_WEB).
+/// How a native dialog ended (a page asks the browser's file picker instead: `web_files`).
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 pub enum DialogResult {
@@ -134,11 +148,6 @@ pub fn portal_missing() -> bool {
     std::env::var_os("PATHLAB_NO_PORTAL").is_some_and(|v| v != "0")
         || std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none()
 }
-
-/// Why a page opens, saves and restores no files: it has no file system. The app says so
-/// where a file is asked for or dropped, rather than offering a path that cannot open.
-pub const NO_FILES_ON_THE_WEB: &str =
-    "Files need the desktop app for now: the web build opens, saves and exports no files yet";
 
 /// A native file dialog running on its own thread, so the UI keeps drawing.
 pub struct PendingDialog {
@@ -307,6 +316,7 @@ pub fn recovery_path() -> PathBuf {
 }
 
 /// Writes the recovery file (a project holding the unsaved map) to `p`, atomically.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn write_recovery(p: &Path, project: &crate::project::Project) -> Result<(), String> {
     if let Some(dir) = p.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;

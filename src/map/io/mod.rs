@@ -5,6 +5,7 @@ mod guard;
 mod movingai;
 mod png;
 mod scen;
+mod source;
 mod warframe;
 
 #[cfg(feature = "gui")]
@@ -13,6 +14,7 @@ pub use guard::{guard_inputs, resolve};
 pub use movingai::{parse_map, read_map, write_map, write_map_file};
 pub use png::{decode_png, read_png, PNG_DARK_THRESHOLD};
 pub use scen::{check_problem, parse_scen, read_scen, write_scen, write_scen_file, Problem};
+pub use source::{input_exists, reading_given};
 pub use warframe::{
     check_problem3, parse_3dmap, parse_3dscen, read_3dmap, read_3dscen, write_3dmap,
     write_3dmap_file, write_3dscen, Problem3,
@@ -68,7 +70,11 @@ pub fn read_text_file(path: &Path) -> Result<String, IoError> {
 }
 
 pub(crate) fn read_text(path: &Path) -> Result<String, IoError> {
-    let bytes = read_bytes(path)?;
+    utf8(read_bytes(path)?, path)
+}
+
+/// `bytes` as text, or the line of `path` where they stop being UTF-8.
+pub(crate) fn utf8(bytes: Vec<u8>, path: &Path) -> Result<String, IoError> {
     String::from_utf8(bytes).map_err(|e| {
         let upto = &e.as_bytes()[..e.utf8_error().valid_up_to()];
         let line = upto.iter().filter(|&&b| b == b'\n').count() + 1;
@@ -78,17 +84,33 @@ pub(crate) fn read_text(path: &Path) -> Result<String, IoError> {
 
 /// Reads a whole input file: a regular file within [`crate::limits::MAX_FILE_BYTES`].
 pub(crate) fn read_bytes(path: &Path) -> Result<Vec<u8>, IoError> {
-    guard::note_read(path);
-    crate::limits::read_input(path).map_err(|error| IoError::Os {
-        file: path.to_path_buf(),
-        error,
-    })
+    let given = source::given_bytes(path);
+    if given.is_none() {
+        guard::note_read(path);
+    }
+    given
+        .unwrap_or_else(|| crate::limits::read_input(path))
+        .map_err(|error| IoError::Os {
+            file: path.to_path_buf(),
+            error,
+        })
 }
 
 /// Writes a file atomically: a temporary file beside it, then a rename, so a crash never leaves
 /// a half-written file in place of the user's.
 pub fn write_atomic(path: &Path, data: &[u8]) -> Result<(), IoError> {
     write_all_atomic(&[(path, data)])
+}
+
+/// Where written files go instead of the disk, once set: a browser page has no file system, so
+/// the web app hands each file it writes (a save, an export) to the browser as a download.
+static HAND_OVER: std::sync::OnceLock<fn(&Path, &[u8]) -> Result<(), String>> =
+    std::sync::OnceLock::new();
+
+/// Sends every file written from now on to `hand_over` (its name and contents) instead of the
+/// disk; the first call wins. The web app calls this once, at its start.
+pub fn write_files_to(hand_over: fn(&Path, &[u8]) -> Result<(), String>) {
+    let _ = HAND_OVER.set(hand_over);
 }
 
 /// Writes several files all or nothing: every one to a temporary file beside it first, and only
@@ -107,6 +129,15 @@ pub fn write_all_atomic(files: &[(&Path, &[u8])]) -> Result<(), IoError> {
     };
     for (path, _) in files {
         guard::check_output(path)?;
+    }
+    if let Some(hand_over) = HAND_OVER.get() {
+        for (path, data) in files {
+            hand_over(path, data).map_err(|msg| IoError::Format {
+                file: path.to_path_buf(),
+                msg,
+            })?;
+        }
+        return Ok(());
     }
     let targets: Vec<Target> = (files.iter())
         .map(|(path, _)| Target::of(path).map_err(|e| os(path, e)))
