@@ -2,7 +2,8 @@
 //! native file dialog, the recovery file, the timing of a finished run, the 3D view's meshes)
 //! runs as a [`Job`] — a named worker thread with progress and a cancel flag, whose result the
 //! owner polls once a frame and never waits for on the UI thread. In a browser there are no
-//! threads: a job's work runs within [`Job::spawn`] (see there).
+//! threads: work written in slices ([`Job::sliced`]) runs a few milliseconds of slices in each
+//! frame's poll, with the same progress and Cancel; other work runs within [`Job::spawn`].
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -76,6 +77,80 @@ pub struct Job<T> {
     rx: Receiver<T>,
     /// Set once a poll has taken the result (or found the work lost).
     taken: Arc<AtomicBool>,
+    /// Work run in slices within the polls (a page's frames) rather than on a thread.
+    in_frames: Option<InFrames<T>>,
+}
+
+/// How long a poll runs a job's slices in a page: a frame's work for the job, leaving the
+/// rest of a 60 Hz frame for drawing.
+// The desktop runs slices on a thread; only a page (and this module's tests) polls them.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+const SLICE_BUDGET: std::time::Duration = std::time::Duration::from_millis(8);
+
+/// Sliced work run within polls: each poll runs slices until the work ends or the budget is
+/// spent.
+struct InFrames<T> {
+    step: Box<dyn FnMut(&Progress) -> Option<T>>,
+    budget: std::time::Duration,
+}
+
+thread_local! {
+    /// Wakes the app for the next frame while sliced work remains (set by the page).
+    static WAKE: RefCell<Option<Box<dyn Fn()>>> = const { RefCell::new(None) };
+}
+
+/// How the page asks for the next frame while sliced work remains.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub fn wake_with(wake: impl Fn() + 'static) {
+    WAKE.with(|w| *w.borrow_mut() = Some(Box::new(wake)));
+}
+
+impl<T: Send + 'static> Job<T> {
+    /// Starts work written in slices: `step` does a bounded piece of it (reporting progress,
+    /// checking Cancel) and returns the result once the work is done. On the desktop the
+    /// slices run one after another on a thread of their own; in a page, each poll runs slices
+    /// for a few milliseconds, so the page keeps drawing and the progress bar moves.
+    pub fn sliced<S: Send + 'static>(
+        name: &'static str,
+        total: u64,
+        mut state: S,
+        mut step: impl FnMut(&mut S, &Progress) -> Option<T> + Send + 'static,
+    ) -> Job<T> {
+        #[cfg(target_arch = "wasm32")]
+        return Job::in_frames(name, total, SLICE_BUDGET, move |p| step(&mut state, p));
+        #[cfg(not(target_arch = "wasm32"))]
+        Job::spawn(name, total, move |p| loop {
+            if let Some(t) = step(&mut state, p) {
+                break t;
+            }
+        })
+    }
+}
+
+impl<T: 'static> Job<T> {
+    /// Sliced work run within polls, `budget` per poll.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    fn in_frames(
+        name: &'static str,
+        total: u64,
+        budget: std::time::Duration,
+        step: impl FnMut(&Progress) -> Option<T> + 'static,
+    ) -> Job<T> {
+        let (_tx, rx) = channel();
+        let taken = Arc::new(AtomicBool::new(false));
+        OUTSTANDING.with(|o| o.borrow_mut().push((name, Arc::downgrade(&taken))));
+        Job {
+            name,
+            total,
+            progress: Arc::new(Progress::default()),
+            rx,
+            taken,
+            in_frames: Some(InFrames {
+                step: Box::new(step),
+                budget,
+            }),
+        }
+    }
 }
 
 impl<T: Send + 'static> Job<T> {
@@ -111,6 +186,7 @@ impl<T: Send + 'static> Job<T> {
             progress,
             rx,
             taken,
+            in_frames: None,
         }
     }
 }
@@ -126,6 +202,20 @@ impl<T> Drop for Job<T> {
 impl<T> Job<T> {
     /// Takes the result if it has come (call once a frame; it never blocks).
     pub fn poll(&mut self) -> Polled<T> {
+        if let Some(work) = &mut self.in_frames {
+            let start = web_time::Instant::now();
+            loop {
+                if let Some(t) = (work.step)(&self.progress) {
+                    self.in_frames = None;
+                    self.taken.store(true, Ordering::Relaxed);
+                    return Polled::Done(t);
+                }
+                if start.elapsed() >= work.budget {
+                    WAKE.with(|w| w.borrow().as_ref().map(|wake| wake()));
+                    return Polled::Running;
+                }
+            }
+        }
         let polled = match self.rx.try_recv() {
             Ok(t) => Polled::Done(t),
             Err(TryRecvError::Empty) => Polled::Running,
@@ -139,7 +229,14 @@ impl<T> Job<T> {
 
     /// Blocks until the result comes (tests, and before the app removes what the job writes);
     /// `None` when the work panicked.
-    pub fn wait(self) -> Option<T> {
+    pub fn wait(mut self) -> Option<T> {
+        if let Some(work) = &mut self.in_frames {
+            loop {
+                if let Some(t) = (work.step)(&self.progress) {
+                    return Some(t);
+                }
+            }
+        }
         self.rx.recv().ok()
     }
 
@@ -190,6 +287,47 @@ mod tests {
         assert!(job.cancelled());
         go.send(()).unwrap();
         assert_eq!(job.wait(), Some(-1));
+    }
+
+    #[test]
+    fn sliced_work_in_frames_moves_on_a_budget_per_poll_and_stops_when_cancelled() {
+        // 1,000 slices of 1 ms: a poll with a 5 ms budget runs a few, not all.
+        let slices = |n: u64| {
+            move |p: &Progress| {
+                if p.cancelled() {
+                    return Some(None);
+                }
+                std::thread::sleep(std::time::Duration::from_millis(1));
+                p.add(1);
+                (p.done() == n).then_some(Some(p.done()))
+            }
+        };
+        let budget = std::time::Duration::from_millis(5);
+        let mut job = Job::in_frames("slices", 1000, budget, slices(1000));
+        assert_eq!(outstanding(), ["slices"]);
+        assert!(matches!(job.poll(), Polled::Running));
+        let (after_one, _) = job.progress();
+        assert!(
+            (1..100).contains(&after_one),
+            "{after_one} slices in one poll"
+        );
+        assert!(matches!(job.poll(), Polled::Running));
+        assert!(job.progress().0 > after_one, "the next poll goes on");
+        job.cancel();
+        assert!(matches!(job.poll(), Polled::Done(None)));
+        assert!(outstanding().is_empty());
+        // To the end, a poll at a time; and waited for.
+        let mut job = Job::in_frames("slices", 20, budget, slices(20));
+        let polls = (1..).find(|_| matches!(job.poll(), Polled::Done(Some(20))));
+        assert!(polls.unwrap() >= 2, "20 ms of work takes several polls");
+        let job = Job::in_frames("slices", 20, budget, slices(20));
+        assert_eq!(job.wait(), Some(Some(20)));
+        // On the desktop, sliced work runs on its own thread, to the same result.
+        let job = Job::sliced("slices", 5, 0u64, |n, _| {
+            *n += 1;
+            (*n == 5).then_some(*n)
+        });
+        assert_eq!(job.wait(), Some(5));
     }
 
     #[test]

@@ -28,6 +28,8 @@ pub struct Options {
     pub beside: Vec<String>,
     /// Start lesson N (1-based; Help ▸ Lessons) at its first step.
     pub lesson: Option<usize>,
+    /// Open example N of File ▸ Examples (0-based; a page's `#example=NAME`).
+    pub example: Option<usize>,
     /// Trace files to play back beside the views (File ▸ Open trace).
     pub traces: Vec<PathBuf>,
     /// Open Krafft 2019's moving 3D scene.
@@ -75,8 +77,9 @@ pub(super) fn restore(
 }
 
 /// The options a page's link asks for in its hash: `#lesson=3` opens lesson 3 at its first
-/// step, as `--lesson 3` does. A hash that names nothing pathlab knows is refused with why
-/// (the page then opens as with no hash, and says so).
+/// step, as `--lesson 3` does; `#example=maze` opens the shipped example `maze` (File ▸
+/// Examples, named by its file without the ending). A hash that names nothing pathlab knows is
+/// refused with why (the page then opens as with no hash, and says so).
 // Only the page reads a link (src/app/web.rs); the tests below read it everywhere.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub(super) fn from_link(hash: &str) -> Result<Options, String> {
@@ -87,7 +90,18 @@ pub(super) fn from_link(hash: &str) -> Result<Options, String> {
     }
     let count = crate::lessons::FILES.len();
     let lessons = format!("#lesson=1 to #lesson={count}");
+    let stem = |file: &str| file.split('.').next().unwrap_or(file).to_string();
+    let examples: Vec<String> = (crate::examples::EXAMPLES.iter())
+        .map(|e| stem(e.file))
+        .collect();
     match hash.split_once('=') {
+        Some(("example", name)) => match examples.iter().position(|e| e == name) {
+            Some(i) => {
+                opts.example = Some(i);
+                Ok(opts)
+            }
+            None => Err(format!("#{hash}: the examples are {}", examples.join(", "))),
+        },
         Some(("lesson", n)) => match n.parse::<usize>() {
             Ok(n) if (1..=count).contains(&n) => {
                 opts.lesson = Some(n);
@@ -95,7 +109,9 @@ pub(super) fn from_link(hash: &str) -> Result<Options, String> {
             }
             _ => Err(format!("#{hash}: there are {count} lessons ({lessons})")),
         },
-        _ => Err(format!("#{hash}: a link can name a lesson ({lessons})")),
+        _ => Err(format!(
+            "#{hash}: a link can name a lesson ({lessons}) or an example (#example=maze)"
+        )),
     }
 }
 
@@ -272,9 +288,26 @@ mod tests {
             from_link("#lesson=x").unwrap_err(),
             format!("#lesson=x: {many}")
         );
+        // Examples by their file's name; every shipped one can be linked.
+        for (i, e) in crate::examples::EXAMPLES.iter().enumerate() {
+            let name = e.file.split('.').next().unwrap();
+            assert_eq!(
+                from_link(&format!("#example={name}")).unwrap().example,
+                Some(i)
+            );
+        }
+        assert_eq!(from_link("#example=maze").unwrap().example, Some(4));
+        let e = from_link("#example=mazes").unwrap_err();
+        assert!(
+            e.starts_with("#example=mazes: the examples are default, flood-vs-aim,"),
+            "{e}"
+        );
         assert_eq!(
-            from_link("#example=maze").unwrap_err(),
-            format!("#example=maze: a link can name a lesson (#lesson=1 to #lesson={count})")
+            from_link("#map=x").unwrap_err(),
+            format!(
+                "#map=x: a link can name a lesson (#lesson=1 to #lesson={count}) or an example \
+                 (#example=maze)"
+            )
         );
     }
 }

@@ -318,6 +318,9 @@ impl PathlabApp {
         if opts.scene3d {
             app.apply(Command::OpenScene3d);
         }
+        if let Some(i) = opts.example {
+            app.open_example(i);
+        }
 
         if cfg!(target_arch = "wasm32") {
             // A page's recovery file is in the browser's local storage.

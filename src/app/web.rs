@@ -58,7 +58,10 @@ async fn run() -> Result<(), String> {
                 // files wake it when they have been read.
                 crate::map::io::write_files_to(super::web_files::download);
                 super::web_files::wake_with(&cc.egui_ctx);
-                let first_start = opts.lesson.is_none();
+                // Sliced jobs run in the frames: ask for the next while work remains.
+                let ctx = cc.egui_ctx.clone();
+                super::jobs::wake_with(move || ctx.request_repaint());
+                let first_start = opts.lesson.is_none() && opts.example.is_none();
                 let mut app = PathlabApp::new(opts);
                 launch::restore(&mut app, cc.storage, first_start);
                 if let Some(note) = note {

@@ -18,7 +18,9 @@ use std::time::Duration;
 use web_time::Instant;
 
 pub use super::dynamic_maps::{DynamicMap, MapKind, Tape};
-pub use super::dynamic_runs::{csv, run_experiment, summarise, Row, Setup, Summary, CSV_HEADER};
+pub use super::dynamic_runs::{
+    csv, run_experiment, run_one, summarise, Row, Setup, Summary, CSV_HEADER,
+};
 
 /// An algorithm the agent can plan with.
 #[derive(Clone, Copy, Debug, PartialEq)]

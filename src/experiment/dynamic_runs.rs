@@ -34,46 +34,49 @@ pub fn run_experiment(
 ) -> Vec<Row> {
     use rayon::prelude::*;
     use std::sync::atomic::Ordering;
-    let k = setup.algos.len().max(1) as u32;
     (0..setup.runs)
         .into_par_iter()
         .flat_map_iter(|r| {
             if cancel.load(Ordering::Relaxed) {
                 return vec![];
             }
-            let seed = setup.seed + r as u64;
-            let map = DynamicMap::generate(setup.kind, setup.size, seed);
-            let mut tape = Tape::new(&map, setup.magnitude / 100.0, seed);
-            let out: Vec<Row> = setup
-                .algos
-                .iter()
-                .enumerate()
-                .map(|(i, &algo)| {
-                    // This algorithm's share of the run's 1000 thousandths (the last takes the
-                    // remainder), reported as the agent advances.
-                    let share = if i as u32 == k - 1 {
-                        1000 - 1000 / k * (k - 1)
-                    } else {
-                        1000 / k
-                    };
-                    let sent = std::sync::atomic::AtomicU32::new(0);
-                    let report = |f: f64| {
-                        let want = (f.clamp(0.0, 1.0) * share as f64) as u32;
-                        let before = sent.fetch_max(want, Ordering::Relaxed);
-                        if want > before {
-                            progress(want - before);
-                        }
-                    };
-                    let result = run_agent_reporting(&map, &mut tape, algo, false, &report);
-                    report(1.0);
-                    Row {
-                        run: r,
-                        algo,
-                        result,
-                    }
-                })
-                .collect();
-            out
+            run_one(setup, r, progress)
+        })
+        .collect()
+}
+
+/// Run `r` of `setup`: every algorithm on the run's map and tape; `progress` receives the
+/// run's 1000 thousandths as the agents advance.
+pub fn run_one(setup: &Setup, r: u32, progress: &(dyn Fn(u32) + Sync)) -> Vec<Row> {
+    use std::sync::atomic::Ordering;
+    let k = setup.algos.len().max(1) as u32;
+    let seed = setup.seed + r as u64;
+    let map = DynamicMap::generate(setup.kind, setup.size, seed);
+    let mut tape = Tape::new(&map, setup.magnitude / 100.0, seed);
+    (setup.algos.iter().enumerate())
+        .map(|(i, &algo)| {
+            // This algorithm's share of the run's 1000 thousandths (the last takes the
+            // remainder), reported as the agent advances.
+            let share = if i as u32 == k - 1 {
+                1000 - 1000 / k * (k - 1)
+            } else {
+                1000 / k
+            };
+            let sent = std::sync::atomic::AtomicU32::new(0);
+            let report = |f: f64| {
+                let want = (f.clamp(0.0, 1.0) * share as f64) as u32;
+                let before = sent.fetch_max(want, Ordering::Relaxed);
+                if want > before {
+                    progress(want - before);
+                }
+            };
+            let result = run_agent_reporting(&map, &mut tape, algo, false, &report);
+            report(1.0);
+            Row {
+                run: r,
+                algo,
+                result,
+            }
         })
         .collect()
 }

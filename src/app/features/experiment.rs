@@ -141,10 +141,24 @@ impl ExperimentWindow {
         }
         // Progress in thousandths of runs, so the bar moves while a long run walks.
         let total = 1000 * setup.runs.max(1) as u64;
-        self.job = Some(Job::spawn("dynamic experiment", total, move |p| {
+        // On the desktop the runs go in parallel (rayon); a page has one thread, so there
+        // each frame runs one run, with the same bar and Cancel between runs.
+        #[cfg(not(target_arch = "wasm32"))]
+        let job = Job::spawn("dynamic experiment", total, move |p| {
             let rows = dynamic::run_experiment(&setup, &|t| p.add(t as u64), p.cancel_flag());
             (setup, rows)
-        }));
+        });
+        #[cfg(target_arch = "wasm32")]
+        let job = Job::sliced("dynamic experiment", total, (setup, 0, vec![]), |s, p| {
+            let (setup, r, rows) = s;
+            if p.cancelled() || *r >= setup.runs {
+                return Some((setup.clone(), std::mem::take(rows)));
+            }
+            rows.extend(dynamic::run_one(setup, *r, &|t| p.add(t as u64)));
+            *r += 1;
+            None
+        });
+        self.job = Some(job);
     }
 
     /// True while an experiment runs.

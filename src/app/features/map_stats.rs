@@ -7,7 +7,7 @@
 //! when the window opens and again whenever the world changes while it is open; closing the
 //! window drops, and so cancels, the job.
 
-use crate::app::jobs::{Job, Polled, Progress};
+use crate::app::jobs::{Job, Polled};
 use crate::app::parts::{part_any, Cx, Menu, Part};
 use crate::app::workspace::Workspace;
 use crate::search::registry::Family as Searchable;
@@ -65,8 +65,22 @@ impl MapStats {
         }
         let space = work.space.clone();
         let total = space.num_nodes() as u64;
-        let job = Job::spawn("map statistics", total, move |p| {
-            space.with(Measure { progress: p })
+        let start = Measuring {
+            parent: vec![],
+            next: 0,
+            open: 0,
+            moves: 0,
+            degrees: vec![],
+        };
+        // In slices, so that a page (no threads) measures between frames with the same bar.
+        let job = Job::sliced("map statistics", total, start, move |m, p| {
+            if p.cancelled() {
+                return Some(None);
+            }
+            let before = m.next;
+            let done = space.with(Slice { m });
+            p.add((m.next - before) as u64);
+            done.map(Some)
         });
         self.job = Some((key, job));
     }
@@ -178,68 +192,84 @@ impl Part for MapStats {
 }
 
 /// The measure over one family's graph, reporting a node at a time.
-struct Measure<'a> {
-    progress: &'a Progress,
+/// The measure so far: union–find over the moves, from node `next` on. Components come out
+/// weakly connected on one-way moves, where a search from each node would be needed for strong
+/// ones.
+struct Measuring {
+    parent: Vec<NodeId>,
+    next: usize,
+    open: usize,
+    moves: usize,
+    degrees: Vec<usize>,
 }
 
-impl SpaceFn for Measure<'_> {
+/// Nodes measured per slice: a few milliseconds on a big grid, so a page's frame stays short.
+const SLICE: usize = 16_384;
+
+fn root(parent: &mut [NodeId], mut a: NodeId) -> NodeId {
+    while parent[a as usize] != a {
+        let up = parent[parent[a as usize] as usize];
+        parent[a as usize] = up;
+        a = up;
+    }
+    a
+}
+
+/// One slice of the measure on the world: the next nodes' moves, or, past the last node, the
+/// components and the result.
+struct Slice<'a> {
+    m: &'a mut Measuring,
+}
+
+impl SpaceFn for Slice<'_> {
     type Out = Option<Stats>;
     fn call<S: Searchable>(self, space: &S) -> Option<Stats> {
+        let m = self.m;
         let n = space.num_nodes();
-        // Union–find over the moves: components come out weakly connected on one-way moves,
-        // where a search from each node would be needed for strong ones.
-        let mut parent: Vec<NodeId> = (0..n as NodeId).collect();
-        fn root(parent: &mut [NodeId], mut a: NodeId) -> NodeId {
-            while parent[a as usize] != a {
-                let up = parent[parent[a as usize] as usize];
-                parent[a as usize] = up;
-                a = up;
-            }
-            a
+        if m.parent.len() != n {
+            m.parent = (0..n as NodeId).collect();
         }
-        let (mut open, mut moves) = (0, 0);
-        let mut degrees = vec![];
-        for a in 0..n as NodeId {
-            if a % 4096 == 0 {
-                if self.progress.cancelled() {
-                    return None;
-                }
-                self.progress.add(4096.min(n as u64 - a as u64));
-            }
+        let end = (m.next + SLICE).min(n);
+        for a in m.next as NodeId..end as NodeId {
             if !space.is_passable(a) {
                 continue;
             }
-            open += 1;
+            m.open += 1;
             let mut degree = 0;
+            let parent = &mut m.parent;
             space.for_each_neighbour(a, |b, _| {
                 if !space.is_passable(b) {
                     return;
                 }
                 degree += 1;
-                let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+                let (ra, rb) = (root(parent, a), root(parent, b));
                 if ra != rb {
                     parent[ra.max(rb) as usize] = ra.min(rb);
                 }
             });
-            moves += degree;
-            if degrees.len() <= degree {
-                degrees.resize(degree + 1, 0);
+            m.moves += degree;
+            if m.degrees.len() <= degree {
+                m.degrees.resize(degree + 1, 0);
             }
-            degrees[degree] += 1;
+            m.degrees[degree] += 1;
+        }
+        m.next = end;
+        if end < n {
+            return None;
         }
         let mut sizes = vec![0usize; n];
         for a in 0..n as NodeId {
             if space.is_passable(a) {
-                sizes[root(&mut parent, a) as usize] += 1;
+                sizes[root(&mut m.parent, a) as usize] += 1;
             }
         }
         Some(Stats {
             nodes: n,
-            open,
+            open: m.open,
             components: sizes.iter().filter(|&&s| s > 0).count(),
             largest: sizes.iter().copied().max().unwrap_or(0),
-            moves,
-            degrees,
+            moves: m.moves,
+            degrees: std::mem::take(&mut m.degrees),
         })
     }
 }

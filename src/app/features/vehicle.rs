@@ -226,11 +226,19 @@ impl VehicleWindow {
         };
         let heuristic = HEURISTICS[self.heuristic.min(HEURISTICS.len() - 1)].1;
         self.error = None;
-        self.job = Some(Job::spawn("vehicle", cap, move |p| {
-            plan(model, heuristic, start, test, probe, cap, &|| {
-                p.add(256);
-                !p.cancelled()
-            })
+        let planning = Planning::new(model, heuristic, start, test, probe, cap);
+        // In slices, so that a page (no threads) plans between frames with the same bar.
+        self.job = Some(Job::sliced("vehicle", cap, planning, |planning, p| {
+            let planning = match planning {
+                Ok(planning) => planning,
+                Err(e) => return Some(Err(e.clone())),
+            };
+            if p.cancelled() {
+                return Some(Err("Cancelled.".into()));
+            }
+            let done = planning.slice();
+            p.add(SLICE);
+            done.map(Ok)
         }));
     }
 
@@ -307,55 +315,84 @@ pub fn car_time(from: (f64, f32), now: f64, end: f32) -> f32 {
 }
 
 /// The plan: AIPATH step by step, each iteration noted; then grid A* between the same cells.
-fn plan(
+/// A plan in progress, run in slices of [`SLICE`] iterations (a page runs one or more per
+/// frame; the desktop runs them on the job's thread).
+struct Planning {
+    planner: Planner,
     model: Model,
-    heuristic: Heuristic,
     start: Pose,
-    test: Goal,
-    probe: bool,
-    cap: u64,
-    tick: &dyn Fn() -> bool,
-) -> Result<VehicleResult, String> {
-    let t0 = web_time::Instant::now();
-    let goal = test.pose;
-    model.check_pose("start", &start)?;
-    model.check_pose("goal", &goal)?;
-    let mut p = Planner::new(model.clone(), heuristic, start, test, probe).around_walls();
-    p.set_cap(cap);
-    let mut expanded = vec![];
-    while p.status() == Status::Running {
-        let phase = p.phase();
-        p.step(&mut NullTracer);
-        if let Some(a) = p.last_expanded() {
-            if expanded.len() < p.iterations() as usize {
-                expanded.push(Expanded {
-                    pose: a.pose,
-                    phase,
-                    logged: p.arrivals().len(),
-                });
+    goal: Pose,
+    expanded: Vec<Expanded>,
+    t0: web_time::Instant,
+}
+
+/// Planner iterations per slice, between progress reports and Cancel checks.
+const SLICE: u64 = 256;
+
+impl Planning {
+    fn new(
+        model: Model,
+        heuristic: Heuristic,
+        start: Pose,
+        test: Goal,
+        probe: bool,
+        cap: u64,
+    ) -> Result<Planning, String> {
+        model.check_pose("start", &start)?;
+        model.check_pose("goal", &test.pose)?;
+        let mut planner = Planner::new(model.clone(), heuristic, start, test, probe).around_walls();
+        planner.set_cap(cap);
+        Ok(Planning {
+            planner,
+            model,
+            start,
+            goal: test.pose,
+            expanded: vec![],
+            t0: web_time::Instant::now(),
+        })
+    }
+
+    /// Runs up to [`SLICE`] iterations; the result once the planner has ended.
+    fn slice(&mut self) -> Option<VehicleResult> {
+        let p = &mut self.planner;
+        for _ in 0..SLICE {
+            if p.status() != Status::Running {
+                break;
+            }
+            let phase = p.phase();
+            p.step(&mut NullTracer);
+            if let Some(a) = p.last_expanded() {
+                if self.expanded.len() < p.iterations() as usize {
+                    self.expanded.push(Expanded {
+                        pose: a.pose,
+                        phase,
+                        logged: p.arrivals().len(),
+                    });
+                }
             }
         }
-        if p.iterations().is_multiple_of(256) && !tick() {
-            return Err("Cancelled.".into());
+        if p.status() == Status::Running {
+            return None;
         }
+        let model = &self.model;
+        let path = p.path();
+        let drivable = path
+            .as_ref()
+            .map_or(Ok(()), |path| crate::vehicle::check::drivable(model, path));
+        let (grid_path, grid_length, grid_corners) = grid_astar(model, self.start, self.goal);
+        Some(VehicleResult {
+            cost: p.cost(),
+            arrivals: p.arrivals().to_vec(),
+            expanded: std::mem::take(&mut self.expanded),
+            path,
+            drivable,
+            grid_path,
+            grid_length,
+            grid_corners,
+            model: model.clone(),
+            ms: self.t0.elapsed().as_secs_f64() * 1000.0,
+        })
     }
-    let path = p.path();
-    let drivable = path
-        .as_ref()
-        .map_or(Ok(()), |path| crate::vehicle::check::drivable(&model, path));
-    let (grid_path, grid_length, grid_corners) = grid_astar(&model, start, goal);
-    Ok(VehicleResult {
-        cost: p.cost(),
-        arrivals: p.arrivals().to_vec(),
-        expanded,
-        path,
-        drivable,
-        grid_path,
-        grid_length,
-        grid_corners,
-        model,
-        ms: t0.elapsed().as_secs_f64() * 1000.0,
-    })
 }
 
 /// Grid A* (octile, the registry's) between the start's and goal's cells: the cells, the
