@@ -53,6 +53,8 @@ impl Progress {
     }
 
     /// The flag itself, for library code that takes one.
+    // A page runs the experiment in slices and checks `cancelled` between them.
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     pub fn cancel_flag(&self) -> &AtomicBool {
         &self.cancel
     }
