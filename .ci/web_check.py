@@ -1,20 +1,22 @@
 """Opens the web build in headless Chromium from a 127.0.0.1 server and checks what a class
-meets first: the built-in map renders (wall and path colours), a link's lesson shows its first
-step, a step forward changes the picture, a dropped map opens; and the page's console holds no
-error in any of them.
+meets first, driving the page as a user would through the DevTools protocol (cdp.py): the
+built-in map renders (wall and path colours), a link's lesson shows its first step, a key press
+steps the search forward, a map opened with the browser's file chooser (Ctrl+O) and one dropped
+on the page open, and the page's console holds no error. With ../shared beside the repository
+it also drops a Warframe voxel map (the 3D view on WebGL2) and times A* on den520d in the page.
 
-usage: web_check.py SITE_DIR SHOT_DIR   (exit 1 on the first failed check)
+usage: web_check.py SITE_DIR SHOT_DIR   (exit 1 when a check fails)
 """
 import functools
 import http.server
 import os
-import re
 import shutil
-import subprocess
 import sys
 import threading
+import time
 
 sys.path.insert(0, os.path.dirname(__file__))
+from cdp import Browser  # noqa: E402
 from pixels import KINDS, rows_of  # noqa: E402
 
 KINDS["wall"] = lambda r, g, b: abs(r - 34) < 5 and abs(g - 34) < 5 and abs(b - 38) < 5
@@ -24,28 +26,30 @@ GIVEN = "type octile\nheight 32\nwidth 48\nmap\n" + "".join(
     ("@" * 24 if y != 16 else "." * 24) + "." * 24 + "\n" for y in range(32)
 )
 
+# In every page, from its start: when the app's first frame is up (the loading line removed
+# by src/app/web.rs once eframe's runner has started), in ms since the page was asked for.
+FIRST_FRAME = """
+window.__firstFrame = new Promise((done) => {
+  const t = setInterval(() => {
+    if (document.getElementById("pathlab") && !document.getElementById("pathlab-status")) {
+      clearInterval(t);
+      done(performance.now());
+    }
+  }, 5);
+});
+"""
+
+
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
 
 def serve(site):
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=site)
-    handler.log_message = lambda *a: None
+    handler = functools.partial(Quiet, directory=site)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server.server_address[1]
-
-
-def shoot(url, png):
-    """The page at `url` after 25 s of virtual time, as a 1280 × 800 screenshot; the console's
-    errors."""
-    cmd = ["chromium", "--headless", "--no-sandbox", "--use-angle=swiftshader",
-           "--enable-unsafe-swiftshader", "--hide-scrollbars", "--window-size=1280,800",
-           "--virtual-time-budget=25000", "--enable-logging=stderr", "--v=0",
-           f"--screenshot={png}", url]
-    out = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    if not os.path.exists(png) or os.path.getsize(png) == 0:
-        sys.exit(f"web_check: no screenshot of {url}:\n{out.stderr[-3000:]}")
-    console = [l for l in out.stderr.splitlines() if ":CONSOLE" in l]
-    errors = [l for l in console if re.search(r"ERROR:CONSOLE|\b(Uncaught|panicked|error)\b", l, re.I)]
-    return console, errors
 
 
 def count(png, names):
@@ -68,49 +72,117 @@ def differ(a, b):
 
 
 def main():
-    site, shots = sys.argv[1], sys.argv[2]
+    site, shots = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     os.makedirs(shots, exist_ok=True)
     here = os.path.dirname(os.path.abspath(__file__))
-    page = open(os.path.join(site, "index.html")).read()
-    with open(os.path.join(site, "drive.html"), "w") as f:
-        f.write(page.replace("</body>", '<script src="drive.js"></script>\n</body>'))
-    shutil.copy(os.path.join(here, "web", "drive.js"), site)
-    with open(os.path.join(site, "given.map"), "w") as f:
+    given = os.path.join(site, "given.map")
+    with open(given, "w") as f:
         f.write(GIVEN)
+    bench = os.path.join(here, "..", "..", "shared", "benchmarks")
     base = f"http://127.0.0.1:{serve(site)}/"
     failed = []
 
     def check(what, ok, detail):
-        print(f"web_check: {what}: {'ok' if ok else 'FAILED'} ({detail})")
+        print(f"web_check: {what}: {'ok' if ok else 'FAILED'} ({detail})", flush=True)
         if not ok:
             failed.append(what)
 
-    def page_of(name, url):
+    b = Browser()
+    b.page("Page.addScriptToEvaluateOnNewDocument", source=FIRST_FRAME)
+
+    def shot(name, wait=3.0):
+        b.settle(wait)
         png = os.path.join(shots, f"web-{name}.png")
-        console, errors = shoot(base + url, png)
-        check(f"{name}: no console error", not errors, "; ".join(errors)[:2000] or f"{len(console)} console lines")
+        b.screenshot(png)
         return png
 
-    default = page_of("default", "")
-    c = count(default, ["wall", "green"])
-    check("the built-in map renders", c["wall"] >= 5000 and c["green"] >= 100, c)
+    def open_page(name, url):
+        """A fresh page (the query makes each URL a new document); its first frame's time."""
+        with b._cv:
+            b.events.clear()
+        b.page("Page.navigate", url=f"{base}?case={name}{url}")
+        first = b.evaluate("window.__firstFrame")
+        b.evaluate("document.getElementById('pathlab').focus()")
+        return first
 
-    lesson = page_of("lesson1", "#lesson=1")
-    c = count(lesson, ["current"])
-    check("#lesson=1 shows its first step (a control outlined)", c["current"] >= 50, c)
+    def no_errors(name):
+        errors = b.console_errors()
+        check(f"{name}: no console error", not errors, "; ".join(errors)[:2000] or "none")
 
-    at = {}
-    for name, keys in [("keys-none", ""), ("keys-home", "Home"), ("keys-step", "Home,ArrowRight")]:
-        at[name] = page_of(name, f"drive.html?keys={keys}#example=default")
-    n = differ(at["keys-none"], at["keys-home"])
-    check("Home rewinds the run (the picture changes)", n >= 500, f"{n} pixels differ")
-    n = differ(at["keys-home"], at["keys-step"])
-    check("→ steps forward (the picture changes)", n >= 3, f"{n} pixels differ")
+    def drop(paths):
+        """Files dropped on the middle of the map, as a file manager drops them."""
+        data = {"items": [], "files": paths, "dragOperationsMask": 1}
+        for kind in ["dragEnter", "dragOver", "drop"]:
+            b.page("Input.dispatchDragEvent", type=kind, x=580, y=360, data=data)
 
-    dropped = page_of("dropped", "drive.html?drop=given.map#example=default")
-    before, after = count(at["keys-none"], ["wall"]), count(dropped, ["wall"])
-    check("a dropped .map opens (its wall block shows)", after["wall"] >= 2 * before["wall"],
-          f"walls {before['wall']} before, {after['wall']} after")
+    try:
+        first = open_page("default", "")
+        default = shot("default")
+        c = count(default, ["wall", "green"])
+        check("the built-in map renders", c["wall"] >= 5000 and c["green"] >= 100, c)
+        no_errors("default")
+
+        open_page("lesson", "#lesson=1")
+        c = count(shot("lesson1"), ["current"])
+        check("#lesson=1 shows its first step (a control outlined)", c["current"] >= 50, c)
+        no_errors("lesson")
+
+        open_page("step", "#example=default")
+        at_start = shot("step-0")
+        b.key("ArrowRight", "ArrowRight", 39)
+        one = shot("step-1")
+        n = differ(at_start, one)
+        check("→ steps the search forward (the picture changes)", n >= 3, f"{n} pixels differ")
+        b.key("End", "End", 35)
+        c = count(shot("step-end"), ["green"])
+        check("End runs it to its path", c["green"] >= 100, c)
+        walls_before = count(at_start, ["wall"])["wall"]
+
+        # File ▸ Open by its shortcut: the browser's file chooser, answered with the map.
+        b.key("o", "KeyO", 79, modifiers=2)
+        chooser = b.wait_event("Page.fileChooserOpened")
+        b.page("DOM.setFileInputFiles", files=[given], backendNodeId=chooser["backendNodeId"])
+        c = count(shot("picked"), ["wall"])
+        check("a .map opened with the file chooser shows", c["wall"] >= 2 * walls_before,
+              f"walls {walls_before} before, {c['wall']} after")
+        no_errors("step and file chooser")
+
+        open_page("drop", "#example=default")
+        drop([given])
+        c = count(shot("dropped"), ["wall"])
+        check("a dropped .map opens", c["wall"] >= 2 * walls_before,
+              f"walls {walls_before} before, {c['wall']} after")
+        no_errors("drop")
+
+        simple = os.path.join(bench, "warframe-3d", "Simple.3dmap")
+        if os.path.exists(simple):
+            open_page("voxel", "#example=default")
+            drop([os.path.abspath(simple), os.path.abspath(simple + ".3dscen")])
+            c = count(shot("voxel", 8.0), ["grey", "green"])
+            check("a .3dmap dropped with its scenario opens in 3D (lit greys)",
+                  c["grey"] >= 2000, c)
+            no_errors("voxel")
+
+        den = os.path.join(bench, "movingai-grid", "dao", "den520d.map")
+        if os.path.exists(den):
+            for f in [den, den + ".scen"]:
+                shutil.copy(f, site)
+            open_page("bench", "#example=default")
+            t0 = time.time()
+            r = b.evaluate("""(async () => {
+                const m = await import("./pathlab.js");
+                const map = await (await fetch("den520d.map")).text();
+                const scen = await (await fetch("den520d.map.scen")).text();
+                return m.bench_astar(map, scen, 20);
+            })()""", timeout=600)
+            print(f"web_check: A* on den520d in the page (every 20th problem): {r} "
+                  f"({time.time() - t0:.1f} s)", flush=True)
+            check("A* in the page finds every optimal length", " correct " in r and
+                  r.split()[1] == r.split()[3], r)
+            no_errors("bench")
+        print(f"web_check: time to the first frame: {first:.0f} ms", flush=True)
+    finally:
+        b.close()
     if failed:
         sys.exit(f"web_check: failed: {', '.join(failed)}")
 

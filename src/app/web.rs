@@ -76,3 +76,46 @@ async fn run() -> Result<(), String> {
                 .unwrap_or_else(|| "the web runner refused the canvas".into())
         })
 }
+
+/// A\* on a MovingAI map and scenario (every `every`-th problem), timed in the page: the
+/// search `pathlab bench --algo astar` times on the desktop (octile moves, one search reset
+/// per query). CI's web check calls this from the page for docs/web.md's speed table; it
+/// returns `queries Q correct C expanded E seconds S expansions_per_s X`.
+#[wasm_bindgen]
+pub fn bench_astar(map: &str, scen: &str, every: u32) -> Result<String, String> {
+    use crate::search::{AStar, Query, Search, SearchState, Status};
+    use crate::space::{GridSpace, Heuristic};
+    use crate::trace::NullTracer;
+    use std::path::Path;
+    let grid = crate::map::io::parse_map(map, Path::new("map")).map_err(|e| e.to_string())?;
+    let problems =
+        crate::map::io::parse_scen(scen, Path::new("scen")).map_err(|e| e.to_string())?;
+    let space = GridSpace::octile(&grid);
+    let node = |(x, y): (u32, u32)| space.node(x, y).ok_or(format!("({x}, {y}) is off the map"));
+    let (mut queries, mut correct, mut expanded) = (0u64, 0u64, 0u64);
+    let mut search: Option<AStar> = None;
+    let t0 = web_time::Instant::now();
+    for p in problems.iter().step_by(every.max(1) as usize) {
+        let q = Query {
+            start: node(p.start)?,
+            goal: node(p.goal)?,
+        };
+        let a = match &mut search {
+            Some(a) => {
+                a.reset(&space, q);
+                a
+            }
+            None => search.insert(AStar::new(&space, q, Heuristic::Octile)),
+        };
+        let found = a.run(&space, &mut NullTracer) == Status::Found;
+        queries += 1;
+        correct += u64::from(found && a.cost().is_some_and(|c| p.is_optimal(c)));
+        expanded += a.stats().expanded;
+    }
+    let s = t0.elapsed().as_secs_f64();
+    Ok(format!(
+        "queries {queries} correct {correct} expanded {expanded} seconds {s:.3} \
+         expansions_per_s {:.0}",
+        expanded as f64 / s.max(1e-9)
+    ))
+}
