@@ -133,7 +133,15 @@ impl Default for CrowdWindow {
             areas: [None, None],
             between_areas: false,
             painting: None,
-            chosen: [true, true, false, false, false, false],
+            // A page offers no PCCP (no hierarchies without METIS): A* alone there.
+            chosen: [
+                true,
+                !cfg!(target_arch = "wasm32"),
+                false,
+                false,
+                false,
+                false,
+            ],
             show: Show::Traffic,
             time: 0.0,
             playing: false,

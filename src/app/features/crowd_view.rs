@@ -172,6 +172,13 @@ impl CrowdWindow {
                 // Up to four views side by side.
                 let full = self.chosen.iter().filter(|&&c| c).count() >= 4;
                 for (p, on) in Panel::ALL.iter().zip(self.chosen.iter_mut()) {
+                    // PCCP plans on a hierarchy, which a page cannot build (no METIS).
+                    if cfg!(target_arch = "wasm32") && p.method == Method::Pccp {
+                        *on = false;
+                        ui.add_enabled(false, egui::Checkbox::new(on, p.label()))
+                            .on_disabled_hover_text(crate::hier::partition::NO_METIS_ON_THE_WEB);
+                        continue;
+                    }
                     ui.add_enabled(*on || !full, egui::Checkbox::new(on, p.label()));
                 }
             });
