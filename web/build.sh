@@ -24,8 +24,9 @@ want=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print
 have=$(wasm-bindgen --version 2>/dev/null | awk '{ print $2 }' || true)
 if [ "$have" != "$want" ]; then
     echo "web/build.sh: installing wasm-bindgen-cli $want (found: ${have:-none})" >&2
-    # Not --locked: the CLI's own lock file names crates some registry mirrors lack.
-    cargo install wasm-bindgen-cli --version "$want"
+    # Not --locked: the CLI's own lock file names crates some registry mirrors lack. --force:
+    # cargo skips a version it has recorded as installed even when its binary is gone.
+    cargo install --force wasm-bindgen-cli --version "$want"
 fi
 
 # The library as a cdylib (a .wasm with exports), without the `gpu` feature: wgpu builds for
