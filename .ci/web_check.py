@@ -2,7 +2,7 @@
 meets first, driving the page as a user would through the DevTools protocol (cdp.py): the
 built-in map renders (wall and path colours), a link's lesson shows its first step, a key press
 steps the search forward, a map opened with the browser's file chooser (Ctrl+O) and one dropped
-on the page open, and the page's console holds no error. With ../shared beside the repository
+on the page open, a crowd batch draws its heatmap, and the page's console holds no error. With ../shared beside the repository
 it also drops a Warframe voxel map (the 3D view on WebGL2) and times A* on den520d in the page.
 
 usage: web_check.py SITE_DIR SHOT_DIR   (exit 1 when a check fails)
@@ -146,6 +146,18 @@ def main():
         check("a .map opened with the file chooser shows", c["wall"] >= 2 * walls_before,
               f"walls {walls_before} before, {c['wall']} after")
         no_errors("step and file chooser")
+
+        # Run ▸ Crowd heatmaps (the menu's fixed place at 1280 × 800), then Run batch: 10,000
+        # agents planned by A* on the CPU, their traffic drawn as a heatmap.
+        open_page("crowd", "#example=default")
+        b.click(128, 12)
+        b.settle(1.0)
+        b.click(225, 186)
+        b.settle(2.0)
+        b.click(60, 113)
+        c = count(shot("crowd", 5.0), ["inferno"])
+        check("a crowd batch plans and draws its heatmap", c["inferno"] >= 1000, c)
+        no_errors("crowd")
 
         open_page("drop", "#example=default")
         drop([given])
