@@ -89,10 +89,13 @@ pub struct Job<T> {
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 const SLICE_BUDGET: std::time::Duration = std::time::Duration::from_millis(8);
 
+/// One slice of sliced work: the result once the work is done.
+type Step<T> = Box<dyn FnMut(&Progress) -> Option<T>>;
+
 /// Sliced work run within polls: each poll runs slices until the work ends or the budget is
 /// spent.
 struct InFrames<T> {
-    step: Box<dyn FnMut(&Progress) -> Option<T>>,
+    step: Step<T>,
     budget: std::time::Duration,
 }
 

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 /// Files by name and contents, as a page gets them.
-pub type Given = Vec<(PathBuf, Vec<u8>)>;
+pub type Given = crate::map::io::GivenFiles;
 
 /// The key of the recovery file (a project holding the unsaved work) in local storage.
 pub const RECOVERY_KEY: &str = "pathlab-recovery";

@@ -503,7 +503,6 @@ impl PathlabApp {
                 let arriving = crate::app::web_files::Arriving::dropped(dropped);
                 self.files.arriving = Some((None, arriving));
             }
-            return;
         }
         #[cfg(not(target_arch = "wasm32"))]
         {

@@ -14,7 +14,7 @@ pub use guard::{guard_inputs, resolve};
 pub use movingai::{parse_map, read_map, write_map, write_map_file};
 pub use png::{decode_png, read_png, PNG_DARK_THRESHOLD};
 pub use scen::{check_problem, parse_scen, read_scen, write_scen, write_scen_file, Problem};
-pub use source::{input_exists, reading_given};
+pub use source::{input_exists, reading_given, GivenFiles};
 pub use warframe::{
     check_problem3, parse_3dmap, parse_3dscen, read_3dmap, read_3dscen, write_3dmap,
     write_3dmap_file, write_3dscen, Problem3,
@@ -104,12 +104,14 @@ pub fn write_atomic(path: &Path, data: &[u8]) -> Result<(), IoError> {
 
 /// Where written files go instead of the disk, once set: a browser page has no file system, so
 /// the web app hands each file it writes (a save, an export) to the browser as a download.
-static HAND_OVER: std::sync::OnceLock<fn(&Path, &[u8]) -> Result<(), String>> =
-    std::sync::OnceLock::new();
+static HAND_OVER: std::sync::OnceLock<HandOver> = std::sync::OnceLock::new();
+
+/// Takes a written file (its name and contents) instead of the disk.
+pub type HandOver = fn(&Path, &[u8]) -> Result<(), String>;
 
 /// Sends every file written from now on to `hand_over` (its name and contents) instead of the
 /// disk; the first call wins. The web app calls this once, at its start.
-pub fn write_files_to(hand_over: fn(&Path, &[u8]) -> Result<(), String>) {
+pub fn write_files_to(hand_over: HandOver) {
     let _ = HAND_OVER.set(hand_over);
 }
 

@@ -8,15 +8,18 @@
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
+/// Files by name and contents.
+pub type GivenFiles = Vec<(PathBuf, Vec<u8>)>;
+
 thread_local! {
     /// The files given for the read in progress on this thread; `None`: the disk.
-    static GIVEN: RefCell<Option<Vec<(PathBuf, Vec<u8>)>>> = const { RefCell::new(None) };
+    static GIVEN: RefCell<Option<GivenFiles>> = const { RefCell::new(None) };
 }
 
 /// Runs `read` with `files` (names and contents) standing in for the disk: a path is found
 /// by its full name, else by its file name (a page's files have no folders), and a path not
 /// among them does not exist.
-pub fn reading_given<T>(files: Vec<(PathBuf, Vec<u8>)>, read: impl FnOnce() -> T) -> T {
+pub fn reading_given<T>(files: GivenFiles, read: impl FnOnce() -> T) -> T {
     let before = GIVEN.with(|g| g.replace(Some(files)));
     let out = read();
     GIVEN.with(|g| *g.borrow_mut() = before);
