@@ -2,7 +2,7 @@
 meets first, driving the page as a user would through the DevTools protocol (cdp.py): the
 built-in map renders (wall and path colours), a link's lesson shows its first step, a key press
 steps the search forward, a map opened with the browser's file chooser (Ctrl+O) and one dropped
-on the page open, a crowd batch draws its heatmap, and the page's console holds no error. With ../shared beside the repository
+on the page open, Ctrl+S downloads the map, a crowd batch draws its heatmap, and the page's console holds no error. With ../shared beside the repository
 it also drops a Warframe voxel map (the 3D view on WebGL2) and times A* on den520d in the page.
 
 usage: web_check.py SITE_DIR SHOT_DIR   (exit 1 when a check fails)
@@ -145,7 +145,22 @@ def main():
         c = count(shot("picked"), ["wall"])
         check("a .map opened with the file chooser shows", c["wall"] >= 2 * walls_before,
               f"walls {walls_before} before, {c['wall']} after")
-        no_errors("step and file chooser")
+        # Ctrl+S saves the opened map: in a page, a download of the same name and text.
+        downloads = os.path.join(shots, "downloads")
+        os.makedirs(downloads, exist_ok=True)
+        # The page's own setting: headless Chromium 156 cancels downloads allowed only at the
+        # browser's level (Browser.setDownloadBehavior).
+        b.page("Page.setDownloadBehavior", behavior="allow", downloadPath=downloads)
+        b.key("s", "KeyS", 83, modifiers=2)
+        saved = os.path.join(downloads, "given.map")
+        for _ in range(100):
+            if os.path.exists(saved):
+                break
+            time.sleep(0.1)
+        text = open(saved).read() if os.path.exists(saved) else None
+        check("Ctrl+S downloads the map as it was opened", text == GIVEN,
+              f"{saved}: {'missing' if text is None else f'{len(text)} characters'}")
+        no_errors("step, file chooser and save")
 
         # Run ▸ Crowd heatmaps (the menu's fixed place at 1280 × 800), then Run batch: 10,000
         # agents planned by A* on the CPU, their traffic drawn as a heatmap.

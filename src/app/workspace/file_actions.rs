@@ -87,6 +87,7 @@ impl PathlabApp {
         #[cfg(target_arch = "wasm32")]
         crate::app::web_files::forget(crate::app::web_files::RECOVERY_KEY);
         self.flush_recovery();
+        #[cfg(not(target_arch = "wasm32"))]
         let _ = std::fs::remove_file(self.recovery_file());
     }
 

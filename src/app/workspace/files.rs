@@ -305,6 +305,11 @@ pub fn claim_recovery(base: &Path) -> RecoverySlot {
 
 /// Where unsaved work is kept between crashes: `$PATHLAB_RECOVERY`, or the user's data folder.
 pub fn recovery_path() -> PathBuf {
+    // A page has no folders (and `temp_dir` panics there): the name its entry in local
+    // storage is read under.
+    if cfg!(target_arch = "wasm32") {
+        return PathBuf::from("recovery.ron");
+    }
     if let Some(p) = std::env::var_os("PATHLAB_RECOVERY") {
         return PathBuf::from(p);
     }
