@@ -123,6 +123,21 @@ class Browser:
             self.page("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left",
                       clickCount=1)
 
+    def drag(self, points, pause=0.05):
+        """The left button pressed at the first point, moved through the others, released at
+        the last; a pause between events so that each lands in a frame of its own."""
+        (x, y), rest = points[0], points[1:]
+        self.page("Input.dispatchMouseEvent", type="mouseMoved", x=x, y=y)
+        self.page("Input.dispatchMouseEvent", type="mousePressed", x=x, y=y, button="left",
+                  clickCount=1)
+        for x, y in rest:
+            time.sleep(pause)
+            self.page("Input.dispatchMouseEvent", type="mouseMoved", x=x, y=y, button="left",
+                      buttons=1)
+        time.sleep(pause)
+        self.page("Input.dispatchMouseEvent", type="mouseReleased", x=x, y=y, button="left",
+                  clickCount=1)
+
     def screenshot(self, png):
         data = self.page("Page.captureScreenshot", format="png")["data"]
         with open(png, "wb") as f:

@@ -2,7 +2,8 @@
 meets first, driving the page as a user would through the DevTools protocol (cdp.py): the
 built-in map renders (wall and path colours), a link's lesson shows its first step, a key press
 steps the search forward, a map opened with the browser's file chooser (Ctrl+O) and one dropped
-on the page open, Ctrl+S downloads the map, a crowd batch draws its heatmap, and the page's console holds no error. With ../shared beside the repository
+on the page open, Ctrl+S downloads the map, unsaved work is restored in the next visit, a
+crowd batch draws its heatmap, and the page's console holds no error. With ../shared beside the repository
 it also drops a Warframe voxel map (the 3D view on WebGL2) and times A* on den520d in the page.
 
 usage: web_check.py SITE_DIR SHOT_DIR   (exit 1 when a check fails)
@@ -173,6 +174,22 @@ def main():
         c = count(shot("crowd", 5.0), ["inferno"])
         check("a crowd batch plans and draws its heatmap", c["inferno"] >= 1000, c)
         no_errors("crowd")
+
+        # Unsaved work survives the page: a wall painted with the brush is kept in local
+        # storage, the next visit offers it back, and Restore shows it.
+        open_page("paint", "#example=default")
+        b.settle(2.0)
+        b.click(91, 61)
+        b.drag([(x, 480) for x in range(300, 600, 10)])
+        b.settle(4.0)
+        kept = b.evaluate("(localStorage.getItem('pathlab-recovery') || '').length")
+        open_page("restore", "")
+        b.settle(2.0)
+        b.click(513, 426)
+        c = count(shot("restored"), ["wall"])
+        check("unsaved work is offered back in the next visit and restored",
+              c["wall"] >= walls_before + 3000, f"{kept} characters kept; walls {walls_before} before, {c['wall']} after")
+        no_errors("paint and restore")
 
         open_page("drop", "#example=default")
         drop([given])
