@@ -30,10 +30,18 @@ class Browser:
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(to_chrome_r)
         os.close(from_chrome_w)
-        self._next, self._replies, self.events = 0, {}, []
+        self._next, self._replies, self.events, self.gone = 0, {}, [], False
         self._cv = threading.Condition()
         threading.Thread(target=self._read, daemon=True).start()
-        page = next(t for t in self.call("Target.getTargets")["targetInfos"] if t["type"] == "page")
+        # The first tab may not be there the moment the browser answers.
+        for _ in range(100):
+            pages = [t for t in self.call("Target.getTargets")["targetInfos"] if t["type"] == "page"]
+            if pages:
+                break
+            time.sleep(0.1)
+        else:
+            pages = [{"targetId": self.call("Target.createTarget", url="about:blank")["targetId"]}]
+        page = pages[0]
         self.session = self.call("Target.attachToTarget", targetId=page["targetId"],
                                  flatten=True)["sessionId"]
         for domain in ["Page", "Runtime", "Log"]:
@@ -45,8 +53,15 @@ class Browser:
     def _read(self):
         buf = b""
         while True:
-            chunk = os.read(self._from_chrome, 1 << 16)
+            try:
+                chunk = os.read(self._from_chrome, 1 << 16)
+            except OSError:
+                chunk = b""
             if not chunk:
+                # The browser is gone: wake every caller rather than let each wait it out.
+                with self._cv:
+                    self.gone = True
+                    self._cv.notify_all()
                 return
             buf += chunk
             while b"\0" in buf:
@@ -68,8 +83,10 @@ class Browser:
             msg["sessionId"] = session
         os.write(self._to_chrome, json.dumps(msg).encode() + b"\0")
         with self._cv:
-            if not self._cv.wait_for(lambda: i in self._replies, timeout):
+            if not self._cv.wait_for(lambda: i in self._replies or self.gone, timeout):
                 raise TimeoutError(method)
+            if i not in self._replies:
+                raise RuntimeError(f"{method}: the browser has gone")
             reply = self._replies.pop(i)
         if "error" in reply:
             raise RuntimeError(f"{method}: {reply['error']}")
@@ -155,3 +172,8 @@ class Browser:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+        for fd in (self._to_chrome, self._from_chrome):
+            try:
+                os.close(fd)
+            except OSError:
+                pass

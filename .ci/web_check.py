@@ -190,6 +190,8 @@ def main():
         check("unsaved work is offered back in the next visit and restored",
               c["wall"] >= walls_before + 3000, f"{kept} characters kept; walls {walls_before} before, {c['wall']} after")
         no_errors("paint and restore")
+        # Restored work is unsaved again: forgotten, so that later pages open without asking.
+        b.evaluate("localStorage.removeItem('pathlab-recovery')")
 
         open_page("drop", "#example=default")
         drop([given])

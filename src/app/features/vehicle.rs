@@ -226,20 +226,34 @@ impl VehicleWindow {
         };
         let heuristic = HEURISTICS[self.heuristic.min(HEURISTICS.len() - 1)].1;
         self.error = None;
-        let planning = Planning::new(model, heuristic, start, test, probe, cap);
-        // In slices, so that a page (no threads) plans between frames with the same bar.
-        self.job = Some(Job::sliced("vehicle", cap, planning, |planning, p| {
-            let planning = match planning {
-                Ok(planning) => planning,
-                Err(e) => return Some(Err(e.clone())),
-            };
-            if p.cancelled() {
-                return Some(Err("Cancelled.".into()));
-            }
-            let done = planning.slice();
-            p.add(SLICE);
-            done.map(Ok)
-        }));
+        // In slices, so that a page (no threads) plans between frames with the same bar. The
+        // planner is made in the first slice: its walls' distances are a Dijkstra over the
+        // whole map, which is the job's work, not the click's.
+        let setup = Some((model, heuristic, start, test, probe, cap));
+        let state: (_, Option<Planning>) = (setup, None);
+        self.job = Some(Job::sliced(
+            "vehicle",
+            cap,
+            state,
+            |(setup, planning), p| {
+                if let Some((model, heuristic, start, test, probe, cap)) = setup.take() {
+                    match Planning::new(model, heuristic, start, test, probe, cap) {
+                        Ok(made) => *planning = Some(made),
+                        Err(e) => return Some(Err(e)),
+                    }
+                }
+                let Some(planning) = planning.as_mut() else {
+                    return Some(Err("the planner was not made".into()));
+                };
+                if p.cancelled() {
+                    return Some(Err("Cancelled.".into()));
+                }
+                let before = planning.planner.iterations();
+                let done = planning.slice();
+                p.add(planning.planner.iterations() - before);
+                done.map(Ok)
+            },
+        ));
     }
 
     pub fn cancel(&self) {
@@ -323,7 +337,9 @@ struct Planning {
     start: Pose,
     goal: Pose,
     expanded: Vec<Expanded>,
-    t0: web_time::Instant,
+    /// Time spent planning, summed over the slices (a page's slices have frames between
+    /// them, which are not the planner's).
+    busy: std::time::Duration,
 }
 
 /// Planner iterations per slice, between progress reports and Cancel checks.
@@ -338,6 +354,7 @@ impl Planning {
         probe: bool,
         cap: u64,
     ) -> Result<Planning, String> {
+        let t0 = web_time::Instant::now();
         model.check_pose("start", &start)?;
         model.check_pose("goal", &test.pose)?;
         let mut planner = Planner::new(model.clone(), heuristic, start, test, probe).around_walls();
@@ -348,12 +365,13 @@ impl Planning {
             start,
             goal: test.pose,
             expanded: vec![],
-            t0: web_time::Instant::now(),
+            busy: t0.elapsed(),
         })
     }
 
     /// Runs up to [`SLICE`] iterations; the result once the planner has ended.
     fn slice(&mut self) -> Option<VehicleResult> {
+        let t0 = web_time::Instant::now();
         let p = &mut self.planner;
         for _ in 0..SLICE {
             if p.status() != Status::Running {
@@ -372,6 +390,7 @@ impl Planning {
             }
         }
         if p.status() == Status::Running {
+            self.busy += t0.elapsed();
             return None;
         }
         let model = &self.model;
@@ -390,7 +409,7 @@ impl Planning {
             grid_length,
             grid_corners,
             model: model.clone(),
-            ms: self.t0.elapsed().as_secs_f64() * 1000.0,
+            ms: (self.busy + t0.elapsed()).as_secs_f64() * 1000.0,
         })
     }
 }

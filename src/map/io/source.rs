@@ -20,10 +20,16 @@ thread_local! {
 /// by its full name, else by its file name (a page's files have no folders), and a path not
 /// among them does not exist.
 pub fn reading_given<T>(files: GivenFiles, read: impl FnOnce() -> T) -> T {
-    let before = GIVEN.with(|g| g.replace(Some(files)));
-    let out = read();
-    GIVEN.with(|g| *g.borrow_mut() = before);
-    out
+    /// Puts back what was given before, also when `read` panics.
+    struct Restore(Option<GivenFiles>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let before = self.0.take();
+            GIVEN.with(|g| *g.borrow_mut() = before);
+        }
+    }
+    let _restore = Restore(GIVEN.with(|g| g.replace(Some(files))));
+    read()
 }
 
 fn find(files: &[(PathBuf, Vec<u8>)], path: &Path) -> Option<usize> {
