@@ -31,10 +31,12 @@ fi
 
 # The library as a cdylib (a .wasm with exports), without the `gpu` feature: wgpu builds for
 # wasm32, but pathlab's GPU code waits on the device with pollster, which a page cannot do.
-cargo rustc --release --lib --target wasm32-unknown-unknown \
+# WEB_PROFILE picks another Cargo profile (CI's `web-check` builds in half the time).
+profile=${WEB_PROFILE:-release}
+cargo rustc --profile "$profile" --lib --target wasm32-unknown-unknown \
     --no-default-features --features gui --crate-type cdylib
 
-wasm="${CARGO_TARGET_DIR:-$root/target}/wasm32-unknown-unknown/release/pathlab.wasm"
+wasm="${CARGO_TARGET_DIR:-$root/target}/wasm32-unknown-unknown/$profile/pathlab.wasm"
 mkdir -p "$out"
 wasm-bindgen --target web --no-typescript --out-dir "$out" --out-name pathlab "$wasm"
 cp web/index.html "$out/index.html"
