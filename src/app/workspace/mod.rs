@@ -11,6 +11,7 @@ pub(crate) mod files;
 pub(crate) mod oracle;
 pub(crate) mod prepared;
 pub(crate) mod problems;
+pub(crate) mod recovery;
 pub(crate) mod run;
 pub(crate) mod run_files;
 pub(crate) mod timeline;
