@@ -91,33 +91,37 @@ pub fn plan(
     };
     let grid = &world.grid;
     let cells = grid.num_nodes();
-    // A few units per thread at least, so workers (each with three map-sized count arrays)
-    // number a few per thread, not one per unit.
-    let min_len = (units.len() / (4 * rayon::current_num_threads())).max(1);
-    let acc = units
-        .par_iter()
-        .with_min_len(min_len)
-        .fold(
-            || Acc::new(hier.map(|(m, h)| h.query(m, Connect::Pccp)), cells),
-            |mut acc, unit| {
-                if acc.cancelled {
-                    return acc;
-                }
-                match method {
-                    Method::Astar => acc.astar(grid, batch, unit, keep),
-                    Method::Pccp => {
-                        let (mesh, _) = hier.expect("checked above");
-                        acc.pccp(grid, mesh, batch, unit, keep)
-                    }
-                    Method::Flow => acc.flow(&world.fixed, batch, unit, keep),
-                }
-                if let Some(r) = report {
-                    acc.cancelled = !r(unit.len());
-                }
-                acc
-            },
-        )
-        .reduce_with(Acc::merge);
+    // One accumulator per worker thread, made when the thread takes its first unit and merged
+    // once at the end: each holds three map-sized count arrays, and one per rayon split (as a
+    // fold makes them) cost a batch their zeroing and merging several times over.
+    let threads = rayon::current_num_threads();
+    let workers: Vec<std::sync::Mutex<Option<Acc>>> =
+        (0..threads).map(|_| std::sync::Mutex::new(None)).collect();
+    units.par_iter().for_each(|unit| {
+        let me = rayon::current_thread_index().unwrap_or(0) % threads;
+        // Only this thread takes this lock (a unit runs on one thread from start to end).
+        let mut slot = workers[me].lock().unwrap_or_else(|e| e.into_inner());
+        let acc = slot
+            .get_or_insert_with(|| Acc::new(hier.map(|(m, h)| h.query(m, Connect::Pccp)), cells));
+        if acc.cancelled {
+            return;
+        }
+        match method {
+            Method::Astar => acc.astar(grid, batch, unit, keep),
+            Method::Pccp => {
+                let (mesh, _) = hier.expect("checked above");
+                acc.pccp(grid, mesh, batch, unit, keep)
+            }
+            Method::Flow => acc.flow(&world.fixed, batch, unit, keep),
+        }
+        if let Some(r) = report {
+            acc.cancelled = !r(unit.len());
+        }
+    });
+    let acc = workers
+        .into_iter()
+        .filter_map(|w| w.into_inner().unwrap_or_else(|e| e.into_inner()))
+        .reduce(Acc::merge);
     let Some(acc) = acc else {
         // No agents.
         return Ok(Some(Outcome {
@@ -147,7 +151,7 @@ pub fn plan(
         paths
     });
     let mut traffic = Heat::zeros(grid);
-    traffic.add(&acc.traffic);
+    traffic.add(&acc.traffic.iter().map(|t| t[1]).collect::<Vec<_>>());
     let mut expansions = Heat::zeros(grid);
     expansions.add(&acc.expanded);
     Ok(Some(Outcome {
@@ -183,21 +187,33 @@ pub fn counts_csv(outcomes: &[(String, &Outcome)], grid: &GridSpace) -> String {
     text
 }
 
+/// Counts agent `i` on cell `c` of `traffic` once.
+#[inline(always)]
+fn cross(traffic: &mut [[u32; 2]], i: u32, c: NodeId) {
+    let t = &mut traffic[c as usize];
+    if t[0] != i + 1 {
+        t[0] = i + 1;
+        t[1] += 1;
+    }
+}
+
 /// A worker's state and counts.
 struct Acc {
     astar: Option<AStar>,
     query: Option<HierQuery>,
     /// A flow field's costs and steps.
     field: (Vec<u32>, Vec<u32>),
-    traffic: Vec<u32>,
+    /// Per cell: the last agent (index + 1) counted there, so a path crossing a cell twice
+    /// counts once, and the agents counted, side by side (one cache line for both: counting a
+    /// path touches cells all over the map).
+    traffic: Vec<[u32; 2]>,
     expanded: Vec<u32>,
-    /// The last agent (index + 1) counted on each cell, so a path crossing a cell twice counts
-    /// once.
-    stamp: Vec<u32>,
     /// (agent, cost, length).
     costs: Vec<(u32, f64, f64)>,
     paths: Vec<(u32, Vec<NodeId>)>,
     cancelled: bool,
+    /// The funnel's buffers, kept between agents.
+    scratch: raster::Scratch,
 }
 
 /// Counts each cell a search expands.
@@ -234,18 +250,18 @@ impl Acc {
             astar: None,
             query,
             field: (vec![], vec![]),
-            traffic: vec![0; cells],
+            traffic: vec![[0; 2]; cells],
             expanded: vec![0; cells],
-            stamp: vec![0; cells],
             costs: vec![],
             paths: vec![],
             cancelled: false,
+            scratch: raster::Scratch::default(),
         }
     }
 
     fn merge(mut a: Acc, b: Acc) -> Acc {
         for (x, y) in a.traffic.iter_mut().zip(&b.traffic) {
-            *x += y;
+            x[1] += y[1];
         }
         for (x, y) in a.expanded.iter_mut().zip(&b.expanded) {
             *x += y;
@@ -259,11 +275,7 @@ impl Acc {
     /// Counts agent `i`'s cell `c` once.
     #[inline(always)]
     fn cross(&mut self, i: u32, c: NodeId) {
-        let s = &mut self.stamp[c as usize];
-        if *s != i + 1 {
-            *s = i + 1;
-            self.traffic[c as usize] += 1;
-        }
+        cross(&mut self.traffic, i, c);
     }
 
     fn astar(&mut self, grid: &GridSpace, batch: &Batch, unit: &[u32], keep: usize) {
@@ -338,13 +350,23 @@ impl Acc {
                     self.expanded[c as usize] += 1;
                 }
             }
-            let (cells, length) = raster::walk(grid, mesh, q.path().unwrap_or(&[]), agent);
-            for &c in &cells {
-                self.cross(i, c);
-            }
-            if (i as usize) < keep {
+            let polygons = q.path().unwrap_or(&[]);
+            let length = if (i as usize) < keep {
+                let mut cells = vec![];
+                let length =
+                    raster::walk_into(grid, mesh, polygons, agent, &mut self.scratch, &mut cells);
+                for &c in &cells {
+                    self.cross(i, c);
+                }
                 self.paths.push((i, cells));
-            }
+                length
+            } else {
+                // Counted as the line is walked, with no list in between.
+                let traffic = &mut self.traffic;
+                raster::walk_cells(grid, mesh, polygons, agent, &mut self.scratch, |c| {
+                    cross(traffic, i, c)
+                })
+            };
             self.costs.push((i, q.cost().unwrap_or(f64::NAN), length));
         }
         self.query = Some(q);

@@ -50,17 +50,21 @@ pub struct FieldDStar {
     pub(super) cost: Vec<f64>,
     /// The cheapest cell cost: h's scale, so h never overestimates.
     min_cost: f64,
-    /// Corners, (w + 1) × (h + 1), row by row.
-    pub(super) g: Vec<f64>,
-    rhs: Vec<f64>,
-    /// The neighbour whose expansion last lowered a corner's rhs (its parent in the trace).
-    via: Vec<u32>,
-    queued: Vec<bool>,
+    /// What `cost` and `min_cost` were built for: the space's revision and the start's class
+    /// (rebuilt only when either changes: building them read every cell, a floor of ~290 µs
+    /// per query on den520d however short the query).
+    cost_for: Option<(u64, u8, i64, i64)>,
+    /// Corners, (w + 1) × (h + 1), row by row: each one's state, valid only where its stamp
+    /// is this query's (so a query costs what it touches, not the map's size).
+    state: Vec<Corner>,
+    epoch: u32,
     heap: BinaryHeap<Reverse<(u64, u64, u32)>>,
     /// Entries on the heap that are not stale.
     open_count: u64,
     status: Status,
     stats: Stats,
+    /// The start cell's centre, which h measures from.
+    start_centre: (f64, f64),
     /// The start's cost by interpolation over its cell's corners (∞ until one is reached).
     start_value: f64,
     /// The path drawn: points in cell units (cell (x, y) spans x..x+1, y..y+1).
@@ -74,6 +78,28 @@ pub struct FieldDStar {
     /// What the search estimated the path to cost (the start's interpolated value).
     pub(super) estimate: f64,
     started: bool,
+}
+
+/// One corner's search state.
+#[derive(Clone, Copy, Debug)]
+struct Corner {
+    g: f64,
+    rhs: f64,
+    /// The neighbour whose expansion last lowered its rhs (its parent in the trace).
+    via: u32,
+    /// The query it belongs to (its epoch): another query's record reads as untouched.
+    stamp: u32,
+    queued: bool,
+}
+
+impl Corner {
+    const UNTOUCHED: Corner = Corner {
+        g: INF,
+        rhs: INF,
+        via: NONE,
+        stamp: 0,
+        queued: false,
+    };
 }
 
 /// A key's bits: non-negative floats order as their bits do.
@@ -96,15 +122,15 @@ impl FieldDStar {
             query,
             cost: vec![],
             min_cost: 1.0,
-            g: vec![],
-            rhs: vec![],
-            via: vec![],
-            queued: vec![],
+            cost_for: None,
+            state: vec![],
+            epoch: 0,
             heap: BinaryHeap::new(),
             open_count: 0,
             status: Status::Running,
             stats: Stats::default(),
             start_value: INF,
+            start_centre: (0.0, 0.0),
             points: vec![],
             cells: vec![],
             cell_g: vec![],
@@ -125,6 +151,37 @@ impl FieldDStar {
     /// path's cost is [`SearchState::cost`]).
     pub fn estimate(&self) -> f64 {
         self.estimate
+    }
+
+    /// Corner `k`'s state in this query.
+    #[inline]
+    fn at(&self, k: usize) -> Corner {
+        let c = self.state[k];
+        if c.stamp == self.epoch {
+            c
+        } else {
+            Corner::UNTOUCHED
+        }
+    }
+
+    /// Corner `k`'s state, to change: made this query's first if it is not.
+    #[inline]
+    fn at_mut(&mut self, k: usize) -> &mut Corner {
+        let epoch = self.epoch;
+        let c = &mut self.state[k];
+        if c.stamp != epoch {
+            *c = Corner {
+                stamp: epoch,
+                ..Corner::UNTOUCHED
+            };
+        }
+        c
+    }
+
+    /// g of corner `k` (infinite until expanded).
+    #[inline]
+    pub(super) fn g_at(&self, k: usize) -> f64 {
+        self.at(k).g
     }
 
     /// The drawn path's points, in cell units, once found.
@@ -165,7 +222,7 @@ impl FieldDStar {
         (nw && se && !ne && !sw) || (ne && sw && !nw && !se)
     }
 
-    /// h of a corner: the straight line to the start's centre at the cheapest cost, over √2.
+    /// h of the corner at (x, y): the straight line to the start's centre at the cheapest cost, over √2.
     ///
     /// The full straight line is admissible but not consistent under interpolation: a corner
     /// costs at least one cell's width more than the lesser corner of the edge it crosses, yet
@@ -174,9 +231,8 @@ impl FieldDStar {
     /// 917,726 corners). Over √2 a key never falls: no corner is expanded twice, and the
     /// search stops as soon as the top key reaches the start's value (a start corner's h is
     /// then half a cell, the start's own distance to its cell's border).
-    fn h(&self, k: usize) -> f64 {
-        let (x, y) = self.corner_xy(k);
-        let (sx, sy) = self.centre(self.query.start);
+    fn h(&self, (x, y): (i64, i64)) -> f64 {
+        let (sx, sy) = self.start_centre;
         self.min_cost * ((x as f64 - sx).powi(2) + (y as f64 - sy).powi(2)).sqrt() / SQRT_2
     }
 
@@ -206,7 +262,7 @@ impl FieldDStar {
         } else {
             self.cell(if cx == s.0 { s.0 - 1 } else { s.0 }, cy)
         };
-        let (g1, g2) = (self.g[k1], self.g[k2]);
+        let (g1, g2) = (self.g_at(k1), self.g_at(k2));
         if c.min(bc) == INF {
             return INF;
         }
@@ -232,26 +288,27 @@ impl FieldDStar {
         }
     }
 
-    fn push<T: Tracer>(&mut self, k: usize, from: u32, tracer: &mut T) {
-        let key = self.rhs[k] + self.h(k);
-        self.heap
-            .push(Reverse((bits(key), bits(self.rhs[k]), k as u32)));
+    /// Queues corner `k`, at `xy`, under its rhs.
+    fn push<T: Tracer>(&mut self, k: usize, xy: (i64, i64), from: u32, tracer: &mut T) {
+        let c = self.at(k);
+        let key = c.rhs + self.h(xy);
+        self.heap.push(Reverse((bits(key), bits(c.rhs), k as u32)));
         self.stats.generated += 1;
-        let kind = if self.g[k] < INF {
+        let kind = if c.g < INF {
             self.stats.reopened += 1;
             EventKind::Reopen
-        } else if self.queued[k] {
+        } else if c.queued {
             self.stats.updated += 1;
             EventKind::Update
         } else {
             EventKind::Generate
         };
-        if !self.queued[k] {
-            self.queued[k] = true;
+        if !c.queued {
+            self.at_mut(k).queued = true;
             self.open_count += 1;
         }
         if T::ENABLED {
-            tracer.event(Event::new(kind, self.id(k), from, self.rhs[k], key));
+            tracer.event(Event::new(kind, self.id(k), from, c.rhs, key));
         }
     }
 
@@ -267,30 +324,39 @@ impl Search<GridSpace> for FieldDStar {
         self.query = query;
         self.w = space.width() as i64;
         self.h = space.height() as i64;
+        self.start_centre = self.centre(query.start);
         let class = space.class_of(query.start);
-        self.cost.clear();
-        self.min_cost = INF;
-        for n in 0..space.num_nodes() as NodeId {
-            let c = if class != 0 && space.class_of(n) == class {
-                space.cell_cost(n) as f64
-            } else {
-                INF
-            };
-            self.min_cost = self.min_cost.min(c);
-            self.cost.push(c);
-        }
-        if self.min_cost == INF {
-            self.min_cost = 1.0;
+        let want = (space.revision(), class, self.w, self.h);
+        // Revision 0 promises nothing: build every time.
+        if self.cost_for != Some(want) || want.0 == 0 {
+            self.cost.clear();
+            self.min_cost = INF;
+            for n in 0..space.num_nodes() as NodeId {
+                let c = if class != 0 && space.class_of(n) == class {
+                    space.cell_cost(n) as f64
+                } else {
+                    INF
+                };
+                self.min_cost = self.min_cost.min(c);
+                self.cost.push(c);
+            }
+            if self.min_cost == INF {
+                self.min_cost = 1.0;
+            }
+            self.cost_for = Some(want);
         }
         let corners = Self::corners(space);
-        for v in [&mut self.g, &mut self.rhs] {
-            v.clear();
-            v.resize(corners, INF);
+        if self.state.len() != corners {
+            self.state.clear();
+            self.state.resize(corners, Corner::UNTOUCHED);
+            self.epoch = 0;
         }
-        self.via.clear();
-        self.via.resize(corners, NONE);
-        self.queued.clear();
-        self.queued.resize(corners, false);
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            // Stamps of 2³² queries ago would read as this query's: clear them once.
+            self.state.fill(Corner::UNTOUCHED);
+            self.epoch = 1;
+        }
         self.heap.clear();
         self.open_count = 0;
         self.stats = Stats::default();
@@ -334,9 +400,10 @@ impl Search<GridSpace> for FieldDStar {
                 if self.pinched(cx, cy) {
                     continue;
                 }
-                self.rhs[k] = c * SQRT_2 / 2.0;
-                self.via[k] = goal;
-                self.push(k, goal, tracer);
+                let corner = self.at_mut(k);
+                corner.rhs = c * SQRT_2 / 2.0;
+                corner.via = goal;
+                self.push(k, (cx, cy), goal, tracer);
             }
             self.stats.max_open = self.open_count;
             return Status::Running;
@@ -361,32 +428,42 @@ impl Search<GridSpace> for FieldDStar {
             }
             let Reverse((_, r, k)) = self.heap.pop().expect("peeked");
             let k = k as usize;
-            if f64::from_bits(r) == self.rhs[k] && self.rhs[k] < self.g[k] {
+            let c = self.at(k);
+            if f64::from_bits(r) == c.rhs && c.rhs < c.g {
                 break k;
             }
         };
-        self.queued[k] = false;
+        let c = self.at_mut(k);
+        c.queued = false;
+        c.g = c.rhs;
+        let (g, via) = (c.g, c.via);
         self.open_count -= 1;
-        self.g[k] = self.rhs[k];
         self.stats.expanded += 1;
         let id = self.id(k);
         if T::ENABLED {
-            let key = self.g[k] + self.h(k);
-            tracer.event(Event::new(
-                EventKind::Expand,
-                id,
-                self.via[k],
-                self.g[k],
-                key,
-            ));
+            let key = g + self.h(self.corner_xy(k));
+            tracer.event(Event::new(EventKind::Expand, id, via, g, key));
         }
         let (x, y) = self.corner_xy(k);
+        // Every value ComputeCost gives below is at least the lesser g of its two corners plus
+        // the cheapest cell cost (each of its branches adds a cell's cost, or more, to g1 or
+        // g2, and float rounding keeps that order), and all those corners lie in this corner's
+        // 3 × 3 block: a neighbour whose rhs is already at or below that floor cannot improve,
+        // and is passed over without the sixteen ComputeCosts' square roots. (On den520d most
+        // neighbours are: they were expanded before this corner.)
+        let mut floor = g;
+        for &(dx, dy) in &RING {
+            if let Some(n) = self.corner(x + dx, y + dy) {
+                floor = floor.min(self.g_at(n));
+            }
+        }
+        let floor = floor + self.min_cost;
         for (i, &(dx, dy)) in RING.iter().enumerate() {
             let s = (x + dx, y + dy);
             let Some(ks) = self.corner(s.0, s.1) else {
                 continue;
             };
-            if self.pinched(s.0, s.1) {
+            if floor >= self.at(ks).rhs * (1.0 - 1e-6) || self.pinched(s.0, s.1) {
                 continue;
             }
             // The two pairs around s that hold this corner: seen from s, this corner lies at
@@ -399,10 +476,11 @@ impl Search<GridSpace> for FieldDStar {
             let v = self
                 .compute_cost(s, at(j), at(j + 1))
                 .min(self.compute_cost(s, at(j + 7), at(j)));
-            if v < self.rhs[ks] * (1.0 - 1e-6) {
-                self.rhs[ks] = v;
-                self.via[ks] = id;
-                self.push(ks, id, tracer);
+            if v < self.at(ks).rhs * (1.0 - 1e-6) {
+                let c = self.at_mut(ks);
+                c.rhs = v;
+                c.via = id;
+                self.push(ks, s, id, tracer);
             }
         }
         self.stats.max_open = self.stats.max_open.max(self.open_count);
@@ -483,17 +561,19 @@ impl SearchState for FieldDStar {
     /// g of a corner (ids after the world's cells); cells have none.
     fn g(&self, n: NodeId) -> Option<f64> {
         let k = (n as i64).checked_sub(self.w * self.h)? as usize;
-        self.g.get(k).copied().filter(|g| *g < INF)
+        (k < self.state.len())
+            .then(|| self.g_at(k))
+            .filter(|g| *g < INF)
     }
 
     fn layers(&self) -> Vec<(&'static str, usize)> {
-        vec![("corners", self.g.len())]
+        vec![("corners", self.state.len())]
     }
 
     /// A corner is the point where its cells meet.
     fn layer_point(&self, n: NodeId) -> Option<[f64; 2]> {
         let k = (n as i64).checked_sub(self.w * self.h)? as usize;
-        (k < self.g.len()).then(|| {
+        (k < self.state.len()).then(|| {
             let (x, y) = self.corner_xy(k);
             [x as f64, y as f64]
         })

@@ -41,7 +41,7 @@ impl FieldDStar {
                     else {
                         continue;
                     };
-                    let (ga, gb) = (self.g[ka], self.g[kb]);
+                    let (ga, gb) = (self.g_at(ka), self.g_at(kb));
                     if ga == INF && gb == INF {
                         continue;
                     }

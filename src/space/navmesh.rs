@@ -341,8 +341,24 @@ impl NavmeshSpace {
     /// the first and last polygons): the shortest polyline through its portals, by the funnel
     /// (string-pulling) algorithm. Its corners are portal ends.
     pub fn funnel(&self, path: &[NodeId], start: [f64; 2], goal: [f64; 2]) -> Vec<[f64; 2]> {
+        let mut out = vec![];
+        self.funnel_into(path, start, goal, &mut vec![], &mut out);
+        out
+    }
+
+    /// [`NavmeshSpace::funnel`] into `out`, with `gates` as scratch: a crowd funnels thousands
+    /// of paths, and two allocations each were a tenth of a PCCP batch.
+    pub fn funnel_into(
+        &self,
+        path: &[NodeId],
+        start: [f64; 2],
+        goal: [f64; 2],
+        gates: &mut Vec<([f64; 2], [f64; 2])>,
+        out: &mut Vec<[f64; 2]>,
+    ) {
         // Each portal as (left, right) seen from the polygon it leaves, then the goal.
-        let mut gates: Vec<([f64; 2], [f64; 2])> = vec![(start, start)];
+        gates.clear();
+        gates.push((start, start));
         for w in path.windows(2) {
             let Some(p) = self.portal(w[0], w[1]) else {
                 continue;
@@ -355,7 +371,8 @@ impl NavmeshSpace {
             }
         }
         gates.push((goal, goal));
-        let mut out = vec![start];
+        out.clear();
+        out.push(start);
         let (mut apex, mut left, mut right) = (start, start, start);
         let (mut left_i, mut right_i) = (0, 0);
         let mut i = 1;
@@ -391,6 +408,5 @@ impl NavmeshSpace {
         if out.last() != Some(&goal) {
             out.push(goal);
         }
-        out
     }
 }
