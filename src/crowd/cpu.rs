@@ -118,10 +118,22 @@ pub fn plan(
             acc.cancelled = !r(unit.len());
         }
     });
-    let acc = workers
+    let mut accs: Vec<Acc> = workers
         .into_iter()
         .filter_map(|w| w.into_inner().unwrap_or_else(|e| e.into_inner()))
-        .reduce(Acc::merge);
+        .collect();
+    // The counts, summed over the workers in one pass.
+    let mut traffic = Heat::zeros(grid);
+    let mut expansions = Heat::zeros(grid);
+    for a in &accs {
+        for (c, v) in traffic.values.iter_mut().enumerate() {
+            *v += a.traffic.count(c) as i64;
+        }
+        expansions.add(&a.expanded);
+    }
+    let acc = accs
+        .pop()
+        .map(|last| accs.into_iter().fold(last, Acc::merge));
     let Some(acc) = acc else {
         // No agents.
         return Ok(Some(Outcome {
@@ -150,10 +162,6 @@ pub fn plan(
         }
         paths
     });
-    let mut traffic = Heat::zeros(grid);
-    traffic.add(&acc.traffic.iter().map(|t| t[1]).collect::<Vec<_>>());
-    let mut expansions = Heat::zeros(grid);
-    expansions.add(&acc.expanded);
     Ok(Some(Outcome {
         method,
         costs,
@@ -187,13 +195,52 @@ pub fn counts_csv(outcomes: &[(String, &Outcome)], grid: &GridSpace) -> String {
     text
 }
 
-/// Counts agent `i` on cell `c` of `traffic` once.
-#[inline(always)]
-fn cross(traffic: &mut [[u32; 2]], i: u32, c: NodeId) {
-    let t = &mut traffic[c as usize];
-    if t[0] != i + 1 {
-        t[0] = i + 1;
-        t[1] += 1;
+/// A worker's traffic counts: per cell, the agents counted there (high 24 bits) and a stamp of
+/// the last agent counted (low 8 bits), so a path crossing a cell twice counts once. Four bytes
+/// a cell, where a 32-bit stamp beside a 32-bit count took eight: counting a path reads cells
+/// all over the map, and at eight bytes the arrays of two workers no longer shared the caches
+/// (two threads ran a PCCP batch 1.4× as fast as one; see docs/crowds.md). A cell's count
+/// tops out at 2²⁴ − 1 agents per worker, beyond any batch the app or the CLI plans.
+struct Traffic {
+    cells: Vec<u32>,
+    /// Agents begun, modulo the 255 stamps.
+    seq: u32,
+}
+
+impl Traffic {
+    fn new(cells: usize) -> Traffic {
+        Traffic {
+            cells: vec![0; cells],
+            seq: 0,
+        }
+    }
+
+    /// The stamp of the next agent (1–255); every 255 agents the old stamps are cleared, so a
+    /// stamp never meets the one an earlier agent left.
+    #[inline(always)]
+    fn begin(&mut self) -> u32 {
+        self.seq += 1;
+        if self.seq == 256 {
+            self.seq = 1;
+            for c in &mut self.cells {
+                *c &= !0xff;
+            }
+        }
+        self.seq
+    }
+
+    /// Counts the agent stamped `stamp` on cell `c` once.
+    #[inline(always)]
+    fn cross(&mut self, stamp: u32, c: NodeId) {
+        let v = &mut self.cells[c as usize];
+        if *v & 0xff != stamp {
+            *v = ((*v | 0xff) + 1) | stamp;
+        }
+    }
+
+    /// Agents counted on cell `c`.
+    fn count(&self, c: usize) -> u32 {
+        self.cells[c] >> 8
     }
 }
 
@@ -203,10 +250,7 @@ struct Acc {
     query: Option<HierQuery>,
     /// A flow field's costs and steps.
     field: (Vec<u32>, Vec<u32>),
-    /// Per cell: the last agent (index + 1) counted there, so a path crossing a cell twice
-    /// counts once, and the agents counted, side by side (one cache line for both: counting a
-    /// path touches cells all over the map).
-    traffic: Vec<[u32; 2]>,
+    traffic: Traffic,
     expanded: Vec<u32>,
     /// (agent, cost, length).
     costs: Vec<(u32, f64, f64)>,
@@ -250,7 +294,7 @@ impl Acc {
             astar: None,
             query,
             field: (vec![], vec![]),
-            traffic: vec![[0; 2]; cells],
+            traffic: Traffic::new(cells),
             expanded: vec![0; cells],
             costs: vec![],
             paths: vec![],
@@ -259,23 +303,12 @@ impl Acc {
         }
     }
 
+    /// Joins `b`'s agents to `a`'s (their counts are summed apart, straight into the heatmaps).
     fn merge(mut a: Acc, b: Acc) -> Acc {
-        for (x, y) in a.traffic.iter_mut().zip(&b.traffic) {
-            x[1] += y[1];
-        }
-        for (x, y) in a.expanded.iter_mut().zip(&b.expanded) {
-            *x += y;
-        }
         a.costs.extend(b.costs);
         a.paths.extend(b.paths);
         a.cancelled |= b.cancelled;
         a
-    }
-
-    /// Counts agent `i`'s cell `c` once.
-    #[inline(always)]
-    fn cross(&mut self, i: u32, c: NodeId) {
-        cross(&mut self.traffic, i, c);
     }
 
     fn astar(&mut self, grid: &GridSpace, batch: &Batch, unit: &[u32], keep: usize) {
@@ -296,8 +329,9 @@ impl Acc {
             let status = a.run(grid, &mut ExpansionCount(&mut self.expanded));
             let cost = if status == Status::Found {
                 let path = a.path().unwrap_or(&[]);
+                let stamp = self.traffic.begin();
                 for &c in path {
-                    self.cross(i, c);
+                    self.traffic.cross(stamp, c);
                 }
                 if (i as usize) < keep {
                     self.paths.push((i, path.to_vec()));
@@ -355,16 +389,18 @@ impl Acc {
                 let mut cells = vec![];
                 let length =
                     raster::walk_into(grid, mesh, polygons, agent, &mut self.scratch, &mut cells);
+                let stamp = self.traffic.begin();
                 for &c in &cells {
-                    self.cross(i, c);
+                    self.traffic.cross(stamp, c);
                 }
                 self.paths.push((i, cells));
                 length
             } else {
                 // Counted as the line is walked, with no list in between.
                 let traffic = &mut self.traffic;
+                let stamp = traffic.begin();
                 raster::walk_cells(grid, mesh, polygons, agent, &mut self.scratch, |c| {
-                    cross(traffic, i, c)
+                    traffic.cross(stamp, c)
                 })
             };
             self.costs.push((i, q.cost().unwrap_or(f64::NAN), length));
@@ -390,8 +426,9 @@ impl Acc {
             while *path.last().expect("not empty") != goal {
                 path.push(next[*path.last().expect("not empty") as usize]);
             }
+            let stamp = self.traffic.begin();
             for &c in &path {
-                self.cross(i, c);
+                self.traffic.cross(stamp, c);
             }
             if (i as usize) < keep {
                 self.paths.push((i, path));

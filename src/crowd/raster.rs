@@ -173,6 +173,9 @@ pub fn cells(
                 last = c;
             }
             cell = Some(c);
+            if !parallel {
+                break;
+            }
         }
         if cut >= 1.0 - merge {
             return;
@@ -189,6 +192,29 @@ pub fn cells(
                     }
                 }
             }
+        }
+    }
+    // The rest of a segment that is not parallel to an axis, by stepping alone: the loop above
+    // less its midpoints, its cell always known and every piece new (a hot loop: one pass per
+    // cell of every agent's path).
+    let Some(mut c) = cell else { return };
+    let mut cut = next[0].min(next[1]).min(1.0);
+    while cut < 1.0 - merge {
+        if next[0] <= cut + merge {
+            next[0] += step[0];
+            c.0 += sign[0];
+        }
+        if next[1] <= cut + merge {
+            next[1] += step[1];
+            c.1 += sign[1];
+        }
+        let t = cut;
+        cut = if next[0] < next[1] { next[0] } else { next[1] };
+        if cut > 1.0 {
+            cut = 1.0;
+        }
+        if cut - t > merge {
+            f(c.0, c.1);
         }
     }
 }
