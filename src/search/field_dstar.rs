@@ -17,12 +17,11 @@
 //! grid's move rule forbids squeezing between them), and cells of another terrain class than
 //! the start's are blocked (the class rule: a path never changes class).
 
+use super::field_dstar_heap::CornerHeap;
 use super::params::{ParamSpec, Params};
 use super::{NodeId, Query, Search, SearchState, Stats, Status};
 use crate::space::{GridSpace, Space};
 use crate::trace::{Event, EventKind, Tracer, NONE};
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 pub(super) const INF: f64 = f64::INFINITY;
 const SQRT_2: f64 = std::f64::consts::SQRT_2;
@@ -58,8 +57,8 @@ pub struct FieldDStar {
     /// is this query's (so a query costs what it touches, not the map's size).
     state: Vec<Corner>,
     epoch: u32,
-    heap: BinaryHeap<Reverse<(u64, u64, u32)>>,
-    /// Entries on the heap that are not stale.
+    heap: CornerHeap,
+    /// Corners queued.
     open_count: u64,
     status: Status,
     stats: Stats,
@@ -125,7 +124,7 @@ impl FieldDStar {
             cost_for: None,
             state: vec![],
             epoch: 0,
-            heap: BinaryHeap::new(),
+            heap: CornerHeap::default(),
             open_count: 0,
             status: Status::Running,
             stats: Stats::default(),
@@ -292,7 +291,8 @@ impl FieldDStar {
     fn push<T: Tracer>(&mut self, k: usize, xy: (i64, i64), from: u32, tracer: &mut T) {
         let c = self.at(k);
         let key = c.rhs + self.h(xy);
-        self.heap.push(Reverse((bits(key), bits(c.rhs), k as u32)));
+        self.heap
+            .push((bits(key) as u128) << 64 | bits(c.rhs) as u128, k as u32);
         self.stats.generated += 1;
         let kind = if c.g < INF {
             self.stats.reopened += 1;
@@ -357,7 +357,7 @@ impl Search<GridSpace> for FieldDStar {
             self.state.fill(Corner::UNTOUCHED);
             self.epoch = 1;
         }
-        self.heap.clear();
+        self.heap.reset(corners);
         self.open_count = 0;
         self.stats = Stats::default();
         self.status = Status::Running;
@@ -408,13 +408,13 @@ impl Search<GridSpace> for FieldDStar {
             self.stats.max_open = self.open_count;
             return Status::Running;
         }
-        // The next corner whose rhs is below its g (entries an improvement left behind, and
-        // corners already consistent at their value, are skipped).
+        // The next corner whose rhs is below its g (every queued corner's is: its entry moved
+        // with each fall of its rhs; the check stays as the invariant's guard).
         let k = loop {
             let top = self
                 .heap
                 .peek()
-                .map(|Reverse((key, _, _))| f64::from_bits(*key));
+                .map(|(key, _)| f64::from_bits((key >> 64) as u64));
             match top {
                 None => {
                     return if self.start_value < INF {
@@ -426,10 +426,10 @@ impl Search<GridSpace> for FieldDStar {
                 Some(key) if key >= self.start_value => return self.finish(tracer),
                 Some(_) => {}
             }
-            let Reverse((_, r, k)) = self.heap.pop().expect("peeked");
+            let (key, k) = self.heap.pop().expect("peeked");
             let k = k as usize;
             let c = self.at(k);
-            if f64::from_bits(r) == c.rhs && c.rhs < c.g {
+            if f64::from_bits(key as u64) == c.rhs && c.rhs < c.g {
                 break k;
             }
         };

@@ -212,19 +212,6 @@ impl NodeTable {
         self.records[n as usize].parent
     }
 
-    /// A word of `n`'s record that a search whose open list keeps no positions in this table
-    /// may use as its own (it holds anything until the search writes it this query).
-    #[inline(always)]
-    pub fn aux(&self, n: u32) -> u32 {
-        self.records[n as usize].pos
-    }
-
-    /// Sets [`NodeTable::aux`].
-    #[inline(always)]
-    pub fn set_aux(&mut self, n: u32, v: u32) {
-        self.records[n as usize].pos = v;
-    }
-
     /// g of node `n` if this query reached it.
     pub fn g_if_reached(&self, n: u32) -> Option<f64> {
         let h = self.find(n)?;
