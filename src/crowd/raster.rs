@@ -150,31 +150,25 @@ pub fn cells(
     }
     // Crossings closer than this in t are one.
     let merge = EPS / len;
-    // A piece can lie along a grid line only when the segment is parallel to an axis; on any
-    // other, once one piece's cell is known, each crossing moves it along the axes crossed.
+    // A piece can lie along a grid line only when the segment is parallel to an axis: there
+    // each piece goes to the cell at its midpoint. On any other segment only the first piece
+    // needs that; after it, each crossing moves the cell along the axes crossed.
     let parallel = next[0] == f64::INFINITY || next[1] == f64::INFINITY;
     let sign = [d[0].signum() as i64, d[1].signum() as i64];
-    // The current piece's cell, when known by stepping.
-    let mut cell: Option<(i64, i64)> = None;
     let mut t = 0.0;
-    loop {
+    // The first piece's cell, on a segment that is not parallel.
+    let mut c = loop {
         let cut = next[0].min(next[1]).min(1.0);
         if cut - t > merge {
-            let c = match cell {
-                Some(c) if !parallel => c,
-                _ => {
-                    let m = 0.5 * (t + cut);
-                    let p = [a[0] + d[0] * m, a[1] + d[1] * m];
-                    interior(p).unwrap_or_else(|| cell_at(p, Some(last), &open))
-                }
-            };
+            let m = 0.5 * (t + cut);
+            let p = [a[0] + d[0] * m, a[1] + d[1] * m];
+            let c = interior(p).unwrap_or_else(|| cell_at(p, Some(last), &open));
             if c != last {
                 f(c.0, c.1);
                 last = c;
             }
-            cell = Some(c);
             if !parallel {
-                break;
+                break c;
             }
         }
         if cut >= 1.0 - merge {
@@ -184,20 +178,11 @@ pub fn cells(
         for i in 0..2 {
             if next[i] <= cut + merge {
                 next[i] += step[i];
-                if let Some(c) = cell.as_mut() {
-                    if i == 0 {
-                        c.0 += sign[0];
-                    } else {
-                        c.1 += sign[1];
-                    }
-                }
             }
         }
-    }
-    // The rest of a segment that is not parallel to an axis, by stepping alone: the loop above
-    // less its midpoints, its cell always known and every piece new (a hot loop: one pass per
-    // cell of every agent's path).
-    let Some(mut c) = cell else { return };
+    };
+    // The rest of a segment that is not parallel to an axis, by stepping alone: every piece
+    // after a crossing is a new cell (a hot loop: one pass per cell of every agent's path).
     let mut cut = next[0].min(next[1]).min(1.0);
     while cut < 1.0 - merge {
         if next[0] <= cut + merge {
