@@ -106,7 +106,7 @@ fn agents_from_a_scenario_and_the_sweep() {
         .collect();
     assert_eq!(
         rows[0],
-        "method,backend,adapter,batch,agents,batch_ms,agents_per_s,equal_costs,found,peak_rss_mb"
+        "method,backend,adapter,batch,agents,batch_ms,agents_per_s,equal_costs,found,peak_rss_mb,search_ms,host_ms,host_tail_ms"
     );
     assert_eq!(rows.len(), 5, "{out}");
     assert!(rows[3].starts_with("astar,cpu,cpu ("), "{out}");

@@ -210,6 +210,18 @@ fn gpu_plans_equal_their_twins_on_512_and_1024_maps_for_astar_and_pccp() {
                     "{what} agent {k}: {g} against {c}"
                 );
             }
+            // PCCP's host work overlaps the GPU's waves: the two parts' times are each within
+            // the batch's, and it says how many waves there were.
+            match (m, p.split) {
+                (Method::Pccp, Some(s)) => {
+                    assert!(s.waves >= 1 && s.host_ms > 0.0, "{what}: {s:?}");
+                    assert!(s.search_ms <= p.outcome.ms, "{what}: {s:?}");
+                    assert!(s.tail_ms <= p.outcome.ms - s.search_ms + 1.0, "{what}: {s:?}");
+                    eprintln!("{what}: {s}");
+                }
+                (Method::Pccp, None) => panic!("{what}: no split"),
+                (_, s) => assert!(s.is_none(), "{what}"),
+            }
             eprintln!("{what}: {} agents in {:.0} ms", n, p.outcome.ms);
         }
     }

@@ -232,6 +232,7 @@ pub fn run(args: &AgentsArgs) -> Result<i32> {
         let mut rows = vec![];
         // GPU agents a named limit left without an answer: said apart from "no path".
         let mut unanswered_gpu = 0;
+        let mut split = None;
         if args.backend != Backend::Cpu {
             match agents_gpu::run(&world, &batch, m)? {
                 agents_gpu::GpuRun::Ran {
@@ -240,8 +241,10 @@ pub fn run(args: &AgentsArgs) -> Result<i32> {
                     equal,
                     unanswered,
                     notes,
+                    split: s,
                 } => {
                     unanswered_gpu = unanswered;
+                    split = s;
                     faults.extend(notes.iter().map(|n| format!("{} gpu: {n}", m.name())));
                     rows.push((
                         "gpu",
@@ -286,6 +289,9 @@ pub fn run(args: &AgentsArgs) -> Result<i32> {
                     _ => "",
                 }
             );
+            if let (Some(s), "gpu") = (split, backend) {
+                println!("{:<6} {backend} time: {s}", m.name());
+            }
             let unanswered = if backend == "gpu" { unanswered_gpu } else { 0 };
             let no_path = o.costs.len() - o.found() - unanswered;
             if no_path > 0 {
@@ -354,7 +360,8 @@ const SWEEP_GOALS: usize = 16;
 fn sweep(args: &AgentsArgs, world: &World, methods: &[Method]) -> Result<i32> {
     warm_up(world, methods)?;
     println!(
-        "method,backend,adapter,batch,agents,batch_ms,agents_per_s,equal_costs,found,peak_rss_mb"
+        "method,backend,adapter,batch,agents,batch_ms,agents_per_s,equal_costs,found,peak_rss_mb,\
+         search_ms,host_ms,host_tail_ms"
     );
     let mut differ = false;
     for &n in &args.sweep {
@@ -378,12 +385,16 @@ fn sweep(args: &AgentsArgs, world: &World, methods: &[Method]) -> Result<i32> {
                         adapter,
                         equal,
                         unanswered,
+                        split,
                         ..
                     } => {
                         // The notes were printed; an agent left without an answer fails the
                         // sweep as a differing cost would.
                         differ |= !equal || unanswered > 0;
-                        rows.push(("gpu", adapter, outcome, equal.to_string()));
+                        let split = split.map_or(",,".into(), |s| {
+                            format!("{:.1},{:.1},{:.1}", s.search_ms, s.host_ms, s.tail_ms)
+                        });
+                        rows.push(("gpu", adapter, outcome, equal.to_string(), split));
                     }
                     agents_gpu::GpuRun::NoAdapter(why) => {
                         eprintln!("pathlab agents: {why}: planning {} on the CPU", m.name());
@@ -396,11 +407,11 @@ fn sweep(args: &AgentsArgs, world: &World, methods: &[Method]) -> Result<i32> {
                     .map_err(|e| anyhow!(e))?
                     .expect("nothing cancels it");
                 let adapter = format!("cpu ({} threads)", o.threads);
-                rows.insert(0, ("cpu", adapter, o, "n/a".to_string()));
+                rows.insert(0, ("cpu", adapter, o, "n/a".to_string(), ",,".into()));
             }
-            for (backend, adapter, o, equal) in rows {
+            for (backend, adapter, o, equal, split) in rows {
                 println!(
-                    "{},{backend},{},{what},{n},{:.1},{:.0},{equal},{},{}",
+                    "{},{backend},{},{what},{n},{:.1},{:.0},{equal},{},{},{split}",
                     m.name(),
                     adapter.replace(',', ";"),
                     o.ms,

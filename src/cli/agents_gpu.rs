@@ -2,6 +2,7 @@
 
 use anyhow::Result;
 use pathlab::crowd::cpu::Outcome;
+use pathlab::crowd::tally::Split;
 use pathlab::crowd::{Batch, Method, World};
 
 /// What asking the GPU gave.
@@ -16,6 +17,8 @@ pub enum GpuRun {
         /// and one line for each such limit.
         unanswered: usize,
         notes: Vec<String>,
+        /// How the time divided between the GPU and the host beside it (PCCP).
+        split: Option<Split>,
     },
     /// No adapter (or no GPU support built in): why.
     NoAdapter(String),
@@ -38,6 +41,7 @@ pub fn run(world: &World, batch: &Batch, method: Method) -> Result<GpuRun> {
             Ok(GpuRun::Ran {
                 unanswered: p.overflow,
                 notes: p.notes(),
+                split: p.split,
                 outcome: p.outcome,
                 adapter: p.adapter,
                 equal: p.equal && p.traffic_differs == 0,

@@ -3,6 +3,7 @@
 //! cell; the workers' counts are summed at the end, integers, so totals are the same for any
 //! thread count.
 
+use super::count::{PerThread, Traffic};
 use super::heat::Heat;
 use super::twin::{self, INF, SCALE};
 use super::{raster, Batch, Method, World};
@@ -91,44 +92,32 @@ pub fn plan(
     };
     let grid = &world.grid;
     let cells = grid.num_nodes();
-    // One accumulator per worker thread, made when the thread takes its first unit and merged
-    // once at the end: each holds three map-sized count arrays, and one per rayon split (as a
-    // fold makes them) cost a batch their zeroing and merging several times over.
-    let threads = rayon::current_num_threads();
-    let workers: Vec<std::sync::Mutex<Option<Acc>>> =
-        (0..threads).map(|_| std::sync::Mutex::new(None)).collect();
+    let workers = PerThread::default();
     units.par_iter().for_each(|unit| {
-        let me = rayon::current_thread_index().unwrap_or(0) % threads;
-        // Only this thread takes this lock (a unit runs on one thread from start to end).
-        let mut slot = workers[me].lock().unwrap_or_else(|e| e.into_inner());
-        let acc = slot
-            .get_or_insert_with(|| Acc::new(hier.map(|(m, h)| h.query(m, Connect::Pccp)), cells));
-        if acc.cancelled {
-            return;
-        }
-        match method {
-            Method::Astar => acc.astar(grid, batch, unit, keep),
-            Method::Pccp => {
-                let (mesh, _) = hier.expect("checked above");
-                acc.pccp(grid, mesh, batch, unit, keep)
+        let make = || Acc::new(hier.map(|(m, h)| h.query(m, Connect::Pccp)), cells);
+        workers.with(make, |acc| {
+            if acc.cancelled {
+                return;
             }
-            Method::Flow => acc.flow(&world.fixed, batch, unit, keep),
-        }
-        if let Some(r) = report {
-            acc.cancelled = !r(unit.len());
-        }
+            match method {
+                Method::Astar => acc.astar(grid, batch, unit, keep),
+                Method::Pccp => {
+                    let (mesh, _) = hier.expect("checked above");
+                    acc.pccp(grid, mesh, batch, unit, keep)
+                }
+                Method::Flow => acc.flow(&world.fixed, batch, unit, keep),
+            }
+            if let Some(r) = report {
+                acc.cancelled = !r(unit.len());
+            }
+        })
     });
-    let mut accs: Vec<Acc> = workers
-        .into_iter()
-        .filter_map(|w| w.into_inner().unwrap_or_else(|e| e.into_inner()))
-        .collect();
+    let mut accs = workers.into_inner();
     // The counts, summed over the workers in one pass.
     let mut traffic = Heat::zeros(grid);
     let mut expansions = Heat::zeros(grid);
     for a in &accs {
-        for (c, v) in traffic.values.iter_mut().enumerate() {
-            *v += a.traffic.count(c) as i64;
-        }
+        a.traffic.add_to(&mut traffic.values);
         expansions.add(&a.expanded);
     }
     let acc = accs
@@ -193,55 +182,6 @@ pub fn counts_csv(outcomes: &[(String, &Outcome)], grid: &GridSpace) -> String {
         }
     }
     text
-}
-
-/// A worker's traffic counts: per cell, the agents counted there (high 24 bits) and a stamp of
-/// the last agent counted (low 8 bits), so a path crossing a cell twice counts once. Four bytes
-/// a cell, where a 32-bit stamp beside a 32-bit count took eight: counting a path reads cells
-/// all over the map, and at eight bytes the arrays of two workers no longer shared the caches
-/// (two threads ran a PCCP batch 1.4× as fast as one; see docs/crowds.md). A cell's count
-/// tops out at 2²⁴ − 1 agents per worker, beyond any batch the app or the CLI plans.
-struct Traffic {
-    cells: Vec<u32>,
-    /// Agents begun, modulo the 255 stamps.
-    seq: u32,
-}
-
-impl Traffic {
-    fn new(cells: usize) -> Traffic {
-        Traffic {
-            cells: vec![0; cells],
-            seq: 0,
-        }
-    }
-
-    /// The stamp of the next agent (1–255); every 255 agents the old stamps are cleared, so a
-    /// stamp never meets the one an earlier agent left.
-    #[inline(always)]
-    fn begin(&mut self) -> u32 {
-        self.seq += 1;
-        if self.seq == 256 {
-            self.seq = 1;
-            for c in &mut self.cells {
-                *c &= !0xff;
-            }
-        }
-        self.seq
-    }
-
-    /// Counts the agent stamped `stamp` on cell `c` once.
-    #[inline(always)]
-    fn cross(&mut self, stamp: u32, c: NodeId) {
-        let v = &mut self.cells[c as usize];
-        if *v & 0xff != stamp {
-            *v = ((*v | 0xff) + 1) | stamp;
-        }
-    }
-
-    /// Agents counted on cell `c`.
-    fn count(&self, c: usize) -> u32 {
-        self.cells[c] >> 8
-    }
 }
 
 /// A worker's state and counts.
@@ -329,10 +269,7 @@ impl Acc {
             let status = a.run(grid, &mut ExpansionCount(&mut self.expanded));
             let cost = if status == Status::Found {
                 let path = a.path().unwrap_or(&[]);
-                let stamp = self.traffic.begin();
-                for &c in path {
-                    self.traffic.cross(stamp, c);
-                }
+                self.traffic.path(path);
                 if (i as usize) < keep {
                     self.paths.push((i, path.to_vec()));
                 }
@@ -389,10 +326,7 @@ impl Acc {
                 let mut cells = vec![];
                 let length =
                     raster::walk_into(grid, mesh, polygons, agent, &mut self.scratch, &mut cells);
-                let stamp = self.traffic.begin();
-                for &c in &cells {
-                    self.traffic.cross(stamp, c);
-                }
+                self.traffic.path(&cells);
                 self.paths.push((i, cells));
                 length
             } else {
@@ -426,10 +360,7 @@ impl Acc {
             while *path.last().expect("not empty") != goal {
                 path.push(next[*path.last().expect("not empty") as usize]);
             }
-            let stamp = self.traffic.begin();
-            for &c in &path {
-                self.traffic.cross(stamp, c);
-            }
+            self.traffic.path(&path);
             if (i as usize) < keep {
                 self.paths.push((i, path));
             }

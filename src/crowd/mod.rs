@@ -9,11 +9,13 @@
 //! traffic are identical.
 
 pub mod batch;
+mod count;
 pub mod cpu;
 mod digits;
 pub mod grow;
 pub mod heat;
 mod raster;
+pub mod tally;
 pub mod twin;
 pub mod twin_astar;
 pub mod twin_hna;

@@ -11,27 +11,6 @@
 use super::Agent;
 use crate::space::{GridSpace, NavmeshSpace, NodeId, Space};
 
-/// What `agent` walks along the polygon path `polygons`: the funnelled line from its start
-/// cell's centre to its goal cell's, as the cells it crosses (its start cell alone when the
-/// line has no length), and the line's length.
-pub fn walk(
-    grid: &GridSpace,
-    mesh: &NavmeshSpace,
-    polygons: &[NodeId],
-    agent: Agent,
-) -> (Vec<NodeId>, f64) {
-    let mut out = vec![];
-    let length = walk_into(
-        grid,
-        mesh,
-        polygons,
-        agent,
-        &mut Scratch::default(),
-        &mut out,
-    );
-    (out, length)
-}
-
 /// Buffers [`walk_into`] reuses from agent to agent.
 #[derive(Default)]
 pub struct Scratch {
@@ -39,8 +18,10 @@ pub struct Scratch {
     line: Vec<[f64; 2]>,
 }
 
-/// [`walk`] into `out` (cleared first), returning the line's length; `scratch` keeps the
-/// funnel's buffers between agents.
+/// What `agent` walks along the polygon path `polygons`: the funnelled line from its start
+/// cell's centre to its goal cell's, as the cells it crosses, into `out` (cleared first; its
+/// start cell alone when the line has no length). Returns the line's length; `scratch` keeps
+/// the funnel's buffers between agents.
 pub fn walk_into(
     grid: &GridSpace,
     mesh: &NavmeshSpace,
@@ -53,7 +34,7 @@ pub fn walk_into(
     walk_cells(grid, mesh, polygons, agent, scratch, |c| out.push(c))
 }
 
-/// [`walk`] handing each cell to `emit` as the line reaches it (a cell once per visit, never
+/// [`walk_into`] handing each cell to `emit` as the line reaches it (a cell once per visit, never
 /// twice in a row), returning the line's length.
 pub fn walk_cells(
     grid: &GridSpace,

@@ -12,12 +12,12 @@
 //! the straight-line distance floored in integers, so that GPU and CPU agree exactly. The
 //! found path goes back to the host as its chain of (node, arc) pairs; the host reads the
 //! polygons off the table and the hierarchy, funnels them and counts the cells crossed, the same
-//! for both backends ([`Tally`]).
+//! for both backends ([`super::tally`]).
 
-use super::raster;
+use super::tally::Tally;
 use super::twin::{fixed, INF, SCALE};
 use super::twin_astar::{Scratch, Status};
-use super::{Agent, Batch, World};
+use super::{Batch, World};
 use crate::hier::graph::NO_REGION;
 use crate::hier::hna::Hierarchy;
 use crate::space::{GridSpace, NavmeshSpace, NodeId, Space};
@@ -327,95 +327,6 @@ impl HnaScratch {
     }
 }
 
-/// The polygons of a chain (goal first), start to goal: PCCP's paths at its ends, the
-/// intra-edges' paths between, or the polygons themselves inside one region (the same joins
-/// as the CPU query's extraction).
-pub fn polygons(g: &HnaGraph, h: &Hierarchy, pg: u32, chain: &[[u32; 2]]) -> Vec<NodeId> {
-    let pccp = h.pccp.as_ref().expect("checked when the graph was built");
-    let graph = &h.graph;
-    let mut path: Vec<NodeId> = vec![];
-    let mut push = |nodes: &mut dyn Iterator<Item = NodeId>| {
-        for n in nodes {
-            if path.last() != Some(&n) {
-                path.push(n);
-            }
-        }
-    };
-    for w in chain.windows(2).rev() {
-        let ([to, arc], from) = (w[0], w[1][0]);
-        if from == g.start() && to < g.polygons {
-            push(&mut std::iter::once(to));
-        } else if from == g.start() {
-            push(&mut pccp.path(&pccp.entries[arc as usize]).iter().copied());
-        } else if to == g.goal() {
-            if from >= g.polygons {
-                let e = pccp
-                    .of(pg)
-                    .iter()
-                    .find(|e| e.vertex == from - g.polygons)
-                    .expect("the goal's link is its entry");
-                push(&mut pccp.path(e).iter().rev().copied());
-            }
-        } else if from < g.polygons {
-            push(&mut std::iter::once(to));
-        } else {
-            let e = &graph.intra.edges[g.intra[arc as usize] as usize];
-            push(&mut graph.intra.path(e).iter().copied());
-        }
-    }
-    path
-}
-
-/// Traffic and walked lengths from the agents' chains, as both backends finish a batch.
-pub struct Tally {
-    pub traffic: Vec<u32>,
-    pub lengths: Vec<f64>,
-    /// The first `keep` agents' cells.
-    pub paths: Vec<Vec<NodeId>>,
-    keep: usize,
-    stamp: Vec<u32>,
-}
-
-impl Tally {
-    pub fn new(cells: usize, agents: usize, keep: usize) -> Tally {
-        Tally {
-            traffic: vec![0; cells],
-            lengths: vec![f64::NAN; agents],
-            paths: vec![vec![]; agents.min(keep)],
-            keep,
-            stamp: vec![0; cells],
-        }
-    }
-
-    /// Agent `i` found the path `chain`: the cells it crosses count once each.
-    pub fn add(
-        &mut self,
-        world: &World,
-        g: &HnaGraph,
-        i: usize,
-        a: Agent,
-        pg: u32,
-        chain: &[[u32; 2]],
-    ) {
-        let (Some(mesh), Some(h)) = (&world.mesh, &world.hierarchy) else {
-            return;
-        };
-        let path = polygons(g, h, pg, chain);
-        let (cells, length) = raster::walk(&world.grid, mesh, &path, a);
-        for &c in &cells {
-            let s = &mut self.stamp[c as usize];
-            if *s != i as u32 + 1 {
-                *s = i as u32 + 1;
-                self.traffic[c as usize] += 1;
-            }
-        }
-        self.lengths[i] = length;
-        if i < self.keep {
-            self.paths[i] = cells;
-        }
-    }
-}
-
 /// The twin of the GPU batch: each agent's status and fixed-point cost, its walked length,
 /// traffic and expansions per cell.
 #[derive(Clone, Debug, PartialEq)]
@@ -480,8 +391,9 @@ pub fn hna_batch_while(
             tally.add(world, g, i, a, pg, &chain);
         }
     }
-    r.traffic = tally.traffic;
-    r.lengths = tally.lengths;
+    let t = tally.finish();
+    r.traffic = t.traffic;
+    r.lengths = t.lengths;
     Some(r)
 }
 

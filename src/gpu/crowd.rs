@@ -15,6 +15,7 @@ use super::hna::{self, HnaKernel, HnaRun};
 use super::Gpu;
 use crate::crowd::cpu::Outcome;
 use crate::crowd::grow::{grow, Grown};
+use crate::crowd::tally::Split;
 use crate::crowd::twin::{flow_batch_while, INF, SCALE};
 use crate::crowd::twin_astar::{astar_batch_grown, Status};
 use crate::crowd::twin_hna::{hna_batch_grown, HnaGraph};
@@ -38,6 +39,8 @@ pub struct Planned {
     pub overflow: usize,
     /// The most memory one agent had, in bytes (the last size tried).
     pub agent_bytes: u64,
+    /// How a PCCP batch's time divides between the GPU and the host's work beside it.
+    pub split: Option<Split>,
 }
 
 impl Planned {
@@ -81,6 +84,7 @@ impl Grown for HnaRun {
             }
         }
         self.ms += part.ms;
+        self.split.add(part.split);
         self.result.take(part.result, agents);
     }
 }
@@ -103,6 +107,7 @@ pub fn plan(
     };
     let mut lengths = None;
     let mut agent_bytes = 0;
+    let mut split = None;
     let (costs, status, traffic, work, ms, equal, traffic_differs) = match method {
         Method::Pccp => {
             let g = HnaGraph::of(world).map_err(GpuError::Failed)?;
@@ -123,6 +128,7 @@ pub fn plan(
             let differs = count_differing(&r.traffic, &twin.traffic);
             let equal = r.costs == twin.costs && r.status == twin.status;
             lengths = Some(r.lengths);
+            split = Some(got.split);
             (
                 r.costs, r.status, r.traffic, r.expanded, got.ms, equal, differs,
             )
@@ -193,6 +199,7 @@ pub fn plan(
         traffic_differs,
         overflow: count(&status, Status::Overflow as u32),
         agent_bytes,
+        split,
         outcome: Outcome {
             method,
             lengths: lengths.unwrap_or_else(|| costs.clone()),

@@ -1,12 +1,14 @@
 //! MA-HNA* with PCCP per agent on the GPU (`shaders/hna.wgsl`), in waves of agents sized to the
 //! memory each needs. The kernel searches and hands back each path's chain; the host reads the
 //! polygons off the hierarchy, funnels and counts them ([`Tally`]), as for the twin
-//! [`crate::crowd::twin_hna`], which the tests hold equal to it.
+//! [`crate::crowd::twin_hna`], which the tests hold equal to it. The host works on a wave's
+//! chains while the GPU searches the next ([`Split`] says how the time divides).
 
 use super::astar::WAVE_BYTES;
 use super::context::{bytes, GoOn, Gpu};
+use crate::crowd::tally::{Split, Tally};
 use crate::crowd::twin::INF;
-use crate::crowd::twin_hna::{HnaGraph, HnaResult, Tally, CHAIN};
+use crate::crowd::twin_hna::{HnaGraph, HnaResult, CHAIN};
 use crate::crowd::{Batch, World};
 use crate::space::Space;
 use web_time::Instant;
@@ -49,6 +51,7 @@ pub struct HnaRun {
     pub result: HnaResult,
     pub paths: Vec<Vec<u32>>,
     pub ms: f64,
+    pub split: Split,
 }
 
 impl HnaKernel {
@@ -135,32 +138,58 @@ impl HnaKernel {
         // pushes, a few per arc of each node expanded (one expansion per slot).
         let degree = g.first.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
         let max_rounds = slots as u64 * (2 + degree as u64) + 2;
-        let mut tally = Tally::new(cells, n, keep);
-        let mut first = 0;
-        while first < n {
-            let k = wave.min(n - first);
-            gpu.queue
-                .write_buffer(&uniform, 0, &bytes(&params(first, k)));
-            let mut enc = gpu.device.create_command_encoder(&Default::default());
-            enc.clear_buffer(&scratch, 0, None);
-            enc.clear_buffer(&chains, 0, None);
-            gpu.queue.submit([enc.finish()]);
-            gpu.dispatch_until_done(&self.pipeline, &bind, &pending, k, max_rounds, go_on)
-                .map_err(|e| format!("MA-HNA*: {e}"))?;
-            // The wave's chains: polygons, funnel and cells on the host.
-            let got = gpu.read(&chains, chain_words * k)?;
-            for j in 0..k {
-                let c = &got[j * chain_words..(j + 1) * chain_words];
-                let len = c[0] as usize;
-                if len == 0 {
-                    continue;
-                }
-                let pairs: Vec<[u32; 2]> = (0..len).map(|i| [c[1 + 2 * i], c[2 + 2 * i]]).collect();
-                let i = first + j;
-                tally.add(world, g, i, batch.agents[i], ends[2 * i + 1], &pairs);
+        // The host's part (chains to polygons, funnel, count) runs on its own thread, on every
+        // core, while the GPU searches the next wave: the batch then takes about the longer of
+        // the two, not their sum.
+        let (send, waves) = std::sync::mpsc::channel::<(usize, Vec<u32>)>();
+        let host = |waves: std::sync::mpsc::Receiver<(usize, Vec<u32>)>| {
+            let mut tally = Tally::new(cells, n, keep);
+            let mut busy = 0.0;
+            for (first, chains) in waves {
+                let t = Instant::now();
+                tally.add_wave(world, g, first, &batch.agents, &ends, &chains);
+                busy += t.elapsed().as_secs_f64() * 1000.0;
             }
-            first += k;
-        }
+            let t = Instant::now();
+            let tallied = tally.finish();
+            (tallied, busy + t.elapsed().as_secs_f64() * 1000.0)
+        };
+        let (searched, tally, host_ms, tail_ms) = std::thread::scope(|scope| {
+            let host = scope.spawn(move || host(waves));
+            let searched = (|| {
+                let mut first = 0;
+                while first < n {
+                    let k = wave.min(n - first);
+                    gpu.queue
+                        .write_buffer(&uniform, 0, &bytes(&params(first, k)));
+                    let mut enc = gpu.device.create_command_encoder(&Default::default());
+                    enc.clear_buffer(&scratch, 0, None);
+                    enc.clear_buffer(&chains, 0, None);
+                    gpu.queue.submit([enc.finish()]);
+                    gpu.dispatch_until_done(&self.pipeline, &bind, &pending, k, max_rounds, go_on)
+                        .map_err(|e| format!("MA-HNA*: {e}"))?;
+                    let got = gpu.read(&chains, chain_words * k)?;
+                    // The host thread ends only when this sender is dropped.
+                    send.send((first, got))
+                        .map_err(|_| "the host's counting stopped".to_string())?;
+                    first += k;
+                }
+                Ok::<_, String>(t0.elapsed().as_secs_f64() * 1000.0)
+            })();
+            drop(send);
+            let waited = Instant::now();
+            let (tally, busy) = match host.join() {
+                Ok(r) => r,
+                Err(panic) => std::panic::resume_unwind(panic),
+            };
+            (
+                searched,
+                tally,
+                busy,
+                waited.elapsed().as_secs_f64() * 1000.0,
+            )
+        });
+        let search_ms = searched?;
         let pairs = gpu.read(&results, 2 * n)?;
         let expanded = gpu.read(&expanded, cells)?;
         let result = HnaResult {
@@ -174,6 +203,12 @@ impl HnaKernel {
             result,
             paths: tally.paths,
             ms: t0.elapsed().as_secs_f64() * 1000.0,
+            split: Split {
+                search_ms,
+                host_ms,
+                tail_ms,
+                waves: n.div_ceil(wave),
+            },
         })
     }
 }

@@ -442,9 +442,10 @@ fn twin_paths(
     keep: usize,
     p: &Progress,
 ) -> Option<Vec<Vec<NodeId>>> {
+    use crate::crowd::tally::Tally;
     use crate::crowd::twin::flow_field;
     use crate::crowd::twin_astar::{Octile, Scratch, Status};
-    use crate::crowd::twin_hna::{HnaGraph, HnaScratch, Tally};
+    use crate::crowd::twin_hna::{HnaGraph, HnaScratch};
     let agents = &batch.agents[..batch.agents.len().min(keep)];
     let mut paths = vec![vec![]; agents.len()];
     let found = |i: usize| costs.get(i).is_some_and(|c| c.is_finite());
@@ -536,7 +537,7 @@ fn twin_paths(
                     tally.add(world, &graph, i, a, pg, &chain);
                 }
             }
-            paths = tally.paths;
+            paths = tally.finish().paths;
         }
     }
     Some(paths)
