@@ -7,6 +7,8 @@ use pathlab::crowd::{Batch, Method, World};
 
 /// What asking the GPU gave.
 #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+// One value per batch, moved once: the size of its larger variant costs nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum GpuRun {
     Ran {
         outcome: Outcome,
