@@ -216,7 +216,10 @@ fn gpu_plans_equal_their_twins_on_512_and_1024_maps_for_astar_and_pccp() {
                 (Method::Pccp, Some(s)) => {
                     assert!(s.waves >= 1 && s.host_ms > 0.0, "{what}: {s:?}");
                     assert!(s.search_ms <= p.outcome.ms, "{what}: {s:?}");
-                    assert!(s.tail_ms <= p.outcome.ms - s.search_ms + 1.0, "{what}: {s:?}");
+                    assert!(
+                        s.tail_ms <= p.outcome.ms - s.search_ms + 1.0,
+                        "{what}: {s:?}"
+                    );
                     eprintln!("{what}: {s}");
                 }
                 (Method::Pccp, None) => panic!("{what}: no split"),

@@ -103,6 +103,18 @@ pub fn cells(
     b: [f64; 2],
     from: Option<(i64, i64)>,
     open: impl Fn(i64, i64) -> bool,
+    f: impl FnMut(i64, i64),
+) {
+    cells_by::<true>(a, b, from, open, f)
+}
+
+/// [`cells`], stepping in integers on the half-cell lattice when `LATTICE` (the float loop
+/// alone otherwise, which the tests hold it to).
+fn cells_by<const LATTICE: bool>(
+    a: [f64; 2],
+    b: [f64; 2],
+    from: Option<(i64, i64)>,
+    open: impl Fn(i64, i64) -> bool,
     mut f: impl FnMut(i64, i64),
 ) {
     let d = [b[0] - a[0], b[1] - a[1]];
@@ -164,6 +176,22 @@ pub fn cells(
     };
     // The rest of a segment that is not parallel to an axis, by stepping alone: every piece
     // after a crossing is a new cell (a hot loop: one pass per cell of every agent's path).
+    match Lattice::of(a, b, next).filter(|_| LATTICE) {
+        Some(l) => l.step(c, sign, f),
+        None => step_float(next, step, merge, c, sign, f),
+    }
+}
+
+/// [`cells`]' stepping after the first piece, in floating point: `next` the parameter t of
+/// each axis's next grid line, `step` the t between lines, `c` the cell of the piece before.
+fn step_float(
+    mut next: [f64; 2],
+    step: [f64; 2],
+    merge: f64,
+    mut c: (i64, i64),
+    sign: [i64; 2],
+    mut f: impl FnMut(i64, i64),
+) {
     let mut cut = next[0].min(next[1]).min(1.0);
     while cut < 1.0 - merge {
         if next[0] <= cut + merge {
@@ -181,6 +209,70 @@ pub fn cells(
         }
         if cut - t > merge {
             f(c.0, c.1);
+        }
+    }
+}
+
+/// The same stepping in integers, for a segment whose ends lie on the half-cell lattice: every
+/// funnelled line on a grid's navmesh, whose corners are polygon corners (integers) and whose
+/// ends are cell centres. Measured in units of 1 / (2 |dx| · 2 |dy|) of the segment, every
+/// crossing's t is an integer, so comparisons are exact, and crossings at one point (a corner)
+/// are equal where the float loop merges those closer than EPS. Distinct crossings are at
+/// least one unit apart, far more than EPS for any map pathlab reads, and the float loop's
+/// rounding stays far below EPS, so both loops give the same cells; the integer one has no
+/// chain of float additions and comparisons from cell to cell.
+struct Lattice {
+    /// Each axis's next grid line crossed, as t in units.
+    next: [i64; 2],
+    /// Units between lines along each axis.
+    step: [i64; 2],
+    /// The segment's end, t = 1.
+    end: i64,
+}
+
+impl Lattice {
+    /// `a` to `b` on the lattice (a segment on no axis), `next` being the float loop's state.
+    #[inline(always)]
+    fn of(a: [f64; 2], b: [f64; 2], next: [f64; 2]) -> Option<Lattice> {
+        // Twice each coordinate, when that is an integer small enough that products of two
+        // stay exact.
+        let twice = |v: f64| {
+            let w = 2.0 * v;
+            (w == (w as i64) as f64 && w.abs() < (1u64 << 28) as f64).then_some(w as i64)
+        };
+        let (a2, b2) = ([twice(a[0])?, twice(a[1])?], [twice(b[0])?, twice(b[1])?]);
+        let d = [b2[0] - a2[0], b2[1] - a2[1]];
+        let span = [d[0].abs(), d[1].abs()];
+        if span[0] == 0 || span[1] == 0 {
+            return None;
+        }
+        let mut l = Lattice {
+            next: [0; 2],
+            step: [2 * span[1], 2 * span[0]],
+            end: span[0] * span[1],
+        };
+        for i in 0..2 {
+            // The grid line the float loop is at (next t is within rounding of it), twice.
+            let line = 2 * floor(a[i] + next[i] * (b[i] - a[i]) + 0.5);
+            let ahead = (line - a2[i]) * d[i].signum();
+            l.next[i] = ahead * span[1 - i];
+        }
+        Some(l)
+    }
+
+    #[inline(always)]
+    fn step(mut self, mut c: (i64, i64), sign: [i64; 2], mut f: impl FnMut(i64, i64)) {
+        let mut cut = self.next[0].min(self.next[1]);
+        while cut < self.end {
+            // Branch-free: which axis (or both, at a corner) the crossing is on.
+            let x = (self.next[0] == cut) as i64;
+            let y = (self.next[1] == cut) as i64;
+            self.next[0] += x * self.step[0];
+            self.next[1] += y * self.step[1];
+            c.0 += x * sign[0];
+            c.1 += y * sign[1];
+            f(c.0, c.1);
+            cut = self.next[0].min(self.next[1]);
         }
     }
 }
@@ -272,5 +364,34 @@ mod tests {
         // Through a corner between two walls, diagonally.
         let diag = |x: i64, y: i64| x == y;
         assert_eq!(all([0.5, 0.5], [1.5, 1.5], diag), vec![(0, 0), (1, 1)]);
+    }
+
+    /// On random segments between cell centres and cell corners (what funnelled lines join),
+    /// near walls and through corners, the integer stepping gives the float loop's cells.
+    #[test]
+    fn integer_stepping_gives_the_float_loops_cells() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let open = |x: i64, y: i64| (x * 7 + y * 3) % 5 != 0;
+        let mut point = |rng: &mut rand::rngs::StdRng| {
+            let v = |rng: &mut rand::rngs::StdRng| rng.random_range(-6..80) as f64 * 0.5;
+            [v(rng), v(rng)]
+        };
+        let (mut lattice, mut float) = (vec![], vec![]);
+        let mut corners = 0;
+        for k in 0..20_000 {
+            let (a, b) = (point(&mut rng), point(&mut rng));
+            let from = (k % 3 == 0).then_some((a[0] as i64, a[1] as i64));
+            lattice.clear();
+            float.clear();
+            cells_by::<true>(a, b, from, open, |x, y| lattice.push((x, y)));
+            cells_by::<false>(a, b, from, open, |x, y| float.push((x, y)));
+            assert_eq!(lattice, float, "{a:?} to {b:?}");
+            corners += lattice
+                .windows(2)
+                .filter(|w| w[0].0 != w[1].0 && w[0].1 != w[1].1)
+                .count();
+        }
+        assert!(corners > 1000, "segments pass through corners: {corners}");
     }
 }
