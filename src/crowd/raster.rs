@@ -150,7 +150,7 @@ fn cells_by<const LATTICE: bool>(
     let sign = [d[0].signum() as i64, d[1].signum() as i64];
     let mut t = 0.0;
     // The first piece's cell, on a segment that is not parallel.
-    let mut c = loop {
+    let c = loop {
         let cut = next[0].min(next[1]).min(1.0);
         if cut - t > merge {
             let m = 0.5 * (t + cut);
@@ -373,7 +373,7 @@ mod tests {
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
         let open = |x: i64, y: i64| (x * 7 + y * 3) % 5 != 0;
-        let mut point = |rng: &mut rand::rngs::StdRng| {
+        let point = |rng: &mut rand::rngs::StdRng| {
             let v = |rng: &mut rand::rngs::StdRng| rng.random_range(-6..80) as f64 * 0.5;
             [v(rng), v(rng)]
         };
