@@ -90,7 +90,8 @@ impl<T> Default for PerThread<T> {
 
 impl<T> PerThread<T> {
     /// Runs `f` on this thread's `T`, made by `make` the first time. Outside the pool (a caller
-    /// on its own thread) the first slot serves.
+    /// on its own thread) the first slot serves. `f` must not call into rayon: the slot stays
+    /// locked while it runs, and a job rayon handed this thread meanwhile would wait on it.
     pub fn with<R>(&self, make: impl FnOnce() -> T, f: impl FnOnce(&mut T) -> R) -> R {
         let me = rayon::current_thread_index().unwrap_or(0) % self.slots.len();
         // Only this thread takes this lock while a rayon job runs (a job runs on one thread

@@ -218,9 +218,11 @@ fn step_float(
 /// ends are cell centres. Measured in units of 1 / (2 |dx| · 2 |dy|) of the segment, every
 /// crossing's t is an integer, so comparisons are exact, and crossings at one point (a corner)
 /// are equal where the float loop merges those closer than EPS. Distinct crossings are at
-/// least one unit apart, far more than EPS for any map pathlab reads, and the float loop's
-/// rounding stays far below EPS, so both loops give the same cells; the integer one has no
-/// chain of float additions and comparisons from cell to cell.
+/// least one unit apart, far more than EPS for any map pathlab reads. The float loop's
+/// rounding grows with the segment's length and stays far below EPS on segments of a few
+/// hundred cells (the test's are up to 60, a crowd's a few hundred); on a segment thousands of
+/// cells long it could merge or split a corner the integer walk, which is exact, gets right.
+/// The integer loop has no chain of float additions and comparisons from cell to cell.
 struct Lattice {
     /// Each axis's next grid line crossed, as t in units.
     next: [i64; 2],

@@ -222,11 +222,11 @@ impl Tally {
 pub struct Split {
     /// From the start to the last wave's chains read back: uploads, the searches, readbacks.
     pub search_ms: f64,
-    /// The host's busy time on the chains (polygons, funnel, rasterise, count, the workers'
-    /// counts summed), on every core.
+    /// The wall time the host spent on the chains (polygons, funnel, rasterise, count, the
+    /// workers' counts summed), each wave on every core.
     pub host_ms: f64,
-    /// The wait for the host after the last wave was read back: its part the GPU's did not
-    /// hide.
+    /// Of that, the wait for the host after the last wave was read back: its part the GPU's
+    /// did not hide.
     pub tail_ms: f64,
     /// Waves of agents (the memory of one binding holds a wave's searches).
     pub waves: usize,
@@ -247,7 +247,7 @@ impl std::fmt::Display for Split {
         write!(
             f,
             "{} wave{} searched and read back in {:.1} ms; beside them the host's polygons, \
-             funnel and counts took {:.1} ms on {} threads, and {:.1} ms after the last wave",
+             funnel and counts took {:.1} ms on {} threads, {:.1} ms of it after the last wave",
             self.waves,
             if self.waves == 1 { "" } else { "s" },
             self.search_ms,

@@ -140,12 +140,18 @@ impl HnaKernel {
         let max_rounds = slots as u64 * (2 + degree as u64) + 2;
         // The host's part (chains to polygons, funnel, count) runs on its own thread, on every
         // core, while the GPU searches the next wave: the batch then takes about the longer of
-        // the two, not their sum.
-        let (send, waves) = std::sync::mpsc::channel::<(usize, Vec<u32>)>();
+        // the two, not their sum. At most one wave waits for the host (4 KiB of chain an
+        // agent): where the GPU is faster, it waits rather than piling up every wave's chains.
+        // After an error or a cancel the host drops what is left.
+        let (send, waves) = std::sync::mpsc::sync_channel::<(usize, Vec<u32>)>(1);
+        let failed = std::sync::atomic::AtomicBool::new(false);
         let host = |waves: std::sync::mpsc::Receiver<(usize, Vec<u32>)>| {
             let mut tally = Tally::new(cells, n, keep);
             let mut busy = 0.0;
             for (first, chains) in waves {
+                if failed.load(std::sync::atomic::Ordering::Relaxed) {
+                    continue;
+                }
                 let t = Instant::now();
                 tally.add_wave(world, g, first, &batch.agents, &ends, &chains);
                 busy += t.elapsed().as_secs_f64() * 1000.0;
@@ -155,7 +161,7 @@ impl HnaKernel {
             (tallied, busy + t.elapsed().as_secs_f64() * 1000.0)
         };
         let (searched, tally, host_ms, tail_ms) = std::thread::scope(|scope| {
-            let host = scope.spawn(move || host(waves));
+            let host = scope.spawn(|| host(waves));
             let searched = (|| {
                 let mut first = 0;
                 while first < n {
@@ -176,6 +182,9 @@ impl HnaKernel {
                 }
                 Ok::<_, String>(t0.elapsed().as_secs_f64() * 1000.0)
             })();
+            if searched.is_err() {
+                failed.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
             drop(send);
             let waited = Instant::now();
             let (tally, busy) = match host.join() {
