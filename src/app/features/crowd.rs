@@ -4,6 +4,7 @@
 
 use crate::app::jobs::{Job, Polled, Progress};
 use crate::crowd::cpu::Outcome;
+use crate::crowd::tally::Split;
 use crate::crowd::{self, Batch, Method, World};
 use crate::map::io::Problem;
 use crate::map::Grid;
@@ -330,7 +331,7 @@ fn run(
         if panel.gpu {
             match gpu_plan(&world, &batch, panel.method, &|| !p.cancelled()) {
                 Err(GpuFail::Stopped) => return Err("Cancelled.".into()),
-                Ok((mut o, adapter, equal, notes)) => {
+                Ok((mut o, adapter, equal, notes, split)) => {
                     // The kernels keep no paths: the first agents walk their twins' (the
                     // batch was just checked against them, agent by agent), so a GPU view
                     // plays like a CPU one.
@@ -343,7 +344,19 @@ fn run(
                     } else {
                         "SOME COSTS DIFFER from the CPU's"
                     };
-                    let title = format!("{} on {adapter}: {:.0} ms; {check}", panel.label(), o.ms);
+                    // Where a PCCP batch's time went: the GPU's waves, and what of the
+                    // host's funnels and counts beside them was left after the last.
+                    let split = split.map_or(String::new(), |s| {
+                        format!(
+                            " (GPU waves {:.0} ms, the host's counting after them {:.0} ms)",
+                            s.search_ms, s.tail_ms
+                        )
+                    });
+                    let title = format!(
+                        "{} on {adapter}: {:.0} ms{split}; {check}",
+                        panel.label(),
+                        o.ms
+                    );
                     outcomes.push((panel, title, o));
                 }
                 Err(GpuFail::No(why)) => {
@@ -392,9 +405,10 @@ enum GpuFail {
     No(String),
 }
 
-/// A view planned on the GPU: its outcome, the adapter, whether it equals its CPU twin, and a
-/// line for each limit that left agents without an answer.
-type GpuPlanned = (Outcome, String, bool, Vec<String>);
+/// A view planned on the GPU: its outcome, the adapter, whether it equals its CPU twin, a
+/// line for each limit that left agents without an answer, and how a PCCP batch's time
+/// divided between the GPU and the host.
+type GpuPlanned = (Outcome, String, bool, Vec<String>, Option<Split>);
 
 #[cfg(feature = "gpu")]
 fn gpu_plan(
@@ -412,6 +426,7 @@ fn gpu_plan(
                 p.adapter,
                 p.equal && p.traffic_differs == 0,
                 notes,
+                p.split,
             ))
         }
         Err(GpuError::Stopped) => Err(GpuFail::Stopped),
