@@ -1,7 +1,7 @@
 //! Grid A* per agent on the GPU (`shaders/astar.wgsl`), in waves of agents sized to the memory
 //! each needs. Its CPU twin is [`crate::crowd::twin_astar`]; the tests hold the two equal.
 
-use super::context::{bytes, GoOn, Gpu};
+use super::context::{GoOn, Gpu};
 use crate::crowd::twin::FixedGrid;
 use crate::crowd::twin_astar::{AstarResult, Octile, Scratch};
 use crate::crowd::Batch;
@@ -127,11 +127,7 @@ impl AstarKernel {
         let mut first = 0;
         while first < n {
             let k = wave.min(n - first);
-            gpu.queue
-                .write_buffer(&uniform, 0, &bytes(&params(first, k)));
-            let mut enc = gpu.device.create_command_encoder(&Default::default());
-            enc.clear_buffer(&scratch, 0, None);
-            gpu.queue.submit([enc.finish()]);
+            gpu.begin_wave(&uniform, &params(first, k), &[&scratch]);
             // Every dispatch pops at least once per unfinished agent or walks a step back:
             // pops are at most the pushes (eight per expansion, one expansion per slot) and
             // the walk at most a slot per step.

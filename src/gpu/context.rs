@@ -170,6 +170,17 @@ impl Gpu {
         })
     }
 
+    /// Starts a wave of agents: its parameters into `uniform`, and `cleared` zeroed (an
+    /// agent's memory, which zero marks as not started).
+    pub fn begin_wave(&self, uniform: &wgpu::Buffer, params: &[u32], cleared: &[&wgpu::Buffer]) {
+        self.queue.write_buffer(uniform, 0, &bytes(params));
+        let mut enc = self.device.create_command_encoder(&Default::default());
+        for b in cleared {
+            enc.clear_buffer(b, 0, None);
+        }
+        self.queue.submit([enc.finish()]);
+    }
+
     /// Dispatches `pipeline` over `items` until a dispatch leaves `pending[0]` at zero: the
     /// per-agent searches, each of which works a budget per dispatch and counts itself in
     /// `pending` while unfinished. More than `max_rounds` re-dispatches is an error; so is

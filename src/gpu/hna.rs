@@ -5,7 +5,7 @@
 //! chains while the GPU searches the next ([`Split`] says how the time divides).
 
 use super::astar::WAVE_BYTES;
-use super::context::{bytes, GoOn, Gpu};
+use super::context::{GoOn, Gpu};
 use crate::crowd::tally::{Split, Tally};
 use crate::crowd::twin::INF;
 use crate::crowd::twin_hna::{HnaGraph, HnaResult, CHAIN};
@@ -166,12 +166,7 @@ impl HnaKernel {
                 let mut first = 0;
                 while first < n {
                     let k = wave.min(n - first);
-                    gpu.queue
-                        .write_buffer(&uniform, 0, &bytes(&params(first, k)));
-                    let mut enc = gpu.device.create_command_encoder(&Default::default());
-                    enc.clear_buffer(&scratch, 0, None);
-                    enc.clear_buffer(&chains, 0, None);
-                    gpu.queue.submit([enc.finish()]);
+                    gpu.begin_wave(&uniform, &params(first, k), &[&scratch, &chains]);
                     gpu.dispatch_until_done(&self.pipeline, &bind, &pending, k, max_rounds, go_on)
                         .map_err(|e| format!("MA-HNA*: {e}"))?;
                     let got = gpu.read(&chains, chain_words * k)?;
