@@ -4,6 +4,7 @@ use super::Family;
 use crate::map::{Grid, HexFill, Rect};
 use crate::search::registry::Family as Searchable;
 use crate::space::{CognitiveMap, Connectivity, Heuristic, NodeId, Space, SpaceKind, TerrainRule};
+use crate::trace::posthoc_in::Place;
 
 /// What a family's world answers besides its graph: the cell-shaped questions the app, io and
 /// the command line ask, and the changes they make.
@@ -101,6 +102,28 @@ pub trait WorldFamily: Clone + std::fmt::Debug {
     /// square cells (`None`).
     fn hex_layout(&self) -> Option<(crate::space::HexOrientation, f64)> {
         None
+    }
+
+    /// How a point a Posthoc trace draws (in square cells of the map) names a node of this
+    /// world: a hex by the layout, else the node the 2D view shows on that cell.
+    fn trace_place(&self) -> Place {
+        let (w, h) = self.dims();
+        if let Some((orientation, pitch)) = self.hex_layout() {
+            return Place::Hex {
+                orientation,
+                pitch,
+                w,
+                h,
+            };
+        }
+        match self.cell_nodes() {
+            CellNodes::Map(m) => Place::Cells {
+                w,
+                h,
+                map: Some(m.into()),
+            },
+            CellNodes::From(_) => Place::Cells { w, h, map: None },
+        }
     }
 
     /// The estimates admissible on worlds of `family` (this family, with its parameters).
@@ -279,6 +302,11 @@ impl AnySpace {
     /// How an exported trace draws a node (see [`WorldFamily::hex_layout`]).
     pub fn hex_layout(&self) -> Option<(crate::space::HexOrientation, f64)> {
         each!(self, w => WorldFamily::hex_layout(w))
+    }
+
+    /// How a trace's drawn points name this world's nodes (see [`WorldFamily::trace_place`]).
+    pub fn trace_place(&self) -> Place {
+        each!(self, w => WorldFamily::trace_place(w))
     }
 
     /// Every cell node `n` covers (see [`WorldFamily::cells_of`]).

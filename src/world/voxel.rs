@@ -18,6 +18,10 @@ impl WorldFamily for VoxelWorld {
     /// The voxels, their moves, the `.3dscen` problems and the layers.
     type Data = crate::map::volume::Volume;
     type Space = VoxelSpace;
+    /// Traces are 2D: no drawn point names a voxel.
+    fn trace_place(&self) -> crate::trace::posthoc_in::Place {
+        crate::trace::posthoc_in::Place::Nowhere
+    }
     // Warframe's formats (Brewer & Sturtevant 2018's voxel benchmark).
     const MAP_ENDING: Option<&'static str> = Some("3dmap");
     const SCENARIO_ENDING: Option<&'static str> = Some("3dscen");

@@ -62,32 +62,10 @@ impl PathlabApp {
         }
         let space = &self.work.space;
         let (w, h) = (space.width(), space.height());
-        // How a point the trace draws names a node of this world.
-        let place = match space.kind() {
-            SpaceKind::Square | SpaceKind::Vehicle => Place::Cells { w, h, map: None },
-            SpaceKind::Hex => match space.hex_layout() {
-                Some((orientation, pitch)) => Place::Hex {
-                    orientation,
-                    pitch,
-                    w,
-                    h,
-                },
-                None => Place::Nowhere,
-            },
-            SpaceKind::Navmesh => match space.cell_nodes() {
-                crate::world::CellNodes::Map(m) => Place::Cells {
-                    w,
-                    h,
-                    map: Some(m.into()),
-                },
-                crate::world::CellNodes::From(_) => Place::Cells { w, h, map: None },
-            },
-            SpaceKind::Voxel => Place::Nowhere,
-        };
         let target = posthoc_in::Target {
             nodes: space.num_nodes(),
             square: (space.kind() == SpaceKind::Square).then_some((w, h)),
-            place,
+            place: space.trace_place(),
         };
         let read = if matches!(target.place, Place::Nowhere) {
             Err(format!(
