@@ -17,6 +17,7 @@
 //! grid's move rule forbids squeezing between them), and cells of another terrain class than
 //! the start's are blocked (the class rule: a path never changes class).
 
+use super::field_dstar_grid::{compute_cost, CornerGrid, IN_MAP, RING, USABLE};
 use super::field_dstar_heap::CornerHeap;
 use super::params::{ParamSpec, Params};
 use super::{NodeId, Query, Search, SearchState, Stats, Status};
@@ -26,37 +27,30 @@ use crate::trace::{Event, EventKind, Tracer, NONE};
 pub(super) const INF: f64 = f64::INFINITY;
 const SQRT_2: f64 = std::f64::consts::SQRT_2;
 
-/// A corner's eight neighbours in circular order: consecutive entries (and the last with the
-/// first) are the pairs whose edge a path from the corner may cross.
-const RING: [(i64, i64); 8] = [
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-    (0, 1),
-    (1, 1),
-];
-
 /// Field D*: see the module's text.
 #[derive(Clone, Debug)]
 pub struct FieldDStar {
     pub(super) w: i64,
     pub(super) h: i64,
     pub(super) query: Query,
-    /// Cost per unit length of each cell; infinite where blocked or of another class.
-    pub(super) cost: Vec<f64>,
+    /// Cell costs and corner flags (padded; see [`CornerGrid`]).
+    grid: CornerGrid,
     /// The cheapest cell cost: h's scale, so h never overestimates.
     min_cost: f64,
-    /// What `cost` and `min_cost` were built for: the space's revision and the start's class
-    /// (rebuilt only when either changes: building them read every cell, a floor of ~290 µs
-    /// per query on den520d however short the query).
+    /// What `grid` was built for: the space's revision and the start's class (rebuilt only
+    /// when either changes: building it reads every cell, a floor of ~290 µs per query on
+    /// den520d however short the query).
     cost_for: Option<(u64, u8, i64, i64)>,
-    /// Corners, (w + 1) × (h + 1), row by row: each one's state, valid only where its stamp
-    /// is this query's (so a query costs what it touches, not the map's size).
-    state: Vec<Corner>,
-    epoch: u32,
+    /// Each corner's g, indexed as [`CornerGrid::corner_index`] (with the padding).
+    g: Vec<f64>,
+    /// Each corner's rhs: infinite until the corner is reached.
+    rhs: Vec<f64>,
+    /// The neighbour whose expansion last lowered a corner's rhs (its parent in the trace).
+    via: Vec<u32>,
+    /// The corners this query gave a value, set back to infinite by the next reset: a query
+    /// costs what it touches, not the map's size, and reads need no stamp test (stamps were
+    /// a compare and a select on every one of an expansion's sixteen reads).
+    touched: Vec<u32>,
     heap: CornerHeap,
     /// Corners queued.
     open_count: u64,
@@ -79,28 +73,6 @@ pub struct FieldDStar {
     started: bool,
 }
 
-/// One corner's search state.
-#[derive(Clone, Copy, Debug)]
-struct Corner {
-    g: f64,
-    rhs: f64,
-    /// The neighbour whose expansion last lowered its rhs (its parent in the trace).
-    via: u32,
-    /// The query it belongs to (its epoch): another query's record reads as untouched.
-    stamp: u32,
-    queued: bool,
-}
-
-impl Corner {
-    const UNTOUCHED: Corner = Corner {
-        g: INF,
-        rhs: INF,
-        via: NONE,
-        stamp: 0,
-        queued: false,
-    };
-}
-
 /// A key's bits: non-negative floats order as their bits do.
 fn bits(v: f64) -> u64 {
     v.max(0.0).to_bits()
@@ -119,11 +91,13 @@ impl FieldDStar {
             w: 0,
             h: 0,
             query,
-            cost: vec![],
+            grid: CornerGrid::default(),
             min_cost: 1.0,
             cost_for: None,
-            state: vec![],
-            epoch: 0,
+            g: vec![],
+            rhs: vec![],
+            via: vec![],
+            touched: vec![],
             heap: CornerHeap::default(),
             open_count: 0,
             status: Status::Running,
@@ -152,35 +126,20 @@ impl FieldDStar {
         self.estimate
     }
 
-    /// Corner `k`'s state in this query.
-    #[inline]
-    fn at(&self, k: usize) -> Corner {
-        let c = self.state[k];
-        if c.stamp == self.epoch {
-            c
-        } else {
-            Corner::UNTOUCHED
-        }
-    }
-
-    /// Corner `k`'s state, to change: made this query's first if it is not.
-    #[inline]
-    fn at_mut(&mut self, k: usize) -> &mut Corner {
-        let epoch = self.epoch;
-        let c = &mut self.state[k];
-        if c.stamp != epoch {
-            *c = Corner {
-                stamp: epoch,
-                ..Corner::UNTOUCHED
-            };
-        }
-        c
-    }
-
     /// g of corner `k` (infinite until expanded).
     #[inline]
     pub(super) fn g_at(&self, k: usize) -> f64 {
-        self.at(k).g
+        self.g[k]
+    }
+
+    /// Lowers corner `k`'s rhs to `v`, reached from `via`.
+    #[inline]
+    fn lower(&mut self, k: usize, v: f64, via: u32) {
+        if self.rhs[k] == INF {
+            self.touched.push(k as u32);
+        }
+        self.rhs[k] = v;
+        self.via[k] = via;
     }
 
     /// The drawn path's points, in cell units, once found.
@@ -191,34 +150,38 @@ impl FieldDStar {
     /// Cost of cell (x, y); infinite outside the map and where blocked.
     #[inline]
     pub(super) fn cell(&self, x: i64, y: i64) -> f64 {
-        if x < 0 || y < 0 || x >= self.w || y >= self.h {
-            return INF;
-        }
-        self.cost[(y * self.w + x) as usize]
+        self.grid.cell(x, y)
     }
 
+    /// Corner (x, y)'s index, if it lies on the map.
     #[inline]
     pub(super) fn corner(&self, x: i64, y: i64) -> Option<usize> {
-        (x >= 0 && y >= 0 && x <= self.w && y <= self.h).then(|| (y * (self.w + 1) + x) as usize)
+        (x >= 0 && y >= 0 && x <= self.w && y <= self.h).then(|| self.grid.corner_index(x, y))
     }
 
     #[inline]
     pub(super) fn corner_xy(&self, k: usize) -> (i64, i64) {
-        let k = k as i64;
-        (k % (self.w + 1), k / (self.w + 1))
+        self.grid.corner_xy(k)
     }
 
-    /// The world node of a corner in the trace: after the world's cells.
+    /// The world node of a corner in the trace: after the world's cells, corners row by row.
     fn id(&self, k: usize) -> u32 {
-        (self.w * self.h) as u32 + k as u32
+        self.id_xy(self.corner_xy(k))
     }
 
-    /// A corner between two diagonally blocked cells, whose other two are open: blocked, as
-    /// the grid forbids a move between the open two.
-    fn pinched(&self, x: i64, y: i64) -> bool {
-        let b = |dx, dy| self.cell(x + dx, y + dy) == INF;
-        let (nw, ne, sw, se) = (b(-1, -1), b(0, -1), b(-1, 0), b(0, 0));
-        (nw && se && !ne && !sw) || (ne && sw && !nw && !se)
+    /// [`FieldDStar::id`] of the corner at (x, y).
+    #[inline]
+    fn id_xy(&self, (x, y): (i64, i64)) -> u32 {
+        (self.w * self.h + y * (self.w + 1) + x) as u32
+    }
+
+    /// The corner a trace's node names, if it is one.
+    fn of_id(&self, n: NodeId) -> Option<usize> {
+        let k = (n as i64).checked_sub(self.w * self.h)?;
+        (k < ((self.w + 1) * (self.h + 1))).then(|| {
+            let (x, y) = (k % (self.w + 1), k / (self.w + 1));
+            self.grid.corner_index(x, y)
+        })
     }
 
     /// h of the corner at (x, y): the straight line to the start's centre at the cheapest cost, over √2.
@@ -241,74 +204,27 @@ impl FieldDStar {
         ((n % self.w) as f64 + 0.5, (n / self.w) as f64 + 0.5)
     }
 
-    /// ComputeCost(s, s_a, s_b) of the digest (Krafft 2019 Fig. 16, indentation corrected, and
-    /// eq. 8 with its factor c): the cost from corner s across the edge between its
-    /// consecutive neighbours s_a and s_b, by the g of those two. A blocked interior leaves
-    /// only the edge along the open side.
-    fn compute_cost(&self, s: (i64, i64), a: (i64, i64), b: (i64, i64)) -> f64 {
-        // s1 the orthogonal neighbour, s2 the diagonal one.
-        let diagonal = |p: (i64, i64)| p.0 != s.0 && p.1 != s.1;
-        let (s1, s2) = if diagonal(a) { (b, a) } else { (a, b) };
-        let (Some(k1), Some(k2)) = (self.corner(s1.0, s1.1), self.corner(s2.0, s2.1)) else {
-            return INF;
-        };
-        // c: the cell with corners s, s1, s2; b: across the edge s–s1 from it.
-        let (cx, cy) = (s.0.min(s2.0), s.1.min(s2.1));
-        let c = self.cell(cx, cy);
-        let bc = if s1.1 == s.1 {
-            // A horizontal edge: the cell across is the other row.
-            self.cell(cx, if cy == s.1 { s.1 - 1 } else { s.1 })
-        } else {
-            self.cell(if cx == s.0 { s.0 - 1 } else { s.0 }, cy)
-        };
-        let (g1, g2) = (self.g_at(k1), self.g_at(k2));
-        if c.min(bc) == INF {
-            return INF;
-        }
-        if c == INF {
-            return bc + g1;
-        }
-        if g1 <= g2 {
-            return c.min(bc) + g1;
-        }
-        let f = g1 - g2;
-        if f <= bc {
-            if c <= f {
-                c * SQRT_2 + g2
-            } else {
-                let y = (f / (c * c - f * f).sqrt()).min(1.0);
-                c * (1.0 + y * y).sqrt() + f * (1.0 - y) + g2
-            }
-        } else if c <= bc {
-            c * SQRT_2 + g2
-        } else {
-            let x = 1.0 - (bc / (c * c - bc * bc).sqrt()).min(1.0);
-            c * (1.0 + (1.0 - x) * (1.0 - x)).sqrt() + bc * x + g2
-        }
-    }
-
     /// Queues corner `k`, at `xy`, under its rhs.
     fn push<T: Tracer>(&mut self, k: usize, xy: (i64, i64), from: u32, tracer: &mut T) {
-        let c = self.at(k);
-        let key = c.rhs + self.h(xy);
-        self.heap
-            .push((bits(key) as u128) << 64 | bits(c.rhs) as u128, k as u32);
+        let rhs = self.rhs[k];
+        let key = rhs + self.h(xy);
+        let queued = self.heap.contains(k as u32);
+        self.heap.push(bits(key), bits(rhs), k as u32);
         self.stats.generated += 1;
-        let kind = if c.g < INF {
+        let kind = if self.g[k] < INF {
             self.stats.reopened += 1;
             EventKind::Reopen
-        } else if c.queued {
+        } else if queued {
             self.stats.updated += 1;
             EventKind::Update
         } else {
             EventKind::Generate
         };
-        if !c.queued {
-            self.at_mut(k).queued = true;
+        if !queued {
             self.open_count += 1;
         }
         if T::ENABLED {
-            tracer.event(Event::new(kind, self.id(k), from, c.rhs, key));
+            tracer.event(Event::new(kind, self.id(k), from, rhs, key));
         }
     }
 
@@ -329,34 +245,22 @@ impl Search<GridSpace> for FieldDStar {
         let want = (space.revision(), class, self.w, self.h);
         // Revision 0 promises nothing: build every time.
         if self.cost_for != Some(want) || want.0 == 0 {
-            self.cost.clear();
-            self.min_cost = INF;
-            for n in 0..space.num_nodes() as NodeId {
-                let c = if class != 0 && space.class_of(n) == class {
-                    space.cell_cost(n) as f64
-                } else {
-                    INF
-                };
-                self.min_cost = self.min_cost.min(c);
-                self.cost.push(c);
-            }
-            if self.min_cost == INF {
-                self.min_cost = 1.0;
-            }
+            self.grid = CornerGrid::build(space, class);
+            self.min_cost = self.grid.min_cost;
             self.cost_for = Some(want);
         }
-        let corners = Self::corners(space);
-        if self.state.len() != corners {
-            self.state.clear();
-            self.state.resize(corners, Corner::UNTOUCHED);
-            self.epoch = 0;
+        let corners = self.grid.flags.len();
+        if self.g.len() != corners {
+            self.g = vec![INF; corners];
+            self.rhs = vec![INF; corners];
+            self.via = vec![NONE; corners];
+            self.touched.clear();
         }
-        self.epoch = self.epoch.wrapping_add(1);
-        if self.epoch == 0 {
-            // Stamps of 2³² queries ago would read as this query's: clear them once.
-            self.state.fill(Corner::UNTOUCHED);
-            self.epoch = 1;
+        for &k in &self.touched {
+            self.g[k as usize] = INF;
+            self.rhs[k as usize] = INF;
         }
+        self.touched.clear();
         self.heap.reset(corners);
         self.open_count = 0;
         self.stats = Stats::default();
@@ -384,7 +288,10 @@ impl Search<GridSpace> for FieldDStar {
                 tracer.event(Event::new(EventKind::Source, start, NONE, 0.0, straight));
                 tracer.event(Event::marker(EventKind::Destination, goal));
             }
-            let open = |n: NodeId| self.cost.get(n as usize).is_some_and(|c| *c < INF);
+            let open = |n: NodeId| {
+                let (x, y) = ((n as i64) % self.w, (n as i64) / self.w);
+                (n as i64) < self.w * self.h && self.cell(x, y) < INF
+            };
             if !open(start) || !open(goal) {
                 return self.no_path(tracer);
             }
@@ -397,12 +304,11 @@ impl Search<GridSpace> for FieldDStar {
             for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
                 let (cx, cy) = (x + dx, y + dy);
                 let k = self.corner(cx, cy).expect("a cell's corner");
-                if self.pinched(cx, cy) {
+                if self.grid.flags[k] & USABLE == 0 {
+                    // Pinched between two diagonally blocked cells.
                     continue;
                 }
-                let corner = self.at_mut(k);
-                corner.rhs = c * SQRT_2 / 2.0;
-                corner.via = goal;
+                self.lower(k, c * SQRT_2 / 2.0, goal);
                 self.push(k, (cx, cy), goal, tracer);
             }
             self.stats.max_open = self.open_count;
@@ -411,10 +317,7 @@ impl Search<GridSpace> for FieldDStar {
         // The next corner whose rhs is below its g (every queued corner's is: its entry moved
         // with each fall of its rhs; the check stays as the invariant's guard).
         let k = loop {
-            let top = self
-                .heap
-                .peek()
-                .map(|(key, _)| f64::from_bits((key >> 64) as u64));
+            let top = self.heap.peek().map(f64::from_bits);
             match top {
                 None => {
                     return if self.start_value < INF {
@@ -426,68 +329,72 @@ impl Search<GridSpace> for FieldDStar {
                 Some(key) if key >= self.start_value => return self.finish(tracer),
                 Some(_) => {}
             }
-            let (key, k) = self.heap.pop().expect("peeked");
+            let (_, rhs, k) = self.heap.pop().expect("peeked");
             let k = k as usize;
-            let c = self.at(k);
-            if f64::from_bits(key as u64) == c.rhs && c.rhs < c.g {
+            if f64::from_bits(rhs) == self.rhs[k] && self.rhs[k] < self.g[k] {
                 break k;
             }
         };
-        let c = self.at_mut(k);
-        c.queued = false;
-        c.g = c.rhs;
-        let (g, via) = (c.g, c.via);
+        let g = self.rhs[k];
+        self.g[k] = g;
         self.open_count -= 1;
         self.stats.expanded += 1;
-        let id = self.id(k);
-        if T::ENABLED {
-            let key = g + self.h(self.corner_xy(k));
-            tracer.event(Event::new(EventKind::Expand, id, via, g, key));
-        }
         let (x, y) = self.corner_xy(k);
+        let id = self.id_xy((x, y));
+        if T::ENABLED {
+            let key = g + self.h((x, y));
+            tracer.event(Event::new(EventKind::Expand, id, self.via[k], g, key));
+        }
         // Every value ComputeCost gives below is at least the lesser g of its two corners plus
         // the cheapest cell cost (each of its branches adds a cell's cost, or more, to g1 or
         // g2, and float rounding keeps that order), and all those corners lie in this corner's
         // 3 × 3 block: a neighbour whose rhs is already at or below that floor cannot improve,
         // and is passed over without the sixteen ComputeCosts' square roots. (On den520d most
         // neighbours are: they were expanded before this corner.)
+        let mut ring_g = [INF; 8];
         let mut floor = g;
-        for &(dx, dy) in &RING {
-            if let Some(n) = self.corner(x + dx, y + dy) {
-                floor = floor.min(self.g_at(n));
-            }
+        for (o, rg) in ring_g.iter_mut().enumerate() {
+            *rg = self.g_at((k as isize + self.grid.ring[o]) as usize);
+            floor = floor.min(*rg);
         }
         let floor = floor + self.min_cost;
+        let cell = self.grid.cell_index(x, y) as isize;
         for (i, &(dx, dy)) in RING.iter().enumerate() {
-            let s = (x + dx, y + dy);
-            let Some(ks) = self.corner(s.0, s.1) else {
-                continue;
-            };
-            if floor >= self.at(ks).rhs * (1.0 - 1e-6) || self.pinched(s.0, s.1) {
+            let ks = (k as isize + self.grid.ring[i]) as usize;
+            if self.grid.flags[ks] & USABLE == 0 {
                 continue;
             }
-            // The two pairs around s that hold this corner: seen from s, this corner lies at
-            // the opposite offset, between its ring neighbours.
-            let j = (i + 4) % 8;
-            let at = |o: usize| {
-                let (ox, oy) = RING[o % 8];
-                (s.0 + ox, s.1 + oy)
+            let threshold = self.rhs[ks] * (1.0 - 1e-6);
+            if floor >= threshold {
+                continue;
+            }
+            // The two pairs around s that hold this corner (see `CornerGrid::pairs`).
+            let pair = |p: &super::field_dstar_grid::Pair| {
+                let o = (k as isize + self.grid.ring[p.other]) as usize;
+                if self.grid.flags[o] & IN_MAP == 0 {
+                    return INF;
+                }
+                let (c, bc) = (
+                    self.grid.cost[(cell + p.c) as usize],
+                    self.grid.cost[(cell + p.b) as usize],
+                );
+                if p.k_is_s1 {
+                    compute_cost(c, bc, g, ring_g[p.other])
+                } else {
+                    compute_cost(c, bc, ring_g[p.other], g)
+                }
             };
-            let v = self
-                .compute_cost(s, at(j), at(j + 1))
-                .min(self.compute_cost(s, at(j + 7), at(j)));
-            if v < self.at(ks).rhs * (1.0 - 1e-6) {
-                let c = self.at_mut(ks);
-                c.rhs = v;
-                c.via = id;
+            let [first, second] = &self.grid.pairs[i];
+            let v = pair(first).min(pair(second));
+            if v < threshold {
+                let s = (x + dx, y + dy);
+                self.lower(ks, v, id);
                 self.push(ks, s, id, tracer);
             }
         }
         self.stats.max_open = self.stats.max_open.max(self.open_count);
-        let (sx, sy) = {
-            let s = self.query.start as i64;
-            (s % self.w, s / self.w)
-        };
+        // The start cell's corners: (x, y) of the start's centre less a half.
+        let (sx, sy) = (self.start_centre.0 as i64, self.start_centre.1 as i64);
         if (x - sx == 0 || x - sx == 1) && (y - sy == 0 || y - sy == 1) {
             self.refresh_start();
         }
@@ -560,23 +467,17 @@ impl SearchState for FieldDStar {
 
     /// g of a corner (ids after the world's cells); cells have none.
     fn g(&self, n: NodeId) -> Option<f64> {
-        let k = (n as i64).checked_sub(self.w * self.h)? as usize;
-        (k < self.state.len())
-            .then(|| self.g_at(k))
-            .filter(|g| *g < INF)
+        Some(self.g_at(self.of_id(n)?)).filter(|g| *g < INF)
     }
 
     fn layers(&self) -> Vec<(&'static str, usize)> {
-        vec![("corners", self.state.len())]
+        vec![("corners", self.grid.corners())]
     }
 
     /// A corner is the point where its cells meet.
     fn layer_point(&self, n: NodeId) -> Option<[f64; 2]> {
-        let k = (n as i64).checked_sub(self.w * self.h)? as usize;
-        (k < self.state.len()).then(|| {
-            let (x, y) = self.corner_xy(k);
-            [x as f64, y as f64]
-        })
+        let (x, y) = self.corner_xy(self.of_id(n)?);
+        Some([x as f64, y as f64])
     }
 
     fn polyline(&self) -> Option<Vec<[f64; 2]>> {

@@ -4,100 +4,142 @@
 //! one; this one pops the same corners in the same order (the entries that are not stale are
 //! the same, and their order is total), with half the work.
 
-/// Entries ordered by key (Field D*'s key, then rhs, as bits) and then corner.
+/// Entries ordered by key (Field D*'s key, then rhs, as bits) and then corner. The first key
+/// sits in its own array: a pop compares four children's first keys from one cache line and
+/// reads the rest only on a tie (a `(u128, u32)` entry took 32 bytes, and the pops were a
+/// fifth of the search).
 #[derive(Clone, Debug, Default)]
 pub(super) struct CornerHeap {
-    entries: Vec<(u128, u32)>,
+    first: Vec<u64>,
+    rest: Vec<(u64, u32)>,
     /// Where each corner's entry is; meaningful only where that entry names the corner.
     pos: Vec<u32>,
 }
 
+/// An entry: the two keys and the corner.
+pub(super) type Entry = (u64, u64, u32);
+
 impl CornerHeap {
     /// Empties the heap and makes room for `corners` corners.
     pub fn reset(&mut self, corners: usize) {
-        self.entries.clear();
+        self.first.clear();
+        self.rest.clear();
         if self.pos.len() != corners {
             self.pos = vec![u32::MAX; corners];
         }
     }
 
-    /// The lowest entry.
-    pub fn peek(&self) -> Option<(u128, u32)> {
-        self.entries.first().copied()
+    /// The lowest entry's first key.
+    pub fn peek(&self) -> Option<u64> {
+        self.first.first().copied()
+    }
+
+    #[inline]
+    fn get(&self, at: usize) -> Entry {
+        let (r, k) = self.rest[at];
+        (self.first[at], r, k)
+    }
+
+    /// Whether the entry at `at` orders before `e`.
+    #[inline]
+    fn below(&self, at: usize, e: &Entry) -> bool {
+        let f = self.first[at];
+        f < e.0 || (f == e.0 && self.rest[at] < (e.1, e.2))
+    }
+
+    /// Whether corner `k` is queued.
+    pub fn contains(&self, k: u32) -> bool {
+        self.entry_of(k).is_some()
     }
 
     fn entry_of(&self, k: u32) -> Option<usize> {
         let p = *self.pos.get(k as usize)? as usize;
-        (self.entries.get(p).map(|e| e.1) == Some(k)).then_some(p)
+        (self.rest.get(p).map(|e| e.1) == Some(k)).then_some(p)
     }
 
-    /// Queues corner `k` under `key`, or moves its entry to `key` (never above its old key:
-    /// a corner's rhs only falls while it is queued).
-    pub fn push(&mut self, key: u128, k: u32) {
-        let e = (key, k);
+    /// Queues corner `k` under `(first, second)`, or moves its entry there (never above its
+    /// old key: a corner's rhs only falls while it is queued).
+    pub fn push(&mut self, first: u64, second: u64, k: u32) {
+        let e = (first, second, k);
         let at = match self.entry_of(k) {
             Some(at) => {
-                debug_assert!(e <= self.entries[at], "corner {k}'s key rose");
+                debug_assert!(e <= self.get(at), "corner {k}'s key rose");
                 at
             }
             None => {
-                self.entries.push(e);
-                self.entries.len() - 1
+                self.first.push(first);
+                self.rest.push((second, k));
+                self.first.len() - 1
             }
         };
         self.sift_up(at, e);
     }
 
     /// Removes and returns the lowest entry.
-    pub fn pop(&mut self) -> Option<(u128, u32)> {
-        let top = *self.entries.first()?;
-        let last = self.entries.pop().expect("not empty");
-        if !self.entries.is_empty() {
-            self.sift_down(0, last);
+    pub fn pop(&mut self) -> Option<Entry> {
+        if self.first.is_empty() {
+            return None;
+        }
+        let top = self.get(0);
+        let last = (
+            self.first.pop().expect("not empty"),
+            self.rest.pop().expect("not empty"),
+        );
+        if !self.first.is_empty() {
+            self.sift_down(0, (last.0, last.1 .0, last.1 .1));
         }
         Some(top)
     }
 
-    fn place(&mut self, at: usize, e: (u128, u32)) {
-        self.entries[at] = e;
-        self.pos[e.1 as usize] = at as u32;
+    #[inline]
+    fn place(&mut self, at: usize, e: Entry) {
+        self.first[at] = e.0;
+        self.rest[at] = (e.1, e.2);
+        self.pos[e.2 as usize] = at as u32;
     }
 
-    fn sift_up(&mut self, mut at: usize, e: (u128, u32)) {
+    fn sift_up(&mut self, mut at: usize, e: Entry) {
         while at > 0 {
             let parent = (at - 1) / 4;
-            if self.entries[parent] <= e {
+            if !e_below(&e, &self.get(parent)) {
                 break;
             }
-            let p = self.entries[parent];
+            let p = self.get(parent);
             self.place(at, p);
             at = parent;
         }
         self.place(at, e);
     }
 
-    fn sift_down(&mut self, mut at: usize, e: (u128, u32)) {
-        let n = self.entries.len();
+    fn sift_down(&mut self, mut at: usize, e: Entry) {
+        let n = self.first.len();
         loop {
             let first = 4 * at + 1;
             if first >= n {
                 break;
             }
-            let mut best = first;
+            let (mut best, mut lowest) = (first, self.first[first]);
             for c in first + 1..(first + 4).min(n) {
-                if self.entries[c] < self.entries[best] {
-                    best = c;
+                let f = self.first[c];
+                if f < lowest || (f == lowest && self.rest[c] < self.rest[best]) {
+                    (best, lowest) = (c, f);
                 }
             }
-            if self.entries[best] >= e {
+            if !self.below(best, &e) {
                 break;
             }
-            let b = self.entries[best];
+            let b = self.get(best);
             self.place(at, b);
             at = best;
         }
         self.place(at, e);
     }
+}
+
+/// Whether `a` orders strictly before `b`.
+#[inline]
+fn e_below(a: &Entry, b: &Entry) -> bool {
+    a < b
 }
 
 #[cfg(test)]
@@ -114,13 +156,13 @@ mod tests {
         let mut ours = CornerHeap::default();
         ours.reset(64);
         let mut theirs = BinaryHeap::new();
-        let mut current = [u128::MAX; 64];
+        let mut current = [u64::MAX; 64];
         for _ in 0..5000 {
             if rng.random_bool(0.6) {
                 let k = rng.random_range(0..64u32);
                 let key = rng.random_range(0..current[k as usize].min(1000));
                 current[k as usize] = key;
-                ours.push(key, k);
+                ours.push(key / 7, key, k);
                 theirs.push(Reverse((key, k)));
             } else {
                 // The lazy heap skips entries that are no longer a corner's key.
@@ -133,10 +175,10 @@ mod tests {
                         None => break None,
                     }
                 };
-                let got = ours.pop();
+                let got = ours.pop().map(|(_, key, k)| (key, k));
                 assert_eq!(got, want);
                 if let Some((_, k)) = got {
-                    current[k as usize] = u128::MAX;
+                    current[k as usize] = u64::MAX;
                 }
             }
         }

@@ -13,6 +13,7 @@ mod dstar_lite;
 mod dyn_search;
 mod expansion;
 mod field_dstar;
+mod field_dstar_grid;
 mod field_dstar_heap;
 mod field_dstar_path;
 pub mod gps;
