@@ -322,21 +322,18 @@ impl Acc {
                 }
             }
             let polygons = q.path().unwrap_or(&[]);
-            let length = if (i as usize) < keep {
-                let mut cells = vec![];
-                let length =
-                    raster::walk_into(grid, mesh, polygons, agent, &mut self.scratch, &mut cells);
-                self.traffic.path(&cells);
+            let (length, cells) = raster::walk_counted(
+                grid,
+                mesh,
+                polygons,
+                agent,
+                &mut self.scratch,
+                &mut self.traffic,
+                (i as usize) < keep,
+            );
+            if let Some(cells) = cells {
                 self.paths.push((i, cells));
-                length
-            } else {
-                // Counted as the line is walked, with no list in between.
-                let traffic = &mut self.traffic;
-                let stamp = traffic.begin();
-                raster::walk_cells(grid, mesh, polygons, agent, &mut self.scratch, |c| {
-                    traffic.cross(stamp, c)
-                })
-            };
+            }
             self.costs.push((i, q.cost().unwrap_or(f64::NAN), length));
         }
         self.query = Some(q);

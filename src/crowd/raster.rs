@@ -8,6 +8,7 @@
 //! a corner the line passes through is crossed diagonally: consecutive cells are then always
 //! 8-adjacent and open wherever the line is walkable.
 
+use super::count::Traffic;
 use super::Agent;
 use crate::space::{GridSpace, NavmeshSpace, NodeId, Space};
 
@@ -32,6 +33,31 @@ pub fn walk_into(
 ) -> f64 {
     out.clear();
     walk_cells(grid, mesh, polygons, agent, scratch, |c| out.push(c))
+}
+
+/// Walks an agent's line as [`walk_cells`] does and counts it in `traffic`, returning the
+/// line's length and, when `keep`, its cells (the app animates the first agents' paths).
+pub fn walk_counted(
+    grid: &GridSpace,
+    mesh: &NavmeshSpace,
+    polygons: &[NodeId],
+    agent: Agent,
+    scratch: &mut Scratch,
+    traffic: &mut Traffic,
+    keep: bool,
+) -> (f64, Option<Vec<NodeId>>) {
+    if keep {
+        let mut cells = vec![];
+        let length = walk_into(grid, mesh, polygons, agent, scratch, &mut cells);
+        traffic.path(&cells);
+        return (length, Some(cells));
+    }
+    // Counted as the line is walked, with no list in between.
+    let stamp = traffic.begin();
+    let length = walk_cells(grid, mesh, polygons, agent, scratch, |c| {
+        traffic.cross(stamp, c)
+    });
+    (length, None)
 }
 
 /// [`walk_into`] handing each cell to `emit` as the line reaches it (a cell once per visit, never

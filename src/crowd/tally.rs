@@ -102,19 +102,15 @@ impl Worker {
         };
         polygons(g, h, pg, &self.pairs, &mut self.polygons);
         let (grid, path) = (&world.grid, &self.polygons[..]);
-        if keep {
-            let mut cells = vec![];
-            let length = raster::walk_into(grid, mesh, path, a, &mut self.scratch, &mut cells);
-            self.traffic.path(&cells);
-            return Some((length, Some(cells)));
-        }
-        // Counted as the line is walked, with no list in between.
-        let traffic = &mut self.traffic;
-        let stamp = traffic.begin();
-        let length = raster::walk_cells(grid, mesh, path, a, &mut self.scratch, |c| {
-            traffic.cross(stamp, c)
-        });
-        Some((length, None))
+        Some(raster::walk_counted(
+            grid,
+            mesh,
+            path,
+            a,
+            &mut self.scratch,
+            &mut self.traffic,
+            keep,
+        ))
     }
 }
 
