@@ -46,6 +46,7 @@ pub struct FieldDStar {
     /// Each corner's rhs: infinite until the corner is reached.
     rhs: Vec<f64>,
     /// The neighbour whose expansion last lowered a corner's rhs (its parent in the trace).
+    /// Never set back: it is read only for a corner expanded, whose rhs this query lowered.
     via: Vec<u32>,
     /// The corners this query gave a value, set back to infinite by the next reset: a query
     /// costs what it touches, not the map's size, and reads need no stamp test (stamps were
@@ -177,8 +178,9 @@ impl FieldDStar {
 
     /// The corner a trace's node names, if it is one.
     fn of_id(&self, n: NodeId) -> Option<usize> {
-        let k = (n as i64).checked_sub(self.w * self.h)?;
-        (k < ((self.w + 1) * (self.h + 1))).then(|| {
+        // Cells come first and have no corner.
+        let k = (n as i64) - self.w * self.h;
+        (k >= 0 && k < ((self.w + 1) * (self.h + 1))).then(|| {
             let (x, y) = (k % (self.w + 1), k / (self.w + 1));
             self.grid.corner_index(x, y)
         })

@@ -4,7 +4,7 @@ use super::FieldDStar;
 use crate::map::Grid;
 use crate::search::segment_clear;
 use crate::search::{Query, Search, SearchState, Status};
-use crate::space::{Connectivity, GridSpace, TerrainRule};
+use crate::space::{Connectivity, GridSpace, Space, TerrainRule};
 use crate::trace::{EventKind, NullTracer, Recorder};
 
 fn run(rows: &[&str], s: (u32, u32), g: (u32, u32)) -> (GridSpace, FieldDStar, Status) {
@@ -149,4 +149,78 @@ fn its_trace_names_corners_after_the_cells_and_ends_with_the_drawn_cost() {
         .collect();
     assert_eq!(path, f.path().unwrap());
     assert_eq!((path[0], *path.last().unwrap()), (0, 11));
+}
+
+/// Cells have no g and no corner's point; corners do, at their place.
+#[test]
+fn cells_have_no_value_and_corners_sit_where_their_cells_meet() {
+    let (space, f, st) = run(&["....", ".@..", "...."], (0, 0), (3, 2));
+    assert_eq!(st, Status::Found);
+    let cells = space.num_nodes() as u32;
+    for n in 0..cells {
+        assert_eq!(f.g(n), None, "cell {n}");
+        assert_eq!(f.layer_point(n), None, "cell {n}");
+    }
+    // Corner (x, y) is node cells + y·(w + 1) + x.
+    assert_eq!(f.layer_point(cells + 5 + 2), Some([2.0, 1.0]));
+    assert_eq!(f.layer_point(cells + 20), None);
+    assert!((0..20).any(|k| f.g(cells + k).is_some()));
+}
+
+/// A search stopped halfway and reset onto another query, or another world of another size,
+/// answers as a fresh one does: every corner the first one touched is forgotten.
+#[test]
+fn a_reset_forgets_the_query_before_even_one_left_halfway() {
+    let a = GridSpace::from_rows(
+        &["......", "..@@..", "......", ".@...."],
+        Connectivity::Eight,
+        TerrainRule::Class,
+    );
+    let b = GridSpace::from_rows(
+        &["...", ".@.", "...", "...", "..."],
+        Connectivity::Eight,
+        TerrainRule::Class,
+    );
+    let qa = Query {
+        start: a.node(0, 0).unwrap(),
+        goal: a.node(5, 3).unwrap(),
+    };
+    let qa2 = Query {
+        start: a.node(5, 0).unwrap(),
+        goal: a.node(0, 2).unwrap(),
+    };
+    let qb = Query {
+        start: b.node(0, 4).unwrap(),
+        goal: b.node(2, 0).unwrap(),
+    };
+    let fresh = |space: &GridSpace, q: Query| {
+        let mut f = FieldDStar::new(space, q);
+        f.run(space, &mut NullTracer);
+        (
+            f.cost(),
+            f.stats().expanded,
+            f.stats().generated,
+            f.points().to_vec(),
+        )
+    };
+    let mut f = FieldDStar::new(&a, qa);
+    for _ in 0..6 {
+        f.step(&a, &mut NullTracer);
+    }
+    for (space, q) in [(&a, qa2), (&b, qb), (&a, qa)] {
+        f.reset(space, q);
+        f.run(space, &mut NullTracer);
+        let got = (
+            f.cost(),
+            f.stats().expanded,
+            f.stats().generated,
+            f.points().to_vec(),
+        );
+        assert_eq!(got, fresh(space, q));
+        // And halfway again before the next.
+        f.reset(space, q);
+        for _ in 0..4 {
+            f.step(space, &mut NullTracer);
+        }
+    }
 }
