@@ -116,11 +116,6 @@ impl FieldDStar {
         s
     }
 
-    /// The corners' layer size.
-    pub fn corners(space: &GridSpace) -> usize {
-        (space.width() as usize + 1) * (space.height() as usize + 1)
-    }
-
     /// What the search estimated the path to cost: the start's interpolated value (the drawn
     /// path's cost is [`SearchState::cost`]).
     pub fn estimate(&self) -> f64 {

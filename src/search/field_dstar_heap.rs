@@ -101,7 +101,7 @@ impl CornerHeap {
     fn sift_up(&mut self, mut at: usize, e: Entry) {
         while at > 0 {
             let parent = (at - 1) / 4;
-            if !e_below(&e, &self.get(parent)) {
+            if e >= self.get(parent) {
                 break;
             }
             let p = self.get(parent);
@@ -134,12 +134,6 @@ impl CornerHeap {
         }
         self.place(at, e);
     }
-}
-
-/// Whether `a` orders strictly before `b`.
-#[inline]
-fn e_below(a: &Entry, b: &Entry) -> bool {
-    a < b
 }
 
 #[cfg(test)]
