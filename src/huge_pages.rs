@@ -20,6 +20,13 @@ pub fn grow_huge<T: Clone>(v: &mut Vec<T>, n: usize, fill: T) {
     v.resize(n, fill);
 }
 
+/// `n` copies of `fill`, in huge pages where [`grow_huge`] would use them.
+pub fn filled_huge<T: Clone>(n: usize, fill: T) -> Vec<T> {
+    let mut v = Vec::new();
+    grow_huge(&mut v, n, fill);
+    v
+}
+
 #[cfg(target_os = "linux")]
 fn advise_huge(start: usize, bytes: usize) {
     // madvise wants a page-aligned start; the part before the first whole page is left out.

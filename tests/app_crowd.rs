@@ -215,7 +215,7 @@ fn gpu_views_keep_their_agents_paths_and_play_them() {
         assert!(title.contains("every cost equals the CPU's"), "{title}");
         let paths = o.paths.as_ref().expect("the GPU view keeps paths");
         assert_eq!(paths.len(), 200, "{title}");
-        let mut traffic = vec![0i64; o.traffic.values.len()];
+        let mut traffic = vec![0i32; o.traffic.values.len()];
         for (i, p) in paths.iter().enumerate() {
             assert_eq!(p.is_empty(), o.costs[i].is_nan(), "{title}: agent {i}");
             // Each step to a neighbour.

@@ -25,7 +25,7 @@ fn world(grid: &pathlab::map::Grid) -> World {
 /// traffic heat is exactly the number of paths on each cell.
 fn check_paths(grid: &GridSpace, batch: &Batch, o: &pathlab::crowd::Outcome, what: &str) {
     let paths = o.paths.as_ref().expect("kept");
-    let mut traffic = vec![0i64; grid.num_nodes()];
+    let mut traffic = vec![0i32; grid.num_nodes()];
     for (a, p) in batch.agents.iter().zip(paths) {
         assert_eq!(p.first(), Some(&a.start), "{what}");
         assert_eq!(p.last(), Some(&a.goal), "{what}");

@@ -78,7 +78,7 @@ fn gpu_flow_fields_equal_their_twin_on_10000_agents_over_three_maps() {
             .unwrap();
         let gpu_costs: Vec<f64> = got.result.costs.iter().map(|&c| c as f64 / SCALE).collect();
         assert_eq!(cpu.costs, gpu_costs, "{name}: CPU backend costs");
-        let traffic: Vec<i64> = got.result.traffic.iter().map(|&t| t as i64).collect();
+        let traffic: Vec<i32> = got.result.traffic.iter().map(|&t| t as i32).collect();
         assert_eq!(cpu.traffic.values, traffic, "{name}: CPU backend traffic");
         // And the twin against the registry's A*, to within the fixed point's rounding.
         let want = pathlab::crowd::cpu::reference_costs(&space, &batch);

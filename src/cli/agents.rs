@@ -468,7 +468,7 @@ fn peak_cell(h: &Heat) -> (i64, (u32, u32)) {
         .enumerate()
         .max_by_key(|&(i, v)| (*v, std::cmp::Reverse(i)))
         .unwrap_or((0, &0));
-    (v, (i as u32 % h.width, i as u32 / h.width))
+    (v.into(), (i as u32 % h.width, i as u32 / h.width))
 }
 
 /// The process's peak resident memory so far (Linux), in MB.

@@ -3,7 +3,7 @@
 //! cell; the workers' counts are summed at the end, integers, so totals are the same for any
 //! thread count.
 
-use super::count::{PerThread, Traffic};
+use super::count::{sum_cells, PerThread, Traffic};
 use super::heat::Heat;
 use super::twin::{self, INF, SCALE};
 use super::{raster, Batch, Method, World};
@@ -113,13 +113,20 @@ pub fn plan(
         })
     });
     let mut accs = workers.into_inner();
-    // The counts, summed over the workers in one pass.
-    let mut traffic = Heat::zeros(grid);
-    let mut expansions = Heat::zeros(grid);
-    for a in &accs {
-        a.traffic.add_to(&mut traffic.values);
-        expansions.add(&a.expanded);
-    }
+    // The counts, summed over the workers into the first one's arrays.
+    let traffic = sum_cells(
+        accs.iter_mut()
+            .map(|a| std::mem::take(&mut a.traffic).into_counts()),
+        cells,
+    );
+    let expanded = sum_cells(
+        accs.iter_mut().map(|a| std::mem::take(&mut a.expanded)),
+        cells,
+    );
+    let (traffic, expansions) = (
+        Heat::from_counts(grid, traffic),
+        Heat::from_counts(grid, expanded),
+    );
     let acc = accs
         .pop()
         .map(|last| accs.into_iter().fold(last, Acc::merge));
@@ -129,8 +136,8 @@ pub fn plan(
             method,
             costs: vec![],
             lengths: vec![],
-            traffic: Heat::zeros(grid),
-            expansions: Heat::zeros(grid),
+            traffic,
+            expansions,
             paths: (keep > 0).then(Vec::new),
             ms: t0.elapsed().as_secs_f64() * 1000.0,
             threads: rayon::current_num_threads(),
@@ -235,7 +242,7 @@ impl Acc {
             query,
             field: (vec![], vec![]),
             traffic: Traffic::new(cells),
-            expanded: vec![0; cells],
+            expanded: crate::huge_pages::filled_huge(cells, 0),
             costs: vec![],
             paths: vec![],
             cancelled: false,

@@ -3,7 +3,7 @@
 //! tallied on every core, one counting worker per thread ([`super::count`]); the totals do not
 //! depend on the order, so the GPU's host side and the CPU twin agree cell by cell.
 
-use super::count::{PerThread, Traffic};
+use super::count::{sum_cells, PerThread, Traffic};
 use super::raster;
 use super::twin_hna::{HnaGraph, CHAIN};
 use super::{Agent, World};
@@ -200,12 +200,9 @@ impl Tally {
 
     /// The counts summed over the workers.
     pub fn finish(self) -> Tallied {
-        let mut traffic = vec![0; self.cells];
-        for w in self.workers.into_inner() {
-            w.traffic.add_to(&mut traffic);
-        }
+        let workers = self.workers.into_inner().into_iter();
         Tallied {
-            traffic,
+            traffic: sum_cells(workers.map(|w| w.traffic.into_counts()), self.cells),
             lengths: self.lengths,
             paths: self.paths,
         }

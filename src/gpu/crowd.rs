@@ -189,11 +189,7 @@ pub fn plan(
         .iter()
         .map(|&c| if c == INF { f64::NAN } else { c as f64 / SCALE })
         .collect();
-    let heat = |v: &[u32]| {
-        let mut h = Heat::zeros(&world.grid);
-        h.add(v);
-        h
-    };
+    let heat = |v: &[u32]| Heat::from_counts(&world.grid, v.to_vec());
     Ok(Planned {
         equal,
         traffic_differs,
