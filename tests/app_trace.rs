@@ -152,3 +152,64 @@ fn a_view_exports_as_svg_with_its_cells_path_and_legend() {
     }
     assert!(svg.trim_end().ends_with("</svg>"));
 }
+
+/// A trace dropped on the window (or opened from the recent files: both go through `Open`, not
+/// `Open trace`) is still a view on the map that is open: over unsaved edits it asks nothing
+/// and the edits stay.
+#[test]
+fn a_trace_opened_over_unsaved_edits_asks_nothing_and_keeps_them() {
+    use egui_kittest::kittest::Queryable;
+    use pathlab::map::{Cell, Edit};
+    let dir = std::env::temp_dir().join(format!("pathlab-app-trace-dirty-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("run.trace.yaml");
+    let mut h = harness(default_app());
+    h.run();
+    h.state_mut().apply(Command::ToEnd);
+    h.run();
+    let yaml = {
+        let space = h.state().space().as_square().unwrap().clone();
+        let xy = |n: u32| space.xy(n);
+        let layout = pathlab::trace::posthoc::Layout {
+            cell: &xy,
+            hex: None,
+        };
+        pathlab::trace::posthoc::to_yaml(&h.state_mut().run_mut(0).rec, layout)
+    };
+    std::fs::write(&file, yaml).unwrap();
+    // An unsaved edit on a cell the run never touched (so the trace's events stay off walls).
+    let touched: std::collections::HashSet<u32> = h
+        .state_mut()
+        .run_mut(0)
+        .rec
+        .iter()
+        .flat_map(|e| [e.node, e.other])
+        .collect();
+    let (x, y) = {
+        let grid = &h.state().doc().grid;
+        let w = grid.width();
+        (0..w * grid.height())
+            .rev()
+            .find(|n| !touched.contains(n) && grid.get(n % w, n / w) == Some(Cell::FREE))
+            .map(|n| (n % w, n / w))
+            .expect("a free cell the run never touched")
+    };
+    h.state_mut().edit(Edit::SetCell {
+        x,
+        y,
+        cell: Cell::WALL,
+    });
+    h.run();
+    let edited = h.state().doc().grid.clone();
+    assert!(h.state().doc().dirty);
+    common::drop_file(&mut h, &file);
+    h.run();
+    assert!(
+        h.query_by_label("Discard").is_none(),
+        "opening a trace asked to discard the map"
+    );
+    assert_eq!(h.state().views().len(), 2, "{}", h.state().status());
+    assert!(h.state().doc().dirty);
+    assert_eq!(h.state().doc().grid, edited);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -247,7 +247,7 @@ impl PathlabApp {
     }
 
     pub(in crate::app) fn request(&mut self, a: PendingAction) {
-        if self.work.doc.dirty {
+        if self.work.doc.dirty && discards_work(&a) {
             self.prompt = Some(Prompt::Discard(a));
         } else {
             self.perform(a);
@@ -515,5 +515,18 @@ pub(in crate::app) fn leak_note(leaks: usize, fill: crate::map::HexFill) -> Stri
             "; {n} hex moves pass through walls of the square map (fill \"{}\"; \"walls stay walls\" keeps them shut)",
             fill.name()
         ),
+    }
+}
+
+/// Whether `a` replaces the open document (so unsaved work asks first). A Posthoc trace opens
+/// as a view on the map that is open, whichever way it comes (a recent file, a dropped file,
+/// a page's picked files), and asks nothing.
+fn discards_work(a: &PendingAction) -> bool {
+    match a {
+        PendingAction::Open(Some(p)) => !files::is_trace(p),
+        PendingAction::OpenGiven(given) => {
+            !files::main_file(given).is_some_and(|p| files::is_trace(&p))
+        }
+        _ => true,
     }
 }
