@@ -6,6 +6,7 @@
 mod common;
 
 use common::{default_app, harness};
+use egui_kittest::kittest::{NodeT, Queryable};
 use pathlab::app::Command;
 
 #[test]
@@ -36,4 +37,19 @@ fn a_hierarchy_that_cannot_be_built_says_why_in_the_app() {
     h.run();
     let summary = h.state().summary();
     assert!(summary.ends_with(&format!(": not run: {why}")), "{summary}");
+    // The statistics say the hierarchy was not built, and why (not "0 KiB, built").
+    h.run();
+    let line = h
+        .query_by_label_contains("prepared: hna hierarchy")
+        .expect("the statistics list HNA*'s hierarchy")
+        .accesskit_node()
+        .value()
+        .unwrap_or_default();
+    let cause = why
+        .strip_prefix("hna: ")
+        .expect("the run names its algorithm");
+    assert_eq!(
+        line,
+        format!("prepared: hna hierarchy: not built ({cause})")
+    );
 }

@@ -69,6 +69,10 @@ impl Prepared<NavmeshSpace> for PreparedHierarchy {
         )
     }
 
+    fn failure(&self) -> Option<&str> {
+        self.0.as_ref().err().map(String::as_str)
+    }
+
     fn revision(&self) -> u64 {
         self.1
     }

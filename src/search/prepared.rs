@@ -34,6 +34,12 @@ pub trait Prepared<S: Space>: Clone + Send + Sync + 'static {
         None
     }
 
+    /// Why it could not be built, where its build ends in a named failure it keeps (a
+    /// hierarchy whose partition failed); `None` for a usable one.
+    fn failure(&self) -> Option<&str> {
+        None
+    }
+
     /// The revision of the space it describes ([`Space::revision`]).
     fn revision(&self) -> u64;
 
@@ -52,6 +58,8 @@ pub enum Freshness {
     Stale,
     /// Being built on a thread of its own: the fraction done.
     Building(f32),
+    /// Its build ended without a usable result: why.
+    Failed(String),
 }
 
 /// What the statistics show about one prepared structure.
@@ -143,7 +151,9 @@ impl PreparedCache {
             what: T::WHAT,
             ms: t0.elapsed().as_secs_f64() * 1e3,
             bytes: t.bytes(),
-            freshness: Freshness::Built,
+            freshness: t
+                .failure()
+                .map_or(Freshness::Built, |why| Freshness::Failed(why.into())),
             revision: rev,
         };
         self.entries.push(Entry {

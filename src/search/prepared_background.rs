@@ -68,23 +68,25 @@ impl<T> Pending<T> {
     }
 }
 
-fn refresh_as<T: Send + Sync + 'static>(
+fn refresh_as<T: Prepared<S> + Send + Sync + 'static, S: Space>(
     data: &Arc<dyn Any + Send + Sync>,
     info: &mut PreparedInfo,
-    bytes: fn(&T) -> usize,
 ) {
     let Some(p) = data.downcast_ref::<Pending<T>>() else {
         return;
     };
-    match p.done.get() {
-        Some((t, ms)) => {
-            info.bytes = bytes(t);
+    match (p.done.get(), p.failure()) {
+        (Some((t, ms)), _) => {
+            info.bytes = t.bytes();
             info.ms = *ms;
             if matches!(info.freshness, Freshness::Building(_)) {
-                info.freshness = Freshness::Built;
+                info.freshness = t
+                    .failure()
+                    .map_or(Freshness::Built, |why| Freshness::Failed(why.into()));
             }
         }
-        None => info.freshness = Freshness::Building(p.progress()),
+        (None, Some(why)) => info.freshness = Freshness::Failed(why.into()),
+        (None, None) => info.freshness = Freshness::Building(p.progress()),
     }
 }
 
@@ -174,7 +176,7 @@ impl PreparedCache {
                 revision: rev,
             },
             patch: no_patch,
-            refresh: Some(|data, info| refresh_as::<T>(data, info, |t| t.bytes())),
+            refresh: Some(refresh_as::<T, S>),
             stop: Some(|data| {
                 if let Some(p) = data.downcast_ref::<Pending<T>>() {
                     p.stop.store(true, Ordering::Relaxed);
@@ -238,5 +240,11 @@ mod tests {
             why.contains("cell count") && why.contains("one row"),
             "{why}"
         );
+        // The statistics say so too, rather than "being built" for ever.
+        let info = cache
+            .infos()
+            .find(|i| i.revision == row.revision())
+            .unwrap();
+        assert_eq!(info.freshness, Freshness::Failed(why));
     }
 }

@@ -105,6 +105,7 @@ pub fn describe(i: &PreparedInfo) -> String {
             "{} {}: stale after the edit, rebuilt by the next run",
             i.algo, i.what
         ),
+        Freshness::Failed(why) => format!("{} {}: not built ({why})", i.algo, i.what),
     }
 }
 
