@@ -20,15 +20,7 @@ fn an_exported_trace_plays_back_beside_the_run() {
     h.state_mut().apply(Command::ToEnd);
     h.run();
     // What File ▸ Export Posthoc trace writes.
-    let yaml = {
-        let space = h.state().space().as_square().unwrap().clone();
-        let xy = |n: u32| space.xy(n);
-        let layout = pathlab::trace::posthoc::Layout {
-            cell: &xy,
-            hex: None,
-        };
-        pathlab::trace::posthoc::to_yaml(&h.state_mut().run_mut(0).rec, layout)
-    };
+    let yaml = common::posthoc_yaml(&mut h);
     std::fs::write(&file, yaml).unwrap();
     h.state_mut().apply(Command::OpenTrace(Some(file.clone())));
     h.run();
@@ -167,15 +159,7 @@ fn a_trace_opened_over_unsaved_edits_asks_nothing_and_keeps_them() {
     h.run();
     h.state_mut().apply(Command::ToEnd);
     h.run();
-    let yaml = {
-        let space = h.state().space().as_square().unwrap().clone();
-        let xy = |n: u32| space.xy(n);
-        let layout = pathlab::trace::posthoc::Layout {
-            cell: &xy,
-            hex: None,
-        };
-        pathlab::trace::posthoc::to_yaml(&h.state_mut().run_mut(0).rec, layout)
-    };
+    let yaml = common::posthoc_yaml(&mut h);
     std::fs::write(&file, yaml).unwrap();
     // An unsaved edit on a cell the run never touched (so the trace's events stay off walls).
     let touched: std::collections::HashSet<u32> = h

@@ -360,15 +360,7 @@ fn a_played_trace_shows_its_own_start_and_goal() {
     h.run();
     to_end(&mut h);
     let (start, goal) = (h.state().doc().start, h.state().doc().goal);
-    let yaml = {
-        let space = h.state().space().as_square().unwrap().clone();
-        let xy = |n: u32| space.xy(n);
-        let layout = pathlab::trace::posthoc::Layout {
-            cell: &xy,
-            hex: None,
-        };
-        pathlab::trace::posthoc::to_yaml(&h.state_mut().run_mut(0).rec, layout)
-    };
+    let yaml = common::posthoc_yaml(&mut h);
     std::fs::write(&file, yaml).unwrap();
     // The document's start moves elsewhere; the trace keeps the one it was recorded from.
     let free = (0..h.state().doc().grid.width())

@@ -197,3 +197,14 @@ pub fn settle(h: &mut Harness<'_, PathlabApp>) {
     }
     h.run_steps(2);
 }
+
+/// View 0's run as File ▸ Export Posthoc trace writes it (a square world's cells).
+pub fn posthoc_yaml(h: &mut Harness<'static, PathlabApp>) -> String {
+    let space = h.state().space().as_square().unwrap().clone();
+    let xy = |n: u32| space.xy(n);
+    let layout = pathlab::trace::posthoc::Layout {
+        cell: &xy,
+        hex: None,
+    };
+    pathlab::trace::posthoc::to_yaml(&h.state_mut().run_mut(0).rec, layout)
+}
