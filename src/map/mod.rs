@@ -11,6 +11,7 @@ pub mod knowledge;
 mod rules;
 pub mod volume;
 pub mod voxel;
+mod voxel_clearance;
 mod voxel_costs;
 pub mod voxel_mesh;
 mod world;

@@ -8,7 +8,9 @@
 //! Node state: the world is one bit a voxel; a best-first search keeps 17 bytes and a bit per
 //! voxel it reaches (mark, g, parent, heap position, closed), over the whole box on worlds up
 //! to 2²⁵ voxels and in segments of 64 voxels handed out as a query reaches them above that
-//! (see `search::NodeTable`), so a query on A1 (89M voxels) holds at most about 1.5 GB.
+//! (see `search::NodeTable`), so a query on A1 (89M voxels) holds at most about 1.5 GB. Line of
+//! sight, once asked, adds a byte a voxel: each voxel's clearance, which lets a segment's walk
+//! jump across open space.
 //! Expanding a voxel reads its 3 × 3 × 3 neighbourhood into a 27-bit mask once, and three
 //! shifts and ANDs of that mask find every move whose bounding box is free; the same erosion
 //! seen from the voxel's parent finds the neighbours the parent offered, which a search may
@@ -90,6 +92,22 @@ pub struct VoxelSpace {
     /// The move to each neighbourhood bit ([`bit`]), and the bits of the allowed moves.
     cube: Box<CubeMoves>,
     cube_moves: u32,
+    /// Each voxel's clearance ([`VoxelGrid::clearance`]), made on the first line-of-sight
+    /// question (a world searched without segments never pays for it) and updated by edits.
+    clearance: Clearance,
+}
+
+/// A lazily made clearance table; printed as its size only (a world is printed in debugging).
+#[derive(Clone, Default)]
+struct Clearance(std::sync::OnceLock<Vec<u8>>);
+
+impl std::fmt::Debug for Clearance {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0.get() {
+            Some(c) => write!(f, "Clearance({} voxels)", c.len()),
+            None => write!(f, "Clearance(not made)"),
+        }
+    }
 }
 
 /// The blocked voxels of a grid, as a set.
@@ -209,6 +227,7 @@ impl VoxelSpace {
             grid,
             moves,
             kind,
+            clearance: Clearance::default(),
         }
     }
 
@@ -236,6 +255,7 @@ impl VoxelSpace {
         cells: &[(u32, u32)],
     ) -> Vec<NodeId> {
         let mut out = vec![];
+        let (mut lo, mut hi) = ([u32::MAX, u32::MAX, z], [0, 0, z + 1]);
         for &(x, y) in cells {
             let Some(c) = layer.get(x, y) else { continue };
             let blocked = super::TerrainRule::Class.class(c.tile) == 0;
@@ -243,6 +263,8 @@ impl VoxelSpace {
                 continue;
             }
             self.grid.set(x, y, z, blocked);
+            (lo[0], lo[1]) = (lo[0].min(x), lo[1].min(y));
+            (hi[0], hi[1]) = (hi[0].max(x + 1), hi[1].max(y + 1));
             if self.grid.put_cost(x, y, z, c.cost).is_ok() {
                 // Only ever lowered here, which keeps the heuristic admissible without a scan
                 // of every voxel per edit.
@@ -258,6 +280,10 @@ impl VoxelSpace {
             }
         }
         self.grid.settle_costs();
+        // The clearance table, if made, follows the edit in a box around it.
+        if let (Some(c), true) = (self.clearance.0.get_mut(), lo[0] < hi[0]) {
+            self.grid.update_clearance(c, lo, hi);
+        }
         out.sort_unstable();
         out.dedup();
         out
@@ -462,7 +488,11 @@ impl Space for VoxelSpace {
         // the any-angle searches ask from a far parent `a` to a node `b` next to a node `a`
         // sees, so a blocked segment is mostly blocked near `b`, and found in a few steps.
         Some(match self.grid.costs() {
-            None => super::los::segment_free_indexed(q, p, dims, |i| self.grid.blocked_at(i)),
+            // Without terrain, through the clearance table: across open space a walk jumps.
+            None => {
+                let clear = self.clearance.0.get_or_init(|| self.grid.clearance());
+                super::los::segment_free_cleared(q, p, dims, clear)
+            }
             Some(_) => super::los::segment_free_indexed(q, p, dims, |i| {
                 self.grid.blocked_at(i) || self.grid.cost_at(i) != 1.0
             }),
