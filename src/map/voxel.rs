@@ -1,5 +1,6 @@
 //! Voxel worlds: a box of voxels, each free or blocked, one bit each (the Warframe maps' A1 is
-//! 896 × 390 × 255 = 89M voxels: 11 MB as bits, where a byte a voxel would take 89 MB).
+//! 896 × 390 × 255 = 89M voxels: 11 MB as bits, where a byte a voxel would take 89 MB; the
+//! clearance table that line of sight makes on first use is such a byte a voxel).
 
 /// The most voxels a world may have: node ids and recorded events hold 2²⁷ nodes.
 pub const MAX_VOXELS: u64 = 1 << 27;

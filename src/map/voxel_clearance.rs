@@ -26,9 +26,12 @@ impl VoxelGrid {
     /// table exactly as a new build would; a voxel freed leaves its neighbours' clearances as
     /// they were and takes 1 itself: too low, never too high, which only shortens jumps (a
     /// table never rises without a new build).
+    /// Parts of the box outside the world are left out; `c` must be this world's table.
     pub fn update_clearance(&self, c: &mut [u8], lo: [u32; 3], hi: [u32; 3]) {
+        assert_eq!(c.len(), self.len(), "a clearance table of another world");
         let dims = self.dims();
         let hi = [0, 1, 2].map(|i| hi[i].min(dims[i]));
+        let lo = [0, 1, 2].map(|i| lo[i].min(hi[i]));
         self.mark_walls(c, lo, hi);
         let reach = CLEARANCE_CAP as u32 - 1;
         let lo = lo.map(|v| v.saturating_sub(reach));
@@ -198,6 +201,9 @@ mod tests {
                 }
             }
             g.update_clearance(&mut c, lo, hi);
+            // A box reaching past the world, or lying wholly outside it, changes nothing more.
+            g.update_clearance(&mut c, hi, [u32::MAX; 3]);
+            g.update_clearance(&mut c, dims.map(|d| d + 5), dims.map(|d| d + 9));
             let fresh = g.clearance();
             let too_high = c.iter().zip(&fresh).filter(|(a, b)| a > b).count();
             assert_eq!(too_high, 0, "round {round}");

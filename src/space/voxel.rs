@@ -9,8 +9,8 @@
 //! voxel it reaches (mark, g, parent, heap position, closed), over the whole box on worlds up
 //! to 2²⁵ voxels and in segments of 64 voxels handed out as a query reaches them above that
 //! (see `search::NodeTable`), so a query on A1 (89M voxels) holds at most about 1.5 GB. Line of
-//! sight, once asked, adds a byte a voxel: each voxel's clearance, which lets a segment's walk
-//! jump across open space.
+//! sight, once asked in a world of more than 2²⁴ voxels, adds a byte a voxel: each voxel's
+//! clearance, which lets a segment's walk jump across open space.
 //! Expanding a voxel reads its 3 × 3 × 3 neighbourhood into a 27-bit mask once, and three
 //! shifts and ANDs of that mask find every move whose bounding box is free; the same erosion
 //! seen from the voxel's parent finds the neighbours the parent offered, which a search may
@@ -95,11 +95,21 @@ pub struct VoxelSpace {
     /// Each voxel's clearance ([`VoxelGrid::clearance`]), made on the first line-of-sight
     /// question (a world searched without segments never pays for it) and updated by edits.
     clearance: Clearance,
+    /// Worlds of more voxels than this make the clearance table ([`CLEARANCE_ABOVE`]).
+    clearance_above: usize,
 }
 
-/// A lazily made clearance table; printed as its size only (a world is printed in debugging).
+/// Worlds up to this many voxels walk their segments voxel by voxel: there segments are
+/// short and the table does not pay for its making (Warframe's Complex, 7.8M voxels of rooms
+/// and corridors: Theta* no faster, the table 30 ms to make; DC3 and A1, 67M and 89M voxels:
+/// Theta* a quarter and a tenth faster). Smaller worlds also rebuilt each tick, as the moving
+/// 3D scene's are, would pay for the table at every replan.
+pub const CLEARANCE_ABOVE: usize = 1 << 24;
+
+/// A lazily made clearance table, shared by clones (the app clones a world for each run and
+/// each background build; an edit copies a shared table first); printed as its size only.
 #[derive(Clone, Default)]
-struct Clearance(std::sync::OnceLock<Vec<u8>>);
+struct Clearance(std::sync::OnceLock<std::sync::Arc<Vec<u8>>>);
 
 impl std::fmt::Debug for Clearance {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -228,7 +238,15 @@ impl VoxelSpace {
             moves,
             kind,
             clearance: Clearance::default(),
+            clearance_above: CLEARANCE_ABOVE,
         }
+    }
+
+    /// Makes the clearance table for worlds of more than `voxels` voxels (default
+    /// [`CLEARANCE_ABOVE`]; 0: always), so tests can hold both walks to the same answers.
+    pub fn with_clearance_above(mut self, voxels: usize) -> VoxelSpace {
+        self.clearance_above = voxels;
+        self
     }
 
     pub fn grid(&self) -> &VoxelGrid {
@@ -282,7 +300,8 @@ impl VoxelSpace {
         self.grid.settle_costs();
         // The clearance table, if made, follows the edit in a box around it.
         if let (Some(c), true) = (self.clearance.0.get_mut(), lo[0] < hi[0]) {
-            self.grid.update_clearance(c, lo, hi);
+            self.grid
+                .update_clearance(std::sync::Arc::make_mut(c).as_mut_slice(), lo, hi);
         }
         out.sort_unstable();
         out.dedup();
@@ -488,11 +507,16 @@ impl Space for VoxelSpace {
         // the any-angle searches ask from a far parent `a` to a node `b` next to a node `a`
         // sees, so a blocked segment is mostly blocked near `b`, and found in a few steps.
         Some(match self.grid.costs() {
-            // Without terrain, through the clearance table: across open space a walk jumps.
-            None => {
-                let clear = self.clearance.0.get_or_init(|| self.grid.clearance());
+            // Without terrain, in a large world, through the clearance table: across open
+            // space a walk jumps.
+            None if self.grid.len() > self.clearance_above => {
+                let clear = self
+                    .clearance
+                    .0
+                    .get_or_init(|| std::sync::Arc::new(self.grid.clearance()));
                 super::los::segment_free_cleared(q, p, dims, clear)
             }
+            None => super::los::segment_free_indexed(q, p, dims, |i| self.grid.blocked_at(i)),
             Some(_) => super::los::segment_free_indexed(q, p, dims, |i| {
                 self.grid.blocked_at(i) || self.grid.cost_at(i) != 1.0
             }),

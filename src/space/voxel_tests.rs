@@ -176,8 +176,12 @@ fn moves_the_parent_offered_are_left_out() {
 fn line_of_sight_follows_edits_made_after_the_first_question() {
     use crate::map::{Cell, Grid};
     let g = VoxelGrid::new(80, 60, 5).unwrap();
-    let mut sp = VoxelSpace::new(g, VoxelMoves::TwentySix);
+    let mut sp = VoxelSpace::new(g, VoxelMoves::TwentySix).with_clearance_above(0);
     let (a, b) = (sp.node(2, 30, 2).unwrap(), sp.node(77, 33, 2).unwrap());
+    // A world this small walks voxel by voxel unless told otherwise.
+    let plain = VoxelSpace::new(sp.grid().clone(), VoxelMoves::TwentySix);
+    assert_eq!(plain.line_of_sight(a, b), Some(true));
+    assert!(format!("{plain:?}").contains("Clearance(not made)"));
     assert_eq!(sp.line_of_sight(a, b), Some(true));
     assert!(format!("{sp:?}").contains("Clearance(24000 voxels)"));
     // A wall across layer 2 at x = 40, drawn as a layer map is.
@@ -186,8 +190,12 @@ fn line_of_sight_follows_edits_made_after_the_first_question() {
     for &(x, y) in &wall {
         layer.set(x, y, Cell::WALL);
     }
+    // A copy made before the edit shares the table and keeps seeing the world it copied.
+    let before = sp.clone();
     sp.apply_layer_cells(2, &layer, &wall);
     assert_eq!(sp.line_of_sight(a, b), Some(false));
+    assert_eq!(before.line_of_sight(a, b), Some(true));
+    assert_eq!(before.line_of_sight(a, sp.node(40, 31, 2).unwrap()), Some(true));
     // Either side of the wall still sees across its own half, and past it in layer 3.
     assert_eq!(sp.line_of_sight(a, sp.node(39, 59, 2).unwrap()), Some(true));
     let (a3, b3) = (sp.node(2, 30, 3).unwrap(), sp.node(77, 33, 3).unwrap());
@@ -199,7 +207,8 @@ fn line_of_sight_follows_edits_made_after_the_first_question() {
     }
     sp.apply_layer_cells(2, &layer, &gap);
     assert_eq!(sp.line_of_sight(a, b), Some(true));
-    // The same answers as a world made afresh, for segments all over it.
+    // The same answers as a world made afresh and walked voxel by voxel, for segments all
+    // over it.
     let fresh = VoxelSpace::new(sp.grid().clone(), VoxelMoves::TwentySix);
     let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(3);
     for _ in 0..2000 {
