@@ -195,7 +195,10 @@ fn line_of_sight_follows_edits_made_after_the_first_question() {
     sp.apply_layer_cells(2, &layer, &wall);
     assert_eq!(sp.line_of_sight(a, b), Some(false));
     assert_eq!(before.line_of_sight(a, b), Some(true));
-    assert_eq!(before.line_of_sight(a, sp.node(40, 31, 2).unwrap()), Some(true));
+    assert_eq!(
+        before.line_of_sight(a, sp.node(40, 31, 2).unwrap()),
+        Some(true)
+    );
     // Either side of the wall still sees across its own half, and past it in layer 3.
     assert_eq!(sp.line_of_sight(a, sp.node(39, 59, 2).unwrap()), Some(true));
     let (a3, b3) = (sp.node(2, 30, 3).unwrap(), sp.node(77, 33, 3).unwrap());
