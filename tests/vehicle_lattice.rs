@@ -71,72 +71,87 @@ fn the_registry_refuses_searches_that_walk_edges_backwards_and_runs_the_rest() {
 
 #[test]
 fn registry_dijkstra_on_the_lattice_costs_what_the_planners_lattice_dijkstra_costs() {
+    use rayon::prelude::*;
+    // The problems drawn in order from one seed, then solved on every core (the planner's
+    // lattice Dijkstra takes over a second a problem).
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
-    let (mut found, mut none) = (0, 0);
-    for k in 0..60u64 {
-        let space = lattice(200 + k);
-        let (headings, speeds) = space.bins();
-        let mut node = || loop {
-            let n = space
-                .node(
-                    rng.random_range(0..16),
-                    rng.random_range(0..16),
-                    rng.random_range(0..headings),
-                    rng.random_range(0..speeds),
-                )
-                .unwrap();
-            if space.is_passable(n) {
-                return n;
-            }
-        };
-        let q = Query {
-            start: node(),
-            goal: node(),
-        };
-        let mut s = algorithms::build("dijkstra", &space, q).unwrap();
-        s.run_null(&space);
-        // The planner's lattice: every action's end snapped to its state; the goal test met
-        // by the goal state alone.
-        let goal = Goal {
-            pose: space.pose(q.goal),
-            within: 0.01,
-            heading: 1e-6,
-            speed: 1e-6,
-        };
-        let mut p = Planner::new(
-            space.model().clone(),
-            Heuristic::ZERO,
-            space.pose(q.start),
-            goal,
-            false,
-        )
-        .lattice();
-        p.set_cap(10_000_000);
-        p.run(&mut pathlab::trace::NullTracer);
-        match (s.cost(), p.cost()) {
-            (Some(a), Some(b)) => {
-                found += 1;
-                assert!(
-                    (a - b).abs() <= 1e-9 * b.max(1.0),
-                    "problem {k}: {a} against {b}"
-                );
-                // The path's edges are the lattice's: each step one of its successors.
-                let path = s.path().unwrap();
-                let mut sum = 0.0;
-                for w in path.windows(2) {
-                    let c = space
-                        .neighbours(w[0])
-                        .find(|&(m, _)| m == w[1])
-                        .map(|(_, c)| c);
-                    sum +=
-                        c.unwrap_or_else(|| panic!("problem {k}: {} → {} is no edge", w[0], w[1]));
+    let problems: Vec<_> = (0..60u64)
+        .map(|k| {
+            let space = lattice(200 + k);
+            let (headings, speeds) = space.bins();
+            let mut node = || loop {
+                let n = space
+                    .node(
+                        rng.random_range(0..16),
+                        rng.random_range(0..16),
+                        rng.random_range(0..headings),
+                        rng.random_range(0..speeds),
+                    )
+                    .unwrap();
+                if space.is_passable(n) {
+                    return n;
                 }
-                assert!((sum - a).abs() <= 1e-9 * a.max(1.0), "problem {k}");
+            };
+            let q = Query {
+                start: node(),
+                goal: node(),
+            };
+            (space, q)
+        })
+        .collect();
+    let outcomes: Vec<_> = problems
+        .par_iter()
+        .enumerate()
+        .map(|(k, (space, q))| {
+            let q = *q;
+            let mut s = algorithms::build("dijkstra", space, q).unwrap();
+            s.run_null(space);
+            // The planner's lattice: every action's end snapped to its state; the goal test
+            // met by the goal state alone.
+            let goal = Goal {
+                pose: space.pose(q.goal),
+                within: 0.01,
+                heading: 1e-6,
+                speed: 1e-6,
+            };
+            let mut p = Planner::new(
+                space.model().clone(),
+                Heuristic::ZERO,
+                space.pose(q.start),
+                goal,
+                false,
+            )
+            .lattice();
+            p.set_cap(10_000_000);
+            p.run(&mut pathlab::trace::NullTracer);
+            match (s.cost(), p.cost()) {
+                (Some(a), Some(b)) => {
+                    assert!(
+                        (a - b).abs() <= 1e-9 * b.max(1.0),
+                        "problem {k}: {a} against {b}"
+                    );
+                    // The path's edges are the lattice's: each step one of its successors.
+                    let path = s.path().unwrap();
+                    let mut sum = 0.0;
+                    for w in path.windows(2) {
+                        let c = space
+                            .neighbours(w[0])
+                            .find(|&(m, _)| m == w[1])
+                            .map(|(_, c)| c);
+                        sum += c.unwrap_or_else(|| {
+                            panic!("problem {k}: {} → {} is no edge", w[0], w[1])
+                        });
+                    }
+                    assert!((sum - a).abs() <= 1e-9 * a.max(1.0), "problem {k}");
+                    true
+                }
+                (None, None) => false,
+                (a, b) => panic!("problem {k}: registry {a:?}, planner {b:?}"),
             }
-            (None, None) => none += 1,
-            (a, b) => panic!("problem {k}: registry {a:?}, planner {b:?}"),
-        }
-    }
+        })
+        .collect();
+    let found = outcomes.iter().filter(|&&f| f).count();
+    let none = outcomes.len() - found;
     eprintln!("{found} found, {none} without a path");
     assert!(found >= 25, "only {found} problems found a path");
 }
