@@ -172,6 +172,13 @@ impl CornerGrid {
 /// between its orthogonal neighbour s1 (value `g1`) and diagonal neighbour s2 (`g2`), through
 /// cell `c` (corners s, s1, s2) or along the edge s–s1 beside `bc`, the cell across it. A
 /// blocked interior leaves only the edge along the open side.
+///
+/// The two interior branches in closed form. Fig. 16 crosses to the point y = f / √(c² − f²)
+/// up the edge (clamped to 1) and adds c·√(1 + y²) + f·(1 − y); with t = √(c² − f²) that sum
+/// is c²/t + f − f²/t = t + f, and y ≤ 1 exactly when 2f² ≤ c². The branch along the edge
+/// beside `bc` is the same with bc for f. One square root and no division where the figure
+/// takes two and a division (this is the search's inner loop); [`compute_cost_as_written`]
+/// in the tests holds the two to rounding.
 #[inline]
 pub(super) fn compute_cost(c: f64, bc: f64, g1: f64, g2: f64) -> f64 {
     if c.min(bc) == INF {
@@ -184,18 +191,13 @@ pub(super) fn compute_cost(c: f64, bc: f64, g1: f64, g2: f64) -> f64 {
         return c.min(bc) + g1;
     }
     let f = g1 - g2;
-    if f <= bc {
-        if c <= f {
-            c * SQRT_2 + g2
-        } else {
-            let y = (f / (c * c - f * f).sqrt()).min(1.0);
-            c * (1.0 + y * y).sqrt() + f * (1.0 - y) + g2
-        }
-    } else if c <= bc {
+    // The cheaper of crossing at the point f sets (f ≤ bc) or running along the edge for
+    // the part bc sets, then crossing; straight to s2 when that point lies past it.
+    let a = if f <= bc { f } else { bc };
+    if c <= a || 2.0 * a * a > c * c {
         c * SQRT_2 + g2
     } else {
-        let x = 1.0 - (bc / (c * c - bc * bc).sqrt()).min(1.0);
-        c * (1.0 + (1.0 - x) * (1.0 - x)).sqrt() + bc * x + g2
+        (c * c - a * a).sqrt() + a + g2
     }
 }
 
@@ -203,6 +205,67 @@ pub(super) fn compute_cost(c: f64, bc: f64, g1: f64, g2: f64) -> f64 {
 mod tests {
     use super::*;
     use crate::space::{Connectivity, TerrainRule};
+
+    /// Fig. 16's interior branches as the digest writes them (the search's form before the
+    /// closed one).
+    fn compute_cost_as_written(c: f64, bc: f64, g1: f64, g2: f64) -> f64 {
+        if c.min(bc) == INF {
+            return INF;
+        }
+        if c == INF {
+            return bc + g1;
+        }
+        if g1 <= g2 {
+            return c.min(bc) + g1;
+        }
+        let f = g1 - g2;
+        if f <= bc {
+            if c <= f {
+                c * SQRT_2 + g2
+            } else {
+                let y = (f / (c * c - f * f).sqrt()).min(1.0);
+                c * (1.0 + y * y).sqrt() + f * (1.0 - y) + g2
+            }
+        } else if c <= bc {
+            c * SQRT_2 + g2
+        } else {
+            let x = 1.0 - (bc / (c * c - bc * bc).sqrt()).min(1.0);
+            c * (1.0 + (1.0 - x) * (1.0 - x)).sqrt() + bc * x + g2
+        }
+    }
+
+    /// The closed form against the figure's, on costs and values of every size and on the
+    /// branches' borders (f or bc at c/√2 and at c), to a few units in the last place.
+    #[test]
+    fn the_closed_form_costs_what_the_figure_costs() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(16);
+        let mut cases = vec![];
+        for _ in 0..200_000 {
+            let cost = |rng: &mut rand_chacha::ChaCha8Rng| match rng.random_range(0..6) {
+                0 => INF,
+                1 => 1.0,
+                _ => rng.random_range(0.1..20.0),
+            };
+            let (c, bc) = (cost(&mut rng), cost(&mut rng));
+            let g2 = rng.random_range(0.0..500.0);
+            let f = match rng.random_range(0..4) {
+                0 => c.min(bc) / SQRT_2,
+                1 => c.min(bc),
+                _ => rng.random_range(-2.0..2.0) * c.min(bc).min(30.0),
+            };
+            cases.push((c, bc, g2 + f, g2));
+        }
+        for (c, bc, g1, g2) in cases {
+            let (new, old) = (compute_cost(c, bc, g1, g2), compute_cost_as_written(c, bc, g1, g2));
+            if old == INF || new == INF {
+                assert_eq!(new, old, "{c} {bc} {g1} {g2}");
+            } else {
+                let tol = 1e-12 * old.abs().max(1.0);
+                assert!((new - old).abs() <= tol, "{c} {bc} {g1} {g2}: {new} against {old}");
+            }
+        }
+    }
 
     /// The pair table against the pairs worked out from coordinates, as `ComputeCost(s, a, b)`
     /// names them: for every corner k of a small world, every ring neighbour s and both pairs
