@@ -342,12 +342,7 @@ impl Search<GridSpace> for FieldDStar {
             let key = g + self.h((x, y));
             tracer.event(Event::new(EventKind::Expand, id, self.via[k], g, key));
         }
-        // Every value ComputeCost gives below is at least the lesser g of its two corners plus
-        // the cheapest cell cost (each of its branches adds a cell's cost, or more, to g1 or
-        // g2, and float rounding keeps that order), and all those corners lie in this corner's
-        // 3 × 3 block: a neighbour whose rhs is already at or below that floor cannot improve,
-        // and is passed over without the sixteen ComputeCosts' square roots. (On den520d most
-        // neighbours are: they were expanded before this corner.)
+        // The floor under every value this expansion can give (see `neighbour_values`).
         let mut ring_g = [INF; 8];
         let mut floor = g;
         for (o, rg) in ring_g.iter_mut().enumerate() {
@@ -355,35 +350,13 @@ impl Search<GridSpace> for FieldDStar {
             floor = floor.min(*rg);
         }
         let floor = floor + self.min_cost;
-        let cell = self.grid.cell_index(x, y) as isize;
+        // First every neighbour's new value (reads only, so the grid's arrays stay in
+        // registers and the pairs inline), then the lowering and queueing.
+        let lowered = self.neighbour_values(k, (x, y), g, &ring_g, floor);
         for (i, &(dx, dy)) in RING.iter().enumerate() {
-            let ks = (k as isize + self.grid.ring[i]) as usize;
-            if self.grid.flags[ks] & USABLE == 0 {
-                continue;
-            }
-            let threshold = self.rhs[ks] * (1.0 - 1e-6);
-            if floor >= threshold {
-                continue;
-            }
-            // The two pairs around s that hold this corner (see `CornerGrid::pairs`).
-            let pair = |p: &super::field_dstar_grid::Pair| {
-                let o = (k as isize + self.grid.ring[p.other]) as usize;
-                if self.grid.flags[o] & IN_MAP == 0 {
-                    return INF;
-                }
-                let (c, bc) = (
-                    self.grid.cost[(cell + p.c) as usize],
-                    self.grid.cost[(cell + p.b) as usize],
-                );
-                if p.k_is_s1 {
-                    compute_cost(c, bc, g, ring_g[p.other])
-                } else {
-                    compute_cost(c, bc, ring_g[p.other], g)
-                }
-            };
-            let [first, second] = &self.grid.pairs[i];
-            let v = pair(first).min(pair(second));
-            if v < threshold {
+            let v = lowered[i];
+            if v < INF {
+                let ks = (k as isize + self.grid.ring[i]) as usize;
                 let s = (x + dx, y + dy);
                 self.lower(ks, v, id);
                 self.push(ks, s, id, tracer);
@@ -400,6 +373,60 @@ impl Search<GridSpace> for FieldDStar {
 }
 
 impl FieldDStar {
+    /// For each of corner `k`'s eight neighbours, the value `k`'s expansion (at g `g`, ring
+    /// values `ring_g`) lowers it to, or ∞ where it does not lower it: the least `ComputeCost`
+    /// over the two pairs around the neighbour that hold `k`.
+    ///
+    /// Every value ComputeCost gives is at least the lesser g of its two corners plus the
+    /// cheapest cell cost (each of its branches adds a cell's cost, or more, to g1 or g2, and
+    /// float rounding keeps that order), and all those corners lie in this corner's 3 × 3
+    /// block: a neighbour whose rhs is already at or below that `floor` cannot improve, and is
+    /// passed over without the sixteen ComputeCosts' square roots. (On den520d most neighbours
+    /// are: they were expanded before this corner.)
+    #[inline]
+    fn neighbour_values(
+        &self,
+        k: usize,
+        (x, y): (i64, i64),
+        g: f64,
+        ring_g: &[f64; 8],
+        floor: f64,
+    ) -> [f64; 8] {
+        let grid = &self.grid;
+        let (flags, cost, rhs) = (&grid.flags[..], &grid.cost[..], &self.rhs[..]);
+        let cell = grid.cell_index(x, y) as isize;
+        let mut out = [INF; 8];
+        for (i, v_out) in out.iter_mut().enumerate() {
+            let ks = (k as isize + grid.ring[i]) as usize;
+            if flags[ks] & USABLE == 0 {
+                continue;
+            }
+            let threshold = rhs[ks] * (1.0 - 1e-6);
+            if floor >= threshold {
+                continue;
+            }
+            // The two pairs around s that hold this corner (see `CornerGrid::pairs`).
+            let pair = |p: &super::field_dstar_grid::Pair| {
+                let o = (k as isize + grid.ring[p.other]) as usize;
+                if flags[o] & IN_MAP == 0 {
+                    return INF;
+                }
+                let (c, bc) = (cost[(cell + p.c) as usize], cost[(cell + p.b) as usize]);
+                if p.k_is_s1 {
+                    compute_cost(c, bc, g, ring_g[p.other])
+                } else {
+                    compute_cost(c, bc, ring_g[p.other], g)
+                }
+            };
+            let [first, second] = &grid.pairs[i];
+            let v = pair(first).min(pair(second));
+            if v < threshold {
+                *v_out = v;
+            }
+        }
+        out
+    }
+
     fn no_path<T: Tracer>(&mut self, tracer: &mut T) -> Status {
         self.status = Status::NoPath;
         if T::ENABLED {
