@@ -205,8 +205,7 @@ impl FieldDStar {
     fn push<T: Tracer>(&mut self, k: usize, xy: (i64, i64), from: u32, tracer: &mut T) {
         let rhs = self.rhs[k];
         let key = rhs + self.h(xy);
-        let queued = self.heap.contains(k as u32);
-        self.heap.push(bits(key), bits(rhs), k as u32);
+        let queued = self.heap.push(bits(key), bits(rhs), k as u32);
         self.stats.generated += 1;
         let kind = if self.g[k] < INF {
             self.stats.reopened += 1;

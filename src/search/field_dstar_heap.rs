@@ -47,32 +47,28 @@ impl CornerHeap {
         f < e.0 || (f == e.0 && self.rest[at] < (e.1, e.2))
     }
 
-    /// Whether corner `k` is queued.
-    pub fn contains(&self, k: u32) -> bool {
-        self.entry_of(k).is_some()
-    }
-
     fn entry_of(&self, k: u32) -> Option<usize> {
         let p = *self.pos.get(k as usize)? as usize;
         (self.rest.get(p).map(|e| e.1) == Some(k)).then_some(p)
     }
 
     /// Queues corner `k` under `(first, second)`, or moves its entry there (never above its
-    /// old key: a corner's rhs only falls while it is queued).
-    pub fn push(&mut self, first: u64, second: u64, k: u32) {
+    /// old key: a corner's rhs only falls while it is queued). Whether it was queued.
+    pub fn push(&mut self, first: u64, second: u64, k: u32) -> bool {
         let e = (first, second, k);
-        let at = match self.entry_of(k) {
+        let (at, queued) = match self.entry_of(k) {
             Some(at) => {
                 debug_assert!(e <= self.get(at), "corner {k}'s key rose");
-                at
+                (at, true)
             }
             None => {
                 self.first.push(first);
                 self.rest.push((second, k));
-                self.first.len() - 1
+                (self.first.len() - 1, false)
             }
         };
         self.sift_up(at, e);
+        queued
     }
 
     /// Removes and returns the lowest entry.
