@@ -257,12 +257,18 @@ mod tests {
             cases.push((c, bc, g2 + f, g2));
         }
         for (c, bc, g1, g2) in cases {
-            let (new, old) = (compute_cost(c, bc, g1, g2), compute_cost_as_written(c, bc, g1, g2));
+            let (new, old) = (
+                compute_cost(c, bc, g1, g2),
+                compute_cost_as_written(c, bc, g1, g2),
+            );
             if old == INF || new == INF {
                 assert_eq!(new, old, "{c} {bc} {g1} {g2}");
             } else {
                 let tol = 1e-12 * old.abs().max(1.0);
-                assert!((new - old).abs() <= tol, "{c} {bc} {g1} {g2}: {new} against {old}");
+                assert!(
+                    (new - old).abs() <= tol,
+                    "{c} {bc} {g1} {g2}: {new} against {old}"
+                );
             }
         }
     }
