@@ -441,7 +441,8 @@ fn every_variant_replans_within_its_bound_on_1000_mantysalo_tapes() {
 
 /// Krafft 2019's moving 3D scene: A* with ε = 2, Theta* and D* Lite cross it (destination
 /// still, two phases); every D* Lite repair costs what A* from scratch costs, within ε; the
-/// agent never ends inside an obstacle's cell when it succeeds, and the runs replay exactly.
+/// agent never ends inside an obstacle's cell when it succeeds, and each search's first run
+/// replays exactly.
 #[test]
 fn the_moving_3d_scene_is_crossed_and_d_star_lite_repairs_agree_with_a_star() {
     use pathlab::experiment::scene3d::Scene;

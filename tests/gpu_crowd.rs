@@ -175,7 +175,8 @@ fn gpu_ma_hna_star_with_pccp_equals_its_twin_on_10000_agents_over_three_maps() {
 /// benchmark's first 1,000 problems (lengths up to about 400), since llvmpipe plans random
 /// pairs across a 1024² map at a few agents a second. Grid A* on AR0011SR takes the batch's
 /// first 300 agents: llvmpipe plans its long maze paths at about 110 ms an agent (two minutes
-/// for 1,000), and the 300 still hold about twenty that outgrow the first slice (checked).
+/// for 1,000), and the 300 still hold twenty that outgrow the first slice (at least ten
+/// checked).
 #[test]
 fn gpu_plans_equal_their_twins_on_512_and_1024_maps_for_astar_and_pccp() {
     use pathlab::crowd::{plan as cpu_plan, Method, World};

@@ -177,8 +177,8 @@ impl CornerGrid {
 /// up the edge (clamped to 1) and adds c·√(1 + y²) + f·(1 − y); with t = √(c² − f²) that sum
 /// is c²/t + f − f²/t = t + f, and y ≤ 1 exactly when 2f² ≤ c². The branch along the edge
 /// beside `bc` is the same with bc for f. One square root and no division where the figure
-/// takes two and a division (this is the search's inner loop); [`compute_cost_as_written`]
-/// in the tests holds the two to rounding.
+/// takes two and a division (this is the search's inner loop); `compute_cost_as_written` in
+/// the tests holds the two to 10⁻¹².
 #[inline]
 pub(super) fn compute_cost(c: f64, bc: f64, g1: f64, g2: f64) -> f64 {
     if c.min(bc) == INF {
@@ -235,7 +235,7 @@ mod tests {
     }
 
     /// The closed form against the figure's, on costs and values of every size and on the
-    /// branches' borders (f or bc at c/√2 and at c), to a few units in the last place.
+    /// branches' borders (f or bc at c/√2 and at c, met exactly), to 10⁻¹².
     #[test]
     fn the_closed_form_costs_what_the_figure_costs() {
         use rand::{Rng, SeedableRng};
@@ -247,11 +247,23 @@ mod tests {
                 1 => 1.0,
                 _ => rng.random_range(0.1..20.0),
             };
-            let (c, bc) = (cost(&mut rng), cost(&mut rng));
-            let g2 = rng.random_range(0.0..500.0);
-            let f = match rng.random_range(0..4) {
+            let c = cost(&mut rng);
+            // bc on the other branch's borders now and then.
+            let bc = match rng.random_range(0..8) {
+                0 => c / SQRT_2,
+                1 => c,
+                _ => cost(&mut rng),
+            };
+            // g2 = 0 makes f = g1 − g2 exact, so the borders are met, not merely neared.
+            let g2 = if rng.random_bool(0.3) {
+                0.0
+            } else {
+                rng.random_range(0.0..500.0)
+            };
+            let f = match rng.random_range(0..5) {
                 0 => c.min(bc) / SQRT_2,
                 1 => c.min(bc),
+                2 => bc * rng.random_range(1.0..3.0),
                 _ => rng.random_range(-2.0..2.0) * c.min(bc).min(30.0),
             };
             cases.push((c, bc, g2 + f, g2));
