@@ -3,7 +3,7 @@
 //! (Mesa's lavapipe on CI); the other tests only read the UI tree.
 #![cfg(feature = "gui")]
 
-mod common;
+use crate::common;
 
 use common::*;
 use eframe::egui;

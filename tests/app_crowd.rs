@@ -1,7 +1,7 @@
 //! Run ▸ Crowd: a batch planned as a background job on the open map, its views side by side on
 //! one scale, the counts under the pointer, the difference view, the animation slider.
 
-mod common;
+use crate::common;
 
 use common::*;
 use egui_kittest::kittest::Queryable;

@@ -3,7 +3,7 @@
 //! the dynamic experiment's window, and ARA*'s solutions one by one.
 #![cfg(feature = "gui")]
 
-mod common;
+use crate::common;
 
 use common::*;
 use eframe::egui;

@@ -1,7 +1,7 @@
 //! The experiment window's Mäntysalo 2024 preset: one scenario of the thesis, its variants, its
 //! table beside the thesis's.
 
-mod common;
+use crate::common;
 
 use common::*;
 use egui_kittest::kittest::Queryable;

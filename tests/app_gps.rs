@@ -3,7 +3,7 @@
 //! again; compare views at 0, 50 and 100% known, each walk the core's walk on the core's map;
 //! the walk stepped back and forth; the experiment's chart equal to the core's ratios.
 
-mod common;
+use crate::common;
 
 use common::{app_for, harness};
 use eframe::egui;

@@ -2,7 +2,7 @@
 //! panel, paint a hex with the brush, step forward and back, undo, read the inspector; and a
 //! compare view that searches the square map as hexes. Values are checked against the core.
 
-mod common;
+use crate::common;
 
 use common::{app_for, harness, settle};
 use eframe::egui;

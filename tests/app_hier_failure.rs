@@ -4,6 +4,7 @@
 //! line); the web build, which has no METIS, ends every hierarchy build this way.
 
 mod common;
+mod support;
 
 use common::{default_app, harness};
 use egui_kittest::kittest::{NodeT, Queryable};

@@ -1,6 +1,6 @@
 //! The app against hostile input: maps past the GPU's texture limit, files that do not load.
 
-mod common;
+use crate::common;
 
 use common::*;
 use egui_kittest::kittest::Queryable;

@@ -2,7 +2,7 @@
 //! edit (the status line says so) and the run after it still A*'s cost on the edited map; its
 //! jumps drawn mid-run.
 
-mod common;
+use crate::common;
 
 use common::{default_app, harness};
 use egui_kittest::kittest::Queryable;

@@ -3,7 +3,7 @@
 //! from the app (the table's counts and costs, and the line that shows a repair's expansions
 //! apart from the first search's).
 
-mod common;
+use crate::common;
 
 use common::{default_app, harness, AppHarness};
 use egui_kittest::kittest::{NodeT, Queryable};

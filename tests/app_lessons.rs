@@ -6,7 +6,7 @@
 //! was, Discard gives exactly the lesson's set-up. The status line and the outline speak of the
 //! lesson and the controls on screen now.
 
-mod common;
+use crate::common;
 
 use common::{default_app, harness, AppHarness};
 use pathlab::app::{AlgoChoice, Command, LessonCommand, PathlabApp, Tool};

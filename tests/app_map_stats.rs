@@ -2,7 +2,7 @@
 //! cells, components under 8 moves without corner cutting, mean branching; and again after an
 //! edit opens the walled room.
 
-mod common;
+use crate::common;
 
 use common::{app_for, harness};
 use egui_kittest::kittest::Queryable;

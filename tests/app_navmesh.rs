@@ -3,7 +3,7 @@
 //! edit of the square map underneath rebuilds the mesh and searches it again.
 #![cfg(feature = "gui")]
 
-mod common;
+use crate::common;
 
 use common::*;
 use pathlab::app::Command;

@@ -5,7 +5,7 @@
 //! the walk (needs a wgpu adapter; Mesa's lavapipe will do).
 #![cfg(feature = "gui")]
 
-mod common;
+use crate::common;
 
 use common::*;
 use eframe::egui;

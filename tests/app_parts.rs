@@ -1,7 +1,7 @@
 //! The app's parts own the work they start: closing a part's window ends its job, so nothing
 //! the user can no longer see goes on computing, and the app then rests.
 
-mod common;
+use crate::common;
 
 use common::*;
 use egui_kittest::kittest::Queryable;

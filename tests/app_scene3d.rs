@@ -4,7 +4,7 @@
 //! visited the document must hold the graph of the replan in force, with its start and goal,
 //! and the view's search must cost what A* from scratch costs on that graph.
 
-mod common;
+use crate::common;
 
 use common::{app_for, harness};
 use egui_kittest::kittest::Queryable;

@@ -2,7 +2,7 @@
 //! takes hundreds of frames (a slice of each) finishes before `run` returns, however loaded
 //! the machine, and the timing job it starts afterwards is taken too.
 
-mod common;
+use crate::common;
 
 use common::*;
 use pathlab::app::{AlgoChoice, Command};

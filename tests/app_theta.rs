@@ -2,7 +2,7 @@
 //! the step shown (what the views draw as green or red segments) equal to the space's own
 //! answer for each segment, and its cost and check count at the end the core's.
 
-mod common;
+use crate::common;
 
 use common::{default_app, harness};
 use egui_kittest::kittest::Queryable;

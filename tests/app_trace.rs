@@ -3,7 +3,7 @@
 //! a project saved with it opens it again (and refuses it, saying why, once the file is gone);
 //! a malformed trace is refused with its file and line, and no view is added.
 
-mod common;
+use crate::common;
 
 use common::{default_app, harness};
 use pathlab::app::{AlgoChoice, Command};

@@ -2,7 +2,7 @@
 //! adds no view: one whose events are drawn outside the open map (a bigger map's), one that
 //! searches the open map's walls, one drawn nowhere on it. A trace of this world still opens.
 
-mod common;
+use crate::common;
 
 use common::{default_app, harness};
 use pathlab::app::Command;

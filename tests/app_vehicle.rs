@@ -1,7 +1,7 @@
 //! Run ▸ Vehicle planner: AIPATH planned as a background job on the open map between its
 //! endpoints, drawn beside grid A*, stepped through, its path replayed through the physics.
 
-mod common;
+use crate::common;
 
 use common::*;
 use egui_kittest::kittest::Queryable;

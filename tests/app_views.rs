@@ -6,7 +6,7 @@
 //! them back; a run file opens as its map, algorithm and endpoints.
 #![cfg(feature = "gui")]
 
-mod common;
+use crate::common;
 
 use common::*;
 use eframe::egui;

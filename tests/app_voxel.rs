@@ -5,7 +5,7 @@
 //! (kittest renders with wgpu, so the 3D view's glow drawing is blank here: the Xvfb
 //! screenshot in `.ci/run` shows it.)
 
-mod common;
+use crate::common;
 
 use common::{app_for, harness};
 use eframe::egui;

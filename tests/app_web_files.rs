@@ -2,7 +2,7 @@
 //! no disk), and written by handing them over (a page downloads them). The page's own glue
 //! (the picker, the download) needs a browser; this is everything behind it, run natively.
 
-mod common;
+use crate::common;
 
 use common::{app_for, harness};
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! file the run read, options that do not apply, vacuous runs, nonsense arguments; and what
 //! `bench` notes of unsolved problems and wrong optima.
 
-mod refusal;
+use crate::refusal;
 
 use refusal::*;
 use std::path::{Path, PathBuf};

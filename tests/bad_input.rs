@@ -3,7 +3,7 @@
 //! line naming the file (and line, where there is one) and a non-zero exit, or succeed on a valid
 //! world: never a panic, an abort, a hang or a silent success.
 
-mod refusal;
+use crate::refusal;
 
 use refusal::*;
 use std::path::Path;

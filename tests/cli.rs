@@ -1,6 +1,6 @@
 //! The command-line contract: output forms, exit codes, and one-line errors (never a panic).
 
-mod cli_support;
+use crate::cli_support;
 
 use cli_support::*;
 

@@ -2,7 +2,7 @@
 //! panels and legend land in the PNG, counts that match the library's, and one clear line for
 //! what it cannot do.
 
-mod cli_support;
+use crate::cli_support;
 use cli_support::*;
 use pathlab::crowd::{Batch, Method, World, LEVELS, MU};
 

@@ -1,7 +1,7 @@
 //! The command line's experiments: their CSV headers and rows, presets and the one-line
 //! refusals of bad settings.
 
-mod cli_support;
+use crate::cli_support;
 
 use cli_support::*;
 use std::path::PathBuf;

@@ -4,6 +4,7 @@
 //! and totals are the same on one thread and on three. MAPF scenario batches and a cancelled
 //! batch behave.
 
+use crate::support;
 use pathlab::crowd::cpu::{plan, reference_costs};
 use pathlab::crowd::twin::SCALE;
 use pathlab::crowd::{Batch, Method, World, LEVELS, MU};
@@ -14,7 +15,6 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
-mod support;
 use support::{movingai_maps, random_map};
 
 fn world(grid: &pathlab::map::Grid) -> World {

@@ -5,7 +5,7 @@
 //! (the start's interpolated value) is within 1% of what the drawn path costs on problems of
 //! 20 cells and more (docs/krafft2019.md says where and why shorter ones differ more).
 
-mod common;
+use crate::support;
 
 use pathlab::map::io::{read_map, read_scen};
 use pathlab::map::Generator;
@@ -129,7 +129,7 @@ fn gaps(checked: &[Checked], ctx: &str) -> (f64, f64) {
 
 #[test]
 fn field_dstar_lies_between_the_straight_line_and_astar_on_movingai_maps() {
-    let Some(dir) = common::movingai() else {
+    let Some(dir) = support::movingai() else {
         eprintln!("skipped: ../shared/benchmarks/movingai-grid is missing");
         return;
     };

@@ -3,7 +3,7 @@
 //! inside their cone and replay from their seed; the planner's events; cognitive maps built to
 //! the share asked; and the experiment's bars on three maps.
 
-mod common;
+use crate::support;
 
 use pathlab::algorithms;
 use pathlab::experiment::gps_run::{self, build_knowledge, HexWorld, Setup};
@@ -234,7 +234,7 @@ fn the_room_map_keeps_its_doors_and_runs_draw_distinct_pairs() {
 /// and 1.05 at 100%, and every walk reaches its goal (none past its step limit).
 #[test]
 fn the_gps_ratios_fall_with_knowledge_on_three_maps() {
-    let Some(dir) = common::movingai() else {
+    let Some(dir) = support::movingai() else {
         eprintln!("skipping: the MovingAI maps are absent");
         return;
     };

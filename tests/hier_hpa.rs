@@ -3,13 +3,13 @@
 //! to goal costing no less than the optimum; smoothing keeps it legal and never longer; and
 //! every 20th problem of the 29 MovingAI maps answered.
 
+use crate::support;
 use pathlab::hier::hpa::{smooth, Hpa};
 use pathlab::search::{path_cost, Query, Status};
 use pathlab::space::{Connectivity, GridSpace, NodeId, Space, TerrainRule};
 use pathlab::trace::NullTracer;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-mod support;
 use support::{movingai_maps, random_map};
 
 fn check(space: &GridSpace, path: &[NodeId], s: NodeId, t: NodeId, optimum: f64, what: &str) {

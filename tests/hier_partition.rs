@@ -3,7 +3,7 @@
 //! multilevel k-way against breadth-first region growing by edge cut and balance (the numbers
 //! docs/hierarchy.md reports).
 
-mod support;
+use crate::support;
 
 use pathlab::hier::navmesh_graph;
 use pathlab::hier::partition::{connected_parts, grow, kway, quality, Csr};

@@ -5,6 +5,7 @@
 //! stays on walkable cells; stepped with a recorder it passes the four phases in order and ends
 //! with the same path. On the 29 MovingAI maps every sampled problem is found and valid.
 
+use crate::support;
 use pathlab::algorithms;
 use pathlab::hier::hna::Hierarchy;
 use pathlab::hier::query::{Connect, HierQuery};
@@ -14,7 +15,6 @@ use pathlab::space::{Connectivity, GridSpace, NavmeshSpace, NodeId, Space, Terra
 use pathlab::trace::{NullTracer, Recorder};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-mod support;
 use support::{check_walkable, movingai_maps, random_map};
 
 const VARIANTS: [Connect; 3] = [Connect::Sequential, Connect::Parallel, Connect::Pccp];

@@ -4,13 +4,13 @@
 //! and funnelled paths that stay on walkable cells, no longer than the path through portal
 //! midpoints and no shorter than the straight line.
 
+use crate::support;
 use pathlab::algorithms;
 use pathlab::map::Grid;
 use pathlab::search::{Query, Status};
 use pathlab::space::{
     Connectivity, GridSpace, NavmeshSpace, NodeId, Space, TerrainRule, NO_POLYGON,
 };
-mod support;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

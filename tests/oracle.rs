@@ -2,6 +2,7 @@
 //! random worlds: optimal algorithms must match its cost, weighted A* must stay within its bound,
 //! BFS must find a fewest-moves path, greedy a valid one, and all must agree when there is no path.
 
+use crate::support;
 use pathlab::algorithms;
 use pathlab::map::{Cell, Grid};
 use pathlab::search::registry::{self, Guarantee};
@@ -11,7 +12,6 @@ use pathlab::space::{
     TerrainRule,
 };
 use pathlab::trace::{EventKind, Recorder};
-mod support;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

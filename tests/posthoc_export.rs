@@ -7,7 +7,7 @@
 //! trace; and pathlab's own reader still reads the traces back to the recorded events, bit for
 //! bit.
 
-mod cli_support;
+use crate::cli_support;
 
 use cli_support::{map_file, pathlab, succeeded, tmp};
 use pathlab::map::io::read_map;

@@ -2,7 +2,7 @@
 //! through the physics; A* finds the known best of a case worked by hand; the experiment
 //! writes its agreed CSV.
 
-mod cli_support;
+use crate::cli_support;
 
 use cli_support::*;
 use pathlab::map::Generator;

@@ -3,7 +3,7 @@
 //! vehicle planner's own lattice Dijkstra (two implementations of one graph), and a recording
 //! of it is projected onto cells without dropping an event.
 
-mod cli_support;
+use crate::cli_support;
 
 use cli_support::*;
 use pathlab::algorithms;

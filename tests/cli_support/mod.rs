@@ -22,12 +22,20 @@ pub fn succeeded(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// A path in a folder of the calling suite's own (named for its file), so that suites sharing
+/// a test binary never meet in it.
+#[track_caller]
 pub fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("pathlab-cli-{}", std::process::id()));
+    let suite = std::path::Path::new(std::panic::Location::caller().file())
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("suite");
+    let d = std::env::temp_dir().join(format!("pathlab-cli-{}-{suite}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
     d.join(name)
 }
 
+#[track_caller]
 pub fn write(name: &str, text: &str) -> String {
     let p = tmp(name);
     std::fs::write(&p, text).unwrap();
@@ -48,6 +56,7 @@ pub fn one_clean_line(out: &Output) -> String {
 pub const MAP: &str = "type octile\nheight 3\nwidth 4\nmap\n....\n.@@.\n....\n";
 
 /// `rows` written as a MovingAI map named `name`; its path.
+#[track_caller]
 pub fn map_file(name: &str, rows: &[&str]) -> String {
     let text = format!(
         "type octile\nheight {}\nwidth {}\nmap\n{}\n",

@@ -127,16 +127,9 @@ pub fn core_astar_search() -> (GridSpace, AStar) {
     (sp, a)
 }
 
-/// The MovingAI benchmark folder; on CI its absence is a failure, on a user's machine a skip.
-pub fn movingai() -> Option<PathBuf> {
-    let d = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/movingai-grid");
-    assert!(
-        d.is_dir() || std::env::var_os("CI").is_none(),
-        "{} is missing on CI",
-        d.display()
-    );
-    d.is_dir().then_some(d)
-}
+/// The MovingAI benchmark folder (`None` where it is absent, off CI).
+#[allow(unused_imports)] // app_hier_failure, a binary of its own, has no use for it
+pub use crate::support::movingai;
 
 /// A file dropped on the window.
 #[derive(Debug)]

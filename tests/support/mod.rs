@@ -39,9 +39,9 @@ pub fn random_map(
     g
 }
 
-/// The MovingAI benchmark folder and its 29 maps, sorted; on CI their absence is a failure, on
-/// a user's machine a skip (`None`, with the reason printed).
-pub fn movingai_maps() -> Option<(std::path::PathBuf, Vec<std::path::PathBuf>)> {
+/// The MovingAI benchmark folder; on CI its absence is a failure, on a user's machine a skip
+/// (`None`, with the reason printed).
+pub fn movingai() -> Option<std::path::PathBuf> {
     let d = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/benchmarks/movingai-grid");
     assert!(
@@ -53,6 +53,13 @@ pub fn movingai_maps() -> Option<(std::path::PathBuf, Vec<std::path::PathBuf>)> 
         eprintln!("skipped: ../shared/benchmarks is absent");
         return None;
     }
+    Some(d)
+}
+
+/// The MovingAI benchmark folder and its 29 maps, sorted; on CI their absence is a failure, on
+/// a user's machine a skip (`None`, with the reason printed).
+pub fn movingai_maps() -> Option<(std::path::PathBuf, Vec<std::path::PathBuf>)> {
+    let d = movingai()?;
     let mut maps: Vec<std::path::PathBuf> = std::fs::read_dir(&d)
         .unwrap()
         .flat_map(|sub| std::fs::read_dir(sub.unwrap().path()).unwrap())
