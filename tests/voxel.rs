@@ -163,9 +163,10 @@ fn warframe_problems_are_solved_optimally() {
         eprintln!("skipped: {} is absent", dir.display());
         return;
     }
-    let mut solved = 0;
     // (map, A* on every k-th problem, Dijkstra and D* Lite on every m-th; Dijkstra is left
     // out on A1, where one problem expands 58M voxels and takes 45 s).
+    let mut worlds = vec![];
+    let mut tasks = vec![];
     for (name, every, other_every, dijkstra) in [
         ("Simple", 50, 500, true),
         ("Complex", 50, 1000, true),
@@ -177,37 +178,60 @@ fn warframe_problems_are_solved_optimally() {
         let grid = read_3dmap(&map).unwrap();
         let (named, problems) = read_3dscen(&dir.join(format!("{name}.3dmap.3dscen"))).unwrap();
         assert_eq!(named, format!("{name}.3dmap"));
-        let sp = VoxelSpace::new(grid, VoxelMoves::TwentySix);
-        let q0 = Query { start: 0, goal: 0 };
-        let mut astar = algorithms::build("astar", &sp, q0).unwrap();
-        let mut others = vec![algorithms::build("dstar-lite", &sp, q0).unwrap()];
-        if dijkstra {
-            others.push(algorithms::build("dijkstra", &sp, q0).unwrap());
-        }
-        for (i, p) in problems.iter().enumerate().step_by(every) {
-            let node = |v: [u32; 3]| sp.node(v[0], v[1], v[2]).unwrap();
-            let q = Query {
-                start: node(p.start),
-                goal: node(p.goal),
-            };
-            let mut searches = vec![&mut astar];
+        let w = worlds.len();
+        for i in (0..problems.len()).step_by(every) {
+            tasks.push((w, i, "astar"));
             if i % other_every == 0 {
-                searches.extend(others.iter_mut());
-            }
-            for s in searches {
-                s.reset(&sp, q);
-                assert_eq!(s.run_null(&sp), Status::Found, "{name} #{i}");
-                let cost = s.cost().unwrap();
-                assert!(
-                    p.is_optimal(cost),
-                    "{name} #{i} (line {}): {cost} vs {}",
-                    p.line,
-                    p.optimal
-                );
-                solved += 1;
+                tasks.push((w, i, "dstar-lite"));
+                if dijkstra {
+                    tasks.push((w, i, "dijkstra"));
+                }
             }
         }
+        worlds.push((name, VoxelSpace::new(grid, VoxelMoves::TwentySix), problems));
     }
+    // On every core: workers take the next problem, the slow searches (Dijkstra, D* Lite)
+    // first, each worker with one search of each kind a world.
+    tasks.sort_by_key(|&(_, _, algo)| algo == "astar");
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let solved: usize = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut searches = std::collections::HashMap::new();
+                    let mut solved = 0;
+                    loop {
+                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(&(w, i, algo)) = tasks.get(k) else {
+                            return solved;
+                        };
+                        let (name, sp, problems) = &worlds[w];
+                        let node = |v: [u32; 3]| sp.node(v[0], v[1], v[2]).unwrap();
+                        let p = &problems[i];
+                        let q = Query {
+                            start: node(p.start),
+                            goal: node(p.goal),
+                        };
+                        let s = searches
+                            .entry((w, algo))
+                            .or_insert_with(|| algorithms::build(algo, sp, q).unwrap());
+                        s.reset(sp, q);
+                        assert_eq!(s.run_null(sp), Status::Found, "{name} #{i} {algo}");
+                        let cost = s.cost().unwrap();
+                        assert!(
+                            p.is_optimal(cost),
+                            "{name} #{i} (line {}) {algo}: {cost} vs {}",
+                            p.line,
+                            p.optimal
+                        );
+                        solved += 1;
+                    }
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).sum()
+    });
     assert!(solved > 500, "{solved}");
 }
 
