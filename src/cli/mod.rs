@@ -516,6 +516,8 @@ fn parse_seconds(s: &str) -> Result<f32, String> {
 
 /// Knowledge levels (%) of `--compare-knowledge`.
 #[derive(Clone, Debug)]
+// Read by the app alone: parsed, and so checked, without the `gui` feature too.
+#[cfg_attr(not(feature = "gui"), allow(dead_code))]
 pub struct Levels(pub Vec<u32>);
 
 /// Knowledge levels: up to five percentages, comma-separated.

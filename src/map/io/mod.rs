@@ -8,9 +8,7 @@ mod scen;
 mod source;
 mod warframe;
 
-#[cfg(feature = "gui")]
-pub use guard::check_output;
-pub use guard::{guard_inputs, resolve};
+pub use guard::{check_output, guard_inputs, resolve};
 pub use movingai::{parse_map, read_map, write_map, write_map_file};
 pub use png::{decode_png, read_png, PNG_DARK_THRESHOLD};
 pub use scen::{check_problem, parse_scen, read_scen, write_scen, write_scen_file, Problem};
