@@ -404,8 +404,9 @@ impl Model {
         let veh = &self.vehicle;
         // Whether each turn's arc is free, found once: the arc is the same under every
         // acceleration that offers the turn (most turns are offered under all three or four),
-        // and checking it is most of a lattice search's time.
-        let mut arcs: Vec<(f64, bool)> = Vec::with_capacity(48);
+        // and checking it is most of a search's time among obstacles. On an open plane every
+        // arc is free.
+        let mut arcs: Vec<(f64, bool)> = vec![];
         for a in self.accelerations() {
             let Some((time, v1)) = drive(s, p.v, a, veh.max_speed) else {
                 continue;
@@ -414,14 +415,15 @@ impl Model {
             // would loop, and a heading change says nothing of how many times.
             let limit = (s / veh.radius_at(p.v.max(v1))).min(PI / 2.0);
             for turn in steering(limit, self.grid.steer.to_radians()) {
-                let free = match arcs.iter().find(|(t, _)| *t == turn) {
-                    Some(&(_, free)) => free,
-                    None => {
-                        let free = self.arc_free(p, s, turn);
-                        arcs.push((turn, free));
-                        free
-                    }
-                };
+                let free = self.map.is_none()
+                    || match arcs.iter().find(|(t, _)| *t == turn) {
+                        Some(&(_, free)) => free,
+                        None => {
+                            let free = self.arc_free(p, s, turn);
+                            arcs.push((turn, free));
+                            free
+                        }
+                    };
                 if !free {
                     continue;
                 }
