@@ -12,6 +12,7 @@ pub mod heap_astar;
 pub mod mantysalo2024;
 mod mantysalo2024_tables;
 pub mod scene3d;
+pub mod scene3d_cells;
 pub mod scene3d_run;
 pub mod voxel_suite;
 
