@@ -275,6 +275,10 @@ impl Space for GridSpace {
         self.uniform_cost
     }
 
+    fn edges_cost_their_length(&self) -> bool {
+        self.uniform_cost
+    }
+
     fn revision(&self) -> u64 {
         self.revision
     }

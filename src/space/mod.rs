@@ -6,6 +6,7 @@ mod grid;
 mod heuristic;
 mod hex;
 pub mod los;
+pub mod los_table;
 mod navmesh;
 mod vehicle;
 mod voxel;
@@ -92,6 +93,15 @@ pub trait Space {
     /// Whether every move costs its length alone (no terrain costs): what jump point search
     /// needs.
     fn uniform_costs(&self) -> bool {
+        false
+    }
+
+    /// Whether every edge n → m costs, to the bit, the Euclidean distance between
+    /// `position(n)` and `position(m)` (their f32 coordinates' differences, squared and summed
+    /// in f64): square and voxel grids without terrain, whose moves cost 1, √2 and √3, the
+    /// square roots of the squared offsets. An any-angle search may then take a node's g
+    /// through a parent it neighbours as the very sum a segment from that parent gives.
+    fn edges_cost_their_length(&self) -> bool {
         false
     }
 

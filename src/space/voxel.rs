@@ -381,6 +381,10 @@ impl Space for VoxelSpace {
         self.grid.costs().is_none()
     }
 
+    fn edges_cost_their_length(&self) -> bool {
+        self.grid.costs().is_none()
+    }
+
     fn num_nodes(&self) -> usize {
         self.grid.len()
     }
@@ -506,6 +510,16 @@ impl Space for VoxelSpace {
         // spends most of its time here. Walked from `b` (the walk is the same either way):
         // the any-angle searches ask from a far parent `a` to a node `b` next to a node `a`
         // sees, so a blocked segment is mostly blocked near `b`, and found in a few steps.
+        // Within the table's reach, the cells are read from it (los_table.rs).
+        let tabled = match self.grid.costs() {
+            None => super::los_table::segment_free_tabled(q, p, dims, |i| self.grid.blocked_at(i)),
+            Some(_) => super::los_table::segment_free_tabled(q, p, dims, |i| {
+                self.grid.blocked_at(i) || self.grid.cost_at(i) != 1.0
+            }),
+        };
+        if tabled.is_some() {
+            return tabled;
+        }
         Some(match self.grid.costs() {
             // Without terrain, in a large world, through the clearance table: across open
             // space a walk jumps.
