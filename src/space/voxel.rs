@@ -502,6 +502,7 @@ impl Space for VoxelSpace {
         true
     }
 
+    #[inline]
     fn line_of_sight(&self, a: NodeId, b: NodeId) -> Option<bool> {
         let (p, q) = (self.xyz(a), self.xyz(b));
         let (p, q) = (p.map(|v| v as i64), q.map(|v| v as i64));
