@@ -3,6 +3,7 @@
 mod event;
 pub mod posthoc;
 mod posthoc_expr;
+mod posthoc_fast;
 pub mod posthoc_in;
 mod posthoc_text;
 mod posthoc_yaml;

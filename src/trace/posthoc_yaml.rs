@@ -68,6 +68,11 @@ pub type Error = (usize, String);
 /// Indentation (and compact `- ` nesting) deeper than this is refused.
 const MAX_NESTING: usize = 2000;
 
+/// A plain scalar as [`scalar`] reads it.
+pub(super) fn scalar_plain(v: &str, line: usize) -> Node {
+    scalar(v.to_string(), TScalarStyle::Plain, line)
+}
+
 fn scalar(v: String, style: TScalarStyle, line: usize) -> Node {
     if style != TScalarStyle::Plain {
         return Node::Str(v, line);
@@ -229,7 +234,7 @@ fn put(parent: &mut Node, key: &mut Option<String>, n: Node) -> Result<(), Error
     Ok(())
 }
 
-fn key_text(n: &Node) -> Result<String, Error> {
+pub(super) fn key_text(n: &Node) -> Result<String, Error> {
     match n {
         Node::Str(s, _) => Ok(s.clone()),
         Node::Num(x, _) => Ok(x.to_string()),
@@ -242,7 +247,45 @@ fn key_text(n: &Node) -> Result<String, Error> {
 /// Parses a trace's text but for the values of the root's `skip` keys, which are checked and
 /// stood for by an empty list or mapping on their line (or kept, when a scalar). The whole
 /// document is read, so every syntax error is found here.
+///
+/// A skipped list of one-line events of the simple shape ([`posthoc_fast`]) is checked by
+/// that reader, and the parser reads the rest with the list's lines left blank.
+///
+/// [`posthoc_fast`]: super::posthoc_fast
 pub fn parse_skipping(text: &str, skip: &[&str]) -> Result<Node, Error> {
+    for &key in skip {
+        if let Some(root) = fast_root(text, key, skip) {
+            return Ok(root);
+        }
+    }
+    parse_all_skipping(text, skip)
+}
+
+/// The root as [`parse_all_skipping`] would give it, when `key` holds a list of simple
+/// events: the rest parsed with that list left out, and the list's line put back. `None`
+/// where that does not hold, or where the rest has an error (which the whole parse then
+/// reports, from the text as it is).
+fn fast_root(text: &str, key: &str, skip: &[&str]) -> Option<Node> {
+    let block = super::posthoc_fast::block(text, key)?;
+    let key_line = block.key_line;
+    let masked = super::posthoc_fast::masked(text, &[(key, block)]);
+    let mut root = parse_all_skipping(&masked, skip).ok()?;
+    let Node::Map(m, _) = &mut root else {
+        return None;
+    };
+    // The list must be the root's, where the block was found: `key: []` on the key's line.
+    match m.get_mut(key) {
+        Some(Node::List(v, l)) if v.is_empty() && *l == key_line => {
+            // A block list's line is its first entry's, the line after the key.
+            *l = key_line + 1;
+            Some(root)
+        }
+        _ => None,
+    }
+}
+
+/// [`parse_skipping`] by the parser alone.
+pub(super) fn parse_all_skipping(text: &str, skip: &[&str]) -> Result<Node, Error> {
     let mut r = Reader::new(text)?.ok_or((1, "the file is empty".to_string()))?;
     let first = r.next()?;
     let root = match first {
@@ -286,13 +329,32 @@ pub fn parse_skipping(text: &str, skip: &[&str]) -> Result<Node, Error> {
 
 /// The items of the list under the root's key `key`, one at a time. Meant for a text that
 /// [`parse_skipping`] has read without error.
-pub struct Events<'a> {
-    r: Reader<'a>,
-    done: bool,
+pub struct Events<'a>(Source<'a>);
+
+enum Source<'a> {
+    Parser {
+        r: Box<Reader<'a>>,
+        done: bool,
+    },
+    /// A list of simple events ([`super::posthoc_fast`]), read line by line.
+    Lines(Box<dyn Iterator<Item = Result<Node, Error>> + 'a>),
 }
 
 impl<'a> Events<'a> {
     pub fn new(text: &'a str, key: &str) -> Result<Events<'a>, Error> {
+        if fast_root(text, key, &[key]).is_some() {
+            let block = super::posthoc_fast::block(text, key).expect("found just now");
+            let events = super::posthoc_fast::events(text, &block);
+            // Nothing after an error, as from the parser.
+            let mut failed = false;
+            let events = events.take_while(move |e| !std::mem::replace(&mut failed, e.is_err()));
+            return Ok(Events(Source::Lines(Box::new(events))));
+        }
+        Self::parsed(text, key)
+    }
+
+    /// [`Events::new`] by the parser alone.
+    pub(super) fn parsed(text: &'a str, key: &str) -> Result<Events<'a>, Error> {
         let mut r = Reader::new(text)?.ok_or((1, "the file is empty".to_string()))?;
         let none = |l| Err((l, format!("no `{key}` list")));
         match r.next()? {
@@ -307,7 +369,10 @@ impl<'a> Events<'a> {
             let ev = r.next()?;
             if k == key {
                 return match ev {
-                    (Event::SequenceStart(..), _) => Ok(Events { r, done: false }),
+                    (Event::SequenceStart(..), _) => Ok(Events(Source::Parser {
+                        r: Box::new(r),
+                        done: false,
+                    })),
                     (_, l) => Err((l, format!("`{key}` is not a list"))),
                 };
             }
@@ -320,18 +385,22 @@ impl Iterator for Events<'_> {
     type Item = Result<Node, Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.done {
+        let (r, done) = match &mut self.0 {
+            Source::Lines(events) => return events.next(),
+            Source::Parser { r, done } => (r, done),
+        };
+        if *done {
             return None;
         }
-        let item = match self.r.next() {
+        let item = match r.next() {
             Ok((Event::SequenceEnd, _)) => {
-                self.done = true;
+                *done = true;
                 return None;
             }
-            Ok(ev) => self.r.value(ev),
+            Ok(ev) => r.value(ev),
             Err(e) => Err(e),
         };
-        self.done = item.is_err();
+        *done = item.is_err();
         Some(item)
     }
 }
