@@ -9,7 +9,7 @@
 //! The rest of the document is still checked by the parser, with the list's lines left blank
 //! so that every line number stays what it was.
 
-use super::posthoc_yaml::{key_text, scalar_plain, Error, Node};
+use super::posthoc_yaml::{key_text, scalar_plain, Error, Node, MAX_NESTING};
 use std::collections::btree_map::{BTreeMap, Entry};
 
 /// A root key's list of one-line events, found in a text.
@@ -32,6 +32,9 @@ pub(super) fn block(text: &str, key: &str) -> Option<Block> {
         let l = &text[at..end];
         if let Some(rest) = l.strip_prefix(key).and_then(|r| r.strip_prefix(':')) {
             if rest.trim_end_matches([' ', '\t', '\r', '\n']).is_empty() {
+                if !one_line(l) {
+                    return None;
+                }
                 break end;
             }
         }
@@ -47,7 +50,12 @@ pub(super) fn block(text: &str, key: &str) -> Option<Block> {
     for l in text[start..].split_inclusive('\n') {
         let spaces = l.len() - l.trim_start_matches(' ').len();
         if l[spaces..].starts_with("- ") {
-            if *indent.get_or_insert(spaces) != spaces || pairs(l, |_, _| {}).is_none() {
+            // Lines nested too deep are the parser's to refuse (with the line).
+            if *indent.get_or_insert(spaces) != spaces
+                || spaces + 2 > MAX_NESTING
+                || !one_line(l)
+                || pairs(l, |_, _| {}).is_none()
+            {
                 return None;
             }
             end_of_events += l.len();
@@ -65,6 +73,13 @@ pub(super) fn block(text: &str, key: &str) -> Option<Block> {
         key_line,
         bytes: start..end_of_events,
     })
+}
+
+/// Whether `l` is one line to the parser too: a carriage return ends a line there, so one
+/// that does not stand just before the newline would shift every line number after it.
+fn one_line(l: &str) -> bool {
+    let body = l.strip_suffix('\n').unwrap_or(l);
+    !body.strip_suffix('\r').unwrap_or(body).contains('\r')
 }
 
 /// The text with `blocks`' event lines left empty and the key given an empty list on its own

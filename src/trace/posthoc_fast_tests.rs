@@ -83,6 +83,14 @@ fn other_shapes_are_left_to_the_parser_with_the_same_results() {
         format!("events:\n{ok}    - {{ id: 1 }}\n"),
         format!("events:\n{ok}  - type: source\n    id: 2\n"),
         format!("note: \"a\nevents:\n{ok}\"\nevents:\n{ok}"),
+        // A carriage return alone ends a line for the parser (every line number after it
+        // counts it), on the key's line or an event's.
+        format!("events:\r\r\n{ok}version: [1]\n"),
+        "events:\n  - { type: source, id: 1 }\r\r\n  - { type: 5 }\n".to_string(),
+        "events:\n  - { id: 1 }\r \n  - { id: 1, id: 2 }\n".to_string(),
+        "events:\n  - { id: 1 }\r".to_string(),
+        // Nested deeper than the parser reads: refused with its line.
+        format!("events:\n{}- {{ id: 1 }}\n", " ".repeat(1999)),
         // What follows the list is not a new key, a second document, the key twice.
         format!("events:\n{ok}---\nevents: []\n"),
         format!("events:\n{ok}events:\n{ok}"),

@@ -66,7 +66,7 @@ impl Node {
 pub type Error = (usize, String);
 
 /// Indentation (and compact `- ` nesting) deeper than this is refused.
-const MAX_NESTING: usize = 2000;
+pub(super) const MAX_NESTING: usize = 2000;
 
 /// A plain scalar as [`scalar`] reads it.
 pub(super) fn scalar_plain(v: &str, line: usize) -> Node {
