@@ -82,28 +82,20 @@ fn one_line(l: &str) -> bool {
     !body.strip_suffix('\r').unwrap_or(body).contains('\r')
 }
 
-/// The text with `blocks`' event lines left empty and the key given an empty list on its own
-/// line (`key: []`), so the parser checks the rest with every line where it was.
-pub(super) fn masked(text: &str, blocks: &[(&str, Block)]) -> String {
-    let mut out = String::new();
-    let mut at = 0;
-    let mut sorted: Vec<&(&str, Block)> = blocks.iter().collect();
-    sorted.sort_by_key(|(_, b)| b.bytes.start);
-    for (key, b) in sorted {
-        // The key's line ends just before the first event; replace it whole.
-        let key_start = text[..b.bytes.start - 1].rfind('\n').map_or(0, |i| i + 1);
-        out.push_str(&text[at..key_start]);
-        out.push_str(key);
-        out.push_str(": []\n");
-        let lines = text[b.bytes.clone()].split_inclusive('\n');
-        for l in lines {
-            if l.ends_with('\n') {
-                out.push('\n');
-            }
-        }
-        at = b.bytes.end;
-    }
-    out.push_str(&text[at..]);
+/// The text with the block's event lines left empty and its key given an empty list on its
+/// own line (`key: []`), so the parser checks the rest with every line where it was.
+pub(super) fn masked(text: &str, key: &str, b: &Block) -> String {
+    // The key's line ends just before the first event; it is replaced whole.
+    let key_start = text[..b.bytes.start - 1].rfind('\n').map_or(0, |i| i + 1);
+    let mut out = String::from(&text[..key_start]);
+    out.push_str(key);
+    out.push_str(": []\n");
+    let newlines = text[b.bytes.clone()]
+        .bytes()
+        .filter(|&c| c == b'\n')
+        .count();
+    out.extend(std::iter::repeat_n('\n', newlines));
+    out.push_str(&text[b.bytes.end..]);
     out
 }
 

@@ -23,6 +23,23 @@ fn both(text: &str, key: &str) -> [(String, Vec<String>); 2] {
     ]
 }
 
+/// The key of a text's list: `eventList` where it has one.
+fn list_key(text: &str) -> &'static str {
+    if text.contains("eventList") {
+        "eventList"
+    } else {
+        "events"
+    }
+}
+
+/// Both readers agree on each text.
+fn assert_same(cases: &[String]) {
+    for (i, text) in cases.iter().enumerate() {
+        let [fast, slow] = both(text, list_key(text));
+        assert_eq!(fast, slow, "case {i}:\n{text}");
+    }
+}
+
 #[test]
 fn simple_events_read_as_the_parser_reads_them() {
     let events = "  - { type: source, id: 0, g: 0 }\n  - {type: expanding, id: 12, pId: 3, g: 1.5, f: -2.25e1}\n  - { type: generating,  id: x_1, pId: 0, note: v1.2-b, ok: true, n: null }\n";
@@ -42,24 +59,11 @@ fn simple_events_read_as_the_parser_reads_them() {
             "events:\n  - {{ 1: a, 2.5: b, x: 1e3, y: .5, z: +3, t: True, n: NULL }}\n{events}"
         ),
     ];
-    for (i, text) in cases.iter().enumerate() {
-        let key = if text.contains("eventList") {
-            "eventList"
-        } else {
-            "events"
-        };
-        let [fast, slow] = both(text, key);
-        assert_eq!(fast, slow, "case {i}:\n{text}");
-    }
+    assert_same(&cases);
     // The fast reader took each of these (but the last two: an error after the list sends
     // the root to the parser; the events are still read a line at a time).
     for text in &cases[..7] {
-        let key = if text.contains("eventList") {
-            "eventList"
-        } else {
-            "events"
-        };
-        assert!(block(text, key).is_some(), "{text}");
+        assert!(block(text, list_key(text)).is_some(), "{text}");
     }
 }
 
@@ -97,10 +101,7 @@ fn other_shapes_are_left_to_the_parser_with_the_same_results() {
         "events: []\n".to_string(),
         String::from("events:\n"),
     ];
-    for (i, text) in cases.iter().enumerate() {
-        let [fast, slow] = both(text, "events");
-        assert_eq!(fast, slow, "case {i}:\n{text}");
-    }
+    assert_same(&cases);
 }
 
 /// Random traces of simple events with now and then a line of another shape, and the lines

@@ -254,7 +254,7 @@ pub(super) fn key_text(n: &Node) -> Result<String, Error> {
 /// [`posthoc_fast`]: super::posthoc_fast
 pub fn parse_skipping(text: &str, skip: &[&str]) -> Result<Node, Error> {
     for &key in skip {
-        if let Some(root) = fast_root(text, key, skip) {
+        if let Some((root, _)) = fast_root(text, key, skip) {
             return Ok(root);
         }
     }
@@ -262,23 +262,22 @@ pub fn parse_skipping(text: &str, skip: &[&str]) -> Result<Node, Error> {
 }
 
 /// The root as [`parse_all_skipping`] would give it, when `key` holds a list of simple
-/// events: the rest parsed with that list left out, and the list's line put back. `None`
-/// where that does not hold, or where the rest has an error (which the whole parse then
-/// reports, from the text as it is).
-fn fast_root(text: &str, key: &str, skip: &[&str]) -> Option<Node> {
+/// events, and that list: the rest parsed with the list left out, and the list's line put
+/// back. `None` where that does not hold, or where the rest has an error (which the whole
+/// parse then reports, from the text as it is).
+fn fast_root(text: &str, key: &str, skip: &[&str]) -> Option<(Node, super::posthoc_fast::Block)> {
     let block = super::posthoc_fast::block(text, key)?;
-    let key_line = block.key_line;
-    let masked = super::posthoc_fast::masked(text, &[(key, block)]);
+    let masked = super::posthoc_fast::masked(text, key, &block);
     let mut root = parse_all_skipping(&masked, skip).ok()?;
     let Node::Map(m, _) = &mut root else {
         return None;
     };
     // The list must be the root's, where the block was found: `key: []` on the key's line.
     match m.get_mut(key) {
-        Some(Node::List(v, l)) if v.is_empty() && *l == key_line => {
+        Some(Node::List(v, l)) if v.is_empty() && *l == block.key_line => {
             // A block list's line is its first entry's, the line after the key.
-            *l = key_line + 1;
-            Some(root)
+            *l = block.key_line + 1;
+            Some((root, block))
         }
         _ => None,
     }
@@ -342,8 +341,7 @@ enum Source<'a> {
 
 impl<'a> Events<'a> {
     pub fn new(text: &'a str, key: &str) -> Result<Events<'a>, Error> {
-        if fast_root(text, key, &[key]).is_some() {
-            let block = super::posthoc_fast::block(text, key).expect("found just now");
+        if let Some((_, block)) = fast_root(text, key, &[key]) {
             let events = super::posthoc_fast::events(text, &block);
             // Nothing after an error, as from the parser.
             let mut failed = false;
