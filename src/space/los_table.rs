@@ -8,10 +8,11 @@
 //! One sixth of an octant is kept: a segment going down along an axis touches the mirror image
 //! of the cells its mirror image touches, and swapping axes swaps the cells' coordinates, so
 //! the table holds offsets with x ≥ y ≥ z ≥ 0 and a check reads it with its axes' strides
-//! negated and put in that order. Each cell is a byte, its step from the cell before (−1 to 2
-//! along each axis), and the offsets are made in bands of one longest offset x, each the
-//! first time a segment needs it: 290 KB in all, which stays in a core's cache (a first table
-//! of every octant offset, 7 MB, missed it on most reads and gained a third as much).
+//! negated and put in that order (each world's [`Steps`] holds their sums). Each cell is a
+//! byte, its step from the cell before (−1 to 2 along each axis), and the offsets are made in
+//! bands of one longest offset x, each the first time a segment needs it: 290 KB in all,
+//! which stays in a core's cache (a first table of every octant offset, 7 MB, missed it on
+//! most reads and gained a third as much).
 
 use std::sync::OnceLock;
 
@@ -62,6 +63,55 @@ fn band(x: usize) -> &'static Band {
     })
 }
 
+/// The index offset of every packed step (see [`Band`]) for each way a segment's sorted axes
+/// lie along a world's: which world axis is the longest and which the second (3 × 3 slots, 6
+/// used) and the sign of each world axis, 72 rows of 64, 18 KB a world. A check reads one
+/// offset a cell where decoding the byte against three strides took nine operations (the
+/// loop's cost per cell, more than its load).
+pub struct Steps(Box<[[i32; 64]; 72]>);
+
+impl Steps {
+    /// The offsets in a world of `dims` (each fits an i32: a step moves at most 2 along each
+    /// axis, and a world holds at most 2²⁷ voxels).
+    pub fn new(dims: [u32; 3]) -> Steps {
+        let stride = [1, dims[0] as i64, dims[0] as i64 * dims[1] as i64];
+        let mut off = Box::new([[0i32; 64]; 72]);
+        for (first, second) in (0..3).flat_map(|f| (0..3).map(move |s| (f, s))) {
+            if first == second {
+                continue;
+            }
+            let axes = [first, second, 3 - first - second];
+            for signs in 0..8 {
+                let s = axes.map(|a| {
+                    if signs >> a & 1 == 1 {
+                        -stride[a]
+                    } else {
+                        stride[a]
+                    }
+                });
+                for (c, o) in off[variant(axes, signs)].iter_mut().enumerate() {
+                    let d = [c & 3, c >> 2 & 3, c >> 4].map(|v| v as i64 - 1);
+                    *o = (d[0] * s[0] + d[1] * s[1] + d[2] * s[2]) as i32;
+                }
+            }
+        }
+        Steps(off)
+    }
+}
+
+impl std::fmt::Debug for Steps {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Steps({} bytes)", std::mem::size_of_val(&*self.0))
+    }
+}
+
+/// The row of [`Steps`] for world axes `axes` (longest first) and sign bits `signs` (bit k:
+/// world axis k runs downwards).
+#[inline(always)]
+fn variant(axes: [usize; 3], signs: usize) -> usize {
+    (axes[0] * 3 + axes[1]) * 8 + signs
+}
+
 /// Whether the segment from the centre of voxel `a` to the centre of voxel `b` touches only
 /// voxels for which `blocked_at` (by index, row-major with `dims`) is false: the answer of
 /// [`segment_free_indexed`](super::los::segment_free_indexed), asking the same voxels from
@@ -71,6 +121,7 @@ pub fn segment_free_tabled(
     a: [i64; 3],
     b: [i64; 3],
     dims: [u32; 3],
+    steps: &Steps,
     mut blocked_at: impl FnMut(usize) -> bool,
 ) -> Option<bool> {
     let d = [0, 1, 2].map(|i| b[i] - a[i]);
@@ -78,30 +129,28 @@ pub fn segment_free_tabled(
     if n.iter().any(|&v| v > RADIUS as usize) {
         return None;
     }
-    let (w, layer) = (dims[0] as i64, dims[0] as i64 * dims[1] as i64);
-    let stride = [1, w, layer];
-    let s = [0, 1, 2].map(|i| if d[i] < 0 { -stride[i] } else { stride[i] });
-    // The axes from the longest offset to the shortest, each with its stride.
-    let (mut n, mut s) = (n, s);
+    let signs = (d[0] < 0) as usize | ((d[1] < 0) as usize) << 1 | ((d[2] < 0) as usize) << 2;
+    // The world's axes from the longest offset to the shortest.
+    let (mut n, mut axes) = (n, [0, 1, 2]);
     if n[0] < n[1] {
         n.swap(0, 1);
-        s.swap(0, 1);
+        axes.swap(0, 1);
     }
     if n[1] < n[2] {
         n.swap(1, 2);
-        s.swap(1, 2);
+        axes.swap(1, 2);
     }
     if n[0] < n[1] {
         n.swap(0, 1);
-        s.swap(0, 1);
+        axes.swap(0, 1);
     }
+    let off = &steps.0[variant(axes, signs)];
     let t = band(n[0]);
     let k = n[1] * (n[1] + 1) / 2 + n[2];
     let cells = &t.cells[t.start[k] as usize..t.start[k + 1] as usize];
-    let mut i = a[0] + a[1] * w + a[2] * layer;
+    let mut i = a[0] + a[1] * dims[0] as i64 + a[2] * dims[0] as i64 * dims[1] as i64;
     for &c in cells {
-        let c = c as i64;
-        i += ((c & 3) - 1) * s[0] + ((c >> 2 & 3) - 1) * s[1] + ((c >> 4) - 1) * s[2];
+        i += off[(c & 63) as usize] as i64;
         if blocked_at(i as usize) {
             return Some(false);
         }
@@ -121,6 +170,7 @@ mod tests {
         use rand::{Rng, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(21);
         let dims = [90u32, 38, 36];
+        let steps = Steps::new(dims);
         let n = dims.iter().product::<u32>() as usize;
         let (mut free, mut tabled, mut checked) = (0, 0, 0);
         for density in [0.0, 0.002, 0.01, 0.05, 0.2] {
@@ -133,7 +183,7 @@ mod tests {
                     walked.push(i);
                     cells[i]
                 });
-                let got = segment_free_tabled(a, b, dims, |i| {
+                let got = segment_free_tabled(a, b, dims, &steps, |i| {
                     read.push(i);
                     cells[i]
                 });
@@ -168,6 +218,7 @@ mod tests {
     #[test]
     fn every_offset_in_every_octant_answers_as_the_walk() {
         let dims = [2 * RADIUS as u32 + 3; 3];
+        let steps = Steps::new(dims);
         let c = RADIUS + 1;
         let side = RADIUS as usize + 1;
         let mut mismatches = 0;
@@ -181,7 +232,7 @@ mod tests {
                     walked.push(i);
                     false
                 });
-                let got = segment_free_tabled(a, b, dims, |i| {
+                let got = segment_free_tabled(a, b, dims, &steps, |i| {
                     read.push(i);
                     false
                 });

@@ -97,6 +97,8 @@ pub struct VoxelSpace {
     clearance: Clearance,
     /// Worlds of more voxels than this make the clearance table ([`CLEARANCE_ABOVE`]).
     clearance_above: usize,
+    /// Index offsets of the line-of-sight table's steps in this world (shared by clones).
+    steps: std::sync::Arc<super::los_table::Steps>,
 }
 
 /// Worlds up to this many voxels walk their segments voxel by voxel: there segments are
@@ -230,6 +232,7 @@ impl VoxelSpace {
             (cube.offsets[i], cube.costs[i]) = ((dz * h + dy) * w + dx, m.cost);
             cube_moves |= b;
         }
+        let steps = std::sync::Arc::new(super::los_table::Steps::new(grid.dims()));
         VoxelSpace {
             cube,
             cube_moves,
@@ -239,6 +242,7 @@ impl VoxelSpace {
             kind,
             clearance: Clearance::default(),
             clearance_above: CLEARANCE_ABOVE,
+            steps,
         }
     }
 
@@ -512,9 +516,12 @@ impl Space for VoxelSpace {
         // the any-angle searches ask from a far parent `a` to a node `b` next to a node `a`
         // sees, so a blocked segment is mostly blocked near `b`, and found in a few steps.
         // Within the table's reach, the cells are read from it (los_table.rs).
+        let steps = &self.steps;
         let tabled = match self.grid.costs() {
-            None => super::los_table::segment_free_tabled(q, p, dims, |i| self.grid.blocked_at(i)),
-            Some(_) => super::los_table::segment_free_tabled(q, p, dims, |i| {
+            None => super::los_table::segment_free_tabled(q, p, dims, steps, |i| {
+                self.grid.blocked_at(i)
+            }),
+            Some(_) => super::los_table::segment_free_tabled(q, p, dims, steps, |i| {
                 self.grid.blocked_at(i) || self.grid.cost_at(i) != 1.0
             }),
         };
