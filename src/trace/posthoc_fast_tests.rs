@@ -2,7 +2,7 @@
 //! lines, the same first error, on traces of every shape the reader takes and many it leaves
 //! to the parser.
 
-use super::super::posthoc_yaml::{parse_all_skipping, parse_skipping, Events};
+use super::super::posthoc_yaml::{parse_all_skipping, read_skipping, Events};
 use super::*;
 
 /// Both readers' roots and events, as text (a `Node` compares by its printed form, lines
@@ -18,7 +18,11 @@ fn both(text: &str, key: &str) -> [(String, Vec<String>); 2] {
         (root, events)
     };
     [
-        read(parse_skipping(text, &skip), Events::new(text, key)),
+        match read_skipping(text, &skip) {
+            // The list found with the root, as the importer reads it.
+            Ok((root, found)) => read(Ok(root), Events::of(text, key, found.as_ref())),
+            Err(e) => read(Err(e), Events::of(text, key, None)),
+        },
         read(parse_all_skipping(text, &skip), Events::parsed(text, key)),
     ]
 }

@@ -27,7 +27,7 @@
 
 use super::posthoc::fields;
 use super::posthoc_expr::{num_text, Budget, Prop, Scope, Stop, Value};
-use super::posthoc_yaml::{parse_skipping, Error, Events, Node};
+use super::posthoc_yaml::{read_skipping, Error, Events, FoundList, Node};
 use super::{Event, EventKind, NONE};
 use crate::space::HexOrientation;
 use std::collections::{HashMap, HashSet};
@@ -432,7 +432,7 @@ struct Row {
 /// Reads a trace's text onto `target`: the events, or the line and what is wrong there.
 pub fn import(text: &str, target: &Target) -> Result<Imported, Error> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let root = parse_skipping(text, &["events", "eventList"])?;
+    let (root, found) = read_skipping(text, &["events", "eventList"])?;
     let Layout {
         events_key,
         prims,
@@ -449,7 +449,7 @@ pub fn import(text: &str, target: &Target) -> Result<Imported, Error> {
     let mut others: Vec<String> = vec![];
     let mut other_index: HashMap<String, usize> = HashMap::new();
     let mut rows: Vec<Row> = vec![];
-    for (i, e) in Events::new(text, events_key)?.enumerate() {
+    for (i, e) in Events::of(text, events_key, found.as_ref())?.enumerate() {
         let e = e?;
         rows.push(read_event(
             &e,

@@ -249,17 +249,21 @@ pub(super) fn key_text(n: &Node) -> Result<String, Error> {
 /// document is read, so every syntax error is found here.
 ///
 /// A skipped list of one-line events of the simple shape ([`posthoc_fast`]) is checked by
-/// that reader, and the parser reads the rest with the list's lines left blank.
+/// that reader, and the parser reads the rest with the list's lines left blank; the list so
+/// found comes back too, for [`Events::of`] to read without finding it again.
 ///
 /// [`posthoc_fast`]: super::posthoc_fast
-pub fn parse_skipping(text: &str, skip: &[&str]) -> Result<Node, Error> {
+pub fn read_skipping(text: &str, skip: &[&str]) -> Result<(Node, Option<FoundList>), Error> {
     for &key in skip {
-        if let Some((root, _)) = fast_root(text, key, skip) {
-            return Ok(root);
+        if let Some((root, block)) = fast_root(text, key, skip) {
+            return Ok((root, Some(FoundList(key.to_string(), block))));
         }
     }
-    parse_all_skipping(text, skip)
+    Ok((parse_all_skipping(text, skip)?, None))
 }
+
+/// The list of simple events under a root key, as [`read_skipping`] found it.
+pub struct FoundList(String, super::posthoc_fast::Block);
 
 /// The root as [`parse_all_skipping`] would give it, when `key` holds a list of simple
 /// events, and that list: the rest parsed with the list left out, and the list's line put
@@ -283,7 +287,7 @@ fn fast_root(text: &str, key: &str, skip: &[&str]) -> Option<(Node, super::posth
     }
 }
 
-/// [`parse_skipping`] by the parser alone.
+/// [`read_skipping`]'s root by the parser alone.
 pub(super) fn parse_all_skipping(text: &str, skip: &[&str]) -> Result<Node, Error> {
     let mut r = Reader::new(text)?.ok_or((1, "the file is empty".to_string()))?;
     let first = r.next()?;
@@ -327,7 +331,7 @@ pub(super) fn parse_all_skipping(text: &str, skip: &[&str]) -> Result<Node, Erro
 }
 
 /// The items of the list under the root's key `key`, one at a time. Meant for a text that
-/// [`parse_skipping`] has read without error.
+/// [`read_skipping`] has read without error.
 pub struct Events<'a>(Source<'a>);
 
 enum Source<'a> {
@@ -340,15 +344,30 @@ enum Source<'a> {
 }
 
 impl<'a> Events<'a> {
-    pub fn new(text: &'a str, key: &str) -> Result<Events<'a>, Error> {
-        if let Some((_, block)) = fast_root(text, key, &[key]) {
-            let events = super::posthoc_fast::events(text, &block);
-            // Nothing after an error, as from the parser.
-            let mut failed = false;
-            let events = events.take_while(move |e| !std::mem::replace(&mut failed, e.is_err()));
-            return Ok(Events(Source::Lines(Box::new(events))));
+    /// The events under `key` of `text`, which [`read_skipping`] read and where it found
+    /// `found` (the list is then read line by line without looking for it again).
+    pub fn of(text: &'a str, key: &str, found: Option<&FoundList>) -> Result<Events<'a>, Error> {
+        match found {
+            Some(FoundList(k, block)) if k == key => Ok(Self::lines(text, block)),
+            _ => Self::new(text, key),
         }
-        Self::parsed(text, key)
+    }
+
+    /// The events under `key` of a text [`read_skipping`] has read, the list found anew.
+    fn new(text: &'a str, key: &str) -> Result<Events<'a>, Error> {
+        match fast_root(text, key, &[key]) {
+            Some((_, block)) => Ok(Self::lines(text, &block)),
+            None => Self::parsed(text, key),
+        }
+    }
+
+    /// The events of a list the fast reader took.
+    fn lines(text: &'a str, block: &super::posthoc_fast::Block) -> Events<'a> {
+        let events = super::posthoc_fast::events(text, block);
+        // Nothing after an error, as from the parser.
+        let mut failed = false;
+        let events = events.take_while(move |e| !std::mem::replace(&mut failed, e.is_err()));
+        Events(Source::Lines(Box::new(events)))
     }
 
     /// [`Events::new`] by the parser alone.

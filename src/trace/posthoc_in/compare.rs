@@ -25,14 +25,14 @@ fn same(a: &Value, b: &Value) -> bool {
 /// at a time, so two large traces take their texts' memory and one event each.
 pub fn compare(a: &Path, b: &Path) -> Result<Option<String>, String> {
     let (ta, tb) = (read_text(a)?, read_text(b)?);
-    let events = |p: &Path, text: &str| -> Result<&'static str, String> {
+    let events = |p: &Path, text: &str| -> Result<(&'static str, Option<FoundList>), String> {
         let at = |(l, why): Error| format!("{}:{l}: {why}", p.display());
-        let root = parse_skipping(text, &["events", "eventList"]).map_err(at)?;
-        Ok(layout(&root).map_err(at)?.events_key)
+        let (root, found) = read_skipping(text, &["events", "eventList"]).map_err(at)?;
+        Ok((layout(&root).map_err(at)?.events_key, found))
     };
-    let (ka, kb) = (events(a, &ta)?, events(b, &tb)?);
-    let mut ea = Events::new(&ta, ka).map_err(at(a))?;
-    let mut eb = Events::new(&tb, kb).map_err(at(b))?;
+    let ((ka, fa), (kb, fb)) = (events(a, &ta)?, events(b, &tb)?);
+    let mut ea = Events::of(&ta, ka, fa.as_ref()).map_err(at(a))?;
+    let mut eb = Events::of(&tb, kb, fb.as_ref()).map_err(at(b))?;
     let mut i = 0usize;
     loop {
         let (x, y) = (ea.next(), eb.next());
