@@ -35,6 +35,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 mod compare;
+#[cfg(test)]
+mod keys_tests;
 mod place;
 mod target;
 
@@ -395,20 +397,27 @@ fn int_id(n: Option<&Node>) -> Option<u64> {
 #[derive(Default)]
 struct Keys {
     of: HashMap<String, u32>,
+    /// Finite numbers by their bits, which name the same keys as their printed text without
+    /// printing it (printing and hashing each id was a sixth of reading a large trace):
+    /// distinct finite numbers print differently, and any text that prints as a finite
+    /// number reads as that number (`num_text`), so it comes here too. Infinities and NaN
+    /// keep their text, which words in the trace may also spell (`inf`).
+    nums: HashMap<u64, u32>,
 }
 
 impl Keys {
     fn key(&mut self, n: Option<&Node>) -> Option<u32> {
-        let text = match n? {
-            Node::Num(v, _) => v.to_string(),
-            Node::Str(s, _) => match num_text(s) {
-                Some(v) => v.to_string(),
-                None => s.clone(),
-            },
+        let v = match n? {
+            Node::Num(v, _) => Ok(*v),
+            Node::Str(s, _) => num_text(s).ok_or(s),
             _ => return None,
         };
-        let next = self.of.len() as u32;
-        Some(*self.of.entry(text).or_insert(next))
+        let next = (self.of.len() + self.nums.len()) as u32;
+        Some(match v {
+            Ok(v) if v.is_finite() => *self.nums.entry(v.to_bits()).or_insert(next),
+            Ok(v) => *self.of.entry(v.to_string()).or_insert(next),
+            Err(s) => *self.of.entry(s.clone()).or_insert(next),
+        })
     }
 }
 
