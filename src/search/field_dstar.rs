@@ -8,7 +8,8 @@
 //! neighbours by `ComputeCost` over the two neighbour pairs it belongs to. A consistent corner
 //! whose rhs later drops is queued again (a reopening): interpolation lets a corner improve
 //! after it was expanded, and D* Lite's rule keeps g exact under it. Keys are rhs + h, h the
-//! straight line to the start times the cheapest cell cost, over √2 (see [`FieldDStar::h`]).
+//! distance to the start at the cheapest cell cost, in a norm that counts a step along an axis
+//! as 1/√2 and a diagonal step as 1 (see [`FieldDStar::h`]).
 //!
 //! Start and goal are cell centres, not corners (pathlab's problems join cells): the goal
 //! seeds the four corners of its cell with their straight distance, and the start takes the
@@ -17,7 +18,7 @@
 //! grid's move rule forbids squeezing between them), and cells of another terrain class than
 //! the start's are blocked (the class rule: a path never changes class).
 
-use super::field_dstar_grid::{compute_cost, CornerGrid, IN_MAP, RING, USABLE};
+use super::field_dstar_grid::{compute_cost, CornerGrid, RING, USABLE};
 use super::field_dstar_heap::CornerHeap;
 use super::params::{ParamSpec, Params};
 use super::{NodeId, Query, Search, SearchState, Stats, Status};
@@ -26,6 +27,8 @@ use crate::trace::{Event, EventKind, Tracer, NONE};
 
 pub(super) const INF: f64 = f64::INFINITY;
 const SQRT_2: f64 = std::f64::consts::SQRT_2;
+/// The rhs of a corner that may hold no value (see [`USABLE`]).
+const NO_VALUE: f64 = f64::NEG_INFINITY;
 
 /// Field D*: see the module's text.
 #[derive(Clone, Debug)]
@@ -43,7 +46,8 @@ pub struct FieldDStar {
     cost_for: Option<(u64, u8, i64, i64)>,
     /// Each corner's g, indexed as [`CornerGrid::corner_index`] (with the padding).
     g: Vec<f64>,
-    /// Each corner's rhs: infinite until the corner is reached.
+    /// Each corner's rhs: infinite until the corner is reached; [`NO_VALUE`] where the corner
+    /// may hold none.
     rhs: Vec<f64>,
     /// The neighbour whose expansion last lowered a corner's rhs (its parent in the trace).
     /// Never set back: it is read only for a corner expanded, whose rhs this query lowered.
@@ -181,18 +185,28 @@ impl FieldDStar {
         })
     }
 
-    /// h of the corner at (x, y): the straight line to the start's centre at the cheapest cost, over √2.
+    /// h of the corner at (x, y): its distance to the start's centre at the cheapest cost, in
+    /// the norm that counts a step along an axis as 1/√2 and a diagonal step as 1 (so
+    /// `lo + (hi − lo)/√2` of the offset's lesser and greater parts).
     ///
-    /// The full straight line is admissible but not consistent under interpolation: a corner
-    /// costs at least one cell's width more than the lesser corner of the edge it crosses, yet
-    /// that corner may be its diagonal neighbour, √2 away, so keys could fall along a path and
-    /// corners be expanded before their value is final (on den520d one problem reopened
-    /// 917,726 corners). Over √2 a key never falls: no corner is expanded twice, and the
-    /// search stops as soon as the top key reaches the start's value (a start corner's h is
-    /// then half a cell, the start's own distance to its cell's border).
+    /// The straight line is admissible but not consistent under interpolation: a corner
+    /// reached across an edge costs at least the edge's lesser corner plus one cell's cost,
+    /// which may be its diagonal neighbour, √2 away, and at least its orthogonal neighbour
+    /// plus 1/√2 of a cell's cost (crossing towards a diagonal neighbour lower by that much),
+    /// so keys could fall along a path and corners be expanded before their value is final
+    /// (on den520d one problem reopened 917,726 corners). A key cannot fall while h changes by
+    /// at most 1/√2 of the cheapest cost between orthogonal neighbours and by at most that
+    /// cost between diagonal ones: no corner is expanded twice, and the search stops as soon
+    /// as the top key reaches the start's value (a start corner's h is then half a cell, the
+    /// start's own distance to its cell's border). The straight line over √2 has those steps
+    /// too; this norm is the largest that does, up to 8% above it between the axes and the
+    /// diagonals, and never above the straight line (so still admissible). On den520d it
+    /// expands 6% fewer corners than the line over √2.
     fn h(&self, (x, y): (i64, i64)) -> f64 {
         let (sx, sy) = self.start_centre;
-        self.min_cost * ((x as f64 - sx).powi(2) + (y as f64 - sy).powi(2)).sqrt() / SQRT_2
+        let (dx, dy) = ((x as f64 - sx).abs(), (y as f64 - sy).abs());
+        let (lo, hi) = (dx.min(dy), dx.max(dy));
+        self.min_cost * (lo + (hi - lo) / SQRT_2)
     }
 
     /// Centre of cell node `n`, in cell units.
@@ -240,7 +254,8 @@ impl Search<GridSpace> for FieldDStar {
         let class = space.class_of(query.start);
         let want = (space.revision(), class, self.w, self.h);
         // Revision 0 promises nothing: build every time.
-        if self.cost_for != Some(want) || want.0 == 0 {
+        let rebuilt = self.cost_for != Some(want) || want.0 == 0;
+        if rebuilt {
             self.grid = CornerGrid::build(space, class);
             self.min_cost = self.grid.min_cost;
             self.cost_for = Some(want);
@@ -257,6 +272,14 @@ impl Search<GridSpace> for FieldDStar {
             self.rhs[k as usize] = INF;
         }
         self.touched.clear();
+        if rebuilt {
+            // A corner that may hold no value keeps an rhs of -∞, below every value, so the
+            // expansion's test of whether a neighbour's rhs can fall passes it over without
+            // reading its flags.
+            for (r, &f) in self.rhs.iter_mut().zip(&self.grid.flags) {
+                *r = if f & USABLE == 0 { NO_VALUE } else { INF };
+            }
+        }
         self.heap.reset(corners);
         self.open_count = 0;
         self.stats = Stats::default();
@@ -310,28 +333,28 @@ impl Search<GridSpace> for FieldDStar {
             self.stats.max_open = self.open_count;
             return Status::Running;
         }
-        // The next corner whose rhs is below its g (every queued corner's is: its entry moved
-        // with each fall of its rhs; the check stays as the invariant's guard).
-        let k = loop {
-            let top = self.heap.peek().map(f64::from_bits);
-            match top {
-                None => {
-                    return if self.start_value < INF {
-                        self.finish(tracer)
-                    } else {
-                        self.no_path(tracer)
-                    };
-                }
-                Some(key) if key >= self.start_value => return self.finish(tracer),
-                Some(_) => {}
+        // The next corner, whose rhs is below its g: every queued corner's is, as a corner is
+        // queued only when its rhs falls, and its entry moves with each later fall, so the
+        // entry's rhs is the corner's (read from the entry: the corner's own rhs would be a
+        // load from far away, a cache miss on most pops).
+        let top = self.heap.peek().map(f64::from_bits);
+        match top {
+            None => {
+                return if self.start_value < INF {
+                    self.finish(tracer)
+                } else {
+                    self.no_path(tracer)
+                };
             }
-            let (_, rhs, k) = self.heap.pop().expect("peeked");
-            let k = k as usize;
-            if f64::from_bits(rhs) == self.rhs[k] && self.rhs[k] < self.g[k] {
-                break k;
-            }
-        };
-        let g = self.rhs[k];
+            Some(key) if key >= self.start_value => return self.finish(tracer),
+            Some(_) => {}
+        }
+        let (_, rhs, k) = self.heap.pop().expect("peeked");
+        let (k, g) = (k as usize, f64::from_bits(rhs));
+        debug_assert!(
+            g == self.rhs[k] && g < self.g[k],
+            "corner {k} queued at its rhs"
+        );
         self.g[k] = g;
         self.open_count -= 1;
         self.stats.expanded += 1;
@@ -392,33 +415,35 @@ impl FieldDStar {
         floor: f64,
     ) -> [f64; 8] {
         let grid = &self.grid;
-        let (flags, cost, rhs) = (&grid.flags[..], &grid.cost[..], &self.rhs[..]);
+        let (cost, rhs) = (&grid.cost[..], &self.rhs[..]);
+        let min_cost = self.min_cost;
         let cell = grid.cell_index(x, y) as isize;
         let mut out = [INF; 8];
         for (i, v_out) in out.iter_mut().enumerate() {
             let ks = (k as isize + grid.ring[i]) as usize;
-            if flags[ks] & USABLE == 0 {
-                continue;
-            }
+            // -∞ where s may hold no value (see `reset`).
             let threshold = rhs[ks] * (1.0 - 1e-6);
             if floor >= threshold {
                 continue;
             }
-            // The two pairs around s that hold this corner (see `CornerGrid::pairs`).
-            let pair = |p: &super::field_dstar_grid::Pair| {
-                let o = (k as isize + grid.ring[p.other]) as usize;
-                if flags[o] & IN_MAP == 0 {
-                    return INF;
+            // The two pairs around s that hold this corner (see `CornerGrid::pairs`). A
+            // pair's value is at least the lesser g of its corners plus the cheapest cost (see
+            // above), so a pair whose lesser g cannot go under the threshold is passed over
+            // unread: a third of the pairs on den520d, whose other corner lies behind this one.
+            // A pair whose other corner is off the map needs no test: its cell `c` touches
+            // that corner, so it lies in the padding and costs ∞, and the other corner's g is
+            // ∞ (never set); what is left is the edge from s to this corner, which the other
+            // pair around s prices too.
+            let mut v = INF;
+            for p in &grid.pairs[i] {
+                let go = ring_g[p.other];
+                if g.min(go) + min_cost >= threshold {
+                    continue;
                 }
                 let (c, bc) = (cost[(cell + p.c) as usize], cost[(cell + p.b) as usize]);
-                if p.k_is_s1 {
-                    compute_cost(c, bc, g, ring_g[p.other])
-                } else {
-                    compute_cost(c, bc, ring_g[p.other], g)
-                }
-            };
-            let [first, second] = &grid.pairs[i];
-            let v = pair(first).min(pair(second));
+                let (g1, g2) = if p.k_is_s1 { (g, go) } else { (go, g) };
+                v = v.min(compute_cost(c, bc, g1, g2));
+            }
             if v < threshold {
                 *v_out = v;
             }
