@@ -433,7 +433,8 @@ impl FieldDStar {
             // A pair whose other corner is off the map needs no test: its cell `c` touches
             // that corner, so it lies in the padding and costs ∞, and the other corner's g is
             // ∞ (never set); what is left is the edge from s to this corner, which the other
-            // pair around s prices too.
+            // pair around s prices too, to within one unit in the last place (where the two
+            // differ, this edge's price is the correctly rounded one, and the lesser).
             let mut v = INF;
             for p in &grid.pairs[i] {
                 let go = ring_g[p.other];
