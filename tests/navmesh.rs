@@ -95,7 +95,13 @@ fn check_decomposition(g: &Grid, m: &NavmeshSpace, rule: TerrainRule) {
             }
         }
         for (k, p) in m.portals_of(n) {
-            assert_eq!(m.portal(k, n), Some(p), "portals are shared both ways");
+            // One side, shared both ways, each copy left to right as seen from its polygon.
+            let back = m.portal(k, n).expect("portals are shared both ways");
+            assert_eq!((back.a, back.b), (p.b, p.a), "the copies run opposite ways");
+            let centre = m.centre(n);
+            let cross = (p.a[0] - centre[0]) * (p.b[1] - centre[1])
+                - (p.a[1] - centre[1]) * (p.b[0] - centre[0]);
+            assert!(cross < 0.0, "polygon {n}: its copy runs the funnel's way");
             let [a0, b0, a1, b1] = m.rect(k);
             // The portal lies on both rectangles' boundaries.
             for q in [p.a, p.b] {

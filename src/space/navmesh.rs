@@ -21,7 +21,8 @@ use crate::map::Grid;
 /// No polygon: a blocked cell.
 pub const NO_POLYGON: u32 = u32::MAX;
 
-/// A portal: the side two polygons share, from `a` to `b` in cell units.
+/// A portal: the side two polygons share, from `a` to `b` in cell units. Each polygon's copy
+/// runs from its left to its right as seen from its centre (the funnel's order).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Portal {
     pub a: [f64; 2],
@@ -198,7 +199,19 @@ impl NavmeshSpace {
                 (b, cost)
             })
             .collect();
-        self.portals = pairs.iter().map(|p| p.2).collect();
+        // Each side's copy in the funnel's order, left then right seen from the polygon's
+        // centre, so a crowd's thousands of funnels do not orient every portal they pass
+        // (its polygon's centre is another read).
+        self.portals = pairs
+            .iter()
+            .map(|&(a, _, p)| {
+                if area2(self.centre(a), p.a, p.b) <= 0.0 {
+                    Portal { a: p.b, b: p.a }
+                } else {
+                    p
+                }
+            })
+            .collect();
     }
 
     /// Polygons in the mesh.
@@ -261,7 +274,15 @@ impl NavmeshSpace {
 
     /// The portal from polygon `a` to its neighbour `b`.
     pub fn portal(&self, a: NodeId, b: NodeId) -> Option<Portal> {
-        self.portals_of(a).find(|p| p.0 == b).map(|p| p.1)
+        // By index, not through `portals_of`: its (id, portal) pairs went through the stack
+        // in pieces whose reloads could not be forwarded from the stores, two fifths of a
+        // crowd's funnelling.
+        let (lo, hi) = (
+            self.first[a as usize] as usize,
+            self.first[a as usize + 1] as usize,
+        );
+        let k = self.edges[lo..hi].iter().position(|e| e.0 == b)?;
+        Some(self.portals[lo + k])
     }
 
     /// Width, height and terrain rule of the map underneath.
@@ -356,17 +377,12 @@ impl NavmeshSpace {
         gates: &mut Vec<([f64; 2], [f64; 2])>,
         out: &mut Vec<[f64; 2]>,
     ) {
-        // Each portal as (left, right) seen from the polygon it leaves, then the goal.
+        // Each portal as (left, right) seen from the polygon it leaves (its copy's order),
+        // then the goal.
         gates.clear();
         gates.push((start, start));
         for w in path.windows(2) {
-            let Some(p) = self.portal(w[0], w[1]) else {
-                continue;
-            };
-            let from = self.centre(w[0]);
-            if area2(from, p.a, p.b) <= 0.0 {
-                gates.push((p.b, p.a));
-            } else {
+            if let Some(p) = self.portal(w[0], w[1]) {
                 gates.push((p.a, p.b));
             }
         }
