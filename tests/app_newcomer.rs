@@ -432,16 +432,22 @@ fn a_second_instance_does_not_offer_the_first_ones_unsaved_work() {
     h1.get_by_label("Restore it");
     // A second window while the first runs: its own slot, no offer.
     let second = app_for("two-instances");
-    assert_ne!(second.recovery_file(), base);
+    let second_slot = second.recovery_file();
+    assert_ne!(second_slot, base);
+    assert!(second_slot.with_extension("lock").exists());
     let mut h2 = harness(second);
     h2.run();
     assert!(h2.query_by_label("Restore it").is_none());
-    // Once the first has closed, the next window takes its slot (and its work) again.
+    // Once the first has closed, the next window takes its slot (and its work) again. A window
+    // takes its lock file with it: tests and sessions leave none behind.
     drop(h1);
     drop(h2);
+    assert!(!base.with_extension("lock").exists());
+    assert!(!second_slot.with_extension("lock").exists());
     let third = app_for("two-instances");
     assert_eq!(third.recovery_file(), base);
     drop(third);
+    assert!(!base.with_extension("lock").exists());
     let _ = std::fs::remove_file(&base);
 }
 

@@ -264,7 +264,37 @@ impl PendingDialog {
 /// crashes: the operating system drops the lock).
 pub struct RecoverySlot {
     pub path: PathBuf,
-    _lock: Option<std::fs::File>,
+    lock: Option<std::fs::File>,
+}
+
+/// The lock file goes with the instance: otherwise every instance that ever ran (each test of
+/// the app's, with a slot of its own in the temporary folder) leaves one behind. Removed
+/// before the lock is let go, so an instance that opens it next either finds the lock held or,
+/// once it gets the lock, finds that the name no longer leads to its file
+/// ([`claim_recovery`] then tries again).
+impl Drop for RecoverySlot {
+    fn drop(&mut self) {
+        if self.lock.is_some() {
+            let _ = std::fs::remove_file(self.path.with_extension("lock"));
+        }
+    }
+}
+
+/// Whether `path` still names the open file `f` (on systems without inode numbers: assumed).
+fn still_named(f: &std::fs::File, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (f.metadata(), std::fs::metadata(path)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (f, path);
+        true
+    }
 }
 
 /// Claims the first free recovery slot next to `base` (`recovery.ron` → `recovery-1.ron` …).
@@ -281,25 +311,32 @@ pub fn claim_recovery(base: &Path) -> RecoverySlot {
             dir.join(format!("{stem}-{k}.ron"))
         };
         let lock_path = path.with_extension("lock");
-        let Ok(f) = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-        else {
-            // A folder we cannot write: recovery writes will fail and say so.
-            return RecoverySlot { path, _lock: None };
-        };
-        if f.try_lock().is_ok() {
-            return RecoverySlot {
-                path,
-                _lock: Some(f),
+        // A few tries: an owner exiting removes its lock file, and one this instance opened
+        // just before that is then locked under no name (see `Drop`).
+        for _ in 0..4 {
+            let Ok(f) = std::fs::OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .open(&lock_path)
+            else {
+                // A folder we cannot write: recovery writes will fail and say so.
+                return RecoverySlot { path, lock: None };
             };
+            if f.try_lock().is_err() {
+                break;
+            }
+            if still_named(&f, &lock_path) {
+                return RecoverySlot {
+                    path,
+                    lock: Some(f),
+                };
+            }
         }
     }
     RecoverySlot {
         path: dir.join(format!("{stem}-{}.ron", std::process::id())),
-        _lock: None,
+        lock: None,
     }
 }
 
