@@ -447,3 +447,39 @@ fn segmented_theta_star_equals_arrays() {
     }
     assert!(compared > 300, "only {compared}");
 }
+
+/// Theta* answers a check of a segment it already found blocked from memory: event for event
+/// (every check still traced, with its answer) the same search as walking each check again,
+/// on 200 random voxel worlds, with segments at their length and at one voxel.
+#[test]
+fn theta_star_remembering_blocked_segments_changes_nothing() {
+    use pathlab::search::{AnyAngleKind, Search, SearchState, SegmentCost, ThetaStar};
+    let mut rng = ChaCha8Rng::seed_from_u64(32);
+    let (mut compared, mut recalled) = (0, 0);
+    for world in 0..200 {
+        let Some((sp, q)) = random_world_and_query(&mut rng, world) else {
+            continue;
+        };
+        for cost in [SegmentCost::Length, SegmentCost::Unit] {
+            let mut walked = ThetaStar::yu_novitch(&sp, q, AnyAngleKind::Theta, cost);
+            walked.set_remember_blocked(false);
+            let mut kept = ThetaStar::yu_novitch(&sp, q, AnyAngleKind::Theta, cost);
+            let (mut a, mut b) = (Events(vec![]), Events(vec![]));
+            walked.run(&sp, &mut a);
+            kept.run(&sp, &mut b);
+            let bits =
+                |e: &pathlab::trace::Event| (e.kind, e.node, e.other, e.a.to_bits(), e.b.to_bits());
+            let first_diff = a.0.iter().zip(&b.0).position(|(x, y)| bits(x) != bits(y));
+            assert_eq!(first_diff, None, "world {world}, {cost:?}: events differ");
+            assert_eq!(a.0.len(), b.0.len(), "world {world}, {cost:?}");
+            assert_eq!(walked.cost(), kept.cost());
+            assert_eq!(walked.stats(), kept.stats(), "world {world}, {cost:?}");
+            assert_eq!(walked.recalled_checks(), 0);
+            recalled += kept.recalled_checks();
+            compared += 1;
+        }
+    }
+    assert!(compared > 300, "only {compared}");
+    // The memory answered checks: the comparison above compared something.
+    assert!(recalled > 1000, "only {recalled} checks recalled");
+}

@@ -66,6 +66,53 @@ pub struct ThetaStar {
     length: f64,
     /// Spaces above this many nodes keep state in segments (see `reset`).
     segmented_above: usize,
+    blocked: BlockedSegments,
+    /// Whether checks of segments already found blocked are answered from `blocked`.
+    remember_blocked: bool,
+    /// How many checks this query answered so.
+    recalled: u64,
+}
+
+/// Segments found blocked in the current query, in a small direct-mapped table: Theta*
+/// asks about the same blocked segment again whenever another node with the same parent
+/// reaches the same open neighbour (on Complex, 709,000 of its 1.03 million blocked checks
+/// were such repeats; none of the free ones were, as a free segment makes the parent the
+/// neighbour's). A pair is answered only when the table holds that very pair, so an answer
+/// is always one the walk gave; a pair pushed out is walked again.
+#[derive(Clone, Debug)]
+struct BlockedSegments(Box<[(NodeId, NodeId); BLOCKED_SLOTS]>);
+
+/// 32 KB: stays in the first-level cache beside the search's own working set.
+const BLOCKED_SLOTS: usize = 4096;
+
+impl Default for BlockedSegments {
+    fn default() -> Self {
+        BlockedSegments(Box::new([(NONE, NONE); BLOCKED_SLOTS]))
+    }
+}
+
+impl BlockedSegments {
+    #[inline(always)]
+    fn slot(a: NodeId, b: NodeId) -> usize {
+        let h = (a as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ (b as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        (h >> (64 - BLOCKED_SLOTS.trailing_zeros())) as usize
+    }
+
+    #[inline(always)]
+    fn knows(&self, a: NodeId, b: NodeId) -> bool {
+        self.0[Self::slot(a, b)] == (a, b)
+    }
+
+    #[inline(always)]
+    fn insert(&mut self, a: NodeId, b: NodeId) {
+        self.0[Self::slot(a, b)] = (a, b);
+    }
+
+    /// Forgets every pair (a new query may come with another space).
+    fn clear(&mut self) {
+        self.0.fill((NONE, NONE));
+    }
 }
 
 /// Euclidean distance between two nodes' positions.
@@ -152,6 +199,9 @@ impl ThetaStar {
             path: vec![],
             length: 0.0,
             segmented_above: super::best_first::SEGMENTED_ABOVE,
+            blocked: BlockedSegments::default(),
+            remember_blocked: true,
+            recalled: 0,
         };
         s.reset(space, query);
         s
@@ -161,6 +211,18 @@ impl ThetaStar {
     /// than `nodes` nodes (default 2²⁵; 0: always), so tests can compare both ways.
     pub fn set_segmented_above(&mut self, nodes: usize) {
         self.segmented_above = nodes;
+    }
+
+    /// Whether Theta* answers a check of a segment it already found blocked in this query
+    /// from memory (default) or walks it again, so tests can compare both ways.
+    pub fn set_remember_blocked(&mut self, on: bool) {
+        self.remember_blocked = on;
+    }
+
+    /// How many line-of-sight checks this query answered from memory (counted in
+    /// `los_checks` all the same).
+    pub fn recalled_checks(&self) -> u64 {
+        self.recalled
     }
 
     /// Theta* from registry parameters.
@@ -223,11 +285,25 @@ impl ThetaStar {
     ) -> bool {
         self.stats.los_checks += 1;
         let free = space.line_of_sight(a, b).unwrap_or(false);
+        if !free && !self.lazy && self.remember_blocked {
+            self.blocked.insert(a, b);
+        }
         if T::ENABLED {
             let v = if free { 1.0 } else { 0.0 };
             tracer.event(Event::new(EventKind::LineOfSight, b, a, v, 0.0));
         }
         free
+    }
+
+    /// A check of a segment already found blocked in this query ([`BlockedSegments`]):
+    /// counted and traced as the check the algorithm makes, so counts and traces are those of
+    /// the search that walks every check.
+    fn known_blocked<T: Tracer>(&mut self, a: NodeId, b: NodeId, tracer: &mut T) {
+        self.stats.los_checks += 1;
+        self.recalled += 1;
+        if T::ENABLED {
+            tracer.event(Event::new(EventKind::LineOfSight, b, a, 0.0, 0.0));
+        }
     }
 
     /// Lazy Theta*'s SETVERTEX: when the assumed segment from `s`'s parent is blocked, `s`
@@ -279,6 +355,8 @@ impl<S: Space> Search<S> for ThetaStar {
             self.nodes.reset(space.num_nodes());
         }
         self.heap.clear();
+        self.blocked.clear();
+        self.recalled = 0;
         self.stats = Stats::default();
         self.path.clear();
         self.length = 0.0;
@@ -451,6 +529,9 @@ impl ThetaStar {
                         // Neither path 2 nor path 1 betters m: whatever the segment, nothing
                         // changes.
                         continue;
+                    } else if self.remember_blocked && self.blocked.knows(parent, m) {
+                        self.known_blocked(parent, m, tracer);
+                        (path1, s)
                     } else if self.los(space, parent, m, tracer) {
                         (path2, parent)
                     } else {
