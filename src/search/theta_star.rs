@@ -67,7 +67,9 @@ pub struct ThetaStar {
     /// Spaces above this many nodes keep state in segments (see `reset`).
     segmented_above: usize,
     blocked: BlockedSegments,
-    /// Whether checks of segments already found blocked are answered from `blocked`.
+    /// Whether segments found blocked go into `blocked`: Theta*'s, not Lazy Theta*'s, which
+    /// never asks one again (nothing is answered from an empty table, so the neighbour loop
+    /// needs no test of its own).
     remember_blocked: bool,
     /// How many checks this query answered so.
     recalled: u64,
@@ -200,7 +202,7 @@ impl ThetaStar {
             length: 0.0,
             segmented_above: super::best_first::SEGMENTED_ABOVE,
             blocked: BlockedSegments::default(),
-            remember_blocked: true,
+            remember_blocked: !lazy,
             recalled: 0,
         };
         s.reset(space, query);
@@ -216,7 +218,7 @@ impl ThetaStar {
     /// Whether Theta* answers a check of a segment it already found blocked in this query
     /// from memory (default) or walks it again, so tests can compare both ways.
     pub fn set_remember_blocked(&mut self, on: bool) {
-        self.remember_blocked = on;
+        self.remember_blocked = on && !self.lazy;
     }
 
     /// How many line-of-sight checks this query answered from memory (counted in
@@ -285,7 +287,7 @@ impl ThetaStar {
     ) -> bool {
         self.stats.los_checks += 1;
         let free = space.line_of_sight(a, b).unwrap_or(false);
-        if !free && !self.lazy && self.remember_blocked {
+        if !free && self.remember_blocked {
             self.blocked.insert(a, b);
         }
         if T::ENABLED {
@@ -529,7 +531,7 @@ impl ThetaStar {
                         // Neither path 2 nor path 1 betters m: whatever the segment, nothing
                         // changes.
                         continue;
-                    } else if self.remember_blocked && self.blocked.knows(parent, m) {
+                    } else if self.blocked.knows(parent, m) {
                         self.known_blocked(parent, m, tracer);
                         (path1, s)
                     } else if self.los(space, parent, m, tracer) {
