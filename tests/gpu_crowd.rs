@@ -12,10 +12,20 @@ use pathlab::gpu::Gpu;
 use pathlab::map::io::read_map;
 use pathlab::space::GridSpace;
 use std::path::PathBuf;
+use std::sync::{Mutex, MutexGuard};
 
-fn gpu() -> Option<Gpu> {
+/// One GPU test at a time. With two of lavapipe's devices at work in one process (this file's
+/// tests run on the harness's threads), a kernel was seen to run for most of an hour on one
+/// thread where alone it took two seconds (an_agent_cut_short_… beside a_gpu_batch_stops_…).
+/// The tests here take their turns; the rest of the suite still runs beside them.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// The adapter, and this test's turn at it (held until the test ends).
+fn gpu() -> Option<(Gpu, MutexGuard<'static, ()>)> {
+    // A test that failed while holding the lock poisons it; the next one may still run.
+    let turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     match Gpu::new() {
-        Ok(g) => Some(g),
+        Ok(g) => Some((g, turn)),
         Err(e) => {
             assert!(
                 std::env::var_os("CI").is_none(),
@@ -46,7 +56,7 @@ fn mapf(name: &str) -> GridSpace {
 
 #[test]
 fn gpu_flow_fields_equal_their_twin_on_10000_agents_over_three_maps() {
-    let Some(gpu) = gpu() else { return };
+    let Some((gpu, _turn)) = gpu() else { return };
     eprintln!("adapter: {}", gpu.adapter);
     let kernels = FlowKernels::new(&gpu);
     let mut agents = 0;
@@ -92,7 +102,7 @@ fn gpu_flow_fields_equal_their_twin_on_10000_agents_over_three_maps() {
 
 #[test]
 fn gpu_astar_equals_its_twin_on_10000_agents_over_three_maps() {
-    let Some(gpu) = gpu() else { return };
+    let Some((gpu, _turn)) = gpu() else { return };
     let kernel = AstarKernel::new(&gpu);
     let mut agents = 0;
     for (name, n) in [
@@ -127,7 +137,7 @@ fn gpu_ma_hna_star_with_pccp_equals_its_twin_on_10000_agents_over_three_maps() {
     use pathlab::crowd::twin_hna::{hna_batch, HnaGraph};
     use pathlab::crowd::{plan, Method, World};
     use pathlab::gpu::hna::{HnaKernel, SLOTS};
-    let Some(gpu) = gpu() else { return };
+    let Some((gpu, _turn)) = gpu() else { return };
     let kernel = HnaKernel::new(&gpu);
     let mut agents = 0;
     for (name, n) in [
@@ -182,7 +192,7 @@ fn gpu_plans_equal_their_twins_on_512_and_1024_maps_for_astar_and_pccp() {
     use pathlab::crowd::{plan as cpu_plan, Method, World};
     use pathlab::gpu::crowd::plan;
     use pathlab::map::io::read_scen;
-    let Some(gpu) = gpu() else { return };
+    let Some((gpu, _turn)) = gpu() else { return };
     drop(gpu);
     for (family, name, scen) in [
         ("bg512", "AR0011SR.map", false),
@@ -257,7 +267,7 @@ fn gpu_plans_equal_their_twins_on_512_and_1024_maps_for_astar_and_pccp() {
 /// driver cuts say so (status 4); no agent has an answer other than its twin's.
 #[test]
 fn an_agent_cut_short_by_the_driver_says_so_and_never_answers_otherwise() {
-    let Some(gpu) = gpu() else { return };
+    let Some((gpu, _turn)) = gpu() else { return };
     let space = GridSpace::octile(
         &read_map(&grid_path("bg512", "AR0011SR.map")).unwrap_or_else(|e| panic!("{e}")),
     );
@@ -290,7 +300,7 @@ fn a_gpu_batch_stops_at_the_first_dispatch_after_cancel() {
     use pathlab::crowd::{Method, World};
     use pathlab::gpu::crowd::{plan, GpuError};
     use std::sync::atomic::{AtomicUsize, Ordering};
-    let Some(gpu) = gpu() else { return };
+    let Some((gpu, _turn)) = gpu() else { return };
     drop(gpu);
     let map = read_map(&grid_path("bg512", "AR0011SR.map")).unwrap_or_else(|e| panic!("{e}"));
     let world = World::new(&map, &Method::ALL, 10, 2, &|_, _| {}).unwrap();
@@ -318,7 +328,7 @@ fn a_gpu_batch_stops_at_the_first_dispatch_after_cancel() {
 fn a_2100_square_open_map_plans_or_is_refused_in_one_line() {
     use pathlab::crowd::{Method, World};
     use pathlab::gpu::crowd::{plan, GpuError};
-    let Some(gpu) = gpu() else { return };
+    let Some((gpu, _turn)) = gpu() else { return };
     let limit = gpu.binding_limit();
     drop(gpu);
     let map = pathlab::map::Grid::new(2100, 2100, pathlab::map::Cell::FREE);
@@ -350,7 +360,7 @@ fn gpu_and_twins_agree_with_astar_on_maps_one_cell_wide() {
     use pathlab::crowd::{Method, World};
     use pathlab::gpu::crowd::plan;
     use pathlab::map::{Cell, Grid};
-    let Some(gpu) = gpu() else { return };
+    let Some((gpu, _turn)) = gpu() else { return };
     drop(gpu);
     for (w, h) in [(1, 40), (40, 1), (2, 30)] {
         let map = Grid::new(w, h, Cell::FREE);

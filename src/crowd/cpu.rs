@@ -72,8 +72,7 @@ pub fn plan(
     let units: Vec<Vec<u32>> = match method {
         // One unit per goal: its field is built once and every agent going there follows it.
         Method::Flow => twin::by_goal(batch).into_iter().map(|(_, a)| a).collect(),
-        _ => (0..n as u32)
-            .collect::<Vec<_>>()
+        _ => near_first(world, batch)
             .chunks(CHUNK)
             .map(|c| c.to_vec())
             .collect(),
@@ -168,6 +167,39 @@ pub fn plan(
         ms: t0.elapsed().as_secs_f64() * 1000.0,
         threads: rayon::current_num_threads(),
     }))
+}
+
+/// The batch's agents in an order where consecutive ones start near each other and go near
+/// each other: along a Morton curve through (start x, start y, goal x, goal y). A worker then
+/// finds the cells, table rows and polygons the previous agent touched still in its caches;
+/// in the order given, each agent's path read and counted cells all over the map (the
+/// traffic counts' loads missed the caches on a seventh of a PCCP batch). Only the order of
+/// work changes: each agent's result is stored under its own index and counts are sums.
+fn near_first(world: &World, batch: &Batch) -> Vec<u32> {
+    let grid = &world.grid;
+    let mut keyed: Vec<(u64, u32)> = batch
+        .agents
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            let (sx, sy) = grid.xy(a.start);
+            let (gx, gy) = grid.xy(a.goal);
+            (morton4([sx, sy, gx, gy]), i as u32)
+        })
+        .collect();
+    keyed.sort_unstable();
+    keyed.into_iter().map(|(_, i)| i).collect()
+}
+
+/// The four coordinates' low 16 bits interleaved, the highest bits first.
+fn morton4(v: [u32; 4]) -> u64 {
+    let mut key = 0u64;
+    for bit in (0..16).rev() {
+        for c in v {
+            key = (key << 1) | ((c >> bit) & 1) as u64;
+        }
+    }
+    key
 }
 
 /// Every non-zero cell of each labelled outcome, as CSV:

@@ -68,7 +68,7 @@ pub fn walk_cells(
     polygons: &[NodeId],
     agent: Agent,
     scratch: &mut Scratch,
-    mut emit: impl FnMut(NodeId),
+    emit: impl FnMut(NodeId),
 ) -> f64 {
     let centre = |c: NodeId| {
         let (x, y) = grid.xy(c);
@@ -82,6 +82,16 @@ pub fn walk_cells(
         &mut scratch.gates,
         line,
     );
+    walk_line(grid, line, agent.start, emit);
+    line.windows(2)
+        .map(|w| ((w[1][0] - w[0][0]).powi(2) + (w[1][1] - w[0][1]).powi(2)).sqrt())
+        .sum()
+}
+
+/// The cells of the polyline `line` on `grid`, handed to `emit` as [`walk_cells`] says (the
+/// cell `start` alone when the line has no length): each segment's by the rules `cells` (the
+/// tests' reference) sets out, a cell the segment before ended on not handed twice.
+fn walk_line(grid: &GridSpace, line: &[[f64; 2]], start: NodeId, mut emit: impl FnMut(NodeId)) {
     let open = |x: i64, y: i64| {
         x >= 0
             && y >= 0
@@ -91,8 +101,10 @@ pub fn walk_cells(
     };
     let mut last = None;
     let mut from = None;
+    let width = grid.width() as isize;
     for w in line.windows(2) {
-        cells(w[0], w[1], from, open, |x, y| {
+        let came_from = from;
+        let mut emit_xy = |x: i64, y: i64| {
             from = Some((x, y));
             if let Some(c) = grid.node(x as u32, y as u32) {
                 if last != Some(c) {
@@ -100,15 +112,36 @@ pub fn walk_cells(
                     last = Some(c);
                 }
             }
-        });
+        };
+        let Some(head) = head(w[0], w[1], came_from, open, &mut emit_xy) else {
+            continue;
+        };
+        let c = head.cell;
+        match Lattice::of(w[0], w[1], head.next) {
+            // On the map (as every cell after a first piece on it is: a piece of positive
+            // length of a segment on no axis lies inside the map's rectangle), the rest steps
+            // by index: one add a cell and no test of bounds or of the cell before, which the
+            // (x, y) walk's closure did for every cell (a tight loop, one pass per cell of
+            // every agent's path, whose state then fits in registers).
+            Some(l) => match grid.node(c.0 as u32, c.1 as u32) {
+                Some(at) => {
+                    let delta = [head.sign[0] as isize, head.sign[1] as isize * width];
+                    let end = l.step_index(at as isize, delta, |i| emit(i as NodeId));
+                    let end = end as NodeId;
+                    let (x, y) = grid.xy(end);
+                    from = Some((x as i64, y as i64));
+                    last = Some(end);
+                }
+                // A first piece off the map, which a line inside it never has.
+                None => l.step(c, head.sign, emit_xy),
+            },
+            None => step_float(head.next, head.step, head.merge, c, head.sign, emit_xy),
+        }
     }
     if last.is_none() {
         // Start and goal on one cell: the agent stands there, as on the grid.
-        emit(agent.start);
+        emit(start);
     }
-    line.windows(2)
-        .map(|w| ((w[1][0] - w[0][0]).powi(2) + (w[1][1] - w[0][1]).powi(2)).sqrt())
-        .sum()
 }
 
 /// Calls `f(x, y)` for each cell along the segment from `a` to `b` (cell (x, y) being the
@@ -124,6 +157,10 @@ pub fn walk_cells(
 /// corner only grazed counts for nothing, and the work is one step per cell crossed. (Sampling
 /// every quarter cell took eight times the rest of a PCCP batch, and missed cells a line cuts
 /// across near their corner.)
+///
+/// [`walk_line`] walks a polyline's segments by these rules; this segment-by-segment form is
+/// the tests' reference.
+#[cfg(test)]
 pub fn cells(
     a: [f64; 2],
     b: [f64; 2],
@@ -136,6 +173,7 @@ pub fn cells(
 
 /// [`cells`], stepping in integers on the half-cell lattice when `LATTICE` (the float loop
 /// alone otherwise, which the tests hold it to).
+#[cfg(test)]
 fn cells_by<const LATTICE: bool>(
     a: [f64; 2],
     b: [f64; 2],
@@ -143,12 +181,47 @@ fn cells_by<const LATTICE: bool>(
     open: impl Fn(i64, i64) -> bool,
     mut f: impl FnMut(i64, i64),
 ) {
+    let Some(h) = head(a, b, from, open, &mut f) else {
+        return;
+    };
+    // The rest of a segment that is not parallel to an axis, by stepping alone: every piece
+    // after a crossing is a new cell (a hot loop: one pass per cell of every agent's path).
+    match Lattice::of(a, b, h.next).filter(|_| LATTICE) {
+        Some(l) => l.step(h.cell, h.sign, f),
+        None => step_float(h.next, h.step, h.merge, h.cell, h.sign, f),
+    }
+}
+
+/// Where [`head`] leaves a segment that is not parallel to an axis: the first piece's cell,
+/// already handed on, and the state the stepping goes on from.
+struct Head {
+    cell: (i64, i64),
+    sign: [i64; 2],
+    /// Per axis, the parameter t of the next grid line crossed.
+    next: [f64; 2],
+    /// Per axis, the step in t between lines.
+    step: [f64; 2],
+    /// Crossings closer than this in t are one.
+    merge: f64,
+}
+
+/// The start of [`cells`]: the cell at `a`, then the pieces up to the first one's cell on a
+/// segment that is not parallel to an axis (whose stepping the caller goes on with), or every
+/// piece of one that is (then `None`, as for a segment without length).
+#[inline(always)]
+fn head(
+    a: [f64; 2],
+    b: [f64; 2],
+    from: Option<(i64, i64)>,
+    open: impl Fn(i64, i64) -> bool,
+    f: &mut impl FnMut(i64, i64),
+) -> Option<Head> {
     let d = [b[0] - a[0], b[1] - a[1]];
     let len = (d[0] * d[0] + d[1] * d[1]).sqrt();
     let mut last = cell_at(a, from, &open);
     f(last.0, last.1);
     if len < EPS {
-        return;
+        return None;
     }
     // Per axis: the parameter t of the next grid line crossed, and the step in t between lines
     // (never, along an axis the segment does not move on). A line within EPS of the start
@@ -167,7 +240,6 @@ fn cells_by<const LATTICE: bool>(
         };
         next[i] = (line - a[i]) / d[i];
     }
-    // Crossings closer than this in t are one.
     let merge = EPS / len;
     // A piece can lie along a grid line only when the segment is parallel to an axis: there
     // each piece goes to the cell at its midpoint. On any other segment only the first piece
@@ -175,8 +247,7 @@ fn cells_by<const LATTICE: bool>(
     let parallel = next[0] == f64::INFINITY || next[1] == f64::INFINITY;
     let sign = [d[0].signum() as i64, d[1].signum() as i64];
     let mut t = 0.0;
-    // The first piece's cell, on a segment that is not parallel.
-    let c = loop {
+    loop {
         let cut = next[0].min(next[1]).min(1.0);
         if cut - t > merge {
             let m = 0.5 * (t + cut);
@@ -187,11 +258,17 @@ fn cells_by<const LATTICE: bool>(
                 last = c;
             }
             if !parallel {
-                break c;
+                return Some(Head {
+                    cell: c,
+                    sign,
+                    next,
+                    step,
+                    merge,
+                });
             }
         }
         if cut >= 1.0 - merge {
-            return;
+            return None;
         }
         t = cut;
         for i in 0..2 {
@@ -199,12 +276,6 @@ fn cells_by<const LATTICE: bool>(
                 next[i] += step[i];
             }
         }
-    };
-    // The rest of a segment that is not parallel to an axis, by stepping alone: every piece
-    // after a crossing is a new cell (a hot loop: one pass per cell of every agent's path).
-    match Lattice::of(a, b, next).filter(|_| LATTICE) {
-        Some(l) => l.step(c, sign, f),
-        None => step_float(next, step, merge, c, sign, f),
     }
 }
 
@@ -302,6 +373,23 @@ impl Lattice {
             f(c.0, c.1);
             cut = self.next[0].min(self.next[1]);
         }
+    }
+
+    /// [`Lattice::step`] by index: from cell index `at`, moving `delta[axis]` for each
+    /// crossing of that axis's lines; returns the last cell's index.
+    #[inline(always)]
+    fn step_index(mut self, mut at: isize, delta: [isize; 2], mut f: impl FnMut(isize)) -> isize {
+        let mut cut = self.next[0].min(self.next[1]);
+        while cut < self.end {
+            let x = self.next[0] == cut;
+            let y = self.next[1] == cut;
+            self.next[0] += x as i64 * self.step[0];
+            self.next[1] += y as i64 * self.step[1];
+            at += x as isize * delta[0] + y as isize * delta[1];
+            f(at);
+            cut = self.next[0].min(self.next[1]);
+        }
+        at
     }
 }
 
@@ -421,5 +509,59 @@ mod tests {
                 .count();
         }
         assert!(corners > 1000, "segments pass through corners: {corners}");
+    }
+
+    /// A polyline walked as the counting does (the first piece of each segment by its rules,
+    /// the rest by index) gives the cells of its segments walked one by one in floats, on
+    /// random maps with walls, through corners and along the map's edges.
+    #[test]
+    fn walking_by_index_gives_each_segments_float_cells() {
+        use crate::map::Generator;
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+        let (mut walked, mut reference) = (vec![], vec![]);
+        let mut cells_seen = 0;
+        for k in 0..400 {
+            let (w, h) = (rng.random_range(1..40), rng.random_range(1..40));
+            let map = Generator::RandomBlocks { density: 0.2 }.generate(w, h, k);
+            let grid = GridSpace::octile(&map);
+            let open = |x: i64, y: i64| {
+                x >= 0
+                    && y >= 0
+                    && grid
+                        .node(x as u32, y as u32)
+                        .is_some_and(|c| grid.is_passable(c))
+            };
+            // Points on the half-cell lattice, the map's edges included.
+            let n = rng.random_range(1..6);
+            let mut point = || {
+                [
+                    rng.random_range(0..=2 * w) as f64 * 0.5,
+                    rng.random_range(0..=2 * h) as f64 * 0.5,
+                ]
+            };
+            let line: Vec<[f64; 2]> = (0..n).map(|_| point()).collect();
+            walked.clear();
+            walk_line(&grid, &line, 0, |c| walked.push(c));
+            reference.clear();
+            let (mut from, mut last) = (None, None);
+            for s in line.windows(2) {
+                cells_by::<false>(s[0], s[1], from, open, |x, y| {
+                    from = Some((x, y));
+                    if let Some(c) = grid.node(x as u32, y as u32) {
+                        if last != Some(c) {
+                            reference.push(c);
+                            last = Some(c);
+                        }
+                    }
+                });
+            }
+            if last.is_none() {
+                reference.push(0);
+            }
+            assert_eq!(walked, reference, "{w} x {h}, line {line:?}");
+            cells_seen += walked.len();
+        }
+        assert!(cells_seen > 5000, "the lines cross cells: {cells_seen}");
     }
 }

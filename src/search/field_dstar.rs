@@ -63,6 +63,9 @@ pub struct FieldDStar {
     stats: Stats,
     /// The start cell's centre, which h measures from.
     start_centre: (f64, f64),
+    /// n / √2 for every n up to the map's longer side and one: h's second part, read rather
+    /// than divided (see [`FieldDStar::h`]).
+    over_sqrt2: Vec<f64>,
     /// The start's cost by interpolation over its cell's corners (∞ until one is reached).
     start_value: f64,
     /// The path drawn: points in cell units (cell (x, y) spans x..x+1, y..y+1).
@@ -109,6 +112,7 @@ impl FieldDStar {
             stats: Stats::default(),
             start_value: INF,
             start_centre: (0.0, 0.0),
+            over_sqrt2: vec![],
             points: vec![],
             cells: vec![],
             cell_g: vec![],
@@ -202,11 +206,17 @@ impl FieldDStar {
     /// too; this norm is the largest that does, up to 8% above it between the axes and the
     /// diagonals, and never above the straight line (so still admissible). On den520d it
     /// expands 6% fewer corners than the line over √2.
+    ///
+    /// A corner's offsets from the start's centre are odd multiples of a half, so `hi − lo` is
+    /// a whole number, and its quotient by √2 is read from a table (the very same division,
+    /// done once per map size; a division on every queued corner was a twentieth of the
+    /// search).
+    #[inline]
     fn h(&self, (x, y): (i64, i64)) -> f64 {
         let (sx, sy) = self.start_centre;
         let (dx, dy) = ((x as f64 - sx).abs(), (y as f64 - sy).abs());
         let (lo, hi) = (dx.min(dy), dx.max(dy));
-        self.min_cost * (lo + (hi - lo) / SQRT_2)
+        self.min_cost * (lo + self.over_sqrt2[(hi - lo) as usize])
     }
 
     /// Centre of cell node `n`, in cell units.
@@ -251,6 +261,10 @@ impl Search<GridSpace> for FieldDStar {
         self.w = space.width() as i64;
         self.h = space.height() as i64;
         self.start_centre = self.centre(query.start);
+        let longest = (self.w.max(self.h) + 2) as usize;
+        if self.over_sqrt2.len() != longest {
+            self.over_sqrt2 = (0..longest).map(|n| n as f64 / SQRT_2).collect();
+        }
         let class = space.class_of(query.start);
         let want = (space.revision(), class, self.w, self.h);
         // Revision 0 promises nothing: build every time.
