@@ -92,13 +92,7 @@ pub fn walk_cells(
 /// cell `start` alone when the line has no length): each segment's by the rules `cells` (the
 /// tests' reference) sets out, a cell the segment before ended on not handed twice.
 fn walk_line(grid: &GridSpace, line: &[[f64; 2]], start: NodeId, mut emit: impl FnMut(NodeId)) {
-    let open = |x: i64, y: i64| {
-        x >= 0
-            && y >= 0
-            && grid
-                .node(x as u32, y as u32)
-                .is_some_and(|c| grid.is_passable(c))
-    };
+    let open = |x, y| is_open(grid, x, y);
     let mut last = None;
     let mut from = None;
     let width = grid.width() as isize;
@@ -142,6 +136,15 @@ fn walk_line(grid: &GridSpace, line: &[[f64; 2]], start: NodeId, mut emit: impl 
         // Start and goal on one cell: the agent stands there, as on the grid.
         emit(start);
     }
+}
+
+/// Whether cell (x, y) lies on `grid` and is open: where a point on a cell boundary may go.
+fn is_open(grid: &GridSpace, x: i64, y: i64) -> bool {
+    x >= 0
+        && y >= 0
+        && grid
+            .node(x as u32, y as u32)
+            .is_some_and(|c| grid.is_passable(c))
 }
 
 /// Calls `f(x, y)` for each cell along the segment from `a` to `b` (cell (x, y) being the
@@ -525,13 +528,7 @@ mod tests {
             let (w, h) = (rng.random_range(1..40), rng.random_range(1..40));
             let map = Generator::RandomBlocks { density: 0.2 }.generate(w, h, k);
             let grid = GridSpace::octile(&map);
-            let open = |x: i64, y: i64| {
-                x >= 0
-                    && y >= 0
-                    && grid
-                        .node(x as u32, y as u32)
-                        .is_some_and(|c| grid.is_passable(c))
-            };
+            let open = |x, y| is_open(&grid, x, y);
             // Points on the half-cell lattice, the map's edges included.
             let n = rng.random_range(1..6);
             let mut point = || {
