@@ -18,7 +18,7 @@
 //! grid's move rule forbids squeezing between them), and cells of another terrain class than
 //! the start's are blocked (the class rule: a path never changes class).
 
-use super::field_dstar_grid::{compute_cost, CornerGrid, RING, USABLE};
+use super::field_dstar_grid::{compute_cost, least, CornerGrid, RING, USABLE};
 use super::field_dstar_heap::CornerHeap;
 use super::params::{ParamSpec, Params};
 use super::{NodeId, Query, Search, SearchState, Stats, Status};
@@ -49,8 +49,9 @@ pub struct FieldDStar {
     /// Each corner's rhs: infinite until the corner is reached; [`NO_VALUE`] where the corner
     /// may hold none.
     rhs: Vec<f64>,
-    /// The neighbour whose expansion last lowered a corner's rhs (its parent in the trace).
-    /// Never set back: it is read only for a corner expanded, whose rhs this query lowered.
+    /// The neighbour whose expansion last lowered a corner's rhs (its parent in the trace),
+    /// kept only while traced. Never set back: it is read only for a corner expanded, whose
+    /// rhs this query lowered.
     via: Vec<u32>,
     /// The corners this query gave a value, set back to infinite by the next reset: a query
     /// costs what it touches, not the map's size, and reads need no stamp test (stamps were
@@ -63,6 +64,8 @@ pub struct FieldDStar {
     stats: Stats,
     /// The start cell's centre, which h measures from.
     start_centre: (f64, f64),
+    /// The start cell: its centre less a half on each axis.
+    start_cell: (i64, i64),
     /// n / √2 for every n up to the map's longer side and one: h's second part, read rather
     /// than divided (see [`FieldDStar::h`]).
     over_sqrt2: Vec<f64>,
@@ -112,6 +115,7 @@ impl FieldDStar {
             stats: Stats::default(),
             start_value: INF,
             start_centre: (0.0, 0.0),
+            start_cell: (0, 0),
             over_sqrt2: vec![],
             points: vec![],
             cells: vec![],
@@ -134,16 +138,6 @@ impl FieldDStar {
     #[inline]
     pub(super) fn g_at(&self, k: usize) -> f64 {
         self.g[k]
-    }
-
-    /// Lowers corner `k`'s rhs to `v`, reached from `via`.
-    #[inline]
-    fn lower(&mut self, k: usize, v: f64, via: u32) {
-        if self.rhs[k] == INF {
-            self.touched.push(k as u32);
-        }
-        self.rhs[k] = v;
-        self.via[k] = via;
     }
 
     /// The drawn path's points, in cell units, once found.
@@ -213,10 +207,12 @@ impl FieldDStar {
     /// search).
     #[inline]
     fn h(&self, (x, y): (i64, i64)) -> f64 {
-        let (sx, sy) = self.start_centre;
-        let (dx, dy) = ((x as f64 - sx).abs(), (y as f64 - sy).abs());
+        // Twice the offsets, in integers: odd, and exact (no conversion of x to a float
+        // and back to an index on every queued corner).
+        let (sx, sy) = self.start_cell;
+        let (dx, dy) = ((2 * (x - sx) - 1).abs(), (2 * (y - sy) - 1).abs());
         let (lo, hi) = (dx.min(dy), dx.max(dy));
-        self.min_cost * (lo + self.over_sqrt2[(hi - lo) as usize])
+        self.min_cost * (lo as f64 * 0.5 + self.over_sqrt2[((hi - lo) / 2) as usize])
     }
 
     /// Centre of cell node `n`, in cell units.
@@ -225,13 +221,27 @@ impl FieldDStar {
         ((n % self.w) as f64 + 0.5, (n / self.w) as f64 + 0.5)
     }
 
-    /// Queues corner `k`, at `xy`, under its rhs.
-    fn push<T: Tracer>(&mut self, k: usize, xy: (i64, i64), from: u32, tracer: &mut T) {
-        let rhs = self.rhs[k];
-        let key = rhs + self.h(xy);
-        let queued = self.heap.push(bits(key), bits(rhs), k as u32);
+    /// Lowers corner `k`, at `xy`, to `v`, reached from `from`, and queues it (or moves its
+    /// entry) under that value. `old_g` is its g, which the caller has at hand: a reload from
+    /// the far array would be a load on every lowering.
+    #[inline]
+    fn lower<T: Tracer>(
+        &mut self,
+        k: usize,
+        xy: (i64, i64),
+        v: f64,
+        from: u32,
+        old_g: f64,
+        tracer: &mut T,
+    ) {
+        if self.rhs[k] == INF {
+            self.touched.push(k as u32);
+        }
+        self.rhs[k] = v;
+        let key = v + self.h(xy);
+        let queued = self.heap.push(bits(key), bits(v), k as u32);
         self.stats.generated += 1;
-        let kind = if self.g[k] < INF {
+        let kind = if old_g < INF {
             self.stats.reopened += 1;
             EventKind::Reopen
         } else if queued {
@@ -244,7 +254,10 @@ impl FieldDStar {
             self.open_count += 1;
         }
         if T::ENABLED {
-            tracer.event(Event::new(kind, self.id(k), from, rhs, key));
+            // Only the trace reads a corner's parent: an untraced search keeps no store to a
+            // third far array on every lowering.
+            self.via[k] = from;
+            tracer.event(Event::new(kind, self.id(k), from, v, key));
         }
     }
 
@@ -261,6 +274,7 @@ impl Search<GridSpace> for FieldDStar {
         self.w = space.width() as i64;
         self.h = space.height() as i64;
         self.start_centre = self.centre(query.start);
+        self.start_cell = (query.start as i64 % self.w, query.start as i64 / self.w);
         let longest = (self.w.max(self.h) + 2) as usize;
         if self.over_sqrt2.len() != longest {
             self.over_sqrt2 = (0..longest).map(|n| n as f64 / SQRT_2).collect();
@@ -341,8 +355,8 @@ impl Search<GridSpace> for FieldDStar {
                     // Pinched between two diagonally blocked cells.
                     continue;
                 }
-                self.lower(k, c * SQRT_2 / 2.0, goal);
-                self.push(k, (cx, cy), goal, tracer);
+                let old_g = self.g[k];
+                self.lower(k, (cx, cy), c * SQRT_2 / 2.0, goal, old_g, tracer);
             }
             self.stats.max_open = self.open_count;
             return Status::Running;
@@ -383,7 +397,7 @@ impl Search<GridSpace> for FieldDStar {
         let mut floor = g;
         for (o, rg) in ring_g.iter_mut().enumerate() {
             *rg = self.g_at((k as isize + self.grid.ring[o]) as usize);
-            floor = floor.min(*rg);
+            floor = least(floor, *rg);
         }
         let floor = floor + self.min_cost;
         // First every neighbour's new value (reads only, so the grid's arrays stay in
@@ -393,14 +407,12 @@ impl Search<GridSpace> for FieldDStar {
             let v = lowered[i];
             if v < INF {
                 let ks = (k as isize + self.grid.ring[i]) as usize;
-                let s = (x + dx, y + dy);
-                self.lower(ks, v, id);
-                self.push(ks, s, id, tracer);
+                self.lower(ks, (x + dx, y + dy), v, id, ring_g[i], tracer);
             }
         }
         self.stats.max_open = self.stats.max_open.max(self.open_count);
         // The start cell's corners: (x, y) of the start's centre less a half.
-        let (sx, sy) = (self.start_centre.0 as i64, self.start_centre.1 as i64);
+        let (sx, sy) = self.start_cell;
         if (x - sx == 0 || x - sx == 1) && (y - sy == 0 || y - sy == 1) {
             self.refresh_start();
         }
@@ -452,12 +464,12 @@ impl FieldDStar {
             let mut v = INF;
             for p in &grid.pairs[i] {
                 let go = ring_g[p.other];
-                if g.min(go) + min_cost >= threshold {
+                if least(g, go) + min_cost >= threshold {
                     continue;
                 }
                 let (c, bc) = (cost[(cell + p.c) as usize], cost[(cell + p.b) as usize]);
                 let (g1, g2) = if p.k_is_s1 { (g, go) } else { (go, g) };
-                v = v.min(compute_cost(c, bc, g1, g2));
+                v = least(v, compute_cost(c, bc, g1, g2));
             }
             if v < threshold {
                 *v_out = v;
