@@ -238,7 +238,7 @@ fn unsaved_edits_survive_in_the_recovery_file() {
 /// A file as the window system hands it over on drop.
 #[test]
 fn a_dropped_map_file_opens() {
-    let dir = std::env::temp_dir().join(format!("pathlab-drop-{}", std::process::id()));
+    let dir = crate::support::scratch_root().join("pathlab-drop");
     std::fs::create_dir_all(&dir).unwrap();
     let map = dir.join("drop.map");
     let grid = pathlab::map::Generator::Maze { corridor: 1 }.generate(21, 15, 3);
@@ -300,10 +300,7 @@ fn four_moves_change_the_search_and_the_project_keeps_them() {
     assert_eq!(h.state().cursor() as u64, a.stats().expanded);
 
     // Saved as a project and opened in a new session, the map searches with 4 moves again.
-    let file = std::env::temp_dir().join(format!(
-        "pathlab-test-{}-moves-project.ron",
-        std::process::id()
-    ));
+    let file = crate::support::scratch_root().join("pathlab-test-moves-project.ron");
     h.state_mut().apply(Command::SaveTo(file.clone()));
     h.run();
     h.get_by_label_contains("Saved");

@@ -22,7 +22,7 @@ use std::path::PathBuf;
 /// A Mäntysalo 2024 room map as pointy hexes (one cell apart), saved as a project with start
 /// and goal far apart in its largest part.
 fn hex_project(test: &str) -> (PathBuf, HexWorld) {
-    let dir = std::env::temp_dir().join(format!("pathlab-gps-{}-{test}", std::process::id()));
+    let dir = crate::support::scratch_root().join(format!("pathlab-gps-{test}"));
     std::fs::create_dir_all(&dir).unwrap();
     let square = DynamicMap::generate(MapKind::Room, 48, 2).initial_grid();
     let o = HexOrientation::Pointy;

@@ -360,7 +360,7 @@ fn the_examples_open_from_the_file_menu() {
 /// refuse, search with A* and say so.
 #[test]
 fn opening_another_world_rebuilds_every_view() {
-    let dir = std::env::temp_dir().join(format!("pathlab-worlds-{}", std::process::id()));
+    let dir = crate::support::scratch_root().join("pathlab-worlds");
     std::fs::create_dir_all(&dir).unwrap();
     let mut h = harness(app_for("worlds"));
     h.run();

@@ -10,7 +10,7 @@ use pathlab::space::{GridSpace, Heuristic, Space};
 use pathlab::trace::NullTracer;
 
 fn temp_dir(test: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("pathlab-hostile-{}-{test}", std::process::id()));
+    let d = crate::support::scratch_root().join(format!("pathlab-hostile-{test}"));
     std::fs::create_dir_all(&d).unwrap();
     d
 }

@@ -71,7 +71,7 @@ fn counted(rows: &[Vec<u8>]) -> (usize, usize, usize, usize) {
 
 #[test]
 fn map_statistics_count_the_open_world_and_follow_its_edits() {
-    let dir = std::env::temp_dir().join(format!("pathlab-map-stats-{}", std::process::id()));
+    let dir = crate::support::scratch_root().join("pathlab-map-stats");
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("room.map");
     let text = format!("type octile\nheight 6\nwidth 8\nmap\n{}\n", ROWS.join("\n"));

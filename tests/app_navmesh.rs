@@ -33,7 +33,7 @@ fn navmesh_project(name: &str) -> (Grid, (u32, u32), (u32, u32), std::path::Path
     p.start = Some(start);
     p.goal = Some(goal);
     p.world = Family::Navmesh;
-    let file = std::env::temp_dir().join(format!("pathlab-{name}-{}.ron", std::process::id()));
+    let file = crate::support::scratch_root().join(format!("pathlab-{name}.ron"));
     write_project(&p, &file).unwrap();
     (grid, start, goal, file)
 }

@@ -334,7 +334,7 @@ fn every_scenario_problem_is_reachable_highlighted_and_leaves_the_map_saved() {
 
 #[test]
 fn without_a_portal_files_are_asked_for_by_path() {
-    let dir = std::env::temp_dir().join(format!("pathlab-noportal-{}", std::process::id()));
+    let dir = crate::support::scratch_root().join("pathlab-noportal");
     std::fs::create_dir_all(&dir).unwrap();
     let mut app = PathlabApp::new(Options {
         recovery_file: Some(recovery("noportal")),
@@ -548,7 +548,7 @@ fn compare_views_use_the_canvas() {
 
 #[test]
 fn a_file_that_does_not_load_is_reported_with_its_line() {
-    let dir = std::env::temp_dir().join(format!("pathlab-badcli-{}", std::process::id()));
+    let dir = crate::support::scratch_root().join("pathlab-badcli");
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("truncated.map");
     std::fs::write(

@@ -10,7 +10,7 @@ use pathlab::app::{AlgoChoice, Command};
 
 #[test]
 fn an_exported_trace_plays_back_beside_the_run() {
-    let dir = std::env::temp_dir().join(format!("pathlab-app-trace-{}", std::process::id()));
+    let dir = crate::support::scratch_root().join("pathlab-app-trace");
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("run.trace.yaml");
     let mut h = harness(default_app());
@@ -152,7 +152,7 @@ fn a_view_exports_as_svg_with_its_cells_path_and_legend() {
 fn a_trace_opened_over_unsaved_edits_asks_nothing_and_keeps_them() {
     use egui_kittest::kittest::Queryable;
     use pathlab::map::{Cell, Edit};
-    let dir = std::env::temp_dir().join(format!("pathlab-app-trace-dirty-{}", std::process::id()));
+    let dir = crate::support::scratch_root().join("pathlab-app-trace-dirty");
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("run.trace.yaml");
     let mut h = harness(default_app());

@@ -10,7 +10,7 @@ use pathlab::space::Space;
 
 #[test]
 fn a_trace_of_another_world_is_refused_and_adds_no_view() {
-    let dir = std::env::temp_dir().join(format!("pathlab-app-trace-world-{}", std::process::id()));
+    let dir = crate::support::scratch_root().join("pathlab-app-trace-world");
     std::fs::create_dir_all(&dir).unwrap();
     let (grid, ..) = pathlab::builtin::default_world();
     let space = pathlab::space::GridSpace::octile(&grid);

@@ -89,7 +89,7 @@ fn navmesh_file(name: &str) -> std::path::PathBuf {
     p.start = Some(start);
     p.goal = Some(goal);
     p.world = Family::Navmesh;
-    let file = std::env::temp_dir().join(format!("pathlab-{name}-{}.ron", std::process::id()));
+    let file = crate::support::scratch_root().join(format!("pathlab-{name}.ron"));
     write_project(&p, &file).unwrap();
     file
 }
@@ -310,7 +310,7 @@ fn turning_into_a_navmesh_says_which_views_gave_way_and_undo_brings_them_back() 
 
 #[test]
 fn a_run_file_opens_as_its_map_algorithm_and_endpoints() {
-    let dir = std::env::temp_dir().join(format!("pathlab-runfile-{}", std::process::id()));
+    let dir = crate::support::scratch_root().join("pathlab-runfile");
     std::fs::create_dir_all(&dir).unwrap();
     let (grid, start, goal) = pathlab::builtin::default_world();
     let map = dir.join("m.map");
@@ -353,7 +353,7 @@ fn a_run_file_opens_as_its_map_algorithm_and_endpoints() {
 
 #[test]
 fn a_played_trace_shows_its_own_start_and_goal() {
-    let dir = std::env::temp_dir().join(format!("pathlab-trace-ends-{}", std::process::id()));
+    let dir = crate::support::scratch_root().join("pathlab-trace-ends");
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("run.trace.yaml");
     let mut h = harness(default_app());

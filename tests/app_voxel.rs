@@ -23,7 +23,7 @@ use std::path::PathBuf;
 /// A 16 × 12 × 8 box cut by a wall at x = 8 with one hole at y 9–10, z 5–6, written as a
 /// `.3dmap` and a `.3dscen` of two problems in a fresh folder.
 fn world(test: &str) -> (PathBuf, VoxelGrid) {
-    let dir = std::env::temp_dir().join(format!("pathlab-voxel-{}-{test}", std::process::id()));
+    let dir = crate::support::scratch_root().join(format!("pathlab-voxel-{test}"));
     std::fs::create_dir_all(&dir).unwrap();
     let mut v = VoxelGrid::new(16, 12, 8).unwrap();
     for z in 0..8 {
@@ -244,7 +244,7 @@ fn a_voxel_world_steps_picks_paints_and_saves_like_the_core() {
 
 #[test]
 fn bad_voxel_files_give_one_line() {
-    let dir = std::env::temp_dir().join(format!("pathlab-voxel-bad-{}", std::process::id()));
+    let dir = crate::support::scratch_root().join("pathlab-voxel-bad");
     std::fs::create_dir_all(&dir).unwrap();
     let rules = Default::default();
     let cases: [(&str, &str, &str); 5] = [

@@ -55,7 +55,7 @@ fn a_scenario_given_with_its_map_opens_and_a_save_is_handed_over_not_written() {
 
     // Every write goes to the hand-over, none to the disk.
     pathlab::map::io::write_files_to(hand_over);
-    let out = std::env::temp_dir().join(format!("pathlab-web-files-{}.map", std::process::id()));
+    let out = crate::support::scratch_root().join("pathlab-web-files.map");
     app.save_to(&out);
     assert!(!out.exists(), "nothing is written to disk");
     let handed = HANDED.lock().unwrap().clone();

@@ -668,7 +668,7 @@ fn hier_bench_prints_one_row_per_problem_and_method_and_refuses_a_mismatch() {
 #[test]
 fn a_hierarchical_trace_names_its_abstract_vertices_in_posthoc() {
     let m = hier_map("hier_trace.map");
-    let dir = std::env::temp_dir().join(format!("pathlab-hier-trace-{}", std::process::id()));
+    let dir = crate::support::scratch_root().join("pathlab-hier-trace");
     std::fs::create_dir_all(&dir).unwrap();
     let (run, yaml) = (dir.join("pccp.ron"), dir.join("pccp.trace.yaml"));
     succeeded(&pathlab(&[

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn scratch(test: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("pathlab-hier-build-{}-{test}", std::process::id()));
+    let d = crate::support::scratch_root().join(format!("pathlab-hier-build-{test}"));
     std::fs::create_dir_all(&d).unwrap();
     d
 }

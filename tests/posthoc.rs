@@ -11,7 +11,7 @@ use std::process::Command;
 use yaml_rust2::{Yaml, YamlLoader};
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("pathlab-posthoc-{}", std::process::id()));
+    let d = crate::support::scratch_root().join("pathlab-posthoc");
     std::fs::create_dir_all(&d).unwrap();
     d.join(name)
 }

@@ -7,7 +7,7 @@
 #[test]
 fn comparing_two_large_traces_stays_within_a_few_times_their_size() {
     use std::fmt::Write;
-    let dir = std::env::temp_dir().join(format!("pathlab-compare-mem-{}", std::process::id()));
+    let dir = crate::support::scratch_root().join("pathlab-compare-mem");
     std::fs::create_dir_all(&dir).unwrap();
     let mut text = String::from("version: 1.4.0\nevents:\n");
     let mut i = 0u64;

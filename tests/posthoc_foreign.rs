@@ -19,7 +19,7 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("pathlab-posthoc-foreign-{}", std::process::id()));
+    let d = crate::support::scratch_root().join("pathlab-posthoc-foreign");
     std::fs::create_dir_all(&d).unwrap();
     d.join(name)
 }

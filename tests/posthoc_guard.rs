@@ -7,7 +7,7 @@ use pathlab::trace::posthoc_in::{read, Target};
 
 #[test]
 fn a_trace_read_is_never_replaced_by_an_output() {
-    let dir = std::env::temp_dir().join(format!("pathlab-posthoc-guard-{}", std::process::id()));
+    let dir = crate::support::scratch_root().join("pathlab-posthoc-guard");
     std::fs::create_dir_all(&dir).unwrap();
     let trace = dir.join("t.trace.yaml");
     let text = "version: 1.4.0\nevents:\n  - { type: source, id: 0 }\n";

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("pathlab-posthoc-in-{}", std::process::id()));
+    let d = crate::support::scratch_root().join("pathlab-posthoc-in");
     std::fs::create_dir_all(&d).unwrap();
     d.join(name)
 }

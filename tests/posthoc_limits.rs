@@ -11,7 +11,7 @@ use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("pathlab-posthoc-limits-{}", std::process::id()));
+    let d = crate::support::scratch_root().join("pathlab-posthoc-limits");
     std::fs::create_dir_all(&d).unwrap();
     d.join(name)
 }

@@ -30,7 +30,7 @@ pub fn tmp(name: &str) -> PathBuf {
         .file_stem()
         .and_then(|s| s.to_str())
         .unwrap_or("suite");
-    let d = std::env::temp_dir().join(format!("pathlab-cli-{}-{suite}", std::process::id()));
+    let d = crate::support::scratch_root().join(format!("pathlab-cli-{suite}"));
     std::fs::create_dir_all(&d).unwrap();
     d.join(name)
 }

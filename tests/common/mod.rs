@@ -90,7 +90,7 @@ pub fn harness(app: PathlabApp) -> AppHarness {
 /// Each test its own recovery file: tests must not meet (or leave) a real session's, nor
 /// each other's.
 pub fn recovery(test: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("pathlab-test-{}-{test}.ron", std::process::id()))
+    crate::support::scratch_root().join(format!("pathlab-test-{test}.ron"))
 }
 
 pub fn app_for(test: &str) -> PathlabApp {

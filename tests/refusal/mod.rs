@@ -13,7 +13,7 @@ pub fn corpus(name: &str) -> PathBuf {
 }
 
 pub fn scratch(test: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("pathlab-bad-{}-{test}", std::process::id()));
+    let d = crate::support::scratch_root().join(format!("pathlab-bad-{test}"));
     std::fs::create_dir_all(&d).unwrap();
     d
 }
