@@ -62,9 +62,7 @@ pub struct FieldDStar {
     open_count: u64,
     status: Status,
     stats: Stats,
-    /// The start cell's centre, which h measures from.
-    start_centre: (f64, f64),
-    /// The start cell: its centre less a half on each axis.
+    /// The start cell, whose centre h measures from.
     start_cell: (i64, i64),
     /// n / √2 for every n up to the map's longer side and one: h's second part, read rather
     /// than divided (see [`FieldDStar::h`]).
@@ -114,7 +112,6 @@ impl FieldDStar {
             status: Status::Running,
             stats: Stats::default(),
             start_value: INF,
-            start_centre: (0.0, 0.0),
             start_cell: (0, 0),
             over_sqrt2: vec![],
             points: vec![],
@@ -273,7 +270,6 @@ impl Search<GridSpace> for FieldDStar {
         self.query = query;
         self.w = space.width() as i64;
         self.h = space.height() as i64;
-        self.start_centre = self.centre(query.start);
         self.start_cell = (query.start as i64 % self.w, query.start as i64 / self.w);
         let longest = (self.w.max(self.h) + 2) as usize;
         if self.over_sqrt2.len() != longest {
@@ -411,7 +407,7 @@ impl Search<GridSpace> for FieldDStar {
             }
         }
         self.stats.max_open = self.stats.max_open.max(self.open_count);
-        // The start cell's corners: (x, y) of the start's centre less a half.
+        // The start cell's corners.
         let (sx, sy) = self.start_cell;
         if (x - sx == 0 || x - sx == 1) && (y - sy == 0 || y - sy == 1) {
             self.refresh_start();
